@@ -1,0 +1,71 @@
+// The reduction order of the kernels, written once over an abstract algebra.
+//
+// A kernel reduces a row with one block: thread t folds elements t, t+B, t+2B, ... into its state
+// (the stride loop), each warp folds its 32 lanes with the __shfl_down_sync tree, lane 0 of each
+// warp stores to shared memory, and warp 0 folds those NUM_WARPS values with the same tree (lanes
+// beyond NUM_WARPS start from the initial state). The device code (src/cuda/block_reduce.cuh) and
+// the CPU model below follow this order step for step; the algebra decides what a step computes:
+//
+//   Alg::value_type              what is reduced (State for online softmax, float for 3-pass)
+//   Alg::initial()               a thread's starting value
+//   Alg::lift(x)                 one element as a value
+//   Alg::combine(a, b)           a (+) b, with a the receiving (lower) lane
+//
+// The same template drives the float CPU model (kernels) and the error-accounting algebra of the
+// bounds (oracle), so the bound always describes the order the kernel really uses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace osvs {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kSupportedBlocks[] = {32, 64, 128, 256, 512, 1024};
+
+inline constexpr bool is_supported_block(int b) {
+  for (int s : kSupportedBlocks)
+    if (s == b) return true;
+  return false;
+}
+
+/// One warp's __shfl_down_sync tree: offsets 16, 8, 4, 2, 1. A lane whose partner lane + offset
+/// is >= 32 receives its own value (what __shfl_down_sync returns) and combines with it.
+/// Returns lane 0's value.
+template <class Alg>
+typename Alg::value_type model_warp_reduce(std::array<typename Alg::value_type, kWarpSize> lanes,
+                                           const Alg& alg) {
+  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1) {
+    auto next = lanes;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const int src = lane + offset < kWarpSize ? lane + offset : lane;
+      next[lane] = alg.combine(lanes[lane], lanes[src]);
+    }
+    lanes = next;
+  }
+  return lanes[0];
+}
+
+/// The whole block's reduction of one row of n elements with block size `block`.
+template <class Alg>
+typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, int block,
+                                            const Alg& alg) {
+  using V = typename Alg::value_type;
+  const int num_warps = (block + kWarpSize - 1) / kWarpSize;
+  std::array<V, kWarpSize> smem{};  // NUM_WARPS <= 32 slots
+  for (int warp = 0; warp < num_warps; ++warp) {
+    std::array<V, kWarpSize> lanes;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::int64_t tid = std::int64_t{warp} * kWarpSize + lane;
+      V v = alg.initial();
+      for (std::int64_t col = tid; col < n; col += block) v = alg.combine(v, alg.lift(row[col]));
+      lanes[lane] = v;
+    }
+    smem[warp] = model_warp_reduce(lanes, alg);
+  }
+  std::array<V, kWarpSize> lanes;
+  for (int lane = 0; lane < kWarpSize; ++lane) lanes[lane] = lane < num_warps ? smem[lane] : alg.initial();
+  return model_warp_reduce(lanes, alg);
+}
+
+}  // namespace osvs

@@ -1,0 +1,48 @@
+// Executor: runs the kernels under test on batches of cases.
+//
+// Two implementations with one contract: `cuda` launches the real kernels on a GPU; `cpu` replays
+// each kernel's exact reduction order on the host (block_schedule.h). With OSVS_PORTABLE_EXP the
+// two agree bit for bit; otherwise they differ only through their exp and are judged by bounds.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/cases.h"
+#include "osvs/kernels/validate.h"
+
+namespace osvs {
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  /// "cpu" or "cuda".
+  virtual const char* name() const = 0;
+  /// True when results come from a GPU (selects the exp accuracy used by bounds).
+  virtual bool is_gpu() const = 0;
+  /// Human-readable description of where the results come from (device name, model options).
+  virtual std::string describe() const = 0;
+
+  /// Runs a softmax kernel over every row of the batch. Throws InvalidLaunch for bad batches.
+  virtual SoftmaxResult softmax(const SoftmaxBatch& batch) = 0;
+  /// out[i] = a[i] (+) b[i] with the given operator.
+  virtual std::vector<State> combine_pairs(CombineKind op, const std::vector<State>& a,
+                                           const std::vector<State>& b) = 0;
+  /// For each group of 32 states: lane 0's result of the warp's __shfl_down_sync tree.
+  virtual std::vector<State> warp_reduce(CombineKind op, const std::vector<State>& lanes) = 0;
+  /// Chunk states by sequential lift, then merges in exactly the given order.
+  virtual HarnessResult run_harness(const HarnessBatch& batch) = 0;
+};
+
+/// The CPU model; always available.
+std::unique_ptr<Executor> make_cpu_executor();
+
+/// The CUDA executor, or nullptr with *why_not set when no usable device is present (or the build
+/// has no CUDA). Never throws for a missing device.
+std::unique_ptr<Executor> make_cuda_executor(std::string* why_not);
+
+/// "cpu", "cuda", or "best" (cuda when present, else cpu). nullptr with *why_not on failure.
+std::unique_ptr<Executor> make_executor(const std::string& name, std::string* why_not);
+
+}  // namespace osvs

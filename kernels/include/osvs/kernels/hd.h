@@ -1,0 +1,46 @@
+// Host/device portability helpers shared by every kernel header.
+//
+// Everything in kernels/include is compiled twice: by nvcc for the device (the code under test) and
+// by the host compiler for the CPU model. OSVS_HD marks functions that must exist on both sides.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDACC__)
+#define OSVS_HD __host__ __device__ __forceinline__
+#else
+#define OSVS_HD inline
+#endif
+
+namespace osvs {
+
+/// Reinterprets the bits of a float, identically on host and device.
+OSVS_HD std::uint32_t float_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint32_t>(__float_as_int(x));
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
+/// Builds a float from its bits, identically on host and device.
+OSVS_HD float bits_float(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __int_as_float(static_cast<int>(u));
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+/// The canonical quiet NaN (sign clear, no payload) that hardened code returns, so that results
+/// are bitwise reproducible whichever operand carried the NaN.
+OSVS_HD float canonical_nan() { return bits_float(0x7fc00000u); }
+
+OSVS_HD bool is_nan(float x) { return x != x; }
+
+}  // namespace osvs

@@ -1,0 +1,24 @@
+// Launch-side validation shared by both executors: a bad batch is a clear error before anything
+// runs, never a launch failure or a silently wrong answer.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "osvs/kernels/cases.h"
+
+namespace osvs {
+
+/// Thrown for a batch that a kernel cannot run as given; the message says what and why.
+class InvalidLaunch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// The seed kernel computes `row * N` in int: it is only correct while rows * cols < 2^31.
+inline constexpr std::int64_t kSeedIndexLimit = std::int64_t{1} << 31;
+
+void validate(const SoftmaxBatch& batch);
+void validate(const HarnessBatch& batch);
+
+}  // namespace osvs

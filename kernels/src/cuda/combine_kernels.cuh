@@ -1,0 +1,70 @@
+// Kernels that exercise a combine operator directly: pairs, one warp's shuffle tree, and the
+// combine harness that runs any given partition + merge order on the device.
+#pragma once
+
+#include <cstdint>
+
+#include "block_reduce.cuh"
+#include "osvs/kernels/algebras.h"
+#include "osvs/kernels/cases.h"
+
+namespace osvs::cuda {
+
+template <class Op>
+__global__ void combine_pairs_kernel(const State* a, const State* b, State* out, std::int64_t n) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Op::combine(a[i], b[i]);
+}
+
+/// One warp per group of 32 states; lane 0 writes the shuffle tree's result. Warps past the last
+/// group still take part in the shuffles (full mask) but write nothing.
+template <class Op>
+__global__ void warp_reduce_kernel(const State* lanes, State* out, std::int64_t groups) {
+  const std::int64_t warp = (std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x) / kWarpSize;
+  const int lane = threadIdx.x & (kWarpSize - 1);
+  const bool active = warp < groups;
+  State v = active ? lanes[warp * kWarpSize + lane] : Op::initial();
+  v = warp_reduce(v, OnlineAlg<Op>{});
+  if (active && lane == 0) out[warp] = v;
+}
+
+/// Flattened description of one harness case (offsets into the batch's shared arrays).
+struct DeviceHarnessCase {
+  std::int64_t row_begin;
+  std::int64_t chunk_begin;  ///< into chunk_offsets (num_chunks + 1 entries) and chunk_states
+  std::int64_t slot_begin;   ///< into slot_chunk and slots
+  std::int64_t merge_begin;
+  std::int32_t num_chunks;
+  std::int32_t num_slots;
+  std::int32_t num_merges;
+  std::int32_t root;
+};
+
+/// One thread per case: chunk states by sequential lift (as a thread's stride loop does), then the
+/// merges in exactly the given order.
+template <class Op>
+__global__ void harness_kernel(const float* values, const std::int64_t* chunk_offsets,
+                               const std::int32_t* slot_chunk, const Merge* merges,
+                               const DeviceHarnessCase* cases, std::int64_t num_cases,
+                               State* chunk_states, State* slots, State* roots) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= num_cases) return;
+  const DeviceHarnessCase c = cases[i];
+  const float* row = values + c.row_begin;
+  const std::int64_t* off = chunk_offsets + c.chunk_begin + i;  // each case has chunks + 1 offsets
+  State* chunk = chunk_states + c.chunk_begin;
+  for (std::int32_t k = 0; k < c.num_chunks; ++k) {
+    State v = Op::initial();
+    for (std::int64_t j = off[k]; j < off[k + 1]; ++j) v = Op::combine(v, Op::lift(row[j]));
+    chunk[k] = v;
+  }
+  State* slot = slots + c.slot_begin;
+  for (std::int32_t s = 0; s < c.num_slots; ++s) slot[s] = chunk[slot_chunk[c.slot_begin + s]];
+  for (std::int32_t k = 0; k < c.num_merges; ++k) {
+    const Merge m = merges[c.merge_begin + k];
+    slot[m.dst] = Op::combine(slot[m.dst], slot[m.src]);
+  }
+  roots[i] = slot[c.root];
+}
+
+}  // namespace osvs::cuda

@@ -1,0 +1,188 @@
+// The CUDA executor: launches the real kernels. Every runtime call's status is checked.
+#include <string>
+#include <type_traits>
+
+#include "combine_kernels.cuh"
+#include "cuda_check.cuh"
+#include "osvs/kernels/executor.h"
+#include "softmax_kernels.cuh"
+
+namespace osvs {
+namespace {
+
+using cuda::DeviceBuffer;
+
+/// Calls f(std::integral_constant<int, B>{}) for the supported block size b.
+template <class F>
+void dispatch_block(int b, F&& f) {
+  switch (b) {
+    case 32: return f(std::integral_constant<int, 32>{});
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    case 256: return f(std::integral_constant<int, 256>{});
+    case 512: return f(std::integral_constant<int, 512>{});
+    case 1024: return f(std::integral_constant<int, 1024>{});
+  }
+  throw InvalidLaunch("unsupported block size " + std::to_string(b));
+}
+
+unsigned grid_for(std::int64_t n, int block) {
+  return static_cast<unsigned>((n + block - 1) / block);
+}
+
+class CudaExecutor final : public Executor {
+ public:
+  explicit CudaExecutor(std::string description) : description_(std::move(description)) {}
+  const char* name() const override { return "cuda"; }
+  bool is_gpu() const override { return true; }
+  std::string describe() const override { return description_; }
+
+  SoftmaxResult softmax(const SoftmaxBatch& b) override {
+    validate(b);
+    SoftmaxResult r;
+    r.y.resize(static_cast<std::size_t>(b.rows * b.cols));
+    r.row_state.resize(static_cast<std::size_t>(b.rows));
+    if (b.rows == 0) return r;
+    DeviceBuffer<float> x(b.x.data(), b.x.size());
+    DeviceBuffer<float> y(r.y.size());
+    DeviceBuffer<State> s(r.row_state.size());
+    const dim3 grid(static_cast<unsigned>(b.rows));
+    dispatch_block(b.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      if (b.kernel == KernelKind::ThreePass) {
+        cuda::safe_three_pass<B><<<grid, B>>>(x.get(), y.get(), s.get(), b.rows, b.cols);
+      } else if (b.combine == CombineKind::Seed) {
+        cuda::online_two_pass<SeedCombine, B, int><<<grid, B>>>(
+            x.get(), y.get(), s.get(), static_cast<int>(b.rows), static_cast<int>(b.cols));
+      } else {
+        visit_combine(b.combine, [&](auto op) {
+          cuda::online_two_pass<decltype(op), B, std::int64_t>
+              <<<grid, B>>>(x.get(), y.get(), s.get(), b.rows, b.cols);
+        });
+      }
+    });
+    cuda::check_launch("softmax kernel");
+    y.download(r.y.data());
+    s.download(r.row_state.data());
+    return r;
+  }
+
+  std::vector<State> combine_pairs(CombineKind k, const std::vector<State>& a,
+                                   const std::vector<State>& b) override {
+    if (a.size() != b.size()) throw InvalidLaunch("combine_pairs: operand counts differ");
+    std::vector<State> out(a.size());
+    if (a.empty()) return out;
+    DeviceBuffer<State> da(a.data(), a.size()), db(b.data(), b.size()), dout(a.size());
+    const auto n = static_cast<std::int64_t>(a.size());
+    visit_combine(k, [&](auto op) {
+      cuda::combine_pairs_kernel<decltype(op)>
+          <<<grid_for(n, 256), 256>>>(da.get(), db.get(), dout.get(), n);
+    });
+    cuda::check_launch("combine_pairs_kernel");
+    dout.download(out.data());
+    return out;
+  }
+
+  std::vector<State> warp_reduce(CombineKind k, const std::vector<State>& lanes) override {
+    if (lanes.size() % kWarpSize != 0) throw InvalidLaunch("warp_reduce: need 32 states per warp");
+    const auto groups = static_cast<std::int64_t>(lanes.size() / kWarpSize);
+    std::vector<State> out(static_cast<std::size_t>(groups));
+    if (groups == 0) return out;
+    DeviceBuffer<State> din(lanes.data(), lanes.size()), dout(out.size());
+    visit_combine(k, [&](auto op) {
+      cuda::warp_reduce_kernel<decltype(op)>
+          <<<grid_for(groups * kWarpSize, 128), 128>>>(din.get(), dout.get(), groups);
+    });
+    cuda::check_launch("warp_reduce_kernel");
+    dout.download(out.data());
+    return out;
+  }
+
+  HarnessResult run_harness(const HarnessBatch& b) override {
+    validate(b);
+    HarnessResult r;
+    const auto n = static_cast<std::int64_t>(b.cases.size());
+    r.root.resize(b.cases.size());
+    if (n == 0) return r;
+    std::vector<float> values;
+    std::vector<std::int64_t> offsets;
+    std::vector<std::int32_t> slot_chunk;
+    std::vector<Merge> merges;
+    std::vector<cuda::DeviceHarnessCase> cases;
+    std::int64_t chunk_total = 0;
+    for (const HarnessCase& c : b.cases) {
+      cuda::DeviceHarnessCase d{};
+      d.row_begin = static_cast<std::int64_t>(values.size());
+      d.chunk_begin = chunk_total;
+      d.slot_begin = static_cast<std::int64_t>(slot_chunk.size());
+      d.merge_begin = static_cast<std::int64_t>(merges.size());
+      d.num_chunks = static_cast<std::int32_t>(c.chunk_offsets.size() - 1);
+      d.num_slots = static_cast<std::int32_t>(c.slot_chunk.size());
+      d.num_merges = static_cast<std::int32_t>(c.merges.size());
+      d.root = c.root;
+      values.insert(values.end(), c.row.begin(), c.row.end());
+      offsets.insert(offsets.end(), c.chunk_offsets.begin(), c.chunk_offsets.end());
+      slot_chunk.insert(slot_chunk.end(), c.slot_chunk.begin(), c.slot_chunk.end());
+      merges.insert(merges.end(), c.merges.begin(), c.merges.end());
+      chunk_total += d.num_chunks;
+      cases.push_back(d);
+    }
+    DeviceBuffer<float> dv(values.data(), values.size());
+    DeviceBuffer<std::int64_t> doff(offsets.data(), offsets.size());
+    DeviceBuffer<std::int32_t> dsc(slot_chunk.data(), slot_chunk.size());
+    DeviceBuffer<Merge> dm(merges.data(), merges.size());
+    DeviceBuffer<cuda::DeviceHarnessCase> dc(cases.data(), cases.size());
+    DeviceBuffer<State> dchunks(static_cast<std::size_t>(chunk_total)), dslots(slot_chunk.size()),
+        droots(cases.size());
+    visit_combine(b.combine, [&](auto op) {
+      cuda::harness_kernel<decltype(op)><<<grid_for(n, 128), 128>>>(
+          dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n, dchunks.get(), dslots.get(),
+          droots.get());
+    });
+    cuda::check_launch("harness_kernel");
+    droots.download(r.root.data());
+    if (b.want_chunk_states) {
+      std::vector<State> all(static_cast<std::size_t>(chunk_total));
+      dchunks.download(all.data());
+      r.chunk_states.resize(b.cases.size());
+      for (std::size_t i = 0; i < cases.size(); ++i)
+        r.chunk_states[i].assign(all.begin() + cases[i].chunk_begin,
+                                 all.begin() + cases[i].chunk_begin + cases[i].num_chunks);
+    }
+    return r;
+  }
+
+ private:
+  std::string description_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    if (why_not)
+      *why_not = std::string("no CUDA device: ") +
+                 (status != cudaSuccess ? cudaGetErrorString(status) : "device count is 0");
+    cudaGetLastError();  // clear the sticky-free error state of a failed query
+    return nullptr;
+  }
+  cudaDeviceProp prop{};
+  int driver = 0, runtime = 0;
+  try {
+    OSVS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    OSVS_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    OSVS_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  } catch (const std::exception& e) {
+    if (why_not) *why_not = e.what();
+    return nullptr;
+  }
+  std::string d = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
+                  std::to_string(prop.minor) + "), CUDA driver " + std::to_string(driver) +
+                  ", runtime " + std::to_string(runtime) +
+                  (kPortableExp ? ", portable exp" : ", CUDA expf");
+  return std::make_unique<CudaExecutor>(std::move(d));
+}
+
+}  // namespace osvs

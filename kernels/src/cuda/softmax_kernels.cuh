@@ -1,0 +1,45 @@
+// The softmax kernels under test: the seed's online 2-pass kernel (templated on the combine, the
+// block size and the index type) and the 3-pass safe-softmax baseline.
+#pragma once
+
+#include <cstdint>
+
+#include "block_reduce.cuh"
+#include "osvs/kernels/algebras.h"
+
+namespace osvs::cuda {
+
+/// One block per row. Pass 1 reduces the row's (m, d) in one read; pass 2 writes exp(x - m)/d.
+/// With Index = int this is the seed kernel as written (row * N in int); the hardened variant
+/// instantiates it with the hardened combine (initial state (-inf, 0)) and 64-bit indexing.
+template <class Op, int BLOCK, class Index>
+__global__ void __launch_bounds__(BLOCK)
+    online_two_pass(const float* __restrict__ input, float* __restrict__ output,
+                    State* __restrict__ row_state, Index M, Index N) {
+  const Index row = blockIdx.x;
+  if (row >= M) return;
+  const float* row_in = input + row * N;
+  float* row_out = output + row * N;
+  const State s = block_reduce<BLOCK, Index>(row_in, N, OnlineAlg<Op>{});
+  if (threadIdx.x == 0) row_state[row] = s;
+  for (Index col = threadIdx.x; col < N; col += BLOCK)
+    row_out[col] = softmax_output(row_in[col], s.m, s.d);
+}
+
+/// One block per row: a max pass, a sum-of-exp pass and a write pass, each reading the row.
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+    safe_three_pass(const float* __restrict__ input, float* __restrict__ output,
+                    State* __restrict__ row_state, std::int64_t M, std::int64_t N) {
+  const std::int64_t row = blockIdx.x;
+  if (row >= M) return;
+  const float* row_in = input + row * N;
+  float* row_out = output + row * N;
+  const float m = block_reduce<BLOCK, std::int64_t>(row_in, N, MaxAlg{});
+  const float d = block_reduce<BLOCK, std::int64_t>(row_in, N, SumExpAlg{m});
+  if (threadIdx.x == 0) row_state[row] = State{m, d};
+  for (std::int64_t col = threadIdx.x; col < N; col += BLOCK)
+    row_out[col] = softmax_output(row_in[col], m, d);
+}
+
+}  // namespace osvs::cuda

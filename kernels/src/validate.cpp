@@ -1,0 +1,53 @@
+#include "osvs/kernels/validate.h"
+
+#include <limits>
+
+#include "osvs/kernels/block_schedule.h"
+
+namespace osvs {
+
+void validate(const SoftmaxBatch& b) {
+  if (!is_supported_block(b.block))
+    throw InvalidLaunch("block size " + std::to_string(b.block) +
+                        " is not supported (use 32, 64, 128, 256, 512 or 1024)");
+  if (b.rows < 0 || b.cols < 0)
+    throw InvalidLaunch("negative shape " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
+  if (b.cols != 0 && b.rows > std::numeric_limits<std::int64_t>::max() / b.cols)
+    throw InvalidLaunch("rows * cols overflows 64 bits");
+  if (b.rows > std::numeric_limits<std::int32_t>::max())
+    throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
+  if (b.kernel == KernelKind::TwoPass && b.combine == CombineKind::Seed &&
+      b.rows * b.cols >= kSeedIndexLimit)
+    throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
+                        std::to_string(b.rows * b.cols) +
+                        " >= 2^31 would address the wrong elements; use the hardened kernel");
+  if (static_cast<std::int64_t>(b.x.size()) != b.rows * b.cols)
+    throw InvalidLaunch("input has " + std::to_string(b.x.size()) + " values, shape " +
+                        std::to_string(b.rows) + "x" + std::to_string(b.cols) + " needs " +
+                        std::to_string(b.rows * b.cols));
+}
+
+void validate(const HarnessBatch& b) {
+  for (std::size_t i = 0; i < b.cases.size(); ++i) {
+    const HarnessCase& c = b.cases[i];
+    const std::string where = "harness case " + std::to_string(i) + ": ";
+    if (c.chunk_offsets.size() < 2) throw InvalidLaunch(where + "needs at least one chunk");
+    if (c.chunk_offsets.front() != 0 ||
+        c.chunk_offsets.back() != static_cast<std::int64_t>(c.row.size()))
+      throw InvalidLaunch(where + "chunk offsets must run from 0 to the row length");
+    for (std::size_t k = 1; k < c.chunk_offsets.size(); ++k)
+      if (c.chunk_offsets[k] < c.chunk_offsets[k - 1])
+        throw InvalidLaunch(where + "chunk offsets must not decrease");
+    const auto chunks = static_cast<std::int32_t>(c.chunk_offsets.size() - 1);
+    const auto slots = static_cast<std::int32_t>(c.slot_chunk.size());
+    if (slots == 0) throw InvalidLaunch(where + "no slots");
+    for (std::int32_t s : c.slot_chunk)
+      if (s < 0 || s >= chunks) throw InvalidLaunch(where + "slot refers to a missing chunk");
+    for (const Merge& m : c.merges)
+      if (m.dst < 0 || m.dst >= slots || m.src < 0 || m.src >= slots || m.dst == m.src)
+        throw InvalidLaunch(where + "merge refers to a missing slot or merges a slot with itself");
+    if (c.root < 0 || c.root >= slots) throw InvalidLaunch(where + "root slot out of range");
+  }
+}
+
+}  // namespace osvs
