@@ -1,0 +1,37 @@
+// Case: the one input type every property takes, whichever driver produced it (RapidCheck, fuzzer
+// bytes, a regression file). Plain, bit-exact data; a property reads the fields it needs and
+// ignores the others. Serialised by replay/ with every float as a hex float.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/cases.h"
+
+namespace osvs {
+
+struct Case {
+  // --- the kernel configuration under test
+  KernelKind kernel = KernelKind::TwoPass;
+  CombineKind combine = CombineKind::Hardened;
+  int block = 256;
+
+  // --- softmax-level inputs: rows of equal length (a batch); one row is the common case
+  std::vector<std::vector<float>> rows;
+
+  // --- combine-level inputs: states for the algebraic laws (a, b[, c]) or 32 lanes of a warp
+  std::vector<State> states;
+
+  // --- schedule inputs for partition / ordering / tree invariance: two schedules of rows[0]
+  //     (chunk_offsets, slot_chunk, merges, root of each), compared with each other and the oracle
+  std::vector<HarnessCase> schedules;  // their `row` fields are ignored; rows[0] is used
+
+  // --- transformation parameters
+  std::vector<std::int64_t> permutation;  ///< a permutation of rows[0]'s indices
+  float shift = 0.0f;                     ///< c in softmax(x + c) = softmax(x)
+  std::int64_t batch_position = 0;        ///< where rows[0] sits in a larger batch
+  std::int64_t batch_rows = 1;            ///< M of that larger batch
+};
+
+}  // namespace osvs
