@@ -1,0 +1,52 @@
+// Regression files: a shrunk failing case saved as values (never as a generator seed), replayed
+// forever after. One JSON file per case under reports/regressions/<property>/<id>.json, floats as
+// hex floats, the id derived from the content so the same case is written once.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "osvs/properties/case.h"
+#include "osvs/properties/verdict.h"
+
+namespace osvs {
+
+/// What replaying the file must show.
+enum class Expectation {
+  Holds,     ///< a fixed bug: the property must hold on this case
+  Violates,  ///< a documented defect of a kernel under test: the property must still fail
+};
+
+struct Provenance {
+  std::string osvs_commit;  ///< git commit of the tree that found the case
+  std::string date;         ///< ISO 8601 UTC
+  std::string executor;     ///< "cpu" or "cuda"
+  std::string device;       ///< Executor::describe() (GPU name, driver, runtime, exp)
+  std::string nvcc;         ///< nvcc version the kernels were built with ("" for cpu-only)
+  std::string rc_reproduce; ///< RapidCheck's reproduce string, extra information only
+  std::string rc_seed;      ///< RapidCheck seed, extra information only
+  std::string found_by;     ///< "rapidcheck", "fuzz", "audit", "hand"
+};
+
+struct RegressionRecord {
+  std::string property;     ///< registry name
+  Case input;
+  Verdict verdict;          ///< the verdict when found (observed, reference, ulp, bound)
+  Expectation expectation = Expectation::Holds;
+  bool needs_gpu = false;   ///< replays only on the cuda executor
+  Provenance provenance;
+  std::string note;         ///< why this expectation (e.g. "seed combine: FMA asymmetry")
+};
+
+/// Writes `r` under root/<property>/<id>.json unless a file with the same id exists; returns the
+/// path. Never overwrites.
+std::filesystem::path write_regression(const RegressionRecord& r, const std::filesystem::path& root);
+
+/// Content-derived id of a record (hash of property + input).
+std::string regression_id(const RegressionRecord& r);
+
+/// The default root: $OSVS_REGRESSION_DIR if set, else <source>/reports/regressions.
+std::filesystem::path default_regression_root();
+
+}  // namespace osvs
