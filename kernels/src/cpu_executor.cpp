@@ -13,13 +13,13 @@ namespace {
 
 void two_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
   visit_combine(b.combine, [&](auto op) {
-    const OnlineAlg<decltype(op)> alg;
+    using Op = decltype(op);
+    const OnlineAlg<Op> alg;
     for (std::int64_t i = 0; i < b.rows; ++i) {
       const float* row = b.x.data() + i * b.cols;
       const State s = model_block_reduce(row, b.cols, b.block, alg);
       r.row_state[i] = s;
-      for (std::int64_t j = 0; j < b.cols; ++j)
-        r.y[i * b.cols + j] = softmax_output(row[j], s.m, s.d);
+      for (std::int64_t j = 0; j < b.cols; ++j) r.y[i * b.cols + j] = Op::output(row[j], s);
     }
   });
 }
@@ -87,8 +87,8 @@ class CpuExecutor final : public Executor {
     visit_combine(b.combine, [&](auto op) {
       const OnlineAlg<decltype(op)> alg;
       for (std::size_t i = 0; i < b.cases.size(); ++i)
-        r.root[i] = model_harness_case(b.cases[i], alg,
-                                       b.want_chunk_states ? &r.chunk_states[i] : nullptr);
+        r.root[i] =
+            model_harness_case(b.cases[i], alg, b.want_chunk_states ? &r.chunk_states[i] : nullptr);
     });
     return r;
   }
@@ -96,7 +96,9 @@ class CpuExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_cpu_executor() { return std::make_unique<CpuExecutor>(); }
+std::unique_ptr<Executor> make_cpu_executor() {
+  return std::make_unique<CpuExecutor>();
+}
 
 std::unique_ptr<Executor> make_executor(const std::string& name, std::string* why_not) {
   if (name == "cpu") return make_cpu_executor();

@@ -14,9 +14,9 @@ namespace {
 
 TEST(CpuModel, LessonWorkedExample) {
   // [1, 2] (+) [3] -> (3, 1.503214): the lesson's numbers, e^-2 + e^-1 + 1 = 1.5032140...
-  const State a = SeedCombine::combine(SeedCombine::combine(SeedCombine::initial(),
-                                                            SeedCombine::lift(1.0f)),
-                                       SeedCombine::lift(2.0f));
+  const State a =
+      SeedCombine::combine(SeedCombine::combine(SeedCombine::initial(), SeedCombine::lift(1.0f)),
+                           SeedCombine::lift(2.0f));
   EXPECT_EQ(a.m, 2.0f);
   EXPECT_NEAR(a.d, 1.0 + std::exp(-1.0), 1e-6);
   const State ab = SeedCombine::combine(a, SeedCombine::lift(3.0f));
@@ -97,8 +97,8 @@ TEST(CpuModel, ShuffleTreeLanesOutOfRangeCombineWithThemselves) {
 TEST(CpuModel, ThreePassIsMaxThenSumThenWrite) {
   const auto x = order_sensitive_row();
   const auto cpu = make_cpu_executor();
-  const SoftmaxResult r = cpu->softmax(SoftmaxBatch{KernelKind::ThreePass, CombineKind::Seed, 64,
-                                                    1, 64, x});
+  const SoftmaxResult r =
+      cpu->softmax(SoftmaxBatch{KernelKind::ThreePass, CombineKind::Seed, 64, 1, 64, x});
   float m = -INFINITY;
   for (float v : x) m = std::fmax(m, v);
   EXPECT_EQ(r.row_state[0].m, m);
@@ -108,7 +108,8 @@ TEST(CpuModel, ThreePassIsMaxThenSumThenWrite) {
 
 TEST(CpuModel, EmptyRowsGiveTheInitialState) {
   const auto cpu = make_cpu_executor();
-  const SoftmaxResult seed = cpu->softmax(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 256, 3, 0, {}});
+  const SoftmaxResult seed =
+      cpu->softmax(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 256, 3, 0, {}});
   ASSERT_EQ(seed.row_state.size(), 3u);
   EXPECT_TRUE(seed.y.empty());
   EXPECT_TRUE(bitwise_equal(seed.row_state[1], seed_initial_state()));

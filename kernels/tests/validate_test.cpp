@@ -22,8 +22,7 @@ TEST(Validate, RejectsUnsupportedBlock) {
 }
 
 TEST(Validate, RejectsShapeMismatch) {
-  expect_invalid(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 32, 2, 2, {1.0f}},
-                 "needs 4");
+  expect_invalid(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 32, 2, 2, {1.0f}}, "needs 4");
 }
 
 TEST(Validate, RejectsNegativeShape) {

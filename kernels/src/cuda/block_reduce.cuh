@@ -20,7 +20,8 @@ template <class Alg>
 __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::value_type v,
                                                                 const Alg& alg) {
 #pragma unroll
-  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1) v = alg.combine(v, shfl_down(v, offset));
+  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1)
+    v = alg.combine(v, shfl_down(v, offset));
   return v;
 }
 

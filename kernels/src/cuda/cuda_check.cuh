@@ -6,13 +6,13 @@
 #include <stdexcept>
 #include <string>
 
-#define OSVS_CUDA_CHECK(call)                                                                  \
-  do {                                                                                         \
-    const cudaError_t osvs_status_ = (call);                                                   \
-    if (osvs_status_ != cudaSuccess)                                                           \
-      throw std::runtime_error(std::string(#call) + " failed at " + __FILE__ + ":" +           \
+#define OSVS_CUDA_CHECK(call)                                                                     \
+  do {                                                                                            \
+    const cudaError_t osvs_status_ = (call);                                                      \
+    if (osvs_status_ != cudaSuccess)                                                              \
+      throw std::runtime_error(std::string(#call) + " failed at " + __FILE__ + ":" +              \
                                std::to_string(__LINE__) + ": " + cudaGetErrorName(osvs_status_) + \
-                               ": " + cudaGetErrorString(osvs_status_));                       \
+                               ": " + cudaGetErrorString(osvs_status_));                          \
   } while (0)
 
 namespace osvs::cuda {
@@ -49,12 +49,12 @@ class DeviceBuffer {
 inline void check_launch(const char* what) {
   const cudaError_t launch = cudaGetLastError();
   if (launch != cudaSuccess)
-    throw std::runtime_error(std::string("launch of ") + what + " failed: " +
-                             cudaGetErrorString(launch));
+    throw std::runtime_error(std::string("launch of ") + what +
+                             " failed: " + cudaGetErrorString(launch));
   const cudaError_t sync = cudaDeviceSynchronize();
   if (sync != cudaSuccess)
-    throw std::runtime_error(std::string(what) + " failed while running: " +
-                             cudaGetErrorString(sync));
+    throw std::runtime_error(std::string(what) +
+                             " failed while running: " + cudaGetErrorString(sync));
 }
 
 }  // namespace osvs::cuda

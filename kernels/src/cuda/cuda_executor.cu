@@ -16,12 +16,18 @@ using cuda::DeviceBuffer;
 template <class F>
 void dispatch_block(int b, F&& f) {
   switch (b) {
-    case 32: return f(std::integral_constant<int, 32>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 512: return f(std::integral_constant<int, 512>{});
-    case 1024: return f(std::integral_constant<int, 1024>{});
+    case 32:
+      return f(std::integral_constant<int, 32>{});
+    case 64:
+      return f(std::integral_constant<int, 64>{});
+    case 128:
+      return f(std::integral_constant<int, 128>{});
+    case 256:
+      return f(std::integral_constant<int, 256>{});
+    case 512:
+      return f(std::integral_constant<int, 512>{});
+    case 1024:
+      return f(std::integral_constant<int, 1024>{});
   }
   throw InvalidLaunch("unsupported block size " + std::to_string(b));
 }
@@ -135,9 +141,9 @@ class CudaExecutor final : public Executor {
     DeviceBuffer<State> dchunks(static_cast<std::size_t>(chunk_total)), dslots(slot_chunk.size()),
         droots(cases.size());
     visit_combine(b.combine, [&](auto op) {
-      cuda::harness_kernel<decltype(op)><<<grid_for(n, 128), 128>>>(
-          dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n, dchunks.get(), dslots.get(),
-          droots.get());
+      cuda::harness_kernel<decltype(op)>
+          <<<grid_for(n, 128), 128>>>(dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n,
+                                      dchunks.get(), dslots.get(), droots.get());
     });
     cuda::check_launch("harness_kernel");
     droots.download(r.root.data());

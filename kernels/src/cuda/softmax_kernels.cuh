@@ -22,8 +22,7 @@ __global__ void __launch_bounds__(BLOCK)
   float* row_out = output + row * N;
   const State s = block_reduce<BLOCK, Index>(row_in, N, OnlineAlg<Op>{});
   if (threadIdx.x == 0) row_state[row] = s;
-  for (Index col = threadIdx.x; col < N; col += BLOCK)
-    row_out[col] = softmax_output(row_in[col], s.m, s.d);
+  for (Index col = threadIdx.x; col < N; col += BLOCK) row_out[col] = Op::output(row_in[col], s);
 }
 
 /// One block per row: a max pass, a sum-of-exp pass and a write pass, each reading the row.

@@ -33,7 +33,9 @@ struct SumExpAlg {
   OSVS_HD float combine(float a, float b) const { return a + b; }
 };
 
-/// The output of both softmax kernels' last pass: exp(x - m) / d.
-OSVS_HD float softmax_output(float x, float m, float d) { return kexp(x - m) / d; }
+/// The 3-pass kernel's last pass: exp(x - m) / d (a fully masked row gives NaN, like PyTorch).
+OSVS_HD float softmax_output(float x, float m, float d) {
+  return kexp(x - m) / d;
+}
 
 }  // namespace osvs

@@ -64,7 +64,8 @@ typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, in
     smem[warp] = model_warp_reduce(lanes, alg);
   }
   std::array<V, kWarpSize> lanes;
-  for (int lane = 0; lane < kWarpSize; ++lane) lanes[lane] = lane < num_warps ? smem[lane] : alg.initial();
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    lanes[lane] = lane < num_warps ? smem[lane] : alg.initial();
   return model_warp_reduce(lanes, alg);
 }
 

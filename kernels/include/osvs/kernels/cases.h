@@ -45,12 +45,13 @@ struct SoftmaxBatch {
 
 /// Per-row reduction result and the outputs of a softmax batch.
 struct SoftmaxResult {
-  std::vector<float> y;           ///< rows * cols outputs
-  std::vector<State> row_state;   ///< 2-pass: the row's (m, d); 3-pass: (max, sum)
+  std::vector<float> y;          ///< rows * cols outputs
+  std::vector<State> row_state;  ///< 2-pass: the row's (m, d); 3-pass: (max, sum)
 };
 
 /// A schedule for the combine harness: a partition of a row into contiguous chunks, the order in
-/// which chunks are placed into slots, and a sequence of merges slot[dst] = slot[dst] (+) slot[src].
+/// which chunks are placed into slots, and a sequence of merges slot[dst] = slot[dst] (+)
+/// slot[src].
 struct Merge {
   std::int32_t dst;
   std::int32_t src;

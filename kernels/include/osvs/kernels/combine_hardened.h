@@ -11,9 +11,11 @@
 //                  Identity (-inf, 0), bitwise, on both sides and for (-inf,0) (+) (-inf,0).
 //   approximate    associativity and order invariance within oracle/bounds.h (per-step cost:
 //                  one exp, one product and one sum on the smaller side, one sum on the larger).
+//   outputs        exp(x - m) / d; a fully masked row (all -inf, or N = 0) gives 0s.
 //   specials       lift(NaN) and lift(+inf) are the NaN state, so a row with NaN or +inf gives
 //                  NaN outputs (PyTorch's convention); lift(-inf) is the identity (masked).
-//                  (-FLT_MAX, 0) is absorbed for finite states but is not an identity for (-inf, 0).
+//                  (-FLT_MAX, 0) is absorbed for finite states but is not an identity for (-inf,
+//                  0).
 //
 // Cost: one exp instead of two (the big side's exp(0) is not evaluated).
 #pragma once
@@ -56,6 +58,9 @@ struct HardenedCombine {
     if (small.m == -__builtin_huge_valf()) return big;
     return State{big.m, mul_add_k(small.d, kexp(small.m - big.m), big.d)};
   }
+  /// Pass 2: exp(x - m) / d, and 0 for every element of a fully masked row (d == 0), the
+  /// flash-attention convention. NaN rows stay NaN.
+  OSVS_HD static float output(float x, State s) { return s.d == 0.0f ? 0.0f : kexp(x - s.m) / s.d; }
 };
 
 }  // namespace osvs

@@ -12,6 +12,7 @@
 //                  is NaN.
 //   approximate    associativity and order invariance within oracle/bounds.h (per-step cost:
 //                  two exps, two products, one sum).
+//   outputs        exp(x - m) / d; a fully masked row gives NaN (like PyTorch softmax).
 //   specials       NaN elements: fmaxf drops them from m, but exp(NaN - m) makes d NaN, so the
 //                  row's outputs are all NaN. +inf: d = NaN (inf - inf). -inf: contributes 0.
 //
@@ -37,6 +38,8 @@ struct SeedCombine {
     const float m = fmax_k(a.m, b.m);
     return State{m, mul_add_k(a.d, kexp(a.m - m), b.d, kexp(b.m - m))};
   }
+  /// Pass 2 as written: exp(x - m) / d. A fully masked row (all -inf) gives 0/0 = NaN.
+  OSVS_HD static float output(float x, State s) { return kexp(x - s.m) / s.d; }
 };
 
 }  // namespace osvs

@@ -1,6 +1,6 @@
 // The combine harness's order, written once over an algebra (see block_schedule.h): each chunk's
-// state by sequential lift from the initial value, then slot[dst] = slot[dst] (+) slot[src] for each
-// merge in order. Used by the CPU executor and by the error-accounting bound of the oracle.
+// state by sequential lift from the initial value, then slot[dst] = slot[dst] (+) slot[src] for
+// each merge in order. Used by the CPU executor and by the error-accounting bound of the oracle.
 #pragma once
 
 #include <vector>
@@ -10,7 +10,8 @@
 namespace osvs {
 
 template <class Alg>
-typename Alg::value_type model_chunk_state(const HarnessCase& c, std::size_t chunk, const Alg& alg) {
+typename Alg::value_type model_chunk_state(const HarnessCase& c, std::size_t chunk,
+                                           const Alg& alg) {
   auto v = alg.initial();
   for (std::int64_t j = c.chunk_offsets[chunk]; j < c.chunk_offsets[chunk + 1]; ++j)
     v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)]));

@@ -39,8 +39,12 @@ OSVS_HD float bits_float(std::uint32_t u) {
 
 /// The canonical quiet NaN (sign clear, no payload) that hardened code returns, so that results
 /// are bitwise reproducible whichever operand carried the NaN.
-OSVS_HD float canonical_nan() { return bits_float(0x7fc00000u); }
+OSVS_HD float canonical_nan() {
+  return bits_float(0x7fc00000u);
+}
 
-OSVS_HD bool is_nan(float x) { return x != x; }
+OSVS_HD bool is_nan(float x) {
+  return x != x;
+}
 
 }  // namespace osvs

@@ -6,9 +6,9 @@
 // on the compiler: the host build uses -ffp-contract=off and every fused operation is written out.
 //
 // Accuracy: PORTABLE_EXP_MAX_ULP (below) is the largest error over EVERY binary32 input, measured
-// by exhaustive enumeration against a double-precision exp (test kernels/tests/portable_exp_test.cpp,
-// which re-runs the enumeration); a univariate binary32 function has no other inputs, so the
-// enumeration is the proof. The error model per step:
+// by exhaustive enumeration against a double-precision exp (test
+// kernels/tests/portable_exp_test.cpp, which re-runs the enumeration); a univariate binary32
+// function has no other inputs, so the enumeration is the proof. The error model per step:
 //   k  = round(x * log2(e))                   magic-number rounding, exact integer, |k| <= 150
 //   r  = x - k*ln2_hi                           exact: ln2_hi has 12 significant bits, k <= 8 bits
 //   r  = r - k*ln2_lo                           one rounding, |r| <= 0.3466, error <= 2^-25 |r|
@@ -38,29 +38,31 @@ OSVS_HD float fma_f(float a, float b, float c) {
 }
 
 /// 2^k for -126 <= k <= 127 as a float, from its bits.
-OSVS_HD float pow2_normal(int k) { return bits_float(static_cast<std::uint32_t>(k + 127) << 23); }
+OSVS_HD float pow2_normal(int k) {
+  return bits_float(static_cast<std::uint32_t>(k + 127) << 23);
+}
 }  // namespace detail
 
 /// exp(x) for binary32 with an error of at most PORTABLE_EXP_MAX_ULP ulps; exp(0) == 1 exactly,
 /// exp(-inf) == 0, exp(+inf) == +inf, NaN in gives NaN out.
 OSVS_HD float portable_expf(float x) {
-  if (x != x) return x + x;                              // NaN propagates (quietened)
+  if (x != x) return x + x;                                  // NaN propagates (quietened)
   if (x > 88.72283935546875f) return __builtin_huge_valf();  // > log(FLT_MAX): overflow
   if (x < -103.97208404541016f) return 0.0f;                 // < log(2^-150): underflow to 0
   const float shifter = 12582912.0f;                         // 1.5 * 2^23: rounds to integer
   const float kf = detail::fma_f(x, 1.44269502162933349609375f, shifter) - shifter;  // exact
-  float r = detail::fma_f(kf, -0.693145751953125f, x);     // exact (Sterbenz-like, 12-bit ln2_hi)
-  r = detail::fma_f(kf, -1.428606765330187045e-06f, r);    // |r| <= 0.3466, one rounding
-  float p = 1.98412701e-4f;                                // 1/7!
-  p = detail::fma_f(p, r, 1.38888892e-3f);                 // 1/6!
-  p = detail::fma_f(p, r, 8.33333377e-3f);                 // 1/5!
-  p = detail::fma_f(p, r, 4.16666679e-2f);                 // 1/4!
-  p = detail::fma_f(p, r, 1.66666672e-1f);                 // 1/3!
-  p = detail::fma_f(p, r, 0.5f);                           // 1/2!
-  p = detail::fma_f(p, r, 1.0f);                           // 1/1!
-  p = detail::fma_f(p, r, 1.0f);                           // 1/0!: p in [0.707, 1.415]
-  const int k = static_cast<int>(kf);                      // -150 <= k <= 128
-  const int k1 = k / 2;                                    // both halves in the normal range
+  float r = detail::fma_f(kf, -0.693145751953125f, x);   // exact (Sterbenz-like, 12-bit ln2_hi)
+  r = detail::fma_f(kf, -1.428606765330187045e-06f, r);  // |r| <= 0.3466, one rounding
+  float p = 1.98412701e-4f;                              // 1/7!
+  p = detail::fma_f(p, r, 1.38888892e-3f);               // 1/6!
+  p = detail::fma_f(p, r, 8.33333377e-3f);               // 1/5!
+  p = detail::fma_f(p, r, 4.16666679e-2f);               // 1/4!
+  p = detail::fma_f(p, r, 1.66666672e-1f);               // 1/3!
+  p = detail::fma_f(p, r, 0.5f);                         // 1/2!
+  p = detail::fma_f(p, r, 1.0f);                         // 1/1!
+  p = detail::fma_f(p, r, 1.0f);                         // 1/0!: p in [0.707, 1.415]
+  const int k = static_cast<int>(kf);                    // -150 <= k <= 128
+  const int k1 = k / 2;                                  // both halves in the normal range
   const int k2 = k - k1;
   return (p * detail::pow2_normal(k1)) * detail::pow2_normal(k2);  // one rounding at most
 }

@@ -10,8 +10,8 @@
 namespace osvs::oracle {
 
 struct SoftmaxBound {
-  double d_rel = 0;            ///< bound on |d_hat - d| / d
-  std::vector<double> y_ulp;   ///< per element: bound on ulp_distance(y_hat_j, y_j)
+  double d_rel = 0;           ///< bound on |d_hat - d| / d
+  std::vector<double> y_ulp;  ///< per element: bound on ulp_distance(y_hat_j, y_j)
 };
 
 /// Bound for one finite row run by `kernel` with `combine` and `block`, where the kernels' exp has

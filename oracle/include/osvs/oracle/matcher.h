@@ -13,10 +13,10 @@ namespace osvs::oracle {
 
 struct MatchResult {
   bool ok = true;
-  double worst_ulp = 0;          ///< largest ulp distance seen
-  std::int64_t worst_index = -1; ///< its element
-  double worst_ratio = 0;        ///< largest distance / tolerance (tightness)
-  std::string explanation;       ///< empty when ok
+  double worst_ulp = 0;           ///< largest ulp distance seen
+  std::int64_t worst_index = -1;  ///< its element
+  double worst_ratio = 0;         ///< largest distance / tolerance (tightness)
+  std::string explanation;        ///< empty when ok
 };
 
 /// Every y_hat[j] within tol_ulp[j] ulps of ref.y[j] (NaN rows: every output NaN).

@@ -17,11 +17,11 @@ const char* to_string(RowKind k);
 
 struct RowReference {
   RowKind kind = RowKind::Empty;
-  float m = 0;                  ///< exact row maximum (Finite rows)
-  double d = 0;                 ///< sum exp(x - m), relative error <= 2^-50 (Finite rows)
-  double lse = 0;               ///< m + log(d), relative error <= 2^-50 (Finite rows)
-  std::vector<double> y;        ///< exp(x_j - m) / d, relative error <= 2^-50 (or exactly 0)
-  std::vector<float> y_rounded; ///< each output correctly rounded to float (round to nearest even)
+  float m = 0;                   ///< exact row maximum (Finite rows)
+  double d = 0;                  ///< sum exp(x - m), relative error <= 2^-50 (Finite rows)
+  double lse = 0;                ///< m + log(d), relative error <= 2^-50 (Finite rows)
+  std::vector<double> y;         ///< exp(x_j - m) / d, relative error <= 2^-50 (or exactly 0)
+  std::vector<float> y_rounded;  ///< each output correctly rounded to float (round to nearest even)
 };
 
 /// Fast path with certified error and MPFR fallback when the rounding is undecided.

@@ -1,4 +1,5 @@
-// ULP distance of a float from a real: |yhat - y| / ulp(y), ulp(y) = 2^(max(floor(log2|y|), -126) - 23).
+// ULP distance of a float from a real: |yhat - y| / ulp(y), ulp(y) = 2^(max(floor(log2|y|), -126) -
+// 23).
 #pragma once
 
 namespace osvs::oracle {

@@ -17,9 +17,9 @@ namespace osvs {
 using PropertyFn = Verdict (*)(const Case&, Executor&);
 
 struct PropertyInfo {
-  std::string name;         ///< stable identifier, used in file paths: "commutativity"
-  std::string law;          ///< one sentence: what must hold
-  bool exact;               ///< bitwise law (true) or within a derived bound (false)
+  std::string name;  ///< stable identifier, used in file paths: "commutativity"
+  std::string law;   ///< one sentence: what must hold
+  bool exact;        ///< bitwise law (true) or within a derived bound (false)
   PropertyFn check;
   /// Whether the configuration of `c` claims this law (from the operators' declared algebra);
   /// a property run on a configuration that does not claim it still runs, and a failure there

@@ -19,29 +19,30 @@ enum class Expectation {
 };
 
 struct Provenance {
-  std::string osvs_commit;  ///< git commit of the tree that found the case
-  std::string date;         ///< ISO 8601 UTC
-  std::string executor;     ///< "cpu" or "cuda"
-  std::string device;       ///< Executor::describe() (GPU name, driver, runtime, exp)
-  std::string nvcc;         ///< nvcc version the kernels were built with ("" for cpu-only)
-  std::string rc_reproduce; ///< RapidCheck's reproduce string, extra information only
-  std::string rc_seed;      ///< RapidCheck seed, extra information only
-  std::string found_by;     ///< "rapidcheck", "fuzz", "audit", "hand"
+  std::string osvs_commit;   ///< git commit of the tree that found the case
+  std::string date;          ///< ISO 8601 UTC
+  std::string executor;      ///< "cpu" or "cuda"
+  std::string device;        ///< Executor::describe() (GPU name, driver, runtime, exp)
+  std::string nvcc;          ///< nvcc version the kernels were built with ("" for cpu-only)
+  std::string rc_reproduce;  ///< RapidCheck's reproduce string, extra information only
+  std::string rc_seed;       ///< RapidCheck seed, extra information only
+  std::string found_by;      ///< "rapidcheck", "fuzz", "audit", "hand"
 };
 
 struct RegressionRecord {
-  std::string property;     ///< registry name
+  std::string property;  ///< registry name
   Case input;
-  Verdict verdict;          ///< the verdict when found (observed, reference, ulp, bound)
+  Verdict verdict;  ///< the verdict when found (observed, reference, ulp, bound)
   Expectation expectation = Expectation::Holds;
-  bool needs_gpu = false;   ///< replays only on the cuda executor
+  bool needs_gpu = false;  ///< replays only on the cuda executor
   Provenance provenance;
-  std::string note;         ///< why this expectation (e.g. "seed combine: FMA asymmetry")
+  std::string note;  ///< why this expectation (e.g. "seed combine: FMA asymmetry")
 };
 
 /// Writes `r` under root/<property>/<id>.json unless a file with the same id exists; returns the
 /// path. Never overwrites.
-std::filesystem::path write_regression(const RegressionRecord& r, const std::filesystem::path& root);
+std::filesystem::path write_regression(const RegressionRecord& r,
+                                       const std::filesystem::path& root);
 
 /// Content-derived id of a record (hash of property + input).
 std::string regression_id(const RegressionRecord& r);
