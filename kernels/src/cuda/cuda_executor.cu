@@ -4,6 +4,7 @@
 
 #include "combine_kernels.cuh"
 #include "cuda_check.cuh"
+#include "osvs/kernels/cuda_launch.h"
 #include "osvs/kernels/executor.h"
 #include "softmax_kernels.cuh"
 
@@ -52,21 +53,8 @@ class CudaExecutor final : public Executor {
     DeviceBuffer<float> x(b.x.data(), b.x.size());
     DeviceBuffer<float> y(r.y.size());
     DeviceBuffer<State> s(r.row_state.size());
-    const dim3 grid(static_cast<unsigned>(b.rows));
-    dispatch_block(b.block, [&](auto block) {
-      constexpr int B = decltype(block)::value;
-      if (b.kernel == KernelKind::ThreePass) {
-        cuda::safe_three_pass<B><<<grid, B>>>(x.get(), y.get(), s.get(), b.rows, b.cols);
-      } else if (b.combine == CombineKind::Seed) {
-        cuda::online_two_pass<SeedCombine, B, int><<<grid, B>>>(
-            x.get(), y.get(), s.get(), static_cast<int>(b.rows), static_cast<int>(b.cols));
-      } else {
-        visit_combine(b.combine, [&](auto op) {
-          cuda::online_two_pass<decltype(op), B, std::int64_t>
-              <<<grid, B>>>(x.get(), y.get(), s.get(), b.rows, b.cols);
-        });
-      }
-    });
+    cuda::launch_softmax(b.kernel, b.combine, b.block, x.get(), y.get(), s.get(), b.rows, b.cols,
+                         nullptr);
     cuda::check_launch("softmax kernel");
     y.download(r.y.data());
     s.download(r.row_state.data());
@@ -163,6 +151,34 @@ class CudaExecutor final : public Executor {
 };
 
 }  // namespace
+
+namespace cuda {
+
+void launch_softmax(KernelKind kernel, CombineKind combine, int block, const float* x, float* y,
+                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr) {
+  if (rows == 0) return;
+  const auto stream = static_cast<cudaStream_t>(stream_ptr);
+  const dim3 grid(static_cast<unsigned>(rows));
+  dispatch_block(block, [&](auto block_size) {
+    constexpr int B = decltype(block_size)::value;
+    if (kernel == KernelKind::ThreePass) {
+      safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    } else if (combine == CombineKind::Seed) {
+      online_two_pass<SeedCombine, B, int>
+          <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
+    } else {
+      visit_combine(combine, [&](auto op) {
+        online_two_pass<decltype(op), B, std::int64_t>
+            <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+      });
+    }
+  });
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("softmax launch failed: ") + cudaGetErrorString(status));
+}
+
+}  // namespace cuda
 
 std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
   int count = 0;
