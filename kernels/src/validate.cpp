@@ -6,21 +6,26 @@
 
 namespace osvs {
 
-void validate(const SoftmaxBatch& b) {
-  if (!is_supported_block(b.block))
-    throw InvalidLaunch("block size " + std::to_string(b.block) +
+void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int64_t rows,
+                    std::int64_t cols) {
+  if (!is_supported_block(block))
+    throw InvalidLaunch("block size " + std::to_string(block) +
                         " is not supported (use 32, 64, 128, 256, 512 or 1024)");
-  if (b.rows < 0 || b.cols < 0)
-    throw InvalidLaunch("negative shape " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
-  if (b.cols != 0 && b.rows > std::numeric_limits<std::int64_t>::max() / b.cols)
+  if (rows < 0 || cols < 0)
+    throw InvalidLaunch("negative shape " + std::to_string(rows) + "x" + std::to_string(cols));
+  if (cols != 0 && rows > std::numeric_limits<std::int64_t>::max() / cols)
     throw InvalidLaunch("rows * cols overflows 64 bits");
-  if (b.rows > std::numeric_limits<std::int32_t>::max())
+  if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
-  if (b.kernel == KernelKind::TwoPass && b.combine == CombineKind::Seed &&
-      b.rows * b.cols >= kSeedIndexLimit)
+  if (kernel == KernelKind::TwoPass && combine == CombineKind::Seed &&
+      rows * cols >= kSeedIndexLimit)
     throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
-                        std::to_string(b.rows * b.cols) +
+                        std::to_string(rows * cols) +
                         " >= 2^31 would address the wrong elements; use the hardened kernel");
+}
+
+void validate(const SoftmaxBatch& b) {
+  validate_shape(b.kernel, b.combine, b.block, b.rows, b.cols);
   if (static_cast<std::int64_t>(b.x.size()) != b.rows * b.cols)
     throw InvalidLaunch("input has " + std::to_string(b.x.size()) + " values, shape " +
                         std::to_string(b.rows) + "x" + std::to_string(b.cols) + " needs " +

@@ -18,6 +18,11 @@ class InvalidLaunch : public std::invalid_argument {
 /// The seed kernel computes `row * N` in int: it is only correct while rows * cols < 2^31.
 inline constexpr std::int64_t kSeedIndexLimit = std::int64_t{1} << 31;
 
+/// Checks a launch configuration and shape (not the values): block size, sizes, index limits.
+void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int64_t rows,
+                    std::int64_t cols);
+
+/// validate_shape plus: the batch holds exactly rows * cols values.
 void validate(const SoftmaxBatch& batch);
 void validate(const HarnessBatch& batch);
 
