@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "osvs/kernels/executor.h"
 #include "osvs/properties/case.h"
 #include "osvs/properties/verdict.h"
 
@@ -47,7 +48,12 @@ std::filesystem::path write_regression(const RegressionRecord& r,
 /// Content-derived id of a record (hash of property + input).
 std::string regression_id(const RegressionRecord& r);
 
-/// The default root: $OSVS_REGRESSION_DIR if set, else <source>/reports/regressions.
+/// The default root: $OSVS_REGRESSION_DIR if set, else $OSVS_SOURCE_DIR/reports/regressions, else
+/// <source tree osvs was configured from>/reports/regressions.
 std::filesystem::path default_regression_root();
+
+/// Provenance of a finding made now on `executor`: commit (as configured), UTC date, executor name
+/// and description, nvcc version for GPU results; the RapidCheck fields are left for the caller.
+Provenance make_provenance(const Executor& executor, std::string found_by);
 
 }  // namespace osvs

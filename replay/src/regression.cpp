@@ -1,0 +1,116 @@
+// Writing regression files: content-derived ids, write-once files, provenance of the finding.
+#include "osvs/replay/regression.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "osvs/replay/case_io.h"
+
+#ifndef OSVS_SOURCE_ROOT
+#define OSVS_SOURCE_ROOT "."
+#endif
+#ifndef OSVS_GIT_COMMIT
+#define OSVS_GIT_COMMIT "unknown"
+#endif
+#ifndef OSVS_NVCC_VERSION
+#define OSVS_NVCC_VERSION ""
+#endif
+
+namespace osvs {
+namespace {
+
+/// FNV-1a, 64 bit: a stable, dependency-free hash (ids must not change between builds).
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV offset basis
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;  // FNV prime
+  }
+  return h;
+}
+
+/// A property name becomes a directory name: refuse anything that could leave the root.
+void check_property_name(const std::string& name) {
+  if (name.empty() || name == "." || name == "..")
+    throw std::invalid_argument("regression property name \"" + name + "\" is not a file name");
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '-' || c == '.'))
+      throw std::invalid_argument("regression property name \"" + name +
+                                  "\" may use only letters, digits, '_', '-' and '.'");
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string regression_id(const RegressionRecord& r) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(fnv1a64(canonical_case_text(r.property, r.input))));
+  return buf;
+}
+
+std::filesystem::path write_regression(const RegressionRecord& r,
+                                       const std::filesystem::path& root) {
+  check_property_name(r.property);
+  const std::filesystem::path dir = root / r.property;
+  const std::filesystem::path target = dir / (regression_id(r) + ".json");
+  std::filesystem::create_directories(dir);
+  if (std::filesystem::exists(target)) return target;  // same id: the same case, already saved
+
+  // Write a private temporary, then link it to the final name: link() fails rather than replace
+  // an existing file, so a concurrent writer of the same case cannot be overwritten either.
+  const std::filesystem::path temp =
+      dir / ("." + regression_id(r) + ".tmp." + std::to_string(::getpid()));
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << serialize_regression(r);
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  }
+  const int linked = ::link(temp.c_str(), target.c_str());
+  const int link_errno = errno;
+  std::error_code ignored;
+  std::filesystem::remove(temp, ignored);
+  if (linked != 0 && link_errno != EEXIST)
+    throw std::system_error(link_errno, std::generic_category(),
+                            "cannot create " + target.string());
+  return target;
+}
+
+std::filesystem::path default_regression_root() {
+  if (const char* dir = std::getenv("OSVS_REGRESSION_DIR"); dir && *dir) return dir;
+  if (const char* src = std::getenv("OSVS_SOURCE_DIR"); src && *src)
+    return std::filesystem::path(src) / "reports" / "regressions";
+  return std::filesystem::path(OSVS_SOURCE_ROOT) / "reports" / "regressions";
+}
+
+Provenance make_provenance(const Executor& executor, std::string found_by) {
+  Provenance p;
+  p.osvs_commit = OSVS_GIT_COMMIT;
+  p.date = utc_now_iso8601();
+  p.executor = executor.name();
+  p.device = executor.describe();
+  p.nvcc = executor.is_gpu() ? OSVS_NVCC_VERSION : "";
+  p.found_by = std::move(found_by);
+  return p;
+}
+
+}  // namespace osvs
