@@ -6,13 +6,44 @@
 #include <string_view>
 
 #include "osvs/kernels/combine_hardened.h"
+#include "osvs/kernels/combine_mutants.h"
 #include "osvs/kernels/combine_seed.h"
 
 namespace osvs {
 
-enum class CombineKind { Seed, Hardened };
+enum class CombineKind {
+  Seed,
+  Hardened,
+  // mutants (combine_mutants.h): never part of the suite's default sweep
+  MutantOverwriteM,
+  MutantNoRescale,
+  MutantNaiveIdentity,
+  MutantUnorderedTies,
+  MutantFastExp,
+};
 
+/// The operators under test.
 inline constexpr CombineKind kAllCombines[] = {CombineKind::Seed, CombineKind::Hardened};
+
+/// The deliberately broken operators of the mutation run.
+inline constexpr CombineKind kMutantCombines[] = {
+    CombineKind::MutantOverwriteM, CombineKind::MutantNoRescale, CombineKind::MutantNaiveIdentity,
+    CombineKind::MutantUnorderedTies, CombineKind::MutantFastExp};
+
+/// The operator a mutant was derived from (itself for a real operator).
+inline constexpr CombineKind original_of(CombineKind k) {
+  switch (k) {
+    case CombineKind::MutantOverwriteM:
+    case CombineKind::MutantNoRescale:
+    case CombineKind::MutantNaiveIdentity:
+      return CombineKind::Seed;
+    case CombineKind::MutantUnorderedTies:
+    case CombineKind::MutantFastExp:
+      return CombineKind::Hardened;
+    default:
+      return k;
+  }
+}
 
 /// Calls f(Op{}) with the operator type of k.
 template <class F>
@@ -22,6 +53,16 @@ decltype(auto) visit_combine(CombineKind k, F&& f) {
       return f(SeedCombine{});
     case CombineKind::Hardened:
       return f(HardenedCombine{});
+    case CombineKind::MutantOverwriteM:
+      return f(MutantOverwriteM{});
+    case CombineKind::MutantNoRescale:
+      return f(MutantNoRescale{});
+    case CombineKind::MutantNaiveIdentity:
+      return f(MutantNaiveIdentity{});
+    case CombineKind::MutantUnorderedTies:
+      return f(MutantUnorderedTies{});
+    case CombineKind::MutantFastExp:
+      return f(MutantFastExp{});
   }
   return f(HardenedCombine{});  // unreachable for valid enumerators
 }
@@ -33,10 +74,13 @@ inline const char* to_string(CombineKind k) {
 inline std::optional<CombineKind> parse_combine(std::string_view s) {
   for (CombineKind k : kAllCombines)
     if (s == to_string(k)) return k;
+  for (CombineKind k : kMutantCombines)
+    if (s == to_string(k)) return k;
   return std::nullopt;
 }
 
-/// The algebra an operator declares: which laws it claims to satisfy bitwise.
+/// The algebra an operator declares: which laws it claims to satisfy bitwise. A mutant declares
+/// the algebra of the operator it was derived from, so that it is held to the same laws.
 struct CombineAlgebra {
   bool bitwise_commutative;
   bool exact_identity;
@@ -44,10 +88,12 @@ struct CombineAlgebra {
 };
 
 inline CombineAlgebra algebra_of(CombineKind k) {
-  return visit_combine(k, [](auto op) {
+  const auto declared = [](auto op) {
     using Op = decltype(op);
     return CombineAlgebra{Op::kBitwiseCommutative, Op::kExactIdentity, Op::kRescalesBothSides};
-  });
+  };
+  return original_of(k) == CombineKind::Seed ? declared(SeedCombine{})
+                                             : declared(HardenedCombine{});
 }
 
 }  // namespace osvs
