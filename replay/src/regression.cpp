@@ -77,8 +77,9 @@ std::filesystem::path write_regression(const RegressionRecord& r,
 
   // Write a private temporary, then link it to the final name: link() fails rather than replace
   // an existing file, so a concurrent writer of the same case cannot be overwritten either.
-  const std::filesystem::path temp =
-      dir / ("." + regression_id(r) + ".tmp." + std::to_string(::getpid()));
+  std::string temp_name = ".";
+  temp_name.append(regression_id(r)).append(".tmp.").append(std::to_string(::getpid()));
+  const std::filesystem::path temp = dir / temp_name;
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << serialize_regression(r);

@@ -1,0 +1,147 @@
+// Replay: expectation against verdict, one file at a time, errors contained per file.
+#include "osvs/replay/replay.h"
+
+#include <algorithm>
+#include <exception>
+#include <system_error>
+
+#include "osvs/replay/case_io.h"
+
+namespace osvs {
+namespace {
+
+ReplayOutcome outcome(const std::filesystem::path& file, ReplayStatus status, std::string message) {
+  ReplayOutcome o;
+  o.file = file;
+  o.status = status;
+  o.message = std::move(message);
+  return o;
+}
+
+}  // namespace
+
+const char* to_string(ReplayStatus s) {
+  switch (s) {
+    case ReplayStatus::Met:
+      return "met";
+    case ReplayStatus::Stale:
+      return "STALE";
+    case ReplayStatus::Regressed:
+      return "REGRESSED";
+    case ReplayStatus::Skipped:
+      return "skipped";
+    case ReplayStatus::Error:
+      return "ERROR";
+  }
+  return "ERROR";
+}
+
+bool acceptable(const ReplayOutcome& o) {
+  return o.status == ReplayStatus::Met || o.status == ReplayStatus::Skipped;
+}
+
+ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::path& file,
+                            Executor& executor, const PropertyLookup& lookup) {
+  ReplayOutcome o = outcome(file, ReplayStatus::Error, "");
+  o.record = r;
+  if (r.needs_gpu && !executor.is_gpu()) {
+    o.status = ReplayStatus::Skipped;
+    o.message = std::string("needs a GPU; the ") + executor.name() + " executor is not one";
+    return o;
+  }
+  const PropertyInfo* property = lookup(r.property);
+  if (property == nullptr) {
+    o.message = file.string() + ": property: \"" + r.property + "\" is not a registered property";
+    return o;
+  }
+  try {
+    o.verdict = property->check(r.input, executor);
+  } catch (const std::exception& e) {
+    o.message = file.string() + ": property \"" + r.property + "\" threw: " + e.what();
+    return o;
+  }
+  const bool holds = o.verdict->holds;
+  if (r.expectation == Expectation::Holds) {
+    o.status = holds ? ReplayStatus::Met : ReplayStatus::Regressed;
+    if (!holds) o.message = "expected the property to hold (a fixed bug), but it fails again";
+  } else {
+    o.status = holds ? ReplayStatus::Stale : ReplayStatus::Met;
+    if (holds)
+      o.message =
+          "expected the property to fail (a documented defect), but it holds: the file is stale "
+          "(the defect was fixed or the executor differs); update its expectation or remove it";
+  }
+  return o;
+}
+
+ReplayOutcome replay_file(const std::filesystem::path& file, Executor& executor,
+                          const PropertyLookup& lookup) {
+  RegressionRecord r;
+  try {
+    r = read_regression(file);
+  } catch (const RegressionFormatError& e) {
+    return outcome(file, ReplayStatus::Error, e.what());
+  }
+  return replay_record(r, file, executor, lookup);
+}
+
+std::vector<std::filesystem::path> regression_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    const auto& p = entry.path();
+    if (entry.is_regular_file() && p.extension() == ".json" && p.filename().string().front() != '.')
+      files.push_back(p);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<ReplayOutcome> replay_paths(const std::vector<std::filesystem::path>& paths,
+                                        Executor& executor, const PropertyLookup& lookup) {
+  std::vector<ReplayOutcome> out;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      std::vector<std::filesystem::path> files;
+      try {
+        files = regression_files(path);
+      } catch (const std::filesystem::filesystem_error& e) {
+        out.push_back(outcome(path, ReplayStatus::Error, e.what()));
+        continue;
+      }
+      for (const auto& f : files) out.push_back(replay_file(f, executor, lookup));
+    } else if (std::filesystem::exists(path, ec)) {
+      out.push_back(replay_file(path, executor, lookup));
+    } else {
+      out.push_back(
+          outcome(path, ReplayStatus::Error, path.string() + ": no such file or directory"));
+    }
+  }
+  return out;
+}
+
+ReplaySummary summarize(const std::vector<ReplayOutcome>& outcomes) {
+  ReplaySummary s;
+  for (const auto& o : outcomes) {
+    switch (o.status) {
+      case ReplayStatus::Met:
+        ++s.met;
+        break;
+      case ReplayStatus::Stale:
+        ++s.stale;
+        break;
+      case ReplayStatus::Regressed:
+        ++s.regressed;
+        break;
+      case ReplayStatus::Skipped:
+        ++s.skipped;
+        break;
+      case ReplayStatus::Error:
+        ++s.errors;
+        break;
+    }
+  }
+  return s;
+}
+
+}  // namespace osvs

@@ -1,0 +1,112 @@
+// Replay bookkeeping: verdict against expectation, GPU-only skips, per-file errors that do not stop
+// the other files, and files left untouched.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "fake_properties.h"
+#include "osvs/replay/case_io.h"
+#include "osvs/replay/print.h"
+#include "temp_dir.h"
+
+namespace osvs {
+namespace {
+
+RegressionRecord record(float d, Expectation e, bool needs_gpu = false) {
+  RegressionRecord r;
+  r.property = "d_is_one";
+  r.input.states = {State{0.0f, d}};
+  r.expectation = e;
+  r.needs_gpu = needs_gpu;
+  return r;
+}
+
+ReplayOutcome replay_on_cpu(const RegressionRecord& r) {
+  auto cpu = make_cpu_executor();
+  return replay_record(r, "x.json", *cpu, testing::fake_lookup);
+}
+
+TEST(ReplayLogic, VerdictAgainstExpectation) {
+  EXPECT_EQ(replay_on_cpu(record(1.0f, Expectation::Holds)).status, ReplayStatus::Met);
+  EXPECT_EQ(replay_on_cpu(record(2.0f, Expectation::Holds)).status, ReplayStatus::Regressed);
+  EXPECT_EQ(replay_on_cpu(record(2.0f, Expectation::Violates)).status, ReplayStatus::Met);
+  const ReplayOutcome stale = replay_on_cpu(record(1.0f, Expectation::Violates));
+  EXPECT_EQ(stale.status, ReplayStatus::Stale);
+  EXPECT_NE(stale.message.find("stale"), std::string::npos) << stale.message;
+}
+
+TEST(ReplayLogic, GpuOnlyRecordsSkipOnTheCpuAndRunOnAGpu) {
+  const RegressionRecord r = record(2.0f, Expectation::Violates, /*needs_gpu=*/true);
+  const ReplayOutcome cpu = replay_on_cpu(r);
+  EXPECT_EQ(cpu.status, ReplayStatus::Skipped);
+  EXPECT_EQ(cpu.message, "needs a GPU; the cpu executor is not one");
+  EXPECT_TRUE(acceptable(cpu));
+  testing::FakeGpuExecutor gpu;
+  EXPECT_EQ(replay_record(r, "x.json", gpu, testing::fake_lookup).status, ReplayStatus::Met);
+}
+
+TEST(ReplayLogic, UnknownPropertyAndThrowingPropertyAreErrorsNamingTheFile) {
+  RegressionRecord r = record(1.0f, Expectation::Holds);
+  r.property = "no_such_property";
+  ReplayOutcome o = replay_on_cpu(r);
+  EXPECT_EQ(o.status, ReplayStatus::Error);
+  EXPECT_EQ(o.message, "x.json: property: \"no_such_property\" is not a registered property");
+  r = record(1.0f, Expectation::Holds);
+  r.input.states.clear();  // the fake property throws on this
+  o = replay_on_cpu(r);
+  EXPECT_EQ(o.status, ReplayStatus::Error);
+  EXPECT_EQ(o.message, "x.json: property \"d_is_one\" threw: needs one state");
+}
+
+std::string contents(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ReplayLogic, ABadFileDoesNotStopTheOthersAndNothingIsRewritten) {
+  testing::TempDir root;
+  const auto good = write_regression(record(1.0f, Expectation::Holds), root.path());
+  const auto defect = write_regression(record(3.0f, Expectation::Violates), root.path());
+  const auto broken = root.path() / "d_is_one" / "broken.json";
+  std::ofstream(broken) << serialize_regression(record(5.0f, Expectation::Holds)).substr(0, 40);
+  const std::string broken_before = contents(broken), good_before = contents(good);
+
+  auto cpu = make_cpu_executor();
+  const auto outcomes =
+      replay_paths({root.path(), root.path() / "missing.json"}, *cpu, testing::fake_lookup);
+  ASSERT_EQ(outcomes.size(), 4u);  // three files in the tree (sorted) and the missing path
+  int met = 0;
+  for (const auto& o : outcomes) met += o.status == ReplayStatus::Met;
+  EXPECT_EQ(met, 2);
+  const auto is_broken = [&](const ReplayOutcome& o) { return o.file == broken; };
+  const auto b = std::find_if(outcomes.begin(), outcomes.end(), is_broken);
+  ASSERT_NE(b, outcomes.end());
+  EXPECT_EQ(b->status, ReplayStatus::Error);
+  EXPECT_EQ(b->message.rfind(broken.string() + ": not valid JSON", 0), 0u) << b->message;
+  EXPECT_EQ(outcomes.back().message,
+            (root.path() / "missing.json").string() + ": no such file or directory");
+  const ReplaySummary s = summarize(outcomes);
+  EXPECT_EQ(s.met, 2);
+  EXPECT_EQ(s.errors, 2);
+  EXPECT_FALSE(s.all_acceptable());
+  EXPECT_EQ(contents(broken), broken_before);
+  EXPECT_EQ(contents(good), good_before);
+  (void)defect;
+}
+
+TEST(ReplayLogic, PrintingShowsInputsVerdictAndStatus) {
+  const ReplayOutcome o = replay_on_cpu(record(2.0f, Expectation::Violates));
+  const std::string text = format_outcome(o);
+  EXPECT_NE(text.find("state 0 = (m 0x0p+0 (0), d 0x1p+1 (2))"), std::string::npos) << text;
+  EXPECT_NE(text.find("d: observed 0x1p+1 (2), reference 0x1p+0 (1), error 1 ulp, bound 0 ulp"
+                      "  <-- exceeds the bound"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("=> met"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace osvs
