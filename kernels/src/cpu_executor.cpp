@@ -12,14 +12,22 @@ namespace osvs {
 namespace {
 
 void two_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
+  if (!modelled_on_cpu(b.mutation))
+    throw InvalidLaunch(std::string("kernel mutation ") + to_string(b.mutation) +
+                        " exists only on the device (a race, uninitialised shared memory or "
+                        "2^31 elements); the CPU model cannot replay it");
   visit_combine(b.combine, [&](auto op) {
     using Op = decltype(op);
     const OnlineAlg<Op> alg;
     for (std::int64_t i = 0; i < b.rows; ++i) {
       const float* row = b.x.data() + i * b.cols;
-      const State s = model_block_reduce(row, b.cols, b.block, alg);
-      r.row_state[i] = s;
-      for (std::int64_t j = 0; j < b.cols; ++j) r.y[i * b.cols + j] = Op::output(row[j], s);
+      const auto red = model_block_reduce_detail(row, b.cols, b.block, alg, b.mutation);
+      r.row_state[i] = red.row;
+      for (std::int64_t j = 0; j < b.cols; ++j) {
+        const int warp = static_cast<int>(j % b.block) / kWarpSize;
+        const State s = b.mutation == KernelMutation::PerWarpDivisor ? red.warp[warp] : red.row;
+        r.y[i * b.cols + j] = Op::output(row[j], s);
+      }
     }
   });
 }

@@ -15,42 +15,73 @@ __device__ __forceinline__ State shfl_down(State v, int offset) {
                __shfl_down_sync(0xffffffffu, v.d, offset)};
 }
 
-/// Lane 0 receives the fold of the warp's 32 values (offsets 16, 8, 4, 2, 1).
-template <class Alg>
+__device__ __forceinline__ float shfl_up(float v, int offset) {
+  return __shfl_up_sync(0xffffffffu, v, offset);
+}
+__device__ __forceinline__ State shfl_up(State v, int offset) {
+  return State{__shfl_up_sync(0xffffffffu, v.m, offset), __shfl_up_sync(0xffffffffu, v.d, offset)};
+}
+__device__ __forceinline__ float shfl_from_lane0(float v) {
+  return __shfl_sync(0xffffffffu, v, 0);
+}
+__device__ __forceinline__ State shfl_from_lane0(State v) {
+  return State{__shfl_sync(0xffffffffu, v.m, 0), __shfl_sync(0xffffffffu, v.d, 0)};
+}
+
+/// Lane 0 receives the fold of the warp's 32 values (offsets 16, 8, 4, 2, 1). The mutations
+/// ShuffleFromOffset8 and ShuffleUp change the first offset and the direction.
+template <KernelMutation Mut = KernelMutation::None, class Alg>
 __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::value_type v,
                                                                 const Alg& alg) {
+  constexpr int kFirst = Mut == KernelMutation::ShuffleFromOffset8 ? 8 : kWarpSize / 2;
 #pragma unroll
-  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1)
-    v = alg.combine(v, shfl_down(v, offset));
+  for (int offset = kFirst; offset > 0; offset >>= 1) {
+    if constexpr (Mut == KernelMutation::ShuffleUp)
+      v = alg.combine(v, shfl_up(v, offset));
+    else
+      v = alg.combine(v, shfl_down(v, offset));
+  }
   return v;
 }
 
 /// Every thread of the block receives the fold of row[0..n) in the block schedule's order.
-/// Index is the type of the column arithmetic (int in the seed kernel, as written).
-template <int BLOCK, class Index, class Alg>
-__device__ typename Alg::value_type block_reduce(const float* row, Index n, const Alg& alg) {
+/// Index is the type of the column arithmetic (int in the seed kernel, as written). A mutation
+/// (mutation runs only) changes one step. `warp` is the thread's warp value (lane 0 after the warp
+/// tree), broadcast only for the PerWarpDivisor mutation; otherwise it equals `row`.
+template <class V>
+struct DeviceReduction {
+  V row;
+  V warp;
+};
+
+template <int BLOCK, class Index, KernelMutation Mut = KernelMutation::None, class Alg>
+__device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, Index n,
+                                                                  const Alg& alg) {
   using V = typename Alg::value_type;
   constexpr int kNumWarps = (BLOCK + kWarpSize - 1) / kWarpSize;
-  __shared__ V smem[kNumWarps];
+  constexpr int kSlots = Mut == KernelMutation::NoLaneGuard ? kWarpSize : kNumWarps;
+  __shared__ V smem[kSlots];
   __shared__ V result;
   const int tid = threadIdx.x;
   const int lane = tid & (kWarpSize - 1);
   const int warp = tid / kWarpSize;
+  const Index end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
 
   V v = alg.initial();
-  for (Index col = tid; col < n; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
-  v = warp_reduce(v, alg);
+  for (Index col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
+  v = warp_reduce<Mut>(v, alg);
   if (lane == 0) smem[warp] = v;
-  __syncthreads();
+  if constexpr (Mut != KernelMutation::NoSyncBeforeSharedStage) __syncthreads();
   if (warp == 0) {
-    V w = lane < kNumWarps ? smem[lane] : alg.initial();
-    w = warp_reduce(w, alg);
+    V w = (Mut == KernelMutation::NoLaneGuard || lane < kNumWarps) ? smem[lane] : alg.initial();
+    w = warp_reduce<Mut>(w, alg);
     if (lane == 0) result = w;
   }
-  __syncthreads();
+  if constexpr (Mut != KernelMutation::NoSyncBeforeBroadcast) __syncthreads();
   const V out = result;
+  const V own_warp = Mut == KernelMutation::PerWarpDivisor ? shfl_from_lane0(v) : out;
   __syncthreads();  // smem and result may be reused by the next reduction of the same kernel
-  return out;
+  return DeviceReduction<V>{out, own_warp};
 }
 
 }  // namespace osvs::cuda

@@ -54,7 +54,7 @@ class CudaExecutor final : public Executor {
     DeviceBuffer<float> y(r.y.size());
     DeviceBuffer<State> s(r.row_state.size());
     cuda::launch_softmax(b.kernel, b.combine, b.block, x.get(), y.get(), s.get(), b.rows, b.cols,
-                         nullptr);
+                         nullptr, b.mutation);
     cuda::check_launch("softmax kernel");
     y.download(r.y.data());
     s.download(r.row_state.data());
@@ -154,14 +154,57 @@ class CudaExecutor final : public Executor {
 
 namespace cuda {
 
+namespace {
+/// The hardened 2-pass kernel with one structural mutation (mutation runs only).
+template <int B>
+void launch_mutant(KernelMutation mutation, dim3 grid, cudaStream_t stream, const float* x,
+                   float* y, State* row_state, std::int64_t rows, std::int64_t cols) {
+  using H = HardenedCombine;
+  using I = std::int64_t;
+  using K = KernelMutation;
+  switch (mutation) {
+    case K::ShuffleFromOffset8:
+      return online_two_pass<H, B, I, K::ShuffleFromOffset8>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::ShuffleUp:
+      return online_two_pass<H, B, I, K::ShuffleUp>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::NoSyncBeforeSharedStage:
+      return online_two_pass<H, B, I, K::NoSyncBeforeSharedStage>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::NoSyncBeforeBroadcast:
+      return online_two_pass<H, B, I, K::NoSyncBeforeBroadcast>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::NoLaneGuard:
+      return online_two_pass<H, B, I, K::NoLaneGuard>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::PerWarpDivisor:
+      return online_two_pass<H, B, I, K::PerWarpDivisor>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::SkipLastElement:
+      return online_two_pass<H, B, I, K::SkipLastElement>
+          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+    case K::Int32Index:
+      return online_two_pass<H, B, int>
+          <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
+    case K::None:
+      break;
+  }
+  throw InvalidLaunch("unknown kernel mutation");
+}
+}  // namespace
+
 void launch_softmax(KernelKind kernel, CombineKind combine, int block, const float* x, float* y,
-                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr) {
+                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr,
+                    KernelMutation mutation) {
   if (rows == 0) return;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   const dim3 grid(static_cast<unsigned>(rows));
   dispatch_block(block, [&](auto block_size) {
     constexpr int B = decltype(block_size)::value;
-    if (kernel == KernelKind::ThreePass) {
+    if (mutation != KernelMutation::None) {
+      launch_mutant<B>(mutation, grid, stream, x, y, row_state, rows, cols);
+    } else if (kernel == KernelKind::ThreePass) {
       safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
     } else if (combine == CombineKind::Seed) {
       online_two_pass<SeedCombine, B, int>

@@ -12,7 +12,7 @@ namespace osvs::cuda {
 /// One block per row. Pass 1 reduces the row's (m, d) in one read; pass 2 writes exp(x - m)/d.
 /// With Index = int this is the seed kernel as written (row * N in int); the hardened variant
 /// instantiates it with the hardened combine (initial state (-inf, 0)) and 64-bit indexing.
-template <class Op, int BLOCK, class Index>
+template <class Op, int BLOCK, class Index, KernelMutation Mut = KernelMutation::None>
 __global__ void __launch_bounds__(BLOCK)
     online_two_pass(const float* __restrict__ input, float* __restrict__ output,
                     State* __restrict__ row_state, Index M, Index N) {
@@ -20,8 +20,9 @@ __global__ void __launch_bounds__(BLOCK)
   if (row >= M) return;
   const float* row_in = input + row * N;
   float* row_out = output + row * N;
-  const State s = block_reduce<BLOCK, Index>(row_in, N, OnlineAlg<Op>{});
-  if (threadIdx.x == 0) row_state[row] = s;
+  const auto red = block_reduce<BLOCK, Index, Mut>(row_in, N, OnlineAlg<Op>{});
+  if (threadIdx.x == 0) row_state[row] = red.row;
+  const State s = Mut == KernelMutation::PerWarpDivisor ? red.warp : red.row;
   for (Index col = threadIdx.x; col < N; col += BLOCK) row_out[col] = Op::output(row_in[col], s);
 }
 
@@ -34,8 +35,8 @@ __global__ void __launch_bounds__(BLOCK)
   if (row >= M) return;
   const float* row_in = input + row * N;
   float* row_out = output + row * N;
-  const float m = block_reduce<BLOCK, std::int64_t>(row_in, N, MaxAlg{});
-  const float d = block_reduce<BLOCK, std::int64_t>(row_in, N, SumExpAlg{m});
+  const float m = block_reduce<BLOCK, std::int64_t>(row_in, N, MaxAlg{}).row;
+  const float d = block_reduce<BLOCK, std::int64_t>(row_in, N, SumExpAlg{m}).row;
   if (threadIdx.x == 0) row_state[row] = State{m, d};
   for (std::int64_t col = threadIdx.x; col < N; col += BLOCK)
     row_out[col] = softmax_output(row_in[col], m, d);

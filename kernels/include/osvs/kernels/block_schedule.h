@@ -18,6 +18,8 @@
 #include <array>
 #include <cstdint>
 
+#include "osvs/kernels/cases.h"
+
 namespace osvs {
 
 inline constexpr int kWarpSize = 32;
@@ -32,13 +34,18 @@ inline constexpr bool is_supported_block(int b) {
 /// One warp's __shfl_down_sync tree: offsets 16, 8, 4, 2, 1. A lane whose partner lane + offset
 /// is >= 32 receives its own value (what __shfl_down_sync returns) and combines with it.
 /// Returns lane 0's value.
+/// (Mutations ShuffleFromOffset8 and ShuffleUp change the offsets and the direction.)
 template <class Alg>
 typename Alg::value_type model_warp_reduce(std::array<typename Alg::value_type, kWarpSize> lanes,
-                                           const Alg& alg) {
-  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1) {
+                                           const Alg& alg,
+                                           KernelMutation mut = KernelMutation::None) {
+  const int first = mut == KernelMutation::ShuffleFromOffset8 ? 8 : kWarpSize / 2;
+  for (int offset = first; offset > 0; offset >>= 1) {
     auto next = lanes;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const int src = lane + offset < kWarpSize ? lane + offset : lane;
+      const int src = mut == KernelMutation::ShuffleUp
+                          ? (lane - offset >= 0 ? lane - offset : lane)
+                          : (lane + offset < kWarpSize ? lane + offset : lane);
       next[lane] = alg.combine(lanes[lane], lanes[src]);
     }
     lanes = next;
@@ -46,27 +53,47 @@ typename Alg::value_type model_warp_reduce(std::array<typename Alg::value_type, 
   return lanes[0];
 }
 
+/// Result of a block reduction: the row's value and each warp's own value (lane 0 after the
+/// warp's tree), which the PerWarpDivisor mutation uses in pass 2.
+template <class V>
+struct BlockReduction {
+  V row;
+  std::array<V, kWarpSize> warp;
+  int num_warps;
+};
+
 /// The whole block's reduction of one row of n elements with block size `block`.
 template <class Alg>
-typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, int block,
-                                            const Alg& alg) {
+BlockReduction<typename Alg::value_type> model_block_reduce_detail(
+    const float* row, std::int64_t n, int block, const Alg& alg,
+    KernelMutation mut = KernelMutation::None) {
   using V = typename Alg::value_type;
   const int num_warps = (block + kWarpSize - 1) / kWarpSize;
-  std::array<V, kWarpSize> smem{};  // NUM_WARPS <= 32 slots
+  const std::int64_t end = mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
+  BlockReduction<V> r{};
+  r.num_warps = num_warps;
   for (int warp = 0; warp < num_warps; ++warp) {
     std::array<V, kWarpSize> lanes;
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const std::int64_t tid = std::int64_t{warp} * kWarpSize + lane;
       V v = alg.initial();
-      for (std::int64_t col = tid; col < n; col += block) v = alg.combine(v, alg.lift(row[col]));
+      for (std::int64_t col = tid; col < end; col += block) v = alg.combine(v, alg.lift(row[col]));
       lanes[lane] = v;
     }
-    smem[warp] = model_warp_reduce(lanes, alg);
+    r.warp[warp] = model_warp_reduce(lanes, alg, mut);
   }
   std::array<V, kWarpSize> lanes;
   for (int lane = 0; lane < kWarpSize; ++lane)
-    lanes[lane] = lane < num_warps ? smem[lane] : alg.initial();
-  return model_warp_reduce(lanes, alg);
+    lanes[lane] = lane < num_warps ? r.warp[lane] : alg.initial();
+  r.row = model_warp_reduce(lanes, alg, mut);
+  return r;
+}
+
+/// The row's value of model_block_reduce_detail.
+template <class Alg>
+typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, int block,
+                                            const Alg& alg) {
+  return model_block_reduce_detail(row, n, block, alg).row;
 }
 
 }  // namespace osvs

@@ -33,6 +33,68 @@ inline std::optional<KernelKind> parse_kernel(std::string_view s) {
   return std::nullopt;
 }
 
+/// Deliberate structural bugs of the 2-pass kernel (mutation testing, reports/mutation/). Each
+/// applies to the hardened 2-pass kernel, so a kill is due to the mutation alone.
+enum class KernelMutation {
+  None,
+  ShuffleFromOffset8,       ///< shuffle tree starts at offset 8: lanes 16..31 never reach lane 0
+  ShuffleUp,                ///< __shfl_up_sync instead of __shfl_down_sync
+  NoSyncBeforeSharedStage,  ///< __syncthreads() missing before warp 0 reads shared memory
+  NoSyncBeforeBroadcast,    ///< __syncthreads() missing before every thread reads the result
+  NoLaneGuard,              ///< `lane < NUM_WARPS` removed: warp 0 reads unwritten slots
+  PerWarpDivisor,           ///< pass 2 divides by its warp's state instead of the row's
+  SkipLastElement,          ///< stride loop stops at N - 1
+  Int32Index,               ///< `row * N` in int (wrong for rows * cols >= 2^31)
+};
+
+inline constexpr KernelMutation kAllKernelMutations[] = {KernelMutation::ShuffleFromOffset8,
+                                                         KernelMutation::ShuffleUp,
+                                                         KernelMutation::NoSyncBeforeSharedStage,
+                                                         KernelMutation::NoSyncBeforeBroadcast,
+                                                         KernelMutation::NoLaneGuard,
+                                                         KernelMutation::PerWarpDivisor,
+                                                         KernelMutation::SkipLastElement,
+                                                         KernelMutation::Int32Index};
+
+inline const char* to_string(KernelMutation m) {
+  switch (m) {
+    case KernelMutation::None:
+      return "none";
+    case KernelMutation::ShuffleFromOffset8:
+      return "shuffle_from_offset_8";
+    case KernelMutation::ShuffleUp:
+      return "shuffle_up";
+    case KernelMutation::NoSyncBeforeSharedStage:
+      return "no_sync_before_shared_stage";
+    case KernelMutation::NoSyncBeforeBroadcast:
+      return "no_sync_before_broadcast";
+    case KernelMutation::NoLaneGuard:
+      return "no_lane_guard";
+    case KernelMutation::PerWarpDivisor:
+      return "per_warp_divisor";
+    case KernelMutation::SkipLastElement:
+      return "skip_last_element";
+    case KernelMutation::Int32Index:
+      return "int32_index";
+  }
+  return "?";
+}
+
+inline std::optional<KernelMutation> parse_mutation(std::string_view s) {
+  if (s == "none") return KernelMutation::None;
+  for (KernelMutation m : kAllKernelMutations)
+    if (s == to_string(m)) return m;
+  return std::nullopt;
+}
+
+/// Whether the CPU model can replay a mutation. Races, uninitialised shared memory and 32-bit
+/// overflow at 2^31 elements exist only on the device.
+inline constexpr bool modelled_on_cpu(KernelMutation m) {
+  return m == KernelMutation::None || m == KernelMutation::ShuffleFromOffset8 ||
+         m == KernelMutation::ShuffleUp || m == KernelMutation::PerWarpDivisor ||
+         m == KernelMutation::SkipLastElement;
+}
+
 /// A batch of rows, row-major, for one kernel configuration.
 struct SoftmaxBatch {
   KernelKind kernel = KernelKind::TwoPass;
@@ -40,7 +102,8 @@ struct SoftmaxBatch {
   int block = 256;
   std::int64_t rows = 0;
   std::int64_t cols = 0;
-  std::vector<float> x;  ///< rows * cols values
+  std::vector<float> x;                            ///< rows * cols values
+  KernelMutation mutation = KernelMutation::None;  ///< mutation runs only
 };
 
 /// Per-row reduction result and the outputs of a softmax batch.

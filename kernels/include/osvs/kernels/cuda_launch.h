@@ -12,6 +12,7 @@ namespace osvs::cuda {
 /// rows x cols row-major matrix at x, writing y and each row's state. No synchronisation; the
 /// launch status is checked (throws std::runtime_error). Validate shapes with osvs::validate first.
 void launch_softmax(KernelKind kernel, CombineKind combine, int block, const float* x, float* y,
-                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream);
+                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream,
+                    KernelMutation mutation = KernelMutation::None);
 
 }  // namespace osvs::cuda
