@@ -1,0 +1,159 @@
+// The CPU model against the real kernels: every kernel, combine and block size runs on the GPU,
+// and in the portable-exp build (OSVS_PORTABLE_EXP) the GPU's results equal the model's bit for
+// bit. Without a device every test skips with the reason make_cuda_executor gives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/executor.h"
+
+namespace osvs {
+namespace {
+
+class GpuAgreement : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    gpu_ = make_cuda_executor(&why);
+    if (!gpu_) GTEST_SKIP() << "GPU test skipped: " << why;
+    cpu_ = make_cpu_executor();
+  }
+  std::unique_ptr<Executor> gpu_, cpu_;
+};
+
+/// Rows mixing normal values (sigma 10), masked (-inf) elements, ties with the max and values
+/// far below it, so that every branch of the combines and underflowing exps are exercised.
+std::vector<float> mixed_rows(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  std::uniform_int_distribution<int> pick(0, 19);
+  std::vector<float> x(static_cast<std::size_t>(rows * cols));
+  for (float& v : x) {
+    const int p = pick(rng);
+    v = p == 0 ? -INFINITY : p == 1 ? 30.0f : p == 2 ? -120.0f : normal(rng);
+  }
+  return x;
+}
+
+bool same_bits(float a, float b) {
+  return float_bits(a) == float_bits(b);
+}
+
+void expect_bitwise(const SoftmaxResult& g, const SoftmaxResult& c, const std::string& what) {
+  ASSERT_EQ(g.y.size(), c.y.size());
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < g.y.size(); ++i)
+    if (!same_bits(g.y[i], c.y[i]) && bad++ == 0) first = i;
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " outputs differ, first y[" << first << "] gpu "
+                     << std::hexfloat << g.y[first] << " cpu " << c.y[first];
+  for (std::size_t r = 0; r < g.row_state.size(); ++r)
+    EXPECT_TRUE(bitwise_equal(g.row_state[r], c.row_state[r]))
+        << what << ": row " << r << " state gpu (" << std::hexfloat << g.row_state[r].m << ", "
+        << g.row_state[r].d << ") cpu (" << c.row_state[r].m << ", " << c.row_state[r].d << ")";
+}
+
+TEST_F(GpuAgreement, EveryKernelCombineAndBlockSize) {
+  const std::int64_t shapes[][2] = {{3, 1},   {4, 31},   {4, 32},  {4, 33},
+                                    {2, 257}, {2, 1000}, {1, 4097}};
+  for (KernelKind kernel : kAllKernels)
+    for (CombineKind combine : kAllCombines)
+      for (int block : kSupportedBlocks)
+        for (const auto& s : shapes) {
+          const SoftmaxBatch b{
+              kernel, combine, block,
+              s[0],   s[1],    mixed_rows(s[0], s[1], static_cast<std::uint32_t>(block + s[1]))};
+          const std::string what = std::string(to_string(kernel)) + "/" + to_string(combine) +
+                                   "/B" + std::to_string(block) + "/" + std::to_string(s[0]) + "x" +
+                                   std::to_string(s[1]);
+          const SoftmaxResult g = gpu_->softmax(b);
+          const SoftmaxResult c = cpu_->softmax(b);
+          for (std::size_t r = 0; r < g.row_state.size(); ++r)  // the max is exact everywhere
+            EXPECT_TRUE(same_bits(g.row_state[r].m, c.row_state[r].m)) << what << " row " << r;
+          if (kPortableExp) expect_bitwise(g, c, what);
+        }
+  if (!kPortableExp)
+    GTEST_SKIP() << "bitwise GPU == CPU model needs the portable-exp build (preset `portable`); "
+                    "this build compared the exact row maxima only";
+}
+
+TEST_F(GpuAgreement, ModelledMutationsMatchTheModel) {
+  if (!kPortableExp) GTEST_SKIP() << "bitwise comparison needs the portable-exp build";
+  for (KernelMutation m : kAllKernelMutations) {
+    if (!modelled_on_cpu(m)) continue;
+    for (int block : {32, 256, 1024}) {
+      SoftmaxBatch b{KernelKind::TwoPass,  CombineKind::Hardened, block, 3, 700,
+                     mixed_rows(3, 700, 7)};
+      b.mutation = m;
+      expect_bitwise(gpu_->softmax(b), cpu_->softmax(b),
+                     std::string(to_string(m)) + "/B" + std::to_string(block));
+    }
+  }
+}
+
+TEST_F(GpuAgreement, CombineLevelKernels) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  std::uniform_real_distribution<float> pos(0.5f, 40.0f);
+  std::vector<State> a(4096), b(4096);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = State{normal(rng), pos(rng)};
+    b[i] = State{i % 17 == 0 ? a[i].m : normal(rng), pos(rng)};  // some ties
+  }
+  for (CombineKind k : kAllCombines) {
+    const auto g = gpu_->combine_pairs(k, a, b), c = cpu_->combine_pairs(k, a, b);
+    const auto gw = gpu_->warp_reduce(k, a), cw = cpu_->warp_reduce(k, a);
+    for (std::size_t i = 0; i < g.size(); ++i) EXPECT_TRUE(same_bits(g[i].m, c[i].m));
+    for (std::size_t i = 0; i < gw.size(); ++i) EXPECT_TRUE(same_bits(gw[i].m, cw[i].m));
+    if (!kPortableExp) continue;
+    for (std::size_t i = 0; i < g.size(); ++i)
+      EXPECT_TRUE(bitwise_equal(g[i], c[i])) << to_string(k) << " pair " << i;
+    for (std::size_t i = 0; i < gw.size(); ++i)
+      EXPECT_TRUE(bitwise_equal(gw[i], cw[i])) << to_string(k) << " warp " << i;
+  }
+}
+
+TEST_F(GpuAgreement, HarnessRunsAnyScheduleInOrder) {
+  std::mt19937 rng(5);
+  HarnessBatch batch{CombineKind::Seed, {}, true};
+  for (int i = 0; i < 300; ++i) {
+    HarnessCase c;
+    const int n = 1 + i % 97;
+    c.row = mixed_rows(1, n, static_cast<std::uint32_t>(i));
+    const int chunks = 1 + i % 9;
+    c.chunk_offsets.push_back(0);
+    for (int k = 1; k < chunks; ++k)
+      c.chunk_offsets.push_back(std::min<std::int64_t>(n, c.chunk_offsets.back() + rng() % 20));
+    c.chunk_offsets.push_back(n);
+    for (int k = 0; k < chunks; ++k) c.slot_chunk.push_back(chunks - 1 - k);
+    for (int k = chunks - 1; k > 0; --k) c.merges.push_back({static_cast<int>(rng() % k), k});
+    batch.cases.push_back(c);
+  }
+  for (CombineKind k : kAllCombines) {
+    batch.combine = k;
+    const HarnessResult g = gpu_->run_harness(batch), c = cpu_->run_harness(batch);
+    for (std::size_t i = 0; i < g.root.size(); ++i) {
+      EXPECT_TRUE(same_bits(g.root[i].m, c.root[i].m)) << "case " << i;
+      if (kPortableExp)
+        EXPECT_TRUE(bitwise_equal(g.root[i], c.root[i])) << to_string(k) << " " << i;
+    }
+  }
+}
+
+TEST_F(GpuAgreement, LaunchValidationHappensBeforeTheDevice) {
+  EXPECT_THROW(
+      gpu_->softmax(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 100, 1, 1, {1.0f}}),
+      InvalidLaunch);
+  const SoftmaxResult empty =
+      gpu_->softmax(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Hardened, 256, 0, 5, {}});
+  EXPECT_TRUE(empty.y.empty());
+  const SoftmaxResult no_cols =
+      gpu_->softmax(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Hardened, 256, 2, 0, {}});
+  ASSERT_EQ(no_cols.row_state.size(), 2u);
+  EXPECT_TRUE(bitwise_equal(no_cols.row_state[1], identity_state()));
+}
+
+}  // namespace
+}  // namespace osvs
