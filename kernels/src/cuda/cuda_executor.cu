@@ -228,8 +228,8 @@ std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
     if (why_not)
-      *why_not = std::string("no CUDA device: ") +
-                 (status != cudaSuccess ? cudaGetErrorString(status) : "device count is 0");
+      *why_not = std::string("no usable CUDA device (cudaGetDeviceCount: ") +
+                 (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") + ")";
     cudaGetLastError();  // clear the sticky-free error state of a failed query
     return nullptr;
   }
