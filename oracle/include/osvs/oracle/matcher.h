@@ -19,8 +19,27 @@ struct MatchResult {
   std::string explanation;        ///< empty when ok
 };
 
-/// Every y_hat[j] within tol_ulp[j] ulps of ref.y[j] (NaN rows: every output NaN).
+/// What a kernel writes for a fully masked row (every element -inf).
+enum class MaskedOutput { NaN, Zero };
+
+/// Ulps by which a distance measured against ref.y may differ from the distance to the exact y:
+/// kReferenceRelErr * |y| / ulp(y) < kReferenceRelErr * 2^24. Added to every tolerance so that a
+/// kernel within its bound is never rejected because the reference is a double.
+inline constexpr double kReferenceUlpSlack = kReferenceRelErr * 0x1p24;
+
+/// Every y_hat[j] within tol_ulp[j] ulps of ref.y[j] (NaN rows: every output NaN). A fully masked
+/// row accepts all-NaN or all-zero outputs (use the overload below to demand one of them).
+/// Throws std::invalid_argument when tol_ulp.size() != n or ref.y.size() disagrees with n.
 MatchResult match_softmax(const float* x, std::int64_t n, const float* y_hat,
                           const RowReference& ref, const std::vector<double>& tol_ulp);
+
+/// As above, with the kernel's documented output for a fully masked row.
+MatchResult match_softmax(const float* x, std::int64_t n, const float* y_hat,
+                          const RowReference& ref, const std::vector<double>& tol_ulp,
+                          MaskedOutput masked);
+
+/// Explanation of one element in the matcher's format (hex input, reference, observed, ulps).
+std::string explain_element(const float* x, std::int64_t n, std::int64_t j, float y_hat,
+                            const RowReference& ref, double tol_ulp);
 
 }  // namespace osvs::oracle

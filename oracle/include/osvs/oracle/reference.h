@@ -4,6 +4,14 @@
 // +inf anywhere (no NaN) -> kind PosInf (every output NaN, PyTorch's convention); all elements
 // -inf -> kind AllMasked (state = identity; each kernel documents its outputs: NaN or 0);
 // n == 0 -> kind Empty (no outputs, identity state); otherwise Finite.
+//
+// Accuracy of the double fields (Finite rows), derived in src/reference_fast.cpp and
+// src/reference_mpfr.cpp: d and each y[j] carry a relative error of at most kReferenceRelErr,
+// except that elements with x_j - m < -kNegligibleGap (y_j < 2^-184, which rounds to float 0) may
+// carry an absolute error up to 2^-180 instead; lse = m + log(d) is within kReferenceRelErr * (1 +
+// |m| + |log d|). These hold for rows of at most kMaxReferenceRow elements; longer rows are
+// refused. y_rounded is exact: the float nearest to the exact y_j (ties to even), subnormals and 0
+// included.
 #pragma once
 
 #include <cstdint>
@@ -15,19 +23,40 @@ enum class RowKind { Finite, NaN, PosInf, AllMasked, Empty };
 
 const char* to_string(RowKind k);
 
+/// Relative error of the reference's double values d and y (see the derivations in src/).
+inline constexpr double kReferenceRelErr = 0x1p-48;
+
+/// Longest row the fast path certifies kReferenceRelErr for (its summation term grows as n^2).
+inline constexpr std::int64_t kMaxReferenceRow = std::int64_t{1} << 28;
+
+/// Elements with x_j - m below -kNegligibleGap have y_j < e^-128 < 2^-184: they round to float 0
+/// and are left out of d (their sum is below n * 2^-184, inside kReferenceRelErr for n < 2^100).
+inline constexpr double kNegligibleGap = 128.0;
+
 struct RowReference {
   RowKind kind = RowKind::Empty;
-  float m = 0;                   ///< exact row maximum (Finite rows)
-  double d = 0;                  ///< sum exp(x - m), relative error <= 2^-50 (Finite rows)
-  double lse = 0;                ///< m + log(d), relative error <= 2^-50 (Finite rows)
-  std::vector<double> y;         ///< exp(x_j - m) / d, relative error <= 2^-50 (or exactly 0)
+  float m = 0;                   ///< exact row maximum (Finite rows; -inf for AllMasked)
+  double d = 0;                  ///< sum exp(x - m), relative error <= kReferenceRelErr
+  double lse = 0;                ///< m + log(d) (see the accuracy note above)
+  std::vector<double> y;         ///< exp(x_j - m) / d, relative error <= kReferenceRelErr
   std::vector<float> y_rounded;  ///< each output correctly rounded to float (round to nearest even)
+  std::int64_t mpfr_fallbacks = 0;  ///< elements whose rounding the fast path left to MPFR
 };
+
+/// Classifies a row by the special-value semantics above (n >= 0; x may be null when n == 0).
+RowKind classify_row(const float* x, std::int64_t n);
 
 /// Fast path with certified error and MPFR fallback when the rounding is undecided.
 RowReference reference_row(const float* x, std::int64_t n);
 
 /// MPFR-only path (slow; used to cross-check the fast path).
 RowReference reference_row_mpfr(const float* x, std::int64_t n);
+
+/// MPFR path at one working precision (digits10 one of 40, 80, 160, 320, 640), no Ziv retry:
+/// elements whose rounding is not decided at that precision are reported in *undecided (used by
+/// tests to check correct rounding against a much higher precision). Throws std::invalid_argument
+/// for bad input.
+RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
+                                   std::vector<std::int64_t>* undecided);
 
 }  // namespace osvs::oracle

@@ -1,0 +1,127 @@
+// The kernels' bounds: the accounting algebras (error_algebra.h) run through the kernels' own
+// reduction templates, then one output step per element.
+//
+// Computing a bound in double is itself inexact. Every quantity above is a sum or product of
+// non-negative doubles, plus exp/expm1 (< 1 ulp) of a gap computed as double(a) - double(b)
+// (relative 2^-53, so e^g is off by at most 200 * 2^-53 relative below kFarGap): each combine step
+// adds at most 2^-45 relative error to D and to err, so along a path of L steps both are within
+// 1.01 L 2^-45 and err / D within L 2^-43; the output step adds fewer than 30 roundings
+// (< 2^-48). Every bound is therefore multiplied by arithmetic_safety(L) = 1 + 2^-40 + L 2^-43:
+// not a tolerance, the error of evaluating the bound.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <stdexcept>
+
+#include "error_algebra.h"
+#include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/harness_model.h"
+#include "osvs/kernels/validate.h"
+#include "osvs/oracle/bounds.h"
+#include "osvs/oracle/reference.h"
+#include "osvs/oracle/ulp.h"
+
+namespace osvs::oracle {
+namespace {
+
+using detail::kU;
+
+double arithmetic_safety(double longest_path) {
+  return 1 + 0x1p-40 + longest_path * 0x1p-43;
+}
+
+/// Longest chain of combines any element goes through in model_block_reduce: its thread's stride
+/// loop (ceil(n / block) steps, the first against the initial value), then 5 warp and 5 block
+/// steps.
+double block_path(std::int64_t n, int block) {
+  return static_cast<double>((n + block - 1) / block) + 2 * 5;
+}
+
+void require_finite(const float* row, std::int64_t n, const char* who) {
+  const RowKind k = classify_row(row, n);
+  if (k != RowKind::Finite)
+    throw std::invalid_argument(std::string(who) + ": bounds are for finite rows (this row is " +
+                                to_string(k) + ")");
+}
+
+void require_exp_ulp(double exp_ulp) {
+  if (!(exp_ulp >= 0) || std::isinf(exp_ulp))
+    throw std::invalid_argument("bound: exp_ulp must be finite and >= 0");
+}
+
+/// Ulps of y_j for y_hat_j = fl(kexp(fl(x_j - m)) / d_hat) with |d_hat / D - 1| <= rho:
+///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error)
+///   q = e_hat / d_hat (exact)     |q - y| <= (y (rel + rho) + abs / D) / (1 - rho) = q_err
+///   fl(q)                         + u |q| (normal) or 2^-150 (subnormal):
+///                                 total = q_err + u (y + q_err) + 2^-150
+/// and ulp(y) taken at y (1 - 2^-40), which is never above ulp of the exact y.
+double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
+  if (x == -INFINITY) return 0;  // exp(-inf) = 0 = y exactly
+  const double g = static_cast<double>(x) - static_cast<double>(m);
+  const detail::ExpError e = detail::exp_error(g, exp_ulp);
+  const double y = detail::exact_scale(g) / D;
+  const double q_err = (y * (e.rel + rho) + e.abs / D) / (1 - rho);
+  const double total = q_err + kU * (y + q_err) + detail::kSubnormalHalfUlp;
+  return total / ulp_of(y * (1 - 0x1p-40));
+}
+
+SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, double err,
+                           double path, double exp_ulp) {
+  const double safety = arithmetic_safety(path);
+  SoftmaxBound b;
+  b.d_rel = err / D * safety;
+  b.y_ulp.resize(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j)
+    b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+  return b;
+}
+
+}  // namespace
+
+SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, const float* row,
+                           std::int64_t n, double exp_ulp) {
+  if (!is_supported_block(block))
+    throw std::invalid_argument("bound: block size " + std::to_string(block) + " not supported");
+  require_exp_ulp(exp_ulp);
+  require_finite(row, n, "softmax_bound");
+  const double path = block_path(n, block);
+  if (kernel == KernelKind::TwoPass) {
+    const detail::OnlineAccAlg alg{combine == CombineKind::Seed, exp_ulp};
+    const detail::AccState s = model_block_reduce(row, n, block, alg);
+    return outputs_bound(row, n, s.m, s.D, s.err, path, exp_ulp);
+  }
+  // 3-pass: the max pass is exact (fmaxf), then the sum pass in the same block order.
+  float m = -INFINITY;
+  for (std::int64_t j = 0; j < n; ++j) m = fmax_k(m, row[j]);
+  const detail::AccSum s = model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp});
+  return outputs_bound(row, n, m, s.D, s.err, path, exp_ulp);
+}
+
+double harness_d_bound(const HarnessCase& c, CombineKind combine, double exp_ulp) {
+  require_exp_ulp(exp_ulp);
+  HarnessBatch batch;
+  batch.cases.push_back(c);
+  validate(batch);  // throws InvalidLaunch (an invalid_argument) with the reason
+  require_finite(c.row.data(), static_cast<std::int64_t>(c.row.size()), "harness_d_bound");
+  std::int64_t longest_chunk = 0;
+  for (std::size_t k = 1; k < c.chunk_offsets.size(); ++k)
+    longest_chunk = std::max(longest_chunk, c.chunk_offsets[k] - c.chunk_offsets[k - 1]);
+  const double path = static_cast<double>(longest_chunk + std::ssize(c.merges));
+  const detail::OnlineAccAlg alg{combine == CombineKind::Seed, exp_ulp};
+  const detail::AccState s = model_harness_case(c, alg, nullptr);
+  if (s.zero) return 0;  // d_hat = D = 0 exactly (no element reached the root)
+  return s.err / s.D * arithmetic_safety(path);
+}
+
+double bhh_softmax_bound(const float* row, std::int64_t n) {
+  require_finite(row, n, "bhh_softmax_bound");
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (std::isinf(row[j])) continue;  // -inf elements are masked out
+    lo = std::min(lo, static_cast<double>(row[j]));
+    hi = std::max(hi, static_cast<double>(row[j]));
+  }
+  return (static_cast<double>(n) + 2 + 2 * (hi - lo)) * kU;
+}
+
+}  // namespace osvs::oracle

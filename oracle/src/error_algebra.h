@@ -1,0 +1,103 @@
+// Error-accounting algebras: the kernels' own reduction templates (block_schedule.h,
+// harness_model.h) run over these instead of floats, so every bound follows the order the kernel
+// really uses. A value carries the exact quantity the kernel approximates and a bound on the
+// absolute error of the kernel's float value of it.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+
+#include "error_terms.h"
+#include "osvs/kernels/fp_model.h"
+
+namespace osvs::oracle::detail {
+
+/// An online-softmax state (m, d) under accounting: m is the kernel's own m (fmaxf is exact, so
+/// it is the exact maximum of the state's elements), D = sum over the state's elements of
+/// e^(x - m), and |d_hat - D| <= err. `zero` marks states whose d_hat contributes exactly 0 to
+/// any combine with a finite partner (empty states, -inf elements: d_hat = 0, or e_hat = exp(-inf)
+/// = 0 exactly).
+struct AccState {
+  float m = -INFINITY;
+  double D = 0;
+  double err = 0;
+  bool zero = true;
+};
+
+/// One side of a combine rescaled to the result's maximum: T = D e^g exact, |P_hat - T| <= err.
+struct Rescaled {
+  double T = 0;
+  double err = 0;
+  bool zero = true;
+};
+
+/// The side s of a combine whose result has maximum m (both operators: seed rescales both sides,
+/// hardened only the smaller one; a side with s.m == m costs nothing in either).
+inline Rescaled rescale(const AccState& s, float m, double exp_ulp) {
+  if (s.zero) return {};                     // d_hat * e_hat = 0 exactly         err 0
+  if (s.m == m) return {s.D, s.err, false};  // kexp(0) = 1, d_hat * 1 exact      err s.err
+  const double g = static_cast<double>(s.m) - static_cast<double>(m);  // < 0
+  const ExpError x = exp_error(g, exp_ulp);
+  const double eg = exact_scale(g);
+  const double T = s.D * eg;
+  const double e_hat_max = eg * (1 + x.rel) + x.abs;  // e_hat <= e^g (1 + rel) + abs
+  // d_hat e_hat - D e^g = (d_hat - D) e_hat + D (e_hat - e^g)
+  const double before = s.err * e_hat_max + s.D * (eg * x.rel + x.abs);  // running: this
+  // product rounding (or contracted into the sum's fma: then 0): u |z| normal, 2^-150 subnormal,
+  // |z| <= T + before                                  running: before (1 + u) + u T + 2^-150
+  return {T, before * (1 + kU) + kU * T + kSubnormalHalfUlp, false};
+}
+
+/// The accounting twin of OnlineAlg<Op> for both combine operators.
+struct OnlineAccAlg {
+  using value_type = AccState;
+  bool seed_initial;  ///< seed: (-FLT_MAX, 0); hardened: (-inf, 0). Both contribute exactly 0.
+  double exp_ulp;
+
+  AccState initial() const { return {seed_initial ? -FLT_MAX : -INFINITY, 0, 0, true}; }
+  AccState lift(float x) const {
+    if (x == -INFINITY) return {x, 0, 0, true};  // seed (-inf, 1): e_hat = exp(-inf) = 0 exactly
+    return {x, 1, 0, false};                     // (x, 1) exact: D = e^0 = 1
+  }
+  AccState combine(const AccState& a, const AccState& b) const {
+    const float m = fmax_k(a.m, b.m);  // exact; the hardened "big" side has this m too
+    const Rescaled ra = rescale(a, m, exp_ulp), rb = rescale(b, m, exp_ulp);
+    if (ra.zero) return {m, rb.T, rb.err, rb.zero};  // x + 0 = x exactly
+    if (rb.zero) return {m, ra.T, ra.err, false};
+    const double D = ra.T + rb.T;
+    // sum rounding: u |z|, |z| <= D + ra.err + rb.err (a sum is exact when subnormal)
+    //                                      running: (ra.err + rb.err)(1 + u) + u D
+    return {m, D, (ra.err + rb.err) * (1 + kU) + kU * D, false};
+  }
+};
+
+/// A partial sum of the 3-pass kernel's second pass: D = sum of e^(x - m), |d_hat - D| <= err.
+struct AccSum {
+  double D = 0;
+  double err = 0;
+  bool zero = true;
+};
+
+/// The accounting twin of SumExpAlg.
+struct SumAccAlg {
+  using value_type = AccSum;
+  float m;  ///< the row maximum (exact: the first pass is fmaxf only)
+  double exp_ulp;
+
+  AccSum initial() const { return {}; }
+  AccSum lift(float x) const {
+    if (x == -INFINITY) return {};  // exp(-inf) = 0 exactly
+    const double g = static_cast<double>(x) - static_cast<double>(m);
+    const ExpError e = exp_error(g, exp_ulp);  // see error_terms.h
+    const double eg = exact_scale(g);
+    return {eg, eg * e.rel + e.abs, false};
+  }
+  AccSum combine(const AccSum& a, const AccSum& b) const {
+    if (a.zero) return b;  // 0 + x = x exactly
+    if (b.zero) return a;
+    const double D = a.D + b.D;
+    return {D, (a.err + b.err) * (1 + kU) + kU * D, false};  // one rounding of the sum
+  }
+};
+
+}  // namespace osvs::oracle::detail

@@ -1,0 +1,43 @@
+// The error of one exp step of a kernel, the building block of every bound (bounds.cpp).
+#pragma once
+
+#include <cmath>
+
+namespace osvs::oracle::detail {
+
+inline constexpr double kU = 0x1p-24;              ///< unit roundoff of binary32
+inline constexpr double kSubnormalUlp = 0x1p-149;  ///< ulp of the subnormal float range
+inline constexpr double kSubnormalHalfUlp = 0x1p-150;
+/// Beyond this gap e^g and everything computed from it are below 2^-286: absolute terms only.
+inline constexpr double kFarGap = 200.0;
+
+/// |e_hat - e^g| <= rel * e^g + abs, for e_hat = kexp(fl(g)) with g = a - b <= 0 the exact
+/// difference of two floats.
+struct ExpError {
+  double rel = 0;
+  double abs = 0;
+};
+
+/// The error of kexp(fl(a - b)) against e^g, g = a - b <= 0, for an exp of `exp_ulp` ulps.
+///   g == 0          fl(0) = 0 and kexp(+-0) = 1 exactly                     rel 0, abs 0
+///   fl(g)           round to nearest: |fl(g) - g| <= u |g|  ->  e^fl(g) = e^g e^(th u|g|)
+///                                                               rel e^(u|g|) - 1
+///   kexp(fl(g))     exp_ulp ulps: normal result <= 2 exp_ulp u relative, subnormal result
+///                   <= exp_ulp 2^-149 absolute               rel e^(u|g|)(1 + 2 E u) - 1
+///                                                            abs E 2^-149
+///   |g| > kFarGap   e^g and e_hat are both in [0, e^(g(1-u))(1+2Eu) + E 2^-149]:
+///                   abs E 2^-149 + 2^-286 (e^(-199) < 2^-286), rel 0
+inline ExpError exp_error(double g, double exp_ulp) {
+  if (g == 0) return {};
+  const double a = std::fabs(g);
+  if (a > kFarGap) return {0, exp_ulp * kSubnormalUlp + 0x1p-286};
+  const double e2 = 2 * exp_ulp * kU;
+  return {std::expm1(kU * a) * (1 + e2) + e2, exp_ulp * kSubnormalUlp};
+}
+
+/// e^g for the bookkeeping of exact values (0 beyond kFarGap, where only absolute terms count).
+inline double exact_scale(double g) {
+  return std::fabs(g) > kFarGap ? 0.0 : std::exp(g);
+}
+
+}  // namespace osvs::oracle::detail

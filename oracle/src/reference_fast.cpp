@@ -1,0 +1,103 @@
+// The fast reference path: double arithmetic with a certified error bound, and MPFR only for the
+// elements whose float rounding that bound cannot decide.
+//
+// Error analysis (u_d = 2^-53; "rel" = relative error w.r.t. the exact real; running totals on the
+// right). Elements with x_j - m < -kNegligibleGap are left out of d and rounded to 0 (see
+// reference_common.h); for the others |x_j - m| <= 128.
+//   s + t = x_j - m        TwoSum, exact; |t| <= u_d |s| <= 2^-46          rel 0
+//   e0 = exp(s)            glibc exp, < 1 ulp, normal result (>= e^-129)   rel 2^-52
+//   e  = e0 + e0 * t       e^(s+t) = e^s (1 + t + th t^2), t^2 <= 2^-92;   rel 2^-52 + 2^-53
+//                          product 2^-99, sum rounding 2^-53               + 2^-90 <= 2^-51 = eps_e
+//   d  = Sum2(e_i)         Ogita-Rump-Oishi, Prop. 4.5, positive terms:    rel eps_e + u_d
+//                          |d - S| <= u_d S + gamma_{n-1}^2 S              + gamma^2 + n 2^-184
+//                          plus the left-out terms, < n 2^-184.6 of d >= 1          = eps_d
+//   y  = e_j / d           one rounding                                    rel (1+eps_e)(1+u_d)
+//                                                                              / (1-eps_d) - 1
+// For n <= 2^28 this gives eps_y <= 2^-49.3 < kReferenceRelErr. The rounding of y_j to float is
+// decided when both ends of [y (1 - 2 eps_y), y (1 + 2 eps_y)] round to the same float: the
+// doubled eps_y covers the rounding of the two products (2^-53 each) and the conversion
+// y_exact in [y / (1 + eps_y), y / (1 - eps_y)]; double -> float conversion is correctly rounded
+// (IEEE 754, subnormals included) and monotone, so every real in the interval rounds alike.
+#include <cmath>
+#include <vector>
+
+#include "mpfr_decide.h"
+#include "reference_common.h"
+
+namespace osvs::oracle {
+namespace {
+
+constexpr double kUd = 0x1p-53;
+constexpr double kEpsExp = 0x1p-51;  // eps_e above
+
+/// gamma_k = k u_d / (1 - k u_d) (Higham, ASNA §3.1), for k u_d < 1.
+double gamma_d(double k) {
+  return k * kUd / (1 - k * kUd);
+}
+
+/// e^(x - m) in double with relative error <= kEpsExp (first lines of the analysis above).
+double exp_gap(float x, float m) {
+  const double a = x, b = -static_cast<double>(m);
+  const double s = a + b;  // TwoSum (Knuth): s + t == a + b exactly
+  const double bv = s - a;
+  const double t = (a - (s - bv)) + (b - bv);
+  const double e0 = std::exp(s);
+  return e0 + e0 * t;
+}
+
+/// Sum2 of Ogita, Rump & Oishi (SIAM J. Sci. Comput. 2005): cascaded TwoSum.
+struct Sum2 {
+  double s = 0, c = 0;
+  void add(double v) {
+    const double sn = s + v;
+    const double z = sn - s;
+    c += (s - (sn - z)) + (v - z);
+    s = sn;
+  }
+  double value() const { return s + c; }
+};
+
+}  // namespace
+
+RowReference reference_row(const float* x, std::int64_t n) {
+  const RowKind kind = classify_row(x, n);
+  if (kind != RowKind::Finite) return detail::special_reference(kind, n);
+  RowReference r;
+  r.kind = kind;
+  r.m = detail::row_max(x, n);
+  const auto size = static_cast<std::size_t>(n);
+  r.y.resize(size);
+  r.y_rounded.resize(size);
+  Sum2 sum;
+  for (std::size_t j = 0; j < size; ++j) {
+    const double e = exp_gap(x[j], r.m);  // 0 for -inf, tiny or 0 for negligible elements
+    r.y[j] = e;
+    if (!detail::negligible(x[j], r.m)) sum.add(e);
+  }
+  r.d = sum.value();
+  const double nd = static_cast<double>(n);
+  const double g = gamma_d(nd);
+  const double eps_d = (1 + kEpsExp) * (1 + kUd + g * g) - 1 + nd * 0x1p-184;
+  const double eps_y = (1 + kEpsExp) * (1 + kUd) / (1 - eps_d) - 1;
+  const double lo_factor = 1 - 2 * eps_y, hi_factor = 1 + 2 * eps_y;
+  r.lse = static_cast<double>(r.m) + std::log(r.d);
+  std::vector<std::int64_t> undecided;
+  for (std::size_t j = 0; j < size; ++j) {
+    r.y[j] /= r.d;
+    if (detail::negligible(x[j], r.m)) {
+      r.y_rounded[j] = 0.0f;  // y_j < 2^-184.6 (reference_common.h)
+      continue;
+    }
+    const float lo = static_cast<float>(r.y[j] * lo_factor);
+    const float hi = static_cast<float>(r.y[j] * hi_factor);
+    if (lo == hi)
+      r.y_rounded[j] = lo;
+    else
+      undecided.push_back(static_cast<std::int64_t>(j));
+  }
+  if (!undecided.empty()) detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded);
+  r.mpfr_fallbacks = static_cast<std::int64_t>(undecided.size());
+  return r;
+}
+
+}  // namespace osvs::oracle

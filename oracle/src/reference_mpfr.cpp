@@ -1,0 +1,187 @@
+// The MPFR reference path (Boost.Multiprecision over MPFR) with a Ziv loop.
+//
+// Error analysis at working precision p (u = 2^-p, every operation rounded to nearest; MPFR's
+// exponent range is wide enough that nothing underflows). Elements with x_j - m >= -kMpfrGap
+// enter d; the others (each < e^-1024 < 2^-1477 and d >= 1) are left out.
+//   t = x_j - m            |t - g| <= u |g| <= 1024 u; e^t = e^g e^(t-g)             rel 1024 u
+//   e = exp(t)             correctly rounded: u                              rel <= 1026 u = eps_e
+//   d = sum of e_i         n - 1 roundings of positive terms, left-out < n 2^-1477
+//                                                     rel <= 1.01 (n + 1026) u + n 2^-1477 = eps_d
+//   y = e_j / d            one rounding          rel <= 1.02 (n + 2053) u + 1.01 n 2^-1477 = eps_y
+// (the factors 1.01 and 1.02 bound products of (1 + k u) for (n + 2053) u <= 2^-20.)
+// The rounding to float is decided when both ends of [y (1 - 2 eps_y), y (1 + 2 eps_y)] (each
+// rounded at precision p: relative u, far inside the doubled eps_y) round to the same float with
+// mpfr_get_flt (correct rounding to binary32, subnormals included).
+//
+// Why the loop ends: y_j = e^(x_j - m) / sum_i e^(x_i - m) is rational only when every finite
+// element equals m (Lindemann-Weierstrass: e^a for distinct algebraic a are linearly independent
+// over the algebraic numbers), and then y_j = 1/k is not a midpoint between floats (a midpoint is
+// an odd multiple of a power of two over 2^25; 1/k is a power of two or not dyadic). So y_j sits
+// at a positive distance from every rounding boundary and a finite precision decides it; the last
+// rung of kZivDigits (about 2126 bits) is limited only by the left-out terms (2^-1477).
+#include <boost/multiprecision/mpfr.hpp>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "mpfr_decide.h"
+#include "reference_common.h"
+
+namespace osvs::oracle {
+namespace {
+
+namespace bmp = boost::multiprecision;
+constexpr double kMpfrGap = 1024.0;
+
+template <unsigned Digits10>
+using Real = bmp::number<bmp::mpfr_float_backend<Digits10>, bmp::et_off>;
+
+bool in_mpfr_sum(float x, float m) {
+  return static_cast<double>(x) - static_cast<double>(m) >= -kMpfrGap;
+}
+
+template <unsigned Digits10>
+struct Level {
+  using R = Real<Digits10>;
+  std::vector<R> e;  // exp(x_j - m), 0 for left-out elements
+  R d;
+  R eps_y;  // in R: 2^-p and 2^-1477 underflow a double
+
+  Level(const float* x, std::int64_t n, float m) : e(static_cast<std::size_t>(n)), d(0) {
+    const R rm(m);  // exact: p >= 24
+    for (std::size_t j = 0; j < e.size(); ++j) {
+      if (!in_mpfr_sum(x[j], m)) continue;
+      e[j] = exp(R(x[j]) - rm);
+      d += e[j];
+    }
+    const long p = mpfr_get_prec(d.backend().data());
+    const R nd(static_cast<double>(n));
+    const R u = ldexp(R(1), static_cast<int>(-p));
+    if ((nd + 2053) * u > ldexp(R(1), -20))
+      throw std::invalid_argument("reference: row too long for the MPFR working precision");
+    eps_y = R(1.02) * (nd + 2053) * u + R(1.01) * nd * ldexp(R(1), -1477);
+  }
+
+  R y(std::size_t j) const { return e[j] / d; }
+
+  /// The float nearest y_j when this precision decides it.
+  bool decide(std::size_t j, float* out) const {
+    const R yj = y(j);
+    const R lo = yj * (1 - 2 * eps_y);
+    const R hi = yj * (1 + 2 * eps_y);
+    const float flo = mpfr_get_flt(lo.backend().data(), MPFR_RNDN);
+    const float fhi = mpfr_get_flt(hi.backend().data(), MPFR_RNDN);
+    if (flo != fhi) return false;
+    *out = flo;
+    return true;
+  }
+};
+
+template <unsigned Digits10>
+void decide_level(const float* x, std::int64_t n, float m, std::vector<std::int64_t>& pending,
+                  std::vector<float>& y_rounded) {
+  const Level<Digits10> level(x, n, m);
+  std::vector<std::int64_t> still;
+  for (std::int64_t j : pending)
+    if (!level.decide(static_cast<std::size_t>(j), &y_rounded[static_cast<std::size_t>(j)]))
+      still.push_back(j);
+  pending.swap(still);
+}
+
+/// Runs rung `rung` of the ladder (a run-time index into kZivDigits).
+void decide_rung(std::size_t rung, const float* x, std::int64_t n, float m,
+                 std::vector<std::int64_t>& pending, std::vector<float>& y_rounded) {
+  switch (rung) {
+    case 0:
+      return decide_level<detail::kZivDigits[0]>(x, n, m, pending, y_rounded);
+    case 1:
+      return decide_level<detail::kZivDigits[1]>(x, n, m, pending, y_rounded);
+    case 2:
+      return decide_level<detail::kZivDigits[2]>(x, n, m, pending, y_rounded);
+    case 3:
+      return decide_level<detail::kZivDigits[3]>(x, n, m, pending, y_rounded);
+    case 4:
+      return decide_level<detail::kZivDigits[4]>(x, n, m, pending, y_rounded);
+  }
+  throw std::logic_error("reference: no such Ziv rung");
+}
+
+std::vector<std::int64_t> significant_elements(const float* x, std::int64_t n, float m,
+                                               std::vector<float>& y_rounded) {
+  std::vector<std::int64_t> which;
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (detail::negligible(x[j], m))
+      y_rounded[static_cast<std::size_t>(j)] = 0.0f;  // y_j < 2^-184.6 (reference_common.h)
+    else
+      which.push_back(j);
+  }
+  return which;
+}
+
+/// d, lse and y (as doubles) of a Finite row from the first rung's values.
+void fill_doubles(const Level<detail::kZivDigits[0]>& level, RowReference& r) {
+  r.d = static_cast<double>(level.d);  // eps_y + 2^-53 relative
+  r.lse = static_cast<double>(Real<detail::kZivDigits[0]>(r.m) + log(level.d));
+  for (std::size_t j = 0; j < r.y.size(); ++j) r.y[j] = static_cast<double>(level.y(j));
+}
+
+int rung_of_digits(int digits10) {
+  for (std::size_t i = 0; i < std::size(detail::kZivDigits); ++i)
+    if (static_cast<int>(detail::kZivDigits[i]) == digits10) return static_cast<int>(i);
+  throw std::invalid_argument("reference: digits10 must be one of 40, 80, 160, 320, 640 (got " +
+                              std::to_string(digits10) + ")");
+}
+
+RowReference finite_skeleton(const float* x, std::int64_t n) {
+  RowReference r;
+  r.kind = RowKind::Finite;
+  r.m = detail::row_max(x, n);
+  r.y.resize(static_cast<std::size_t>(n));
+  r.y_rounded.resize(static_cast<std::size_t>(n));
+  return r;
+}
+
+}  // namespace
+
+namespace detail {
+
+void mpfr_decide(const float* x, std::int64_t n, float m, const std::vector<std::int64_t>& which,
+                 std::vector<float>& y_rounded, std::size_t first_rung) {
+  std::vector<std::int64_t> pending = which;
+  for (std::size_t rung = first_rung; rung < std::size(kZivDigits) && !pending.empty(); ++rung)
+    decide_rung(rung, x, n, m, pending, y_rounded);
+  if (!pending.empty())
+    throw std::runtime_error("reference: rounding of element " + std::to_string(pending[0]) +
+                             " undecided at the highest working precision");
+}
+
+}  // namespace detail
+
+RowReference reference_row_mpfr(const float* x, std::int64_t n) {
+  const RowKind kind = classify_row(x, n);
+  if (kind != RowKind::Finite) return detail::special_reference(kind, n);
+  RowReference r = finite_skeleton(x, n);
+  const Level<detail::kZivDigits[0]> first(x, n, r.m);
+  fill_doubles(first, r);
+  std::vector<std::int64_t> pending;
+  for (std::int64_t j : significant_elements(x, n, r.m, r.y_rounded))
+    if (!first.decide(static_cast<std::size_t>(j), &r.y_rounded[static_cast<std::size_t>(j)]))
+      pending.push_back(j);
+  detail::mpfr_decide(x, n, r.m, pending, r.y_rounded, 1);
+  return r;
+}
+
+RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
+                                   std::vector<std::int64_t>* undecided) {
+  const int rung = rung_of_digits(digits10);
+  const RowKind kind = classify_row(x, n);
+  if (kind != RowKind::Finite) return detail::special_reference(kind, n);
+  RowReference r = finite_skeleton(x, n);
+  fill_doubles(Level<detail::kZivDigits[0]>(x, n, r.m), r);
+  auto pending = significant_elements(x, n, r.m, r.y_rounded);
+  decide_rung(static_cast<std::size_t>(rung), x, n, r.m, pending, r.y_rounded);
+  if (undecided) *undecided = pending;
+  return r;
+}
+
+}  // namespace osvs::oracle
