@@ -1,0 +1,50 @@
+#include "osvs/fuzz/judge.h"
+
+#include <exception>
+
+#include "osvs/replay/case_io.h"
+#include "osvs/replay/print.h"
+
+namespace osvs::fuzz {
+
+Judgement judge(const PropertyInfo& p, const Case& c, Executor& ex) {
+  Judgement j;
+  j.claimed = p.claimed(c);
+  try {
+    j.verdict = p.check(c, ex);
+  } catch (const std::exception& e) {
+    j.threw = true;
+    j.verdict = Verdict::fail(std::string("the property threw: ") + e.what());
+  }
+  if (j.verdict.holds)
+    j.outcome = Outcome::Holds;
+  else
+    j.outcome = j.claimed || j.threw ? Outcome::Finding : Outcome::KnownDefect;
+  return j;
+}
+
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::Holds:
+      return "holds";
+    case Outcome::KnownDefect:
+      return "known defect";
+    case Outcome::Finding:
+      return "finding";
+  }
+  return "?";
+}
+
+std::string format_judgement(const PropertyInfo& p, const Case& c, const Judgement& j) {
+  std::string s = "property " + p.name + " (" + p.law + ")\n";
+  s += std::string("configuration: kernel ") + osvs::to_string(c.kernel) + ", combine " +
+       osvs::to_string(c.combine) + ", block " + std::to_string(c.block) +
+       (j.claimed ? ", law claimed\n" : ", law not claimed\n");
+  s += std::string("outcome: ") + to_string(j.outcome) + "\n";
+  if (!j.verdict.explanation.empty()) s += "verdict: " + j.verdict.explanation + "\n";
+  if (!j.verdict.evidence.empty()) s += format_evidence(j.verdict.evidence);
+  s += "case: " + serialize_case(c) + "\n";
+  return s;
+}
+
+}  // namespace osvs::fuzz
