@@ -15,6 +15,8 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
     throw InvalidLaunch("negative shape " + std::to_string(rows) + "x" + std::to_string(cols));
   if (cols != 0 && rows > std::numeric_limits<std::int64_t>::max() / cols)
     throw InvalidLaunch("rows * cols overflows 64 bits");
+  if (cols > std::numeric_limits<std::int32_t>::max())
+    throw InvalidLaunch("rows of 2^31 or more elements are not supported (columns are int)");
   if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
   if (kernel == KernelKind::TwoPass && combine == CombineKind::Seed &&

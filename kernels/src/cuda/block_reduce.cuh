@@ -45,7 +45,7 @@ __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::va
 }
 
 /// Every thread of the block receives the fold of row[0..n) in the block schedule's order.
-/// Index is the type of the column arithmetic (int in the seed kernel, as written). A mutation
+/// Columns are int (launch validation limits N to 2^31 - 1). A mutation
 /// (mutation runs only) changes one step. `warp` is the thread's warp value (lane 0 after the warp
 /// tree), broadcast only for the PerWarpDivisor mutation; otherwise it equals `row`.
 template <class V>
@@ -54,8 +54,8 @@ struct DeviceReduction {
   V warp;
 };
 
-template <int BLOCK, class Index, KernelMutation Mut = KernelMutation::None, class Alg>
-__device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, Index n,
+template <int BLOCK, KernelMutation Mut = KernelMutation::None, class Alg>
+__device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, int n,
                                                                   const Alg& alg) {
   using V = typename Alg::value_type;
   constexpr int kNumWarps = (BLOCK + kWarpSize - 1) / kWarpSize;
@@ -65,10 +65,10 @@ __device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* r
   const int tid = threadIdx.x;
   const int lane = tid & (kWarpSize - 1);
   const int warp = tid / kWarpSize;
-  const Index end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
+  const int end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
 
   V v = alg.initial();
-  for (Index col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
+  for (int col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
   v = warp_reduce<Mut>(v, alg);
   if (lane == 0) smem[warp] = v;
   if constexpr (Mut != KernelMutation::NoSyncBeforeSharedStage) __syncthreads();

@@ -1,23 +1,26 @@
 // HardenedCombine: the combine osvs recommends.
 //
-//   (big, small) = canonical order of (a, b)   larger m first; ties by d, then by sign bits
-//   small.m == -inf      ->  big                (the identity is absorbed exactly)
-//   either side NaN      ->  (NaN, NaN)         canonical quiet NaN, no payload
-//   otherwise            ->  (big.m, big.d + small.d * exp(small.m - big.m))
+//   big, small  = the operand with the larger m and the other; on a tie, the first operand is big
+//   m           = big.m, or on a tie the AND of both m's bits (+0 wins over -0 in either order)
+//   e           = 0 if small.m == -inf (the identity contributes nothing), else exp(small.m -
+//   big.m) d           = small.d * e + big.d          (one exp; nvcc contracts it into one fma) m
+//   or d NaN  -> (NaN, NaN), the canonical quiet NaN without payload
 //
 // Algebra:
-//   exact laws     commutativity, bitwise, by construction: the result is a function of the
-//                  unordered pair {a, b}, whatever the FMA contraction of the last line.
-//                  Identity (-inf, 0), bitwise, on both sides and for (-inf,0) (+) (-inf,0).
+//   exact laws     commutativity, bitwise, by construction and whatever the FMA contraction: off a
+//                  tie the roles of a and b are fixed by their m's; on a tie e = exp(+-0) = 1
+//                  exactly, so d = fl(a.d + b.d) in either order, and m's bits are AND-ed.
+//                  Identity (-inf, 0), bitwise, on both sides and for (-inf,0) (+) (-inf,0):
+//                  e = 0 replaces exp(-inf - -inf) = NaN, and 0 * 0 + d = d.
+//                  (A state with m = -inf stands for an empty multiset, so its d is 0.)
 //   approximate    associativity and order invariance within oracle/bounds.h (per-step cost:
 //                  one exp, one product and one sum on the smaller side, one sum on the larger).
 //   outputs        exp(x - m) / d; a fully masked row (all -inf, or N = 0) gives 0s.
 //   specials       lift(NaN) and lift(+inf) are the NaN state, so a row with NaN or +inf gives
 //                  NaN outputs (PyTorch's convention); lift(-inf) is the identity (masked).
-//                  (-FLT_MAX, 0) is absorbed for finite states but is not an identity for (-inf,
-//                  0).
+//                  (-FLT_MAX, 0) is absorbed by finite states but is not an identity for (-inf, 0).
 //
-// Cost: one exp instead of two (the big side's exp(0) is not evaluated).
+// Cost: one exp instead of the seed's two; no branch (selects only).
 #pragma once
 
 #include "osvs/kernels/exp.h"
@@ -25,17 +28,6 @@
 #include "osvs/kernels/state.h"
 
 namespace osvs {
-
-namespace detail {
-/// Strict total order on states used to pick the "big" side: by m, then d, then sign bits.
-OSVS_HD bool state_less(State a, State b) {
-  if (a.m != b.m) return a.m < b.m;
-  if (a.d != b.d) return a.d < b.d;
-  const std::uint32_t ka = (float_bits(a.m) >> 31) << 1 | (float_bits(a.d) >> 31);
-  const std::uint32_t kb = (float_bits(b.m) >> 31) << 1 | (float_bits(b.d) >> 31);
-  return ka > kb;  // a negative zero orders below a positive one
-}
-}  // namespace detail
 
 struct HardenedCombine {
   static constexpr const char* kName = "hardened";
@@ -45,18 +37,19 @@ struct HardenedCombine {
 
   OSVS_HD static State initial() { return identity_state(); }
   OSVS_HD static State lift(float x) {
-    if (is_nan(x) || x == __builtin_huge_valf()) return State{canonical_nan(), canonical_nan()};
+    if (!(x < __builtin_huge_valf())) return State{canonical_nan(), canonical_nan()};  // NaN, +inf
     if (x == -__builtin_huge_valf()) return identity_state();
     return State{x, 1.0f};
   }
   OSVS_HD static State combine(State a, State b) {
-    if (is_nan(a.m) || is_nan(a.d) || is_nan(b.m) || is_nan(b.d))
-      return State{canonical_nan(), canonical_nan()};
-    const bool a_small = detail::state_less(a, b);
+    const bool a_small = a.m < b.m;
     const State big = a_small ? b : a;
     const State small = a_small ? a : b;
-    if (small.m == -__builtin_huge_valf()) return big;
-    return State{big.m, mul_add_k(small.d, kexp(small.m - big.m), big.d)};
+    const float m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
+    const float e = small.m == -__builtin_huge_valf() ? 0.0f : kexp(small.m - big.m);
+    const float d = mul_add_k(small.d, e, big.d);
+    if (is_nan(m) || is_nan(d)) return State{canonical_nan(), canonical_nan()};
+    return State{m, d};
   }
   /// Pass 2: exp(x - m) / d, and 0 for every element of a fully masked row (d == 0), the
   /// flash-attention convention. NaN rows stay NaN.

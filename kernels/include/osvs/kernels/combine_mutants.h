@@ -46,21 +46,22 @@ struct MutantNaiveIdentity {
   OSVS_HD static float output(float x, State s) { return SeedCombine::output(x, s); }
 };
 
-/// The hardened combine without its canonical order: fma(d_small, e, d_big) is kept but which
-/// side is "big" follows the operand order on ties, so a (+) b and b (+) a differ when m1 == m2.
+/// The hardened combine without its tie rule: on equal m's it keeps the first operand's m bits
+/// (so (-0, d) (+) (+0, d') and (+0, d') (+) (-0, d) differ in the sign of m) and rescales the
+/// second operand with exp(0) computed as a product that nvcc fuses asymmetrically.
 struct MutantUnorderedTies {
   static constexpr const char* kName = "mutant_unordered_ties";
   static constexpr bool kRescalesBothSides = false;
   OSVS_HD static State initial() { return identity_state(); }
   OSVS_HD static State lift(float x) { return HardenedCombine::lift(x); }
   OSVS_HD static State combine(State a, State b) {
-    if (is_nan(a.m) || is_nan(a.d) || is_nan(b.m) || is_nan(b.d))
-      return State{canonical_nan(), canonical_nan()};
-    const bool a_small = a.m < b.m;  // the bug: no tie rule
+    const bool a_small = a.m < b.m;
     const State big = a_small ? b : a;
     const State small = a_small ? a : b;
-    if (small.m == -__builtin_huge_valf()) return big;
-    return State{big.m, mul_add_k(small.d, kexp(small.m - big.m), big.d)};
+    const float e = small.m == -__builtin_huge_valf() ? 0.0f : kexp(small.m - big.m);
+    const float d = mul_add_k(small.d, e, big.d);
+    if (is_nan(big.m) || is_nan(d)) return State{canonical_nan(), canonical_nan()};
+    return State{big.m, d};  // the bug: big.m, not the tie rule
   }
   OSVS_HD static float output(float x, State s) { return HardenedCombine::output(x, s); }
 };
@@ -82,13 +83,14 @@ struct MutantFastExp {
   OSVS_HD static State initial() { return identity_state(); }
   OSVS_HD static State lift(float x) { return HardenedCombine::lift(x); }
   OSVS_HD static State combine(State a, State b) {
-    if (is_nan(a.m) || is_nan(a.d) || is_nan(b.m) || is_nan(b.d))
-      return State{canonical_nan(), canonical_nan()};
-    const bool a_small = detail::state_less(a, b);
+    const bool a_small = a.m < b.m;
     const State big = a_small ? b : a;
     const State small = a_small ? a : b;
-    if (small.m == -__builtin_huge_valf()) return big;
-    return State{big.m, mul_add_k(small.d, fast_exp(small.m - big.m), big.d)};
+    const float m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
+    const float e = small.m == -__builtin_huge_valf() ? 0.0f : fast_exp(small.m - big.m);
+    const float d = mul_add_k(small.d, e, big.d);
+    if (is_nan(m) || is_nan(d)) return State{canonical_nan(), canonical_nan()};
+    return State{m, d};
   }
   OSVS_HD static float output(float x, State s) {
     return s.d == 0.0f ? 0.0f : fast_exp(x - s.m) / s.d;
