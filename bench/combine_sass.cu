@@ -10,5 +10,5 @@ __global__ void combine_only(const osvs::State* a, const osvs::State* b, osvs::S
 
 template __global__ void combine_only<osvs::SeedCombine>(const osvs::State*, const osvs::State*,
                                                          osvs::State*);
-template __global__ void combine_only<osvs::HardenedCombine>(const osvs::State*,
-                                                             const osvs::State*, osvs::State*);
+template __global__ void combine_only<osvs::HardenedCombine>(const osvs::State*, const osvs::State*,
+                                                             osvs::State*);

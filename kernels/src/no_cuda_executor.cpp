@@ -1,4 +1,7 @@
-// make_cuda_executor for builds without CUDA: always reports why there is no device executor.
+// The CUDA entry points for builds without CUDA: they report why there is no device.
+#include <stdexcept>
+
+#include "osvs/kernels/bandwidth.h"
 #include "osvs/kernels/executor.h"
 
 namespace osvs {
@@ -6,6 +9,10 @@ namespace osvs {
 std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
   if (why_not) *why_not = "osvs was built without CUDA (OSVS_WITH_CUDA=OFF)";
   return nullptr;
+}
+
+ShapeTiming time_softmax_kernels(std::int64_t, std::int64_t, const std::vector<TimedKernel>&, int) {
+  throw std::runtime_error("osvs was built without CUDA (OSVS_WITH_CUDA=OFF): no kernel timing");
 }
 
 }  // namespace osvs

@@ -1,0 +1,71 @@
+// time_softmax_kernels: CUDA-event timing of the kernels against a device copy (bandwidth.h).
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "osvs/kernels/bandwidth.h"
+#include "osvs/kernels/cuda_launch.h"
+#include "osvs/kernels/validate.h"
+
+namespace osvs {
+namespace {
+
+/// Median time in ms of `reps` runs of f, after 3 warm-up runs.
+template <class F>
+double median_ms(F&& f, int reps) {
+  cudaEvent_t start, stop;
+  OSVS_CUDA_CHECK(cudaEventCreate(&start));
+  OSVS_CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i) f();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    OSVS_CUDA_CHECK(cudaEventRecord(start));
+    f();
+    OSVS_CUDA_CHECK(cudaEventRecord(stop));
+    OSVS_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    OSVS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    t.push_back(ms);
+  }
+  OSVS_CUDA_CHECK(cudaEventDestroy(start));
+  OSVS_CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
+                                 const std::vector<TimedKernel>& kernels, int repetitions) {
+  for (const TimedKernel& k : kernels) validate_shape(k.kernel, k.combine, k.block, rows, cols);
+  if (repetitions < 1) throw InvalidLaunch("repetitions must be at least 1");
+  const auto n = static_cast<std::size_t>(rows * cols);
+  std::vector<float> host(n);
+  std::mt19937 rng(42);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  for (float& v : host) v = normal(rng);
+  cuda::DeviceBuffer<float> x(host.data(), n), y(n);
+  cuda::DeviceBuffer<State> st(static_cast<std::size_t>(rows));
+  ShapeTiming out{rows, cols, 0, 0, {}};
+  out.copy_ms = median_ms(
+      [&] {
+        OSVS_CUDA_CHECK(
+            cudaMemcpyAsync(y.get(), x.get(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+      },
+      repetitions);
+  out.copy_gbps = 2.0 * static_cast<double>(n) * sizeof(float) / out.copy_ms / 1e6;
+  for (const TimedKernel& k : kernels) {
+    const double ms = median_ms(
+        [&] {
+          cuda::launch_softmax(k.kernel, k.combine, k.block, x.get(), y.get(), st.get(), rows, cols,
+                               nullptr);
+        },
+        repetitions);
+    OSVS_CUDA_CHECK(cudaDeviceSynchronize());
+    out.kernels.push_back(KernelTiming{k.kernel, k.combine, k.block, ms, out.copy_ms / ms});
+  }
+  return out;
+}
+
+}  // namespace osvs
