@@ -1,0 +1,31 @@
+// M * N >= 2^31 (8 GiB of floats): the seed kernel's int `row * N` would address the wrong
+// elements, so the executor refuses it; the hardened kernel indexes the row offset in 64 bits and
+// must give every row exactly what it gives the same row alone (batch invariance, bitwise).
+// Needs about 17 GiB of device memory and 26 GiB of host memory; skipped without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "osvs/kernels/executor.h"
+#include "osvs/kernels/large_index_check.h"
+
+namespace osvs {
+namespace {
+
+TEST(LargeIndex, SeedKernelIsRefusedBeyond2To31) {
+  EXPECT_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Seed, 256, 65537, 32768),
+               InvalidLaunch);
+  EXPECT_NO_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Hardened, 256, 65537, 32768));
+}
+
+TEST(LargeIndex, HardenedKernelAddressesBeyond2To31) {
+  std::string why;
+  auto gpu = make_cuda_executor(&why);
+  if (!gpu) GTEST_SKIP() << "GPU test skipped: " << why;
+  const LargeIndexOutcome r = check_large_index(*gpu, KernelMutation::None);
+  EXPECT_TRUE(r.ok) << r.explanation;
+}
+
+}  // namespace
+}  // namespace osvs
