@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"osvs: verification of online-softmax GPU reductions"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // none is checked after parsing, so that a bad flag is named first
   osvs::cli::add_version_command(app);
   osvs::cli::add_replay_command(app);
 #if defined(OSVS_HAVE_AUDIT)
@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "osvs: {}\n", e.what());
     return 3;
+  }
+  if (app.get_subcommands().empty()) {
+    fmt::print(stderr, "osvs: a subcommand is required\n{}", app.help());
+    return 2;
   }
   return 0;
 }

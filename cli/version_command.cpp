@@ -29,9 +29,9 @@ constexpr bool kCudaBuild = false;
 
 void print_version() {
   fmt::print("osvs {} (commit {})\n", OSVS_VERSION, OSVS_GIT_COMMIT);
-  fmt::print("  portable exp        {}\n", on_off(kPortableExpBuild));
-  fmt::print("  CUDA FMA contraction {}\n", on_off(OSVS_MODEL_FMAD));
-  fmt::print("  CUDA executor       {}\n", on_off(kCudaBuild));
+  fmt::print("  portable exp          {}\n", on_off(kPortableExpBuild));
+  fmt::print("  CUDA FMA contraction  {}\n", on_off(OSVS_MODEL_FMAD));
+  fmt::print("  CUDA executor         {}\n", on_off(kCudaBuild));
 }
 
 }  // namespace
