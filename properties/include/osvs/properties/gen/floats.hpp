@@ -1,0 +1,231 @@
+// Implementation of gen/floats.h.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace osvs::gen {
+
+namespace detail {
+
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+inline float from_bits(std::uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+/// Number of significant bits of a finite float (0 for zeros).
+inline int significant_bits(float x) {
+  const std::uint32_t u = bits_of(x) & 0x7fffffffu;
+  if (u == 0) return 0;
+  const bool subnormal = (u >> 23) == 0;
+  std::uint32_t mant = (u & 0x7fffffu) | (subnormal ? 0u : 0x800000u);
+  int width = 32 - __builtin_clz(mant);
+  return width - __builtin_ctz(mant);
+}
+
+/// x with its significand cut to `bits` significant bits (toward zero); x finite, nonzero.
+inline float keep_bits(float x, int bits) {
+  int e;
+  const double f = std::frexp(static_cast<double>(x), &e);  // exact: |f| in [0.5, 1)
+  const double scaled = std::trunc(std::ldexp(f, bits));    // exact: fits in 24 bits
+  return static_cast<float>(std::ldexp(scaled, e - bits));  // exact: fewer bits than x
+}
+
+}  // namespace detail
+
+inline int float_complexity(float x) {
+  if (std::isnan(x)) return 3'000'000;
+  if (std::isinf(x)) return 2'000'000 + (x < 0);
+  if (x == 0) return std::signbit(x) ? 1 : 0;
+  int e;
+  std::frexp(x, &e);
+  return 1000 * detail::significant_bits(x) + 2 * std::abs(e - 1) + (x < 0) + 2;
+}
+
+inline rc::Seq<float> shrink_float(float x) {
+  std::vector<float> cand = {0.0f, 1.0f, -1.0f, 2.0f};
+  if (std::isinf(x)) {
+    cand.push_back(std::copysign(FLT_MAX, x));
+  } else if (std::isfinite(x) && x != 0) {
+    cand.push_back(-x);
+    cand.push_back(std::trunc(x));
+    for (int bits = 1; bits < detail::significant_bits(x); bits *= 2)
+      cand.push_back(detail::keep_bits(x, bits));
+    cand.push_back(x * 0.5f);
+    cand.push_back(x * 2.0f);
+  }
+  const int cx = float_complexity(x);
+  std::vector<float> out;
+  for (float c : cand) {
+    const bool seen = std::find_if(out.begin(), out.end(), [&](float o) {
+                        return detail::bits_of(o) == detail::bits_of(c);
+                      }) != out.end();
+    if (!seen && float_complexity(c) < cx) out.push_back(c);
+  }
+  return rc::seq::fromContainer(std::move(out));
+}
+
+inline rc::Gen<float> simple_shrinking(rc::Gen<float> g) {
+  return rc::Gen<float>([g](const rc::Random& random, int size) {
+    return rc::shrinkable::shrinkRecur(g(random, size).value(), &shrink_float);
+  });
+}
+
+inline const std::vector<float>& nasty_constants() {
+  static const std::vector<float> pool = [] {
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> p = {0.0f,
+                            -0.0f,
+                            inf,
+                            -inf,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            FLT_MIN,
+                            -FLT_MIN,
+                            std::nextafter(FLT_MIN, 0.0f),  // largest subnormal
+                            FLT_TRUE_MIN,
+                            -FLT_TRUE_MIN,
+                            FLT_MAX,
+                            -FLT_MAX,
+                            std::nextafter(FLT_MAX, 0.0f),
+                            1.0f,
+                            -1.0f,
+                            std::nextafter(1.0f, 2.0f),
+                            std::nextafter(1.0f, 0.0f),
+                            0.5f,
+                            2.0f,
+                            65504.0f,  // fp16 max
+                            0x1p-14f,
+                            0x1p-24f,  // fp16 min normal, min subnormal
+                            0x1.fep+127f,
+                            0x1p-133f,             // bf16 max, bf16 min subnormal
+                            0x1.62e430p-1f,        // ln 2 rounded
+                            88.72283935546875f,    // largest x with finite expf
+                            -87.33654475f,         // expf(x) reaches FLT_MIN
+                            -103.97208404541016f,  // expf(x) rounds to 0 below
+                            -0x1.9fe368p6f,
+                            100.0f,
+                            -100.0f,
+                            1e6f,
+                            -1e6f,
+                            16777216.0f,
+                            16777217.0f};
+    return p;
+  }();
+  return pool;
+}
+
+inline rc::Gen<float> normal_float(float sigma) {
+  return rc::gen::map(rc::gen::pair(rc::gen::inRange<std::uint32_t>(1, 1u << 31),
+                                    rc::gen::arbitrary<std::uint32_t>()),
+                      [sigma](std::pair<std::uint32_t, std::uint32_t> uv) {
+                        const double u1 = uv.first / 2147483648.0;  // (0, 1]
+                        const double u2 = uv.second / 4294967296.0;
+                        const double z = std::sqrt(-2.0 * std::log(u1)) *
+                                         std::cos(2.0 * M_PI * u2);  // Box-Muller
+                        return static_cast<float>(sigma * z);
+                      });
+}
+
+inline rc::Gen<float> fp16_exact_float() {
+  return rc::gen::map(rc::gen::arbitrary<std::uint16_t>(), [](std::uint16_t h) {
+    const int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    const int e = exp == 0x1f ? 15 : exp;  // map inf/NaN encodings onto the top binade
+    const double mag = e == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, e - 25);
+    return static_cast<float>(sign ? -mag : mag);  // exact: at most 11 bits
+  });
+}
+
+inline rc::Gen<float> bf16_exact_float() {
+  return rc::gen::map(rc::gen::arbitrary<std::uint16_t>(), [](std::uint16_t b) {
+    std::uint32_t u = std::uint32_t{b} << 16;
+    if (((u >> 23) & 0xff) == 0xff) u &= ~(std::uint32_t{1} << 30);  // no inf/NaN: drop a bit
+    return detail::from_bits(u);
+  });
+}
+
+inline rc::Gen<float> grid_float() {
+  return rc::gen::map(rc::gen::inRange(-(1 << 15) + 1, 1 << 15),
+                      [](int k) { return static_cast<float>(k) / 256.0f; });  // exact
+}
+
+namespace detail {
+
+inline rc::Gen<float> ln2_multiple() {
+  return rc::gen::map(rc::gen::inRange(-150, 129),
+                      [](int k) { return static_cast<float>(k * 0.6931471805599453); });
+}
+
+inline rc::Gen<float> small_integer() {
+  return rc::gen::map(rc::gen::inRange(-1000, 1001), [](int k) { return static_cast<float>(k); });
+}
+
+inline rc::Gen<float> subnormal() {
+  return rc::gen::map(
+      rc::gen::pair(rc::gen::inRange<std::uint32_t>(1, 1u << 23), rc::gen::arbitrary<bool>()),
+      [](std::pair<std::uint32_t, bool> p) {
+        return from_bits(p.first | (p.second ? 0x80000000u : 0u));
+      });
+}
+
+inline rc::Gen<float> raw_bits() {
+  return rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), &from_bits);
+}
+
+inline rc::Gen<float> finite_constant() {
+  std::vector<float> finite;
+  for (float c : nasty_constants())
+    if (std::isfinite(c)) finite.push_back(c);
+  return rc::gen::elementOf(finite);
+}
+
+}  // namespace detail
+
+inline rc::Gen<float> any_float() {
+  return simple_shrinking(rc::gen::weightedOneOf<float>({
+      {6, rc::gen::elementOf(nasty_constants())},
+      {3, fp16_exact_float()},
+      {2, bf16_exact_float()},
+      {2, detail::ln2_multiple()},
+      {3, detail::small_integer()},
+      {2, detail::subnormal()},
+      {3, normal_float(1.0f)},
+      {3, normal_float(10.0f)},
+      {3, normal_float(100.0f)},
+      {2, detail::raw_bits()},
+  }));
+}
+
+inline rc::Gen<float> finite_float() {
+  return simple_shrinking(rc::gen::weightedOneOf<float>({
+      {4, detail::finite_constant()},
+      {3, fp16_exact_float()},
+      {2, bf16_exact_float()},
+      {2, detail::ln2_multiple()},
+      {3, detail::small_integer()},
+      {1, detail::subnormal()},
+      {4, normal_float(1.0f)},
+      {4, normal_float(10.0f)},
+      {3, normal_float(100.0f)},
+  }));
+}
+
+inline const char* float_class(float x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
+  if (x == 0) return std::signbit(x) ? "-0" : "+0";
+  if (std::fabs(x) < FLT_MIN) return "subnormal";
+  if (std::fabs(x) == FLT_MAX) return "±FLT_MAX";
+  return "normal";
+}
+
+}  // namespace osvs::gen

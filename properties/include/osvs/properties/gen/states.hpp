@@ -1,0 +1,96 @@
+// Implementation of gen/states.h.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+#include "osvs/kernels/hd.h"
+#include "osvs/properties/gen/floats.h"
+
+namespace osvs::gen {
+
+namespace detail {
+
+/// d of a well-formed state: +0, small integers, positive finite floats, subnormals, +inf.
+inline rc::Gen<float> state_d() {
+  return simple_shrinking(rc::gen::weightedOneOf<float>({
+      {2, rc::gen::element(0.0f, 1.0f, 2.0f, 32.0f, std::numeric_limits<float>::infinity())},
+      {4, rc::gen::map(finite_float(), [](float x) { return std::fabs(x) + 0.0f; })},  // +0 not -0
+      {4, rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 8u << 23),
+                       [](std::uint32_t u) { return from_bits(0x3f800000u + u); })},
+  }));
+}
+
+/// m of a well-formed state: any float but NaN.
+inline rc::Gen<float> state_m() {
+  return rc::gen::suchThat(any_float(), [](float x) { return !std::isnan(x); });
+}
+
+}  // namespace detail
+
+inline rc::Gen<State> realistic_state() {
+  return rc::gen::map(
+      rc::gen::pair(normal_float(10.0f), rc::gen::inRange<std::uint32_t>(0, 8u << 23)),
+      [](std::pair<float, std::uint32_t> p) {
+        return State{p.first, detail::from_bits(0x3f800000u + p.second)};  // d in [1, 256)
+      });
+}
+
+inline rc::Gen<State> finite_max_state() {
+  return rc::gen::weightedOneOf<State>({
+      {1, rc::gen::just(seed_initial_state())},
+      {2, rc::gen::map(finite_float(),
+                       [](float x) {
+                         return State{x, 1.0f};
+                       })},
+      {3, rc::gen::map(rc::gen::pair(finite_float(), detail::state_d()),
+                       [](std::pair<float, float> p) {
+                         return State{p.first, p.second};
+                       })},
+      {2, realistic_state()},
+  });
+}
+
+inline rc::Gen<State> well_formed_state() {
+  const float inf = std::numeric_limits<float>::infinity();
+  return rc::gen::weightedOneOf<State>({
+      {2, rc::gen::just(identity_state())},
+      {1, rc::gen::just(State{canonical_nan(), canonical_nan()})},
+      {1, rc::gen::element(State{inf, 1.0f}, State{-inf, 1.0f}, State{inf, 0.0f})},
+      {2, rc::gen::map(rc::gen::pair(detail::state_m(), detail::state_d()),
+                       [](std::pair<float, float> p) {
+                         return State{p.first, p.second};
+                       })},
+      {4, finite_max_state()},
+  });
+}
+
+inline rc::Gen<std::vector<State>> states(rc::Gen<State> g) {
+  return rc::gen::withSize([g](int size) {
+    return rc::gen::mapcat(rc::gen::inRange(1, 2 + std::min(size, 62)), [g](int n) {
+      return rc::gen::container<std::vector<State>>(static_cast<std::size_t>(n), g);
+    });
+  });
+}
+
+inline rc::Gen<std::vector<State>> state_pairs() {
+  const rc::Gen<State> one =
+      rc::gen::weightedOneOf<State>({{3, realistic_state()}, {1, well_formed_state()}});
+  return rc::gen::mapcat(rc::gen::inRange(1, 17), [one](int pairs) {
+    return rc::gen::container<std::vector<State>>(static_cast<std::size_t>(2 * pairs), one);
+  });
+}
+
+inline const char* state_class(State s) {
+  if (std::isnan(s.m) || std::isnan(s.d)) return "nan";
+  if (bitwise_equal(s, identity_state())) return "identity";
+  if (bitwise_equal(s, seed_initial_state())) return "seed initial";
+  if (std::isinf(s.m)) return s.m > 0 ? "m=+inf" : "m=-inf";
+  if (std::isinf(s.d)) return "d=+inf";
+  if (s.d == 0) return "d=0";
+  if (s.d < FLT_MIN) return "d subnormal";
+  return "finite";
+}
+
+}  // namespace osvs::gen

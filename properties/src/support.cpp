@@ -1,0 +1,72 @@
+#include "support.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "osvs/kernels/exp.h"
+
+namespace osvs::props {
+
+std::string hex(float x) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
+  return buf;
+}
+
+std::string hex(State s) {
+  return "(" + hex(s.m) + ", " + hex(s.d) + ")";
+}
+
+std::uint32_t bits(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+SoftmaxBatch batch_of(const Case& c, const std::vector<std::vector<float>>& rows) {
+  SoftmaxBatch b;
+  b.kernel = c.kernel;
+  b.combine = c.combine;
+  b.block = c.block;
+  b.rows = static_cast<std::int64_t>(rows.size());
+  b.cols = rows.empty() ? 0 : static_cast<std::int64_t>(rows.front().size());
+  for (const auto& r : rows) {
+    if (static_cast<std::int64_t>(r.size()) != b.cols)
+      throw InvalidLaunch("case rows have different lengths (" + std::to_string(r.size()) + " vs " +
+                          std::to_string(b.cols) + ")");
+    b.x.insert(b.x.end(), r.begin(), r.end());
+  }
+  return b;
+}
+
+double exp_ulp(const Executor& ex) {
+  return kexp_max_ulp(ex.is_gpu());
+}
+
+Verdict compare_bitwise(const SoftmaxResult& a, const SoftmaxResult& b, std::int64_t cols,
+                        const std::string& what) {
+  if (a.y.size() != b.y.size() || a.row_state.size() != b.row_state.size())
+    return Verdict::fail(what + ": result sizes differ");
+  for (std::size_t i = 0; i < a.row_state.size(); ++i)
+    if (!bitwise_equal(a.row_state[i], b.row_state[i]))
+      return Verdict::fail(what + ": row " + std::to_string(i) + " state " + hex(a.row_state[i]) +
+                               " vs " + hex(b.row_state[i]),
+                           {{"state d", a.row_state[i].d, b.row_state[i].d, 0, 0}});
+  for (std::size_t k = 0; k < a.y.size(); ++k)
+    if (bits(a.y[k]) != bits(b.y[k])) {
+      const auto row = cols ? static_cast<std::int64_t>(k) / cols : 0;
+      const auto col = cols ? static_cast<std::int64_t>(k) % cols : 0;
+      return Verdict::fail(what + ": y[" + std::to_string(row) + "][" + std::to_string(col) +
+                               "] = " + hex(a.y[k]) + " vs " + hex(b.y[k]),
+                           {{"y", a.y[k], b.y[k], 0, 0}});
+    }
+  return Verdict::pass();
+}
+
+Verdict not_applicable(const std::string& why) {
+  Verdict v;
+  v.explanation = "not applicable: " + why;
+  return v;
+}
+
+}  // namespace osvs::props

@@ -1,0 +1,43 @@
+// Helpers shared by the property implementations: building batches from a Case, hex formatting,
+// bitwise comparison of outputs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/executor.h"
+#include "osvs/properties/case.h"
+#include "osvs/properties/verdict.h"
+
+namespace osvs::props {
+
+/// A float as a C99 hex literal ("0x1.8p+3", "-inf", "nan").
+std::string hex(float x);
+
+/// A state as "(m, d)" in hex.
+std::string hex(State s);
+
+/// Bits of a float, so that NaN == NaN of the same payload and -0 != +0.
+std::uint32_t bits(float x);
+
+/// A batch of the Case's configuration holding `rows` (all of one length; throws otherwise).
+SoftmaxBatch batch_of(const Case& c, const std::vector<std::vector<float>>& rows);
+
+/// The exp accuracy (ulps) the bounds use for results of `ex`.
+double exp_ulp(const Executor& ex);
+
+/// Row i of a softmax result as a pointer to its first output.
+inline const float* row_out(const SoftmaxResult& r, std::int64_t cols, std::int64_t i) {
+  return r.y.data() + i * cols;
+}
+
+/// The first position where two outputs or states differ bitwise, as a failing Verdict; holds
+/// when they are bitwise equal. `what` names the two sides ("alone vs in batch").
+Verdict compare_bitwise(const SoftmaxResult& a, const SoftmaxResult& b, std::int64_t cols,
+                        const std::string& what);
+
+/// A Verdict that holds and says why the case lies outside the property's domain.
+Verdict not_applicable(const std::string& why);
+
+}  // namespace osvs::props

@@ -1,0 +1,52 @@
+#include "regression_sink.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+
+#if OSVS_HAVE_CASE_IO
+#include "osvs/replay/regression.h"
+#endif
+
+namespace osvs::test {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string commit() {
+  if (const char* c = std::getenv("OSVS_COMMIT")) return c;
+  return OSVS_GIT_COMMIT;
+}
+
+}  // namespace
+
+std::string save_regression(const std::string& property, const Case& input, const Verdict& verdict,
+                            bool defect, const std::string& note, Executor& ex) {
+#if OSVS_HAVE_CASE_IO
+  RegressionRecord r;
+  r.property = property;
+  r.input = input;
+  r.verdict = verdict;
+  r.expectation = defect ? Expectation::Violates : Expectation::Holds;
+  r.needs_gpu = ex.is_gpu();
+  r.provenance.osvs_commit = commit();
+  r.provenance.date = utc_now();
+  r.provenance.executor = ex.name();
+  r.provenance.device = ex.describe();
+  r.provenance.found_by = "rapidcheck";
+  if (const char* p = std::getenv("RC_PARAMS")) r.provenance.rc_seed = p;
+  r.note = note;
+  return write_regression(r, default_regression_root()).string();
+#else
+  (void)property, (void)input, (void)verdict, (void)defect, (void)note, (void)ex, (void)commit,
+      (void)utc_now;
+  return "";
+#endif
+}
+
+}  // namespace osvs::test
