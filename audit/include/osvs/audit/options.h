@@ -1,0 +1,36 @@
+// The options of one audit run, as `osvs audit` parses them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace osvs::audit {
+
+/// A limit on the sweep: wall-clock seconds or a number of audited elements.
+struct Budget {
+  std::optional<double> seconds;
+  std::optional<std::int64_t> elements;
+};
+
+/// Parses "300s", "5m", "1e9" or "2^30" into a Budget; throws std::invalid_argument otherwise.
+Budget parse_budget(const std::string& text);
+
+struct AuditOptions {
+  std::string executor = "best";      ///< cpu, cuda or best
+  bool quick = false;                 ///< a small sweep for CI (well under a minute on a CPU)
+  std::vector<std::string> kernels;   ///< two_pass, three_pass (empty: all)
+  std::vector<std::string> combines;  ///< seed, hardened (empty: all)
+  std::vector<int> blocks;            ///< block sizes (empty: the plan's)
+  std::vector<std::string> families;  ///< input families (empty: all)
+  Budget budget;                      ///< limit on the sweep (empty: the plan's sizes)
+  double search_seconds = -1;         ///< targeted search time (< 0: the plan's default)
+  std::uint64_t seed = 20240607;      ///< seed of every random input of the run
+  std::string out;                    ///< report folder (empty: reports/audit/<executor>/<date>)
+  bool perf = true;                   ///< run the performance audit on a GPU
+  bool plots = true;                  ///< draw the PNG plots after the run (needs gnuplot)
+  std::string regression_dir;         ///< where bound-violating cases go (empty: the default)
+};
+
+}  // namespace osvs::audit

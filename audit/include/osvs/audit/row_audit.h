@@ -1,0 +1,42 @@
+// One row's audit: its outputs and state against the oracle's correctly rounded reference and the
+// kernel's derived bound (oracle/bounds.h), judged by the oracle's matcher.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "osvs/audit/error_stats.h"
+#include "osvs/audit/plan.h"
+#include "osvs/kernels/state.h"
+
+namespace osvs::audit {
+
+/// The element of a row with the largest error or error/bound ratio.
+struct WorstElement {
+  std::int64_t index = -1;
+  float x = 0;
+  float y = 0;           ///< the kernel's output
+  double reference = 0;  ///< the exact output (double, relative error <= 2^-48)
+  double ulp = 0;        ///< ulp_distance(y, reference)
+  double bound = 0;      ///< the derived bound for this element, in ulps
+};
+
+struct RowAudit {
+  double ratio = 0;          ///< max over elements of ulp / bound (the row's tightness)
+  double y_bound_max = 0;    ///< largest per-element bound (ulps)
+  WorstElement worst_ulp;    ///< element with the largest ulp error
+  WorstElement worst_ratio;  ///< element with the largest ulp / bound
+  double d_rel = 0;          ///< |d_hat - d| / d
+  double d_bound = 0;        ///< derived bound on d_rel
+  bool ok = true;            ///< every output within bound, m exact, d within bound
+  std::string explanation;   ///< why not ok (matcher format: hex input, reference, observed)
+  std::int64_t mpfr_fallbacks = 0;
+};
+
+/// Audits row x[0..n) (finite: no NaN or +inf, not fully masked) whose outputs are y[0..n) and
+/// state `state`, for `kut` with `block` and an exp of `exp_ulp` ulps. Adds every element's ulp
+/// error to *stats when stats is not null. Throws std::invalid_argument for a non-finite row.
+RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
+                   const float* y, State state, double exp_ulp, ErrorStats* stats);
+
+}  // namespace osvs::audit

@@ -1,0 +1,39 @@
+// Targeted search: a hill-climb on each kernel's error/bound ratio. It starts from the sweep's
+// worst rows and mutates them (nudges by ulps, moves elements toward or away from the maximum,
+// duplicates the maximum, copies the worst element), keeping a mutant when its ratio is higher.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/audit/plan.h"
+#include "osvs/audit/row_audit.h"
+#include "osvs/kernels/executor.h"
+
+namespace osvs::audit {
+
+/// A row and where it came from, with its audit.
+struct SearchCase {
+  KernelUnderTest kut;
+  int block = 256;
+  std::vector<float> row;
+  std::string origin;  ///< "sweep normal_10 N=1000" or the same plus the climb's generations
+  int generation = 0;  ///< accepted mutations since the sweep
+  RowAudit audit;
+};
+
+struct SearchResult {
+  std::vector<SearchCase> worst;  ///< the best few per kernel, highest ratio first
+  std::int64_t rows_evaluated = 0;
+  std::int64_t elements_evaluated = 0;
+  std::int64_t improvements = 0;  ///< accepted mutations
+  double seconds = 0;
+};
+
+/// Hill-climbs from `seeds` (each a sweep row with its configuration) for about `seconds` of wall
+/// time, round robin over the seeds; keeps the `keep` highest ratios per kernel.
+SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor, double seconds,
+                             std::uint64_t seed, int keep = 3);
+
+}  // namespace osvs::audit

@@ -1,0 +1,62 @@
+#include "osvs/audit/audit_command.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "osvs/audit/plot.h"
+#include "osvs/audit/run_audit.h"
+
+namespace osvs {
+
+void add_audit_command(CLI::App& app) {
+  auto opt = std::make_shared<audit::AuditOptions>();
+  auto budget = std::make_shared<std::string>();
+  auto plot_dir = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand(
+      "audit", "Audit every kernel's error against its derived bound and its laws (release gate)");
+  sub->add_flag("--quick", opt->quick, "A small sweep for CI (well under a minute on a CPU)");
+  sub->add_option("--executor", opt->executor, "Where to run the kernels: cpu, cuda or best")
+      ->check(CLI::IsMember({"cpu", "cuda", "best"}))
+      ->capture_default_str();
+  sub->add_option("--kernel", opt->kernels, "Kernels to audit: two_pass, three_pass")
+      ->check(CLI::IsMember({"two_pass", "three_pass"}));
+  sub->add_option("--combine", opt->combines, "Combine operators of the 2-pass kernel")
+      ->check(CLI::IsMember({"seed", "hardened"}));
+  sub->add_option("--block", opt->blocks, "Block sizes (32 ... 1024)")
+      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}));
+  sub->add_option("--family", opt->families, "Input families (see audit.md), default all");
+  sub->add_option("--budget", *budget,
+                  "Limit the sweep: seconds (300s, 5m) or elements (1e9, 2^30)");
+  sub->add_option("--search-seconds", opt->search_seconds, "Time for the targeted search")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--seed", opt->seed, "Seed of every random input")->capture_default_str();
+  sub->add_option("--out", opt->out, "Report folder (default reports/audit/<executor>/<date>)");
+  sub->add_option("--regression-dir", opt->regression_dir,
+                  "Where bound-violating cases are saved (default reports/regressions)");
+  sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
+  sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
+  sub->add_option("--plot", *plot_dir, "Only draw the plots of an existing report folder")
+      ->check(CLI::ExistingDirectory);
+  sub->callback([opt, budget, plot_dir] {
+    if (!plot_dir->empty()) {
+      std::string message;
+      const bool drawn = audit::draw_plots(*plot_dir, &message);
+      fmt::print("{}\n", message);
+      if (!drawn) throw CLI::RuntimeError(1);
+      return;
+    }
+    int status = 0;
+    try {
+      if (!budget->empty()) opt->budget = audit::parse_budget(*budget);
+      status = audit::run_audit(*opt);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("osvs audit", e.what());
+    }
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+}  // namespace osvs

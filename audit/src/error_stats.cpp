@@ -1,0 +1,49 @@
+#include "osvs/audit/error_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace osvs::audit {
+
+const std::vector<double>& ulp_bin_edges() {
+  static const std::vector<double> edges = [] {
+    std::vector<double> e;
+    for (int k = 1; k <= 4 * 64; ++k) e.push_back(k / 64.0);  // exact binary fractions
+    for (double v = 4 * std::exp2(0.125); v <= 0x1p24; v *= std::exp2(0.125)) e.push_back(v);
+    return e;
+  }();
+  return edges;
+}
+
+ErrorStats::ErrorStats() : counts_(ulp_bin_edges().size() + 1, 0) {}
+
+void ErrorStats::add(double ulp) {
+  const auto& edges = ulp_bin_edges();
+  // bin k holds values in (edges[k-1], edges[k]]; bin 0 holds [0, edges[0]]
+  const auto bin = std::lower_bound(edges.begin(), edges.end(), ulp) - edges.begin();
+  ++counts_[static_cast<std::size_t>(bin)];
+  ++count_;
+  sum_ += ulp;
+  max_ = std::max(max_, ulp);
+}
+
+void ErrorStats::merge(const ErrorStats& other) {
+  for (std::size_t k = 0; k < counts_.size(); ++k) counts_[k] += other.counts_[k];
+  count_ += other.count_;
+  sum_ += other.sum_;
+  max_ = std::max(max_, other.max_);
+}
+
+double ErrorStats::quantile_upper(double q) const {
+  if (count_ == 0) return 0;
+  const auto& edges = ulp_bin_edges();
+  const auto rank = static_cast<std::int64_t>(std::ceil(q * static_cast<double>(count_)));
+  std::int64_t seen = 0;
+  for (std::size_t k = 0; k < counts_.size(); ++k) {
+    seen += counts_[k];
+    if (seen >= rank) return k < edges.size() ? std::min(edges[k], max_) : max_;
+  }
+  return max_;
+}
+
+}  // namespace osvs::audit

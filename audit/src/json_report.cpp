@@ -1,0 +1,216 @@
+// audit.json and worst_cases.json: every number of the run, floats of inputs as hex floats.
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "osvs/audit/error_stats.h"
+#include "osvs/audit/report.h"
+#include "osvs/replay/hex_float.h"
+
+namespace osvs::audit {
+namespace {
+
+using nlohmann::json;
+
+/// JSON has no infinity: an infinite ratio (a non-zero error where the bound is 0) is a string.
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : (v < 0 ? "-inf" : "nan"));
+}
+
+json provenance(const Provenance& p) {
+  return {{"commit", p.osvs_commit},
+          {"date", p.date},
+          {"executor", p.executor},
+          {"device", p.device},
+          {"nvcc", p.nvcc}};
+}
+
+json element(const WorstElement& w, std::int64_t row) {
+  return {{"row", row},
+          {"index", w.index},
+          {"x", format_hex_float(w.x)},
+          {"y", format_hex_float(w.y)},
+          {"reference", format_hex_double(w.reference)},
+          {"ulp", number(w.ulp)},
+          {"bound_ulp", number(w.bound)}};
+}
+
+json histogram(const ErrorStats& s) {
+  json edges = json::array(), counts = json::array();
+  for (double e : ulp_bin_edges()) edges.push_back(e);
+  edges.push_back("inf");
+  for (std::int64_t c : s.counts()) counts.push_back(c);
+  return {{"upper_edges_ulp", edges}, {"counts", counts}};
+}
+
+json stats(const ErrorStats& s) {
+  return {{"elements", s.count()},
+          {"max", number(s.max())},
+          {"mean", number(s.mean())},
+          {"p99_9_upper", number(s.quantile_upper(0.999))}};
+}
+
+json law(const LawResult& l) {
+  return {{"property", l.property},      {"exact", l.exact}, {"claimed", l.claimed},
+          {"applies", l.applies},        {"holds", l.holds}, {"error", l.error},
+          {"explanation", l.explanation}};
+}
+
+json config(const ConfigResult& c) {
+  json laws = json::array();
+  for (const LawResult& l : c.laws) laws.push_back(law(l));
+  return {{"kernel", to_string(c.config.kut.kernel)},
+          {"combine",
+           c.config.kut.kernel == KernelKind::ThreePass ? "" : to_string(c.config.kut.combine)},
+          {"label", c.config.kut.label()},
+          {"block", c.config.block},
+          {"n", c.config.n},
+          {"family", c.config.family->name},
+          {"rows", c.config.rows},
+          {"elements", c.elements},
+          {"ulp", stats(c.ulp)},
+          {"y_bound_max_ulp", number(c.y_bound_max)},
+          {"tightness", number(c.tightness)},
+          {"worst_ulp", element(c.worst_ulp, c.worst_ulp_row)},
+          {"worst_ratio", element(c.worst_ratio, c.worst_ratio_row)},
+          {"d_rel_max", number(c.d_rel_max)},
+          {"d_bound_max", number(c.d_bound_max)},
+          {"d_tightness", number(c.d_tightness)},
+          {"violating_rows", c.violating_rows},
+          {"violations", c.violations},
+          {"mpfr_fallbacks", c.mpfr_fallbacks},
+          {"laws", laws},
+          {"seconds", c.seconds}};
+}
+
+json search_case(const SearchCase& s) {
+  json row = json::array();
+  for (float v : s.row) row.push_back(format_hex_float(v));
+  return {{"kernel", s.kut.label()},
+          {"block", s.block},
+          {"n", std::ssize(s.row)},
+          {"ratio", number(s.audit.ratio)},
+          {"within_bound", s.audit.ok},
+          {"worst_ratio", element(s.audit.worst_ratio, 0)},
+          {"worst_ulp", element(s.audit.worst_ulp, 0)},
+          {"d_rel", number(s.audit.d_rel)},
+          {"d_bound", number(s.audit.d_bound)},
+          {"origin", s.origin},
+          {"generation", s.generation},
+          {"row", row}};
+}
+
+json perf(const PerfAudit& p) {
+  json shapes = json::array();
+  for (const ShapeTiming& s : p.shapes) {
+    json kernels = json::array();
+    for (const KernelTiming& k : s.kernels)
+      kernels.push_back({{"kernel", to_string(k.kernel)},
+                         {"combine", to_string(k.combine)},
+                         {"block", k.block},
+                         {"ms", k.ms},
+                         {"fraction_of_copy", k.fraction_of_copy}});
+    json ratios = json::object();
+    for (CombineKind c : kAllCombines) ratios[to_string(c)] = three_over_two(s, c);
+    shapes.push_back({{"rows", s.rows},
+                      {"cols", s.cols},
+                      {"copy_ms", s.copy_ms},
+                      {"copy_gbps", s.copy_gbps},
+                      {"kernels", kernels},
+                      {"three_pass_over_two_pass", ratios}});
+  }
+  return {{"ran", p.ran}, {"skipped_because", p.skipped_because}, {"shapes", shapes}};
+}
+
+void write_file(const std::filesystem::path& path, const json& j) {
+  std::ofstream out(path);
+  out << j.dump(1) << '\n';
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+void write_json(const AuditReport& r, const std::filesystem::path& dir) {
+  json kernels = json::array();
+  for (const KernelSummary& k : summarize_kernels(r))
+    kernels.push_back({{"label", k.kut.label()},
+                       {"configs", k.configs},
+                       {"elements", k.elements},
+                       {"ulp", stats(k.ulp)},
+                       {"histogram", histogram(k.ulp)},
+                       {"y_bound_max_ulp", number(k.y_bound_max)},
+                       {"tightness", number(k.tightness)},
+                       {"worst_config", k.worst_ratio ? describe(k.worst_ratio->config) : ""},
+                       {"search_ratio", number(k.search_ratio)},
+                       {"d_rel_max", number(k.d_rel_max)},
+                       {"d_tightness", number(k.d_tightness)},
+                       {"violating_rows", k.violating_rows},
+                       {"law_failures", k.law_failures},
+                       {"known_defects", k.known_defects}});
+  json laws = json::array();
+  for (const LawSummary& l : summarize_laws(r))
+    laws.push_back({{"kernel", l.kernel},
+                    {"property", l.property},
+                    {"exact", l.exact},
+                    {"runs", l.runs},
+                    {"holds", l.holds},
+                    {"not_applicable", l.not_applicable},
+                    {"claimed_failures", l.claimed_failures},
+                    {"unclaimed_failures", l.unclaimed_failures},
+                    {"errors", l.errors},
+                    {"first_failure", l.first_failure}});
+  json configs = json::array();
+  for (const ConfigResult& c : r.configs) configs.push_back(config(c));
+  json sizes = r.plan.sizes, blocks = r.plan.blocks;
+  json families = json::array();
+  for (const InputFamily* f : r.plan.families)
+    families.push_back({{"name", f->name}, {"description", f->description}});
+  const json j = {
+      {"osvs_audit_format", 1},
+      {"provenance", provenance(r.provenance)},
+      {"options",
+       {{"quick", r.options.quick}, {"seed", r.options.seed}, {"executor", r.options.executor}}},
+      {"plan",
+       {{"sizes", sizes},
+        {"blocks", blocks},
+        {"families", families},
+        {"configs", std::ssize(r.plan.configs)},
+        {"elements", r.plan.elements}}},
+      {"exp_ulp", r.exp_ulp},
+      {"cpu_threads", r.cpu_threads},
+      {"summary",
+       {{"release_passes", release_passes(r)},
+        {"configs_audited", std::ssize(r.configs)},
+        {"configs_skipped", r.configs_skipped},
+        {"sweep_seconds", r.sweep_seconds},
+        {"elements_per_second", elements_per_second(r)},
+        {"total_seconds", r.total_seconds}}},
+      {"kernels", kernels},
+      {"laws", laws},
+      {"search",
+       {{"seconds", r.search.seconds},
+        {"rows_evaluated", r.search.rows_evaluated},
+        {"elements_evaluated", r.search.elements_evaluated},
+        {"improvements", r.search.improvements}}},
+      {"regression_files", r.regression_files},
+      {"performance", perf(r.perf)},
+      {"configs", configs}};
+  write_file(dir / "audit.json", j);
+}
+
+void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir) {
+  json cases = json::array();
+  for (const SearchCase& s : r.search.worst) cases.push_back(search_case(s));
+  write_file(dir / "worst_cases.json",
+             {{"about",
+               "the rows with the highest error/bound ratio per kernel, found by the "
+               "audit's hill-climb; floats as hex, exact"},
+              {"provenance", provenance(r.provenance)},
+              {"seed", r.options.seed},
+              {"exp_ulp", r.exp_ulp},
+              {"cases", cases}});
+}
+
+}  // namespace osvs::audit

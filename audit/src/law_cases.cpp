@@ -1,0 +1,134 @@
+#include "law_cases.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "osvs/kernels/block_schedule.h"
+#include "osvs/properties/shuffle_tree.h"
+
+namespace osvs::audit {
+namespace {
+
+/// k + 1 offsets splitting n elements into k chunks as evenly as possible (empty chunks when
+/// n < k).
+std::vector<std::int64_t> even_partition(std::int64_t n, int k) {
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(k) + 1);
+  for (int i = 0; i <= k; ++i) offsets[static_cast<std::size_t>(i)] = n * i / k;
+  return offsets;
+}
+
+/// Chunks in slot order, merged left to right into slot 0: ((c0 (+) c1) (+) c2) ...
+HarnessCase left_deep(std::int64_t n, int k) {
+  HarnessCase h;
+  h.chunk_offsets = even_partition(n, k);
+  h.slot_chunk.resize(static_cast<std::size_t>(k));
+  std::iota(h.slot_chunk.begin(), h.slot_chunk.end(), 0);
+  for (int s = 1; s < k; ++s) h.merges.push_back({0, s});
+  return h;
+}
+
+/// The same chunks in reverse slot order, merged by the shuffle tree.
+HarnessCase reversed_shuffle(std::int64_t n, int k) {
+  HarnessCase h;
+  h.chunk_offsets = even_partition(n, k);
+  for (int s = 0; s < k; ++s) h.slot_chunk.push_back(k - 1 - s);
+  h.merges = shuffle_tree(k);
+  return h;
+}
+
+/// The 32 chunk states of rows[0] as the executor computes them, plus both identity states: the
+/// states the kernels really combine, and the ones the identity laws are about.
+std::vector<State> kernel_states(const Case& base, Executor& executor) {
+  HarnessCase h = left_deep(std::ssize(base.rows[0]), kWarpSize);
+  h.row = base.rows[0];
+  const HarnessResult r = executor.run_harness(HarnessBatch{base.combine, {h}, true});
+  std::vector<State> states = r.chunk_states[0];
+  states.push_back(identity_state());
+  states.push_back(seed_initial_state());
+  return states;
+}
+
+/// Every ordered pair (s_i, s_j), i < j, flattened: the pairs commutativity compares.
+std::vector<State> all_pairs(const std::vector<State>& s) {
+  std::vector<State> out;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t j = i + 1; j < s.size(); ++j) {
+      out.push_back(s[i]);
+      out.push_back(s[j]);
+    }
+  return out;
+}
+
+/// rows[0] on the 1/256 grid within +-2^14, so that x + 37.5 is exact in float (24 bits suffice
+/// for 2^15 with 8 fraction bits).
+std::vector<float> on_shift_grid(const std::vector<float>& row) {
+  std::vector<float> out(row.size());
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    const float clamped = std::clamp(row[j], -0x1p14f, 0x1p14f);  // -inf -> -2^14 as well
+    out[j] = std::round(clamped * 256.0f) / 256.0f;
+  }
+  return out;
+}
+
+/// A NaN row, a +inf row and a fully masked row of the configuration's length, then rows[0].
+std::vector<std::vector<float>> special_rows(const std::vector<float>& row) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> with_nan = row, with_inf = row, masked(row.size(), -inf);
+  with_nan[with_nan.size() / 2] = std::numeric_limits<float>::quiet_NaN();
+  with_inf[0] = inf;
+  return {with_nan, with_inf, masked, row};
+}
+
+}  // namespace
+
+bool is_combine_law(const std::string& name) {
+  return name == "identity_right" || name == "identity_left" || name == "finite_identity" ||
+         name == "commutativity" || name == "warp_reduce" || name == "tree_invariance";
+}
+
+std::optional<Case> law_case(const std::string& name, const Config& config,
+                             const std::vector<std::vector<float>>& rows, Executor& executor,
+                             std::uint64_t seed) {
+  Case c;
+  c.kernel = config.kut.kernel;
+  c.combine = config.kut.combine;
+  c.block = config.block;
+  c.rows = {rows.front()};
+  const std::int64_t n = std::ssize(rows.front());
+  if (name == "identity_right" || name == "identity_left" || name == "finite_identity") {
+    c.states = kernel_states(c, executor);
+  } else if (name == "commutativity") {
+    c.states = all_pairs(kernel_states(c, executor));
+  } else if (name == "warp_reduce") {
+    HarnessCase h = left_deep(n, kWarpSize);
+    h.merges = shuffle_tree(kWarpSize);
+    c.schedules = {h};
+  } else if (name == "tree_invariance") {
+    c.schedules = {left_deep(n, 40), reversed_shuffle(n, 40)};
+  } else if (name == "permutation_equivariance") {
+    c.permutation.resize(static_cast<std::size_t>(n));
+    std::iota(c.permutation.begin(), c.permutation.end(), 0);
+    std::mt19937_64 rng(seed);
+    std::shuffle(c.permutation.begin(), c.permutation.end(), rng);
+  } else if (name == "shift_invariance") {
+    c.rows = {on_shift_grid(rows.front())};
+    c.shift = 37.5f;
+  } else if (name == "batch_invariance") {
+    c.rows = rows;
+    c.batch_rows = 3;
+    c.batch_position = 1;
+  } else if (name == "special_values") {
+    c.rows = special_rows(rows.front());
+  } else if (name == "softmax_accuracy" || name == "softmax_sum" || name == "softmax_range" ||
+             name == "determinism" || name == "executor_agreement") {
+    c.rows = rows;
+  } else {
+    return std::nullopt;
+  }
+  return c;
+}
+
+}  // namespace osvs::audit

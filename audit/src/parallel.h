@@ -1,0 +1,45 @@
+// A minimal parallel loop over index ranges on all CPU cores (std::thread; no pool to manage).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace osvs::audit {
+
+/// Number of worker threads: the machine's cores (at least 1).
+inline int worker_count() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+/// Calls body(worker, begin, end) on disjoint ranges covering [0, count), `grain` indices at a
+/// time, from `workers` threads; worker is in [0, workers). The first exception is rethrown.
+template <class Body>
+void parallel_for(std::int64_t count, int workers, std::int64_t grain, Body&& body) {
+  workers = static_cast<int>(std::clamp<std::int64_t>(count / std::max<std::int64_t>(grain, 1) + 1,
+                                                      1, std::max(workers, 1)));
+  std::atomic<std::int64_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto run = [&](int worker) {
+    try {
+      for (std::int64_t begin; (begin = next.fetch_add(grain)) < count;)
+        body(worker, begin, std::min(count, begin + grain));
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next = count;  // stop the other workers early
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w) threads.emplace_back(run, w);
+  run(0);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace osvs::audit

@@ -1,0 +1,102 @@
+#include "osvs/audit/plan.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "osvs/kernels/block_schedule.h"
+
+namespace osvs::audit {
+namespace {
+
+/// Powers of two and odd sizes around the warp (32), the block (256) and the lesson's 1000.
+const std::vector<std::int64_t> kCpuSizes = {1,    7,    32,   33,    255,  256,
+                                             1000, 1024, 4097, 32768, 65537};
+/// The GPU adds rows long enough that a block strides far (up to 2^24, the range).
+const std::vector<std::int64_t> kGpuExtraSizes = {(1 << 20) + 1, 1 << 22, 1 << 24};
+const std::vector<std::int64_t> kQuickSizes = {1, 33, 256, 1000, 4097};
+const std::vector<int> kQuickBlocks = {32, 256};
+
+/// Elements audited per configuration when no budget is given (at least one row each).
+constexpr std::int64_t kCpuElementsPerConfig = std::int64_t{1} << 15;
+constexpr std::int64_t kGpuElementsPerConfig = std::int64_t{1} << 21;
+constexpr std::int64_t kQuickElementsPerConfig = std::int64_t{1} << 11;
+
+std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
+  for (const auto& k : opt.kernels)
+    if (!parse_kernel(k)) throw std::invalid_argument("unknown kernel '" + k + "'");
+  for (const auto& c : opt.combines) {
+    const auto kind = parse_combine(c);
+    if (!kind || std::find(std::begin(kAllCombines), std::end(kAllCombines), *kind) ==
+                     std::end(kAllCombines))
+      throw std::invalid_argument("unknown combine '" + c + "' (seed or hardened)");
+  }
+  const auto wanted = [](const std::vector<std::string>& list, const char* name) {
+    return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+  };
+  std::vector<KernelUnderTest> out;
+  for (CombineKind c : kAllCombines)
+    if (wanted(opt.kernels, "two_pass") && wanted(opt.combines, to_string(c)))
+      out.push_back({KernelKind::TwoPass, c});
+  if (wanted(opt.kernels, "three_pass")) out.push_back({KernelKind::ThreePass, CombineKind::Seed});
+  if (out.empty()) throw std::invalid_argument("--kernel and --combine select no kernel");
+  return out;
+}
+
+std::vector<int> pick_blocks(const AuditOptions& opt) {
+  for (int b : opt.blocks)
+    if (!is_supported_block(b))
+      throw std::invalid_argument("block size " + std::to_string(b) +
+                                  " not supported (32, 64, 128, 256, 512, 1024)");
+  if (!opt.blocks.empty()) return opt.blocks;
+  if (opt.quick) return kQuickBlocks;
+  return {std::begin(kSupportedBlocks), std::end(kSupportedBlocks)};
+}
+
+std::vector<const InputFamily*> pick_families(const AuditOptions& opt) {
+  std::vector<const InputFamily*> out;
+  for (const auto& name : opt.families) {
+    const InputFamily* f = find_family(name);
+    if (!f) throw std::invalid_argument("unknown input family '" + name + "'");
+    out.push_back(f);
+  }
+  if (out.empty())
+    for (const InputFamily& f : all_families()) out.push_back(&f);
+  return out;
+}
+
+}  // namespace
+
+std::string KernelUnderTest::label() const {
+  return kernel == KernelKind::ThreePass ? "three_pass"
+                                         : std::string("two_pass/") + to_string(combine);
+}
+
+Plan make_plan(const AuditOptions& opt, bool gpu) {
+  Plan p;
+  p.kernels = pick_kernels(opt);
+  p.blocks = pick_blocks(opt);
+  p.families = pick_families(opt);
+  p.sizes = opt.quick ? kQuickSizes : kCpuSizes;
+  if (gpu && !opt.quick)
+    p.sizes.insert(p.sizes.end(), kGpuExtraSizes.begin(), kGpuExtraSizes.end());
+
+  const std::size_t count = p.kernels.size() * p.blocks.size() * p.sizes.size() * p.families.size();
+  std::int64_t per_config = opt.quick ? kQuickElementsPerConfig
+                            : gpu     ? kGpuElementsPerConfig
+                                      : kCpuElementsPerConfig;
+  if (opt.budget.elements) per_config = *opt.budget.elements / static_cast<std::int64_t>(count);
+
+  // Smallest rows first, so that a time budget cuts the longest rows, never a whole kernel.
+  for (std::int64_t n : p.sizes)
+    for (const InputFamily* f : p.families)
+      for (const KernelUnderTest& k : p.kernels)
+        for (int b : p.blocks) {
+          const std::int64_t rows = std::max<std::int64_t>(1, per_config / n);
+          p.configs.push_back({k, b, n, f, rows});
+          p.elements += rows * n;
+        }
+  p.search_seconds = opt.search_seconds >= 0 ? opt.search_seconds : (opt.quick ? 2.0 : 30.0);
+  return p;
+}
+
+}  // namespace osvs::audit

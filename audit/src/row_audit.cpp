@@ -1,0 +1,80 @@
+#include "osvs/audit/row_audit.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "osvs/oracle/bounds.h"
+#include "osvs/oracle/matcher.h"
+#include "osvs/oracle/reference.h"
+#include "osvs/oracle/ulp.h"
+
+namespace osvs::audit {
+namespace {
+
+std::string hexf(double v) {
+  std::ostringstream s;
+  s << std::hexfloat << v;
+  return s.str();
+}
+
+WorstElement element(const float* x, const float* y, const oracle::RowReference& ref,
+                     const oracle::SoftmaxBound& bound, std::int64_t j, double ulp) {
+  const auto k = static_cast<std::size_t>(j);
+  return {j, x[j], y[j], ref.y[k], ulp, bound.y_ulp[k]};
+}
+
+}  // namespace
+
+RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
+                   const float* y, State state, double exp_ulp, ErrorStats* stats) {
+  const oracle::RowReference ref = oracle::reference_row(x, n);
+  if (ref.kind != oracle::RowKind::Finite)
+    throw std::invalid_argument(std::string("audit_row: the row is ") +
+                                oracle::to_string(ref.kind) + ", not finite");
+  const oracle::SoftmaxBound bound =
+      oracle::softmax_bound(kut.kernel, kut.combine, block, x, n, exp_ulp);
+  RowAudit r;
+  r.mpfr_fallbacks = ref.mpfr_fallbacks;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    const double ulp = oracle::ulp_distance(y[j], ref.y[k]);
+    // the matcher's ratio: a zero bound allows only a zero error
+    const double ratio = bound.y_ulp[k] > 0
+                             ? ulp / bound.y_ulp[k]
+                             : (ulp > 0 ? std::numeric_limits<double>::infinity() : 0);
+    if (stats) stats->add(ulp);
+    if (r.worst_ulp.index < 0 || ulp > r.worst_ulp.ulp)
+      r.worst_ulp = element(x, y, ref, bound, j, ulp);
+    if (r.worst_ratio.index < 0 || ratio > r.ratio) {
+      r.ratio = ratio;
+      r.worst_ratio = element(x, y, ref, bound, j, ulp);
+    }
+    r.y_bound_max = std::max(r.y_bound_max, bound.y_ulp[k]);
+  }
+  // The verdict on the outputs is the matcher's (one definition of "within bound" for osvs).
+  const oracle::MatchResult match = oracle::match_softmax(x, n, y, ref, bound.y_ulp);
+  if (!match.ok) {
+    r.ok = false;
+    r.explanation = match.explanation;
+  }
+  // m: the maximum is exact in every kernel (fmaxf and the combine's select only copy floats).
+  if (!(state.m == ref.m)) {
+    r.ok = false;
+    r.explanation += "\n  m = " + hexf(state.m) + " differs from the row maximum " + hexf(ref.m);
+  }
+  // d: |d_hat - d_ref| / d_ref <= (bound + 2^-48) / (1 - 2^-48) <= bound + 2 * 2^-48 (bound <= 1/2)
+  // since the reference d carries a relative error of at most kReferenceRelErr = 2^-48.
+  r.d_rel = std::abs(static_cast<double>(state.d) - ref.d) / ref.d;
+  r.d_bound = bound.d_rel;
+  if (!(r.d_rel <= bound.d_rel + 2 * oracle::kReferenceRelErr)) {
+    r.ok = false;
+    r.explanation += "\n  d = " + hexf(state.d) + ", reference " + hexf(ref.d) +
+                     ": relative error " + std::to_string(r.d_rel) + " above its bound " +
+                     std::to_string(bound.d_rel);
+  }
+  return r;
+}
+
+}  // namespace osvs::audit

@@ -1,0 +1,145 @@
+#include "osvs/audit/run_audit.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "osvs/audit/config_audit.h"
+#include "osvs/audit/plot.h"
+#include "osvs/audit/progress.h"
+#include "osvs/audit/report.h"
+#include "osvs/kernels/exp.h"
+#include "osvs/properties/registry.h"
+#include "parallel.h"
+
+namespace osvs::audit {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Rows the targeted search starts from: per kernel, the worst rows of its tightest
+/// configurations with N <= kMaxSearchRow (long rows make each mutation round slow).
+constexpr std::int64_t kMaxSearchRow = 4097;
+constexpr int kSeedsPerKernel = 4;
+
+fs::path default_out_dir(const Provenance& p) {
+  const char* root = std::getenv("OSVS_SOURCE_DIR");
+  const fs::path base = root && *root ? fs::path(root) : fs::path(OSVS_AUDIT_SOURCE_ROOT);
+  return base / "reports" / "audit" / p.executor / p.date.substr(0, 10);
+}
+
+std::vector<SearchCase> search_seeds(const AuditReport& r) {
+  std::vector<const ConfigResult*> order;
+  for (const ConfigResult& c : r.configs)
+    if (c.config.n <= kMaxSearchRow && !c.worst_row.empty()) order.push_back(&c);
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return a->tightness > b->tightness; });
+  std::vector<SearchCase> seeds;
+  for (const KernelUnderTest& k : r.plan.kernels) {
+    int taken = 0;
+    for (const ConfigResult* c : order) {
+      if (c->config.kut.label() != k.label() || taken == kSeedsPerKernel) continue;
+      ++taken;
+      SearchCase s{k, c->config.block, c->worst_row, "sweep " + describe(c->config), 0, {}};
+      s.audit.ratio = c->tightness;
+      s.audit.worst_ratio = c->worst_ratio;
+      seeds.push_back(std::move(s));
+    }
+  }
+  return seeds;
+}
+
+/// Saves a row outside its bound as a regression file for softmax_accuracy (expectation: holds,
+/// so that it fails in the replay test until the kernel or the bound is fixed).
+std::string save_violation(const KernelUnderTest& kut, int block, const std::vector<float>& row,
+                           Executor& executor, const AuditOptions& opt, const std::string& where) {
+  RegressionRecord rec;
+  rec.property = "softmax_accuracy";
+  rec.input.kernel = kut.kernel;
+  rec.input.combine = kut.combine;
+  rec.input.block = block;
+  rec.input.rows = {row};
+  const PropertyInfo* p = find_property(rec.property);
+  rec.verdict = p ? p->check(rec.input, executor) : Verdict::fail("found by the audit");
+  rec.expectation = Expectation::Holds;
+  rec.needs_gpu = executor.is_gpu();
+  rec.provenance = make_provenance(executor, "audit");
+  rec.note = "osvs audit (seed " + std::to_string(opt.seed) + "): " + where;
+  const fs::path root =
+      opt.regression_dir.empty() ? default_regression_root() : fs::path(opt.regression_dir);
+  return write_regression(rec, root).string();
+}
+
+void run_sweep(AuditReport& r, Executor& executor) {
+  ProgressBar bar(r.plan.elements, "elements");
+  const auto start = std::chrono::steady_clock::now();
+  for (const Config& c : r.plan.configs) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.options.budget.seconds && elapsed > *r.options.budget.seconds) {
+      ++r.configs_skipped;
+      continue;
+    }
+    r.configs.push_back(audit_config(c, executor, r.options.seed));
+    bar.advance(c.rows * c.n);
+  }
+  bar.finish();
+  r.sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int run_audit(const AuditOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  std::string why_not;
+  const std::unique_ptr<Executor> executor = make_executor(opt.executor, &why_not);
+  if (!executor) {
+    fmt::print(stderr, "osvs audit: no {} executor: {}\n", opt.executor, why_not);
+    return 2;
+  }
+  AuditReport r;
+  r.options = opt;
+  r.gpu = executor->is_gpu();
+  r.plan = make_plan(opt, r.gpu);
+  r.provenance = make_provenance(*executor, "audit");
+  r.exp_ulp = kexp_max_ulp(r.gpu);
+  r.cpu_threads = worker_count();
+  const fs::path out = opt.out.empty() ? default_out_dir(r.provenance) : fs::path(opt.out);
+  fs::create_directories(out);
+  fmt::print("osvs audit on {}: {}\n{} configurations, {:.3g} elements, search {:.0f} s -> {}\n",
+             executor->name(), executor->describe(), r.plan.configs.size(),
+             static_cast<double>(r.plan.elements), r.plan.search_seconds, out.string());
+
+  run_sweep(r, *executor);
+  for (const ConfigResult& c : r.configs)
+    if (c.violating_rows > 0 && !c.worst_row.empty())
+      r.regression_files.push_back(save_violation(c.config.kut, c.config.block, c.worst_row,
+                                                  *executor, opt, describe(c.config)));
+
+  r.search = targeted_search(search_seeds(r), *executor, r.plan.search_seconds, opt.seed);
+  for (const SearchCase& s : r.search.worst)
+    if (!s.audit.ok)
+      r.regression_files.push_back(save_violation(s.kut, s.block, s.row, *executor, opt, s.origin));
+
+  if (opt.perf)
+    r.perf = audit_performance(r.plan.kernels, *executor);
+  else
+    r.perf.skipped_because = "--no-perf";
+
+  r.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_json(r, out);
+  write_worst_cases(r, out);
+  write_markdown(r, out);
+  if (opt.plots) {
+    std::string message;
+    draw_plots(out, &message);
+    fmt::print("{}\n", message);
+  }
+  fmt::print("\n{}report: {}\n", console_table(r), (out / "audit.md").string());
+  return release_passes(r) ? 0 : 1;
+}
+
+}  // namespace osvs::audit

@@ -1,0 +1,47 @@
+#include "osvs/audit/error_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace osvs::audit {
+namespace {
+
+TEST(ErrorStats, CountMeanMax) {
+  ErrorStats s;
+  for (double v : {0.0, 0.25, 0.5, 3.0}) s.add(v);
+  EXPECT_EQ(s.count(), 4);
+  EXPECT_DOUBLE_EQ(s.mean(), 3.75 / 4);  // (0 + 0.25 + 0.5 + 3) / 4
+  EXPECT_DOUBLE_EQ(s.max(), 3.0);
+}
+
+TEST(ErrorStats, QuantileIsTheUpperEdgeOfItsBin) {
+  ErrorStats s;
+  // 999 values of 0.1 and one of 7: the 99.9 % quantile is 0.1, whose 1/64-wide bin ends at
+  // 7/64 = 0.109375 (0.1 lies in (6/64, 7/64]); the 100 % quantile is the maximum.
+  for (int i = 0; i < 999; ++i) s.add(0.1);
+  s.add(7.0);
+  EXPECT_DOUBLE_EQ(s.quantile_upper(0.999), 7.0 / 64);
+  EXPECT_DOUBLE_EQ(s.quantile_upper(1.0), 7.0);
+}
+
+TEST(ErrorStats, InfinityGoesToTheOverflowBin) {
+  ErrorStats s;
+  s.add(INFINITY);
+  EXPECT_EQ(s.counts().back(), 1);
+  EXPECT_TRUE(std::isinf(s.quantile_upper(0.5)));
+}
+
+TEST(ErrorStats, MergeAddsCounts) {
+  ErrorStats a, b;
+  a.add(1.0);
+  b.add(2.0);
+  b.add(0.0);
+  a.merge(b);
+  EXPECT_EQ(a.count(), 3);
+  EXPECT_DOUBLE_EQ(a.max(), 2.0);
+  EXPECT_DOUBLE_EQ(a.mean(), 1.0);
+}
+
+}  // namespace
+}  // namespace osvs::audit

@@ -1,0 +1,48 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "osvs/audit/options.h"
+#include "osvs/audit/plan.h"
+
+namespace osvs::audit {
+namespace {
+
+TEST(Budget, SecondsMinutesAndElements) {
+  EXPECT_DOUBLE_EQ(*parse_budget("300s").seconds, 300);
+  EXPECT_DOUBLE_EQ(*parse_budget("5m").seconds, 300);
+  EXPECT_EQ(*parse_budget("1e9").elements, 1000000000);
+  EXPECT_EQ(*parse_budget("2^30").elements, std::int64_t{1} << 30);
+}
+
+TEST(Budget, BadTextIsAClearError) {
+  for (const char* bad : {"", "fast", "10x", "0s", "-5", "2^"})
+    EXPECT_THROW(parse_budget(bad), std::invalid_argument) << bad;
+}
+
+TEST(Plan, SelectsKernelsAndRejectsUnknownOnes) {
+  AuditOptions opt;
+  opt.quick = true;
+  opt.kernels = {"three_pass"};
+  const Plan p = make_plan(opt, false);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].label(), "three_pass");
+  opt.kernels = {"four_pass"};
+  EXPECT_THROW(make_plan(opt, false), std::invalid_argument);
+  opt.kernels = {};
+  opt.blocks = {48};
+  EXPECT_THROW(make_plan(opt, false), std::invalid_argument);
+}
+
+TEST(Plan, ElementBudgetIsSharedByEveryConfiguration) {
+  AuditOptions opt;
+  opt.quick = true;
+  opt.budget.elements = std::int64_t{1} << 24;
+  const Plan p = make_plan(opt, false);
+  const std::int64_t per_config = opt.budget.elements.value() / std::ssize(p.configs);
+  for (const Config& c : p.configs) EXPECT_EQ(c.rows, std::max<std::int64_t>(1, per_config / c.n));
+  EXPECT_LE(p.elements, *opt.budget.elements + std::ssize(p.configs) * 4097);
+}
+
+}  // namespace
+}  // namespace osvs::audit
