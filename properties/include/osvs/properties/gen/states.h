@@ -11,7 +11,7 @@
 
 namespace osvs::gen {
 
-/// A well-formed state: any of the kinds listed above.
+/// A well-formed state: any of the kinds listed above (m = -inf only in the identity (-inf, 0)).
 rc::Gen<State> well_formed_state();
 
 /// A well-formed state whose m is finite (the domain of the seed's (-FLT_MAX, 0) identity).
@@ -28,6 +28,9 @@ rc::Gen<std::vector<State>> state_pairs();
 
 /// The class of a state for RC_TAG: "identity", "seed initial", "nan", "m=±inf", "d=0", ...
 const char* state_class(State s);
+
+/// The most special class among `states` (nan, identity, seed initial, m=+inf, ...), one tag.
+const char* states_class(const std::vector<State>& states);
 
 }  // namespace osvs::gen
 
