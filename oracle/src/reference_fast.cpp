@@ -70,7 +70,9 @@ RowReference reference_row(const float* x, std::int64_t n) {
   r.y_rounded.resize(size);
   Sum2 sum;
   for (std::size_t j = 0; j < size; ++j) {
-    const double e = exp_gap(x[j], r.m);  // 0 for -inf, tiny or 0 for negligible elements
+    // A masked element (-inf) is exactly 0 (TwoSum of -inf would give NaN); negligible ones keep
+    // their tiny exact value but are left out of d (reference_common.h).
+    const double e = x[j] == -INFINITY ? 0.0 : exp_gap(x[j], r.m);
     r.y[j] = e;
     if (!detail::negligible(x[j], r.m)) sum.add(e);
   }

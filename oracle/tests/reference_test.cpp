@@ -48,6 +48,11 @@ TEST(Reference, MaskedElementsGiveExactZeros) {
   EXPECT_EQ(r.y_rounded[0], 0.0f);
   EXPECT_EQ(r.y_rounded[1], 1.0f);
   EXPECT_EQ(r.d, 1.0);
+  EXPECT_EQ(r.y[0], 0.0);  // the exact value too, not only its rounding (was NaN once)
+  EXPECT_EQ(r.y[1], 1.0);
+  const RowReference far = reference_of({-kInf, -0x1.2cp+8f});
+  EXPECT_EQ(far.y[0], 0.0);
+  EXPECT_EQ(far.y[1], 1.0);
 }
 
 TEST(Reference, LessonExample) {
