@@ -18,7 +18,14 @@ const std::vector<int> kQuickBlocks = {32, 256};
 
 /// Elements audited per configuration when no budget is given (at least one row each).
 constexpr std::int64_t kCpuElementsPerConfig = std::int64_t{1} << 15;
-constexpr std::int64_t kGpuElementsPerConfig = std::int64_t{1} << 21;
+constexpr std::int64_t kGpuElementsPerConfig = std::int64_t{1} << 20;
+/// Rows of the GPU's extra sizes are audited by one CPU thread each (the oracle works row by
+/// row), so they run at the lesson's block size and the largest one only.
+/// At most this many rows per configuration: for very short rows the per-row cost of the oracle
+/// dominates (N = 1 gives y = 1 exactly, which the fast path leaves to MPFR), and more rows of
+/// one element add little.
+constexpr std::int64_t kMaxRowsPerConfig = 4096;
+const std::vector<int> kLongRowBlocks = {256, 1024};
 constexpr std::int64_t kQuickElementsPerConfig = std::int64_t{1} << 11;
 
 std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
@@ -91,7 +98,11 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
     for (const InputFamily* f : p.families)
       for (const KernelUnderTest& k : p.kernels)
         for (int b : p.blocks) {
-          const std::int64_t rows = std::max<std::int64_t>(1, per_config / n);
+          const bool long_row = n > kCpuSizes.back();
+          const bool lesson_block =
+              std::find(kLongRowBlocks.begin(), kLongRowBlocks.end(), b) != kLongRowBlocks.end();
+          if (long_row && !lesson_block && opt.blocks.empty()) continue;
+          const std::int64_t rows = std::clamp<std::int64_t>(per_config / n, 1, kMaxRowsPerConfig);
           p.configs.push_back({k, b, n, f, rows});
           p.elements += rows * n;
         }

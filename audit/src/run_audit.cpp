@@ -73,8 +73,16 @@ std::string save_violation(const KernelUnderTest& kut, int block, const std::vec
   return write_regression(rec, root).string();
 }
 
+/// The progress bar's estimate of a configuration's cost in element-equivalents: its elements,
+/// the law cases (about 40 oracle passes over one row) and a fixed cost per launch.
+std::int64_t config_work(const Config& c) {
+  return c.rows * c.n + (c.n <= kMaxLawRow ? 40 * c.n + 20000 : 0) + 2000;
+}
+
 void run_sweep(AuditReport& r, Executor& executor) {
-  ProgressBar bar(r.plan.elements, "elements");
+  std::int64_t total = 0;
+  for (const Config& c : r.plan.configs) total += config_work(c);
+  ProgressBar bar(total, "work units");
   const auto start = std::chrono::steady_clock::now();
   for (const Config& c : r.plan.configs) {
     const double elapsed =
@@ -84,7 +92,7 @@ void run_sweep(AuditReport& r, Executor& executor) {
       continue;
     }
     r.configs.push_back(audit_config(c, executor, r.options.seed));
-    bar.advance(c.rows * c.n);
+    bar.advance(config_work(c));
   }
   bar.finish();
   r.sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

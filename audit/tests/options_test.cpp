@@ -40,8 +40,24 @@ TEST(Plan, ElementBudgetIsSharedByEveryConfiguration) {
   opt.budget.elements = std::int64_t{1} << 24;
   const Plan p = make_plan(opt, false);
   const std::int64_t per_config = opt.budget.elements.value() / std::ssize(p.configs);
-  for (const Config& c : p.configs) EXPECT_EQ(c.rows, std::max<std::int64_t>(1, per_config / c.n));
+  for (const Config& c : p.configs)
+    EXPECT_EQ(c.rows, std::clamp<std::int64_t>(per_config / c.n, 1, 4096));
   EXPECT_LE(p.elements, *opt.budget.elements + std::ssize(p.configs) * 4097);
+}
+
+}  // namespace
+}  // namespace osvs::audit
+
+namespace osvs::audit {
+namespace {
+
+TEST(Plan, TheGpuPlanReachesTwoToTheTwentyFourAtTheLessonsBlockSizes) {
+  const Plan p = make_plan(AuditOptions{}, true);
+  EXPECT_EQ(p.sizes.back(), std::int64_t{1} << 24);
+  for (const Config& c : p.configs)
+    if (c.n > 65537) EXPECT_TRUE(c.block == 256 || c.block == 1024) << c.block;
+  const Plan cpu = make_plan(AuditOptions{}, false);
+  EXPECT_EQ(cpu.sizes.back(), 65537);
 }
 
 }  // namespace
