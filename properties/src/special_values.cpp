@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "osvs/kernels/documented.h"
 #include "osvs/oracle/matcher.h"
 #include "osvs/properties/checks.h"
 #include "row_oracle.h"
@@ -9,20 +10,6 @@
 
 namespace osvs {
 namespace {
-
-/// A fully masked row's outputs, as each kernel documents them: the 3-pass kernel and the seed
-/// 2-pass kernel give NaN (0/0, like PyTorch), the hardened 2-pass kernel gives 0.
-float documented_masked_output(const Case& c) {
-  const bool zero = c.kernel == KernelKind::TwoPass && c.combine == CombineKind::Hardened;
-  return zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
-}
-
-/// The state a kernel reports for N = 0: the 2-pass kernels their operator's initial state
-/// ((-inf, 0) hardened, (-FLT_MAX, 0) seed), the 3-pass kernel (max of nothing, sum of nothing).
-State documented_empty_state(const Case& c) {
-  if (c.kernel == KernelKind::ThreePass) return identity_state();
-  return c.combine == CombineKind::Hardened ? identity_state() : seed_initial_state();
-}
 
 Verdict all_outputs_are(const float* y, std::int64_t n, float expected, const char* rule) {
   for (std::int64_t j = 0; j < n; ++j) {
@@ -55,12 +42,15 @@ Verdict check_special_values(const Case& c, Executor& ex) {
         v = all_outputs_are(y, b.cols, nan, "+inf in the row");
         break;
       case oracle::RowKind::AllMasked:
-        v = all_outputs_are(y, b.cols, documented_masked_output(c), "fully masked row");
+        v = all_outputs_are(y, b.cols, documented_masked_output(c.kernel, c.combine),
+                            "fully masked row");
         break;
       case oracle::RowKind::Empty:
-        if (!bitwise_equal(r.row_state[static_cast<std::size_t>(i)], documented_empty_state(c)))
+        if (!bitwise_equal(r.row_state[static_cast<std::size_t>(i)],
+                           documented_empty_state(c.kernel, c.combine)))
           v = Verdict::fail("N = 0: state " + props::hex(r.row_state[static_cast<std::size_t>(i)]) +
-                            ", expected " + props::hex(documented_empty_state(c)));
+                            ", expected " +
+                            props::hex(documented_empty_state(c.kernel, c.combine)));
         break;
       case oracle::RowKind::Finite: {
         const oracle::MatchResult m =
