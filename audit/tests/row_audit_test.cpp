@@ -59,11 +59,18 @@ TEST(RowAudit, AWrongDIsAViolation) {
   EXPECT_NEAR(a.d_rel, 0.01, 1e-6);
 }
 
-TEST(RowAudit, ANonFiniteRowIsRefused) {
-  const std::vector<float> x = {1.0f, NAN};
-  const std::vector<float> y = {0.0f, 0.0f};
-  EXPECT_THROW(audit_row(kHardened, 32, x.data(), 2, y.data(), State{1, 1}, 1, nullptr),
-               std::invalid_argument);
+TEST(RowAudit, SpecialRowsAreHeldToTheDocumentedOutputs) {
+  const std::vector<float> nan_row = {1.0f, NAN};
+  const std::vector<float> all_nan = {NAN, NAN}, zeros = {0.0f, 0.0f};
+  EXPECT_TRUE(audit_row(kHardened, 32, nan_row.data(), 2, all_nan.data(), State{}, 1, nullptr).ok);
+  EXPECT_FALSE(audit_row(kHardened, 32, nan_row.data(), 2, zeros.data(), State{}, 1, nullptr).ok);
+  // A fully masked row: the hardened 2-pass kernel documents 0, the seed NaN (documented.h).
+  const std::vector<float> masked = {-INFINITY, -INFINITY};
+  EXPECT_TRUE(audit_row(kHardened, 32, masked.data(), 2, zeros.data(), State{}, 1, nullptr).ok);
+  EXPECT_FALSE(audit_row(kHardened, 32, masked.data(), 2, all_nan.data(), State{}, 1, nullptr).ok);
+  const KernelUnderTest seed{KernelKind::TwoPass, CombineKind::Seed};
+  EXPECT_TRUE(audit_row(seed, 32, masked.data(), 2, all_nan.data(), State{}, 1, nullptr).ok);
+  EXPECT_FALSE(audit_row(seed, 32, masked.data(), 2, zeros.data(), State{}, 1, nullptr).ok);
 }
 
 }  // namespace
