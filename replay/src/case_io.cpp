@@ -65,21 +65,24 @@ json to_json(const Case& c) {
   for (const State& s : c.states) states.push_back(to_json(s));
   json schedules = json::array();
   for (const HarnessCase& h : c.schedules) schedules.push_back(to_json(h));
-  return {{"kernel", to_string(c.kernel)},
-          {"combine", to_string(c.combine)},
-          {"block", c.block},
-          {"rows", rows},
-          {"states", states},
-          {"schedules", schedules},
-          {"permutation", c.permutation},
-          {"shift", format_hex_float(c.shift)},
-          {"batch_position", c.batch_position},
-          {"batch_rows", c.batch_rows}};
+  json doc = {
+      {"kernel", to_string(c.kernel)}, {"combine", to_string(c.combine)}, {"block", c.block}};
+  // Written only for mutation runs, so that the files (and content ids) of the kernels under test
+  // stay as they were before the field existed; a reader takes a missing field as "none".
+  if (c.mutation != KernelMutation::None) doc["mutation"] = to_string(c.mutation);
+  doc["rows"] = rows;
+  doc["states"] = states;
+  doc["schedules"] = schedules;
+  doc["permutation"] = c.permutation;
+  doc["shift"] = format_hex_float(c.shift);
+  doc["batch_position"] = c.batch_position;
+  doc["batch_rows"] = c.batch_rows;
+  return doc;
 }
 
 Case case_from(const JsonField& f) {
-  f.only_keys({"kernel", "combine", "block", "rows", "states", "schedules", "permutation", "shift",
-               "batch_position", "batch_rows"});
+  f.only_keys({"kernel", "combine", "block", "mutation", "rows", "states", "schedules",
+               "permutation", "shift", "batch_position", "batch_rows"});
   Case c;
   const JsonField kernel = f.at("kernel");
   const auto k = parse_kernel(kernel.as_string());
@@ -90,6 +93,12 @@ Case case_from(const JsonField& f) {
   if (!op) combine.fail("unknown combine \"" + combine.as_string() + "\"");
   c.combine = *op;
   c.block = f.at("block").as_int32();
+  if (f.has("mutation")) {
+    const JsonField mutation = f.at("mutation");
+    const auto m = parse_mutation(mutation.as_string());
+    if (!m) mutation.fail("unknown kernel mutation \"" + mutation.as_string() + "\"");
+    c.mutation = *m;
+  }
   for (const JsonField& r : f.at("rows").elements()) c.rows.push_back(r.as_floats());
   for (const JsonField& s : f.at("states").elements()) c.states.push_back(state_from(s));
   for (const JsonField& h : f.at("schedules").elements()) c.schedules.push_back(schedule_from(h));

@@ -30,6 +30,11 @@ JsonField JsonField::at(std::string_view key) const {
   return JsonField(*it, child, *file_);
 }
 
+bool JsonField::has(std::string_view key) const {
+  if (!value_->is_object()) fail("expected an object, got " + shown(*value_));
+  return value_->find(key) != value_->end();
+}
+
 void JsonField::only_keys(std::initializer_list<std::string_view> known) const {
   if (!value_->is_object()) fail("expected an object, got " + shown(*value_));
   for (const auto& item : value_->items())

@@ -21,6 +21,8 @@ class JsonField {
 
   /// The member `key` of this object; fails if this is not an object or the key is missing.
   JsonField at(std::string_view key) const;
+  /// Whether this object has the member `key`; fails if this is not an object.
+  bool has(std::string_view key) const;
   /// Fails if this object has a member not listed in `known` (catches misspelt fields).
   void only_keys(std::initializer_list<std::string_view> known) const;
   /// The elements of this array; fails if this is not an array.
