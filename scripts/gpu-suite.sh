@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
+# made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
+# Usage: gpu-suite.sh OUT PART    PART = tests | audit | all
+# Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end.
+set -uo pipefail
+out=${1:?usage: gpu-suite.sh OUT PART}
+part=${2:-all}
+src=$(cd "$(dirname "$0")/.." && pwd)
+res="$out/results"
+mkdir -p "$res"
+cd "$src"
+for b in build-gpu build-gpu-portable; do [ -d "$b" ] && bash scripts/gpu-relocate.sh "$b"; done
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nvcc --version | tail -1
+  grep PRETTY_NAME /etc/os-release
+  cat build-gpu/.commit 2>/dev/null
+} > "$res/provenance.txt" 2>&1
+export OSVS_REGRESSION_DIR="$res/regressions"
+export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
+
+if [ "$part" = tests ] || [ "$part" = all ]; then
+  (cd build-gpu && ctest -L gpu --output-on-failure -j1 --output-junit "$res/ctest-gpu-default.xml") \
+    > "$res/ctest-gpu-default.log" 2>&1
+  tail -15 "$res/ctest-gpu-default.log"
+  (cd build-gpu-portable && ctest -L gpu --output-on-failure -j1 \
+     --output-junit "$res/ctest-gpu-portable.xml") > "$res/ctest-gpu-portable.log" 2>&1
+  tail -15 "$res/ctest-gpu-portable.log"
+  cp -r build-gpu/test-results "$res/gtest-xml-default" 2>/dev/null
+  cp -r build-gpu-portable/test-results "$res/gtest-xml-portable" 2>/dev/null
+  build-gpu/bench/osvs_softmax_bench "$res/bench.json" > "$res/bench.log" 2>&1
+  tail -30 "$res/bench.log"
+  cuobjdump --dump-sass build-gpu/bench/combine_sass.o > "$res/combine_sass.txt" 2>&1
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/kernels/tests/osvs_kernel_gpu_tests \
+    --gtest_filter='GpuAgreement.*' > "$res/memcheck.log" 2>&1
+  echo "memcheck exit $?" | tee -a "$res/memcheck.log"
+  compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/kernels/tests/osvs_kernel_gpu_tests \
+    --gtest_filter='GpuAgreement.EveryKernelCombineAndBlockSize' > "$res/racecheck.log" 2>&1
+  echo "racecheck exit $?" | tee -a "$res/racecheck.log"
+fi
+
+if [ "$part" = audit ] || [ "$part" = all ]; then
+  build-gpu/cli/osvs audit --executor cuda --budget 2^30 --no-plots --out "$res/audit" \
+    --regression-dir "$res/regressions" > "$res/audit.log" 2>&1
+  echo "audit exit $?" | tee -a "$res/audit.log"
+  tail -25 "$res/audit.log"
+  if [ -x build-gpu/mutation/osvs_mutation ]; then
+    build-gpu/mutation/osvs_mutation --executor cuda --out "$res/mutation" > "$res/mutation.log" 2>&1
+    echo "mutation exit $?" | tee -a "$res/mutation.log"
+    tail -25 "$res/mutation.log"
+  fi
+fi
+tar -C "$out" -czf "$out/results.tar.gz" results && rm -rf "$res"
+ls -la "$out"
