@@ -29,7 +29,9 @@
 
 namespace osvs {
 
-struct HardenedCombine {
+/// The hardened operator over a choice of exp (a functor), so that a mutant can swap the exp alone.
+template <class Exp>
+struct HardenedCombineWith {
   static constexpr const char* kName = "hardened";
   static constexpr bool kBitwiseCommutative = true;
   static constexpr bool kExactIdentity = true;
@@ -46,14 +48,23 @@ struct HardenedCombine {
     const State big = a_small ? b : a;
     const State small = a_small ? a : b;
     const float m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
-    const float e = small.m == -__builtin_huge_valf() ? 0.0f : kexp(small.m - big.m);
+    const float e = small.m == -__builtin_huge_valf() ? 0.0f : Exp{}(small.m - big.m);
     const float d = mul_add_k(small.d, e, big.d);
     if (is_nan(m) || is_nan(d)) return State{canonical_nan(), canonical_nan()};
     return State{m, d};
   }
   /// Pass 2: exp(x - m) / d, and 0 for every element of a fully masked row (d == 0), the
   /// flash-attention convention. NaN rows stay NaN.
-  OSVS_HD static float output(float x, State s) { return s.d == 0.0f ? 0.0f : kexp(x - s.m) / s.d; }
+  OSVS_HD static float output(float x, State s) {
+    return s.d == 0.0f ? 0.0f : Exp{}(x - s.m) / s.d;
+  }
 };
+
+/// The kernels' exp (kexp) as a functor.
+struct KernelExp {
+  OSVS_HD float operator()(float x) const { return kexp(x); }
+};
+
+struct HardenedCombine : HardenedCombineWith<KernelExp> {};
 
 }  // namespace osvs
