@@ -16,7 +16,9 @@ inline constexpr double kOracleDSlack = 4 * oracle::kReferenceRelErr;
 Verdict judge_root(State root, const oracle::RowReference& ref, const HarnessCase& hc,
                    CombineKind combine, double exp_ulp, const std::string& what) {
   if (ref.kind == oracle::RowKind::Empty) {
-    const State init = visit_combine(combine, [](auto op) { return decltype(op)::initial(); });
+    // A mutant must start from the initial state of the operator it was derived from.
+    const State init =
+        visit_combine(original_of(combine), [](auto op) { return decltype(op)::initial(); });
     if (bitwise_equal(root, init)) return Verdict::pass();
     return Verdict::fail(what + ": empty row gives " + hex(root) + ", not the initial state " +
                          hex(init));
@@ -26,7 +28,7 @@ Verdict judge_root(State root, const oracle::RowReference& ref, const HarnessCas
   if (bits(root.m) != bits(ref.m))
     return Verdict::fail(what + ": m = " + hex(root.m) + " but the row maximum is " + hex(ref.m),
                          {{what + " m", root.m, ref.m, 0, 0}});
-  const double bound = oracle::harness_d_bound(hc, combine, exp_ulp);
+  const double bound = oracle::harness_d_bound(hc, original_of(combine), exp_ulp);
   const double rel = std::fabs(static_cast<double>(root.d) - ref.d) / ref.d;
   const Evidence ev{what + " d", root.d, ref.d, oracle::ulp_distance(root.d, ref.d),
                     bound * 0x1p24};  // relative bound b allows at most b * 2^24 ulps

@@ -11,11 +11,11 @@ void PropertyTest::SetUp() {
   if (!executor()) GTEST_SKIP() << unavailable_reason();
 }
 
-void expect_law(const LawRun& run) {
+void expect_law(const LawSpec& run, const Case& configuration) {
   const PropertyInfo* p = find_property(run.property);
   ASSERT_NE(p, nullptr) << "no property named " << run.property;
   Executor& ex = *executor();
-  const bool claimed = p->claimed(run.configuration);
+  const bool claimed = p->claimed(configuration);
   std::optional<std::pair<Case, Verdict>> last_failure;
   const bool passed = rc::check(p->name + ": " + p->law, [&] {
     const Case c = *run.cases;

@@ -7,27 +7,14 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include <cstddef>
-#include <functional>
-#include <string>
-
 #include "osvs/properties/registry.h"
+#include "osvs/properties/suite.h"
 
 namespace osvs::test {
 
-/// Tags a generated case for RapidCheck's class distribution (RC_TAG / RC_CLASSIFY).
-using Classifier = std::function<void(const Case&)>;
-
-struct LawRun {
-  std::string property;  ///< registry name
-  rc::Gen<Case> cases;   ///< the generator for this configuration family
-  Case configuration;    ///< kernel/combine/block the family uses (for claimed())
-  Classifier classify = [](const Case&) {};
-  std::size_t max_shrunk_states = 0;  ///< for combine-level defects: the shrunk case's size limit
-};
-
-/// Runs the law as described above; fails the current test on an unexpected outcome.
-void expect_law(const LawRun& run);
+/// Runs `law` of the suite as described above, judged by what `configuration` (the family's
+/// kernel, combine and mutation) claims; fails the current test on an unexpected outcome.
+void expect_law(const LawSpec& law, const Case& configuration);
 
 /// The GoogleTest fixture: skips (never discards) when the executor is unavailable.
 class PropertyTest : public ::testing::Test {

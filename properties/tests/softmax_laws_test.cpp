@@ -1,5 +1,6 @@
-// The softmax-level laws on every kernel configuration: accuracy, sum, range, permutation and
-// shift, batch invariance, determinism, special values, agreement with the CPU model.
+// The softmax-level laws of the suite (suite.h, softmax_laws) on every kernel configuration:
+// accuracy, sum, range, permutation and shift, batch invariance, determinism, special values,
+// agreement with the CPU model.
 #include "osvs/properties/gen/cases.h"
 #include "property_driver.h"
 
@@ -13,60 +14,60 @@ const gen::Config kConfigs[] = {{KernelKind::TwoPass, CombineKind::Seed},
 
 class SoftmaxLaws : public PropertyTest, public ::testing::WithParamInterface<gen::Config> {
  protected:
-  Case configuration() const {
-    Case c;
-    c.kernel = GetParam().kernel;
-    c.combine = GetParam().combine;
-    return c;
+  /// Runs the suite's law for `property` on this kernel configuration.
+  void expect(std::string_view property) const {
+    Case configuration;
+    configuration.kernel = GetParam().kernel;
+    configuration.combine = GetParam().combine;
+    expect_law(find_law(softmax_laws(configuration), property), configuration);
   }
 };
 
-void tag_rows(const Case& c) {
-  if (!c.rows.empty())
-    RC_TAG(gen::row_class(c.rows[0]), c.rows[0].size() >= 1024 ? "n >= 1024" : "n < 1024");
-}
-
 TEST_P(SoftmaxLaws, Accuracy) {
-  expect_law({"softmax_accuracy", gen::softmax_case(GetParam(), gen::finite_batch()),
-              configuration(), tag_rows});
+  expect("softmax_accuracy");
 }
 
 TEST_P(SoftmaxLaws, Sum) {
-  expect_law({"softmax_sum", gen::softmax_case(GetParam(), gen::finite_batch()), configuration(),
-              tag_rows});
+  expect("softmax_sum");
 }
 
 TEST_P(SoftmaxLaws, Range) {
-  expect_law({"softmax_range", gen::softmax_case(GetParam(), gen::finite_batch()), configuration(),
-              tag_rows});
+  expect("softmax_range");
 }
 
 TEST_P(SoftmaxLaws, PermutationEquivariance) {
-  expect_law(
-      {"permutation_equivariance", gen::permutation_case(GetParam()), configuration(), tag_rows});
+  expect("permutation_equivariance");
 }
 
 TEST_P(SoftmaxLaws, ShiftInvariance) {
-  expect_law({"shift_invariance", gen::shift_case(GetParam()), configuration(), tag_rows});
+  expect("shift_invariance");
 }
 
 TEST_P(SoftmaxLaws, BatchInvariance) {
-  expect_law({"batch_invariance", gen::batch_case(GetParam()), configuration(), tag_rows});
+  expect("batch_invariance");
 }
 
 TEST_P(SoftmaxLaws, Determinism) {
-  expect_law({"determinism", gen::softmax_case(GetParam(), gen::special_batch()), configuration(),
-              tag_rows});
+  expect("determinism");
 }
 
 TEST_P(SoftmaxLaws, SpecialValues) {
-  expect_law({"special_values", gen::softmax_case(GetParam(), gen::special_batch()),
-              configuration(), tag_rows});
+  expect("special_values");
 }
 
 TEST_P(SoftmaxLaws, ExecutorAgreement) {
-  expect_law({"executor_agreement", gen::softmax_case(GetParam(), gen::special_batch()),
-              configuration(), tag_rows});
+  expect("executor_agreement");
+}
+
+/// Every softmax-level law of the suite has a test above.
+TEST(SoftmaxLawsCoverage, EveryLawIsTested) {
+  const char* tested[] = {
+      "softmax_accuracy",  "softmax_sum",      "softmax_range", "permutation_equivariance",
+      "shift_invariance",  "batch_invariance", "determinism",   "special_values",
+      "executor_agreement"};
+  const auto laws = softmax_laws(Case{});
+  EXPECT_EQ(laws.size(), std::size(tested));
+  for (const char* name : tested) EXPECT_NO_THROW(find_law(laws, name)) << name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, SoftmaxLaws, ::testing::ValuesIn(kConfigs), [](const auto& info) {

@@ -16,6 +16,8 @@ struct Case {
   KernelKind kernel = KernelKind::TwoPass;
   CombineKind combine = CombineKind::Hardened;
   int block = 256;
+  /// A structural bug of the 2-pass kernel (mutation testing); None for the kernels under test.
+  KernelMutation mutation = KernelMutation::None;
 
   // --- softmax-level inputs: rows of equal length (a batch); one row is the common case
   std::vector<std::vector<float>> rows;

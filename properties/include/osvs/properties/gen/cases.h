@@ -13,6 +13,7 @@ namespace osvs::gen {
 struct Config {
   KernelKind kernel = KernelKind::TwoPass;
   CombineKind combine = CombineKind::Hardened;
+  KernelMutation mutation = KernelMutation::None;  ///< copied into every generated case
 };
 
 /// A Case whose states come from `states` (combine-level laws).

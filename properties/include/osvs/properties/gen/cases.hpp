@@ -19,6 +19,7 @@ inline Case configured(Config cfg, int block) {
   c.kernel = cfg.kernel;
   c.combine = cfg.combine;
   c.block = block;
+  c.mutation = cfg.mutation;
   return c;
 }
 

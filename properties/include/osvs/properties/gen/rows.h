@@ -11,7 +11,8 @@ namespace osvs::gen {
 
 using Row = std::vector<float>;
 
-/// Row lengths: 0, 1, 31, 32, 33, 255, 256, 257, size-scaled lengths and a few thousand.
+/// Row lengths: 0, 1, 31, 32, 33, 255, 256, 257, size-scaled lengths and a few thousand; every
+/// length shrinks toward 0 through all smaller lengths.
 rc::Gen<std::int64_t> row_length();
 
 /// A finite row of length n in one of several styles (nasty, normal σ ∈ {1,10,100}, wide range,
@@ -31,7 +32,8 @@ rc::Gen<Row> special_row();
 /// special_row() of a given length n.
 rc::Gen<Row> special_row(std::int64_t n);
 
-/// A batch of 1..4 finite rows of one generated length.
+/// A batch of 1..4 finite rows of one generated length; shrinks drop rows, drop the same columns
+/// from every row and simplify elements.
 rc::Gen<std::vector<Row>> finite_batch();
 
 /// A batch of 1..4 rows of one length, each finite or special.

@@ -10,8 +10,22 @@
 
 namespace osvs::gen {
 
+namespace detail {
+
+/// `g`'s values, shrinking through every smaller value toward 0 (a choice among alternatives
+/// would otherwise shrink only within its alternative, e.g. 255 to 33 but never to 2).
+inline rc::Gen<std::int64_t> shrinking_to_zero(rc::Gen<std::int64_t> g) {
+  return rc::Gen<std::int64_t>([g](const rc::Random& random, int size) {
+    return rc::shrinkable::shrinkRecur(g(random, size).value(), [](std::int64_t n) {
+      return rc::shrink::towards<std::int64_t>(n, 0);
+    });
+  });
+}
+
+}  // namespace detail
+
 inline rc::Gen<std::int64_t> row_length() {
-  return rc::gen::weightedOneOf<std::int64_t>({
+  return detail::shrinking_to_zero(rc::gen::weightedOneOf<std::int64_t>({
       {4, rc::gen::element<std::int64_t>(0, 1, 31, 32, 33, 255, 256, 257)},
       {5, rc::gen::withSize([](int size) {
          return rc::gen::inRange<std::int64_t>(0, 2 + std::int64_t{size} * 8);
@@ -19,7 +33,7 @@ inline rc::Gen<std::int64_t> row_length() {
       {1, rc::gen::withSize([](int size) {
          return rc::gen::inRange<std::int64_t>(0, 64 + std::int64_t{size} * 40);  // to ~4000
        })},
-  });
+  }));
 }
 
 namespace detail {
@@ -144,12 +158,45 @@ inline rc::Gen<Row> special_row() {
 
 namespace detail {
 
+/// The shrinks of a batch of equal-length rows, by value (Hypothesis style): fewer rows, then the
+/// same columns removed from every row, then one element simpler (shrink_float). Removing
+/// elements keeps the others, so a long failing row shrinks to the few elements that matter.
+inline rc::Seq<std::vector<Row>> shrink_batch(const std::vector<Row>& b) {
+  const std::size_t n = b.empty() ? 0 : b.front().size();
+  auto fewer_rows = rc::seq::filter(rc::shrink::removeChunks(b),
+                                    [](const std::vector<Row>& r) { return !r.empty(); });
+  std::vector<std::size_t> columns(n);
+  for (std::size_t j = 0; j < n; ++j) columns[j] = j;
+  auto fewer_columns =
+      rc::seq::map(rc::shrink::removeChunks(columns), [b](const std::vector<std::size_t>& keep) {
+        std::vector<Row> out;
+        for (const Row& row : b) {
+          Row kept;
+          for (std::size_t j : keep) kept.push_back(row[j]);
+          out.push_back(std::move(kept));
+        }
+        return out;
+      });
+  auto simpler = rc::seq::mapcat(rc::seq::range<std::size_t>(0, b.size()), [b](std::size_t i) {
+    return rc::seq::map(rc::shrink::eachElement(b[i], &shrink_float), [b, i](Row r) {
+      std::vector<Row> out = b;
+      out[i] = std::move(r);
+      return out;
+    });
+  });
+  return rc::seq::concat(std::move(fewer_rows), std::move(fewer_columns), std::move(simpler));
+}
+
 inline rc::Gen<std::vector<Row>> batch_of(rc::Gen<Row> (*row_of_length)(std::int64_t)) {
-  return rc::gen::mapcat(rc::gen::pair(row_length(), rc::gen::inRange(1, 5)),
-                         [row_of_length](std::pair<std::int64_t, int> nm) {
-                           return rc::gen::container<std::vector<Row>>(
-                               static_cast<std::size_t>(nm.second), row_of_length(nm.first));
-                         });
+  const auto generated =
+      rc::gen::mapcat(rc::gen::pair(row_length(), rc::gen::inRange(1, 5)),
+                      [row_of_length](std::pair<std::int64_t, int> nm) {
+                        return rc::gen::container<std::vector<Row>>(
+                            static_cast<std::size_t>(nm.second), row_of_length(nm.first));
+                      });
+  return rc::Gen<std::vector<Row>>([generated](const rc::Random& random, int size) {
+    return rc::shrinkable::shrinkRecur(generated(random, size).value(), &shrink_batch);
+  });
 }
 
 }  // namespace detail

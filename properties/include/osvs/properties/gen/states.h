@@ -23,7 +23,8 @@ rc::Gen<State> realistic_state();
 /// 1..63 states from `g`, size-scaled.
 rc::Gen<std::vector<State>> states(rc::Gen<State> g);
 
-/// 1..16 pairs flattened as a0, b0, a1, b1, ...: realistic pairs mostly, well-formed pairs too.
+/// 1..16 pairs (shrinking removes any of them) flattened as a0, b0, a1, b1, ...: realistic pairs
+/// mostly, well-formed pairs, and pairs whose maxima tie (equal m, or +0 against -0).
 rc::Gen<std::vector<State>> state_pairs();
 
 /// The class of a state for RC_TAG: "identity", "seed initial", "nan", "m=±inf", "d=0", ...

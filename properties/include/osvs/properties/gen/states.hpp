@@ -1,6 +1,7 @@
 // Implementation of gen/states.h.
 #pragma once
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -76,11 +77,39 @@ inline rc::Gen<std::vector<State>> states(rc::Gen<State> g) {
   });
 }
 
+namespace detail {
+
+/// Two states whose maxima tie in value: the same m, or +0 against -0, so that a combine must
+/// resolve the tie by value and not by operand order.
+inline rc::Gen<std::vector<State>> tied_pair() {
+  const rc::Gen<float> m =
+      rc::gen::weightedOneOf<float>({{1, rc::gen::element(0.0f, -0.0f)}, {2, finite_float()}});
+  return rc::gen::map(rc::gen::tuple(m, rc::gen::arbitrary<bool>(), state_d(), state_d()),
+                      [](const std::tuple<float, bool, float, float>& t) {
+                        const auto [ma, flip_zero_sign, da, db] = t;
+                        const float mb = flip_zero_sign && ma == 0.0f ? -ma : ma;
+                        return std::vector<State>{State{ma, da}, State{mb, db}};
+                      });
+}
+
+}  // namespace detail
+
 inline rc::Gen<std::vector<State>> state_pairs() {
   const rc::Gen<State> one =
       rc::gen::weightedOneOf<State>({{3, realistic_state()}, {1, well_formed_state()}});
-  return rc::gen::mapcat(rc::gen::inRange(1, 17), [one](int pairs) {
-    return rc::gen::container<std::vector<State>>(static_cast<std::size_t>(2 * pairs), one);
+  const rc::Gen<std::vector<State>> pair = rc::gen::weightedOneOf<std::vector<State>>(
+      {{4, rc::gen::container<std::vector<State>>(2, one)}, {1, detail::tied_pair()}});
+  // A variable-length container, so that shrinking removes any pair (not only trailing ones):
+  // at most 16 pairs, each generated at the caller's size.
+  return rc::gen::withSize([pair](int size) {
+    const auto pairs = rc::gen::resize(
+        std::min(size, 16), rc::gen::nonEmpty(rc::gen::container<std::vector<std::vector<State>>>(
+                                rc::gen::resize(size, pair))));
+    return rc::gen::map(pairs, [](const std::vector<std::vector<State>>& ps) {
+      std::vector<State> flat;
+      for (const auto& p : ps) flat.insert(flat.end(), p.begin(), p.end());
+      return flat;
+    });
   });
 }
 
