@@ -19,10 +19,12 @@ State nan_state() {
   return State{nan, nan};
 }
 
-/// (m, d) with the domain's clamps: NaN anywhere gives the NaN state, d = -0 becomes +0, and a
-/// negative d its magnitude.
+/// (m, d) with the domain's clamps (as properties/gen/states.hpp): NaN anywhere gives the NaN
+/// state, m = -inf stands for a multiset of only -inf values and so is the identity (its d is 0),
+/// d = -0 becomes +0, and a negative d its magnitude.
 State well_formed(float m, float d) {
   if (std::isnan(m) || std::isnan(d)) return nan_state();
+  if (m == kNegInf) return identity_state();
   return State{m, std::fabs(d) + 0.0f};
 }
 

@@ -12,7 +12,8 @@
 //                  exactly, so d = fl(a.d + b.d) in either order, and m's bits are AND-ed.
 //                  Identity (-inf, 0), bitwise, on both sides and for (-inf,0) (+) (-inf,0):
 //                  e = 0 replaces exp(-inf - -inf) = NaN, and 0 * 0 + d = d.
-//                  (A state with m = -inf stands for an empty multiset, so its d is 0.)
+//                  (A state with m = -inf stands for an empty multiset, so its d is 0; two such
+//                  operands give d = 0 whatever they carry, which keeps the operator total.)
 //   approximate    associativity and order invariance within oracle/bounds.h (per-step cost:
 //                  one exp, one product and one sum on the smaller side, one sum on the larger).
 //   outputs        exp(x - m) / d; a fully masked row (all -inf, or N = 0) gives 0s.
@@ -49,7 +50,8 @@ struct HardenedCombineWith {
     const State small = a_small ? a : b;
     const float m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
     const float e = small.m == -__builtin_huge_valf() ? 0.0f : Exp{}(small.m - big.m);
-    const float d = mul_add_k(small.d, e, big.d);
+    // Both m = -inf: two empty multisets, d = 0 whatever d's the operands carry (total operator).
+    const float d = big.m == -__builtin_huge_valf() ? 0.0f : mul_add_k(small.d, e, big.d);
     if (is_nan(m) || is_nan(d)) return State{canonical_nan(), canonical_nan()};
     return State{m, d};
   }
