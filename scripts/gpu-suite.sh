@@ -18,8 +18,10 @@ for b in build-gpu build-gpu-portable; do [ -d "$b" ] && bash scripts/gpu-reloca
   grep PRETTY_NAME /etc/os-release
   cat build-gpu/.commit 2>/dev/null
 } > "$res/provenance.txt" 2>&1
-export OSVS_REGRESSION_DIR="$res/regressions"
 export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
+# Property runs write their shrunk failures into reports/regressions (where the replay test reads
+# them); whatever this run adds there is collected at the end.
+marker=$(mktemp)
 
 if [ "$part" = tests ] || [ "$part" = all ]; then
   (cd build-gpu && ctest -L gpu --output-on-failure -j1 --output-junit "$res/ctest-gpu-default.xml") \
@@ -52,5 +54,9 @@ if [ "$part" = audit ] || [ "$part" = all ]; then
     tail -25 "$res/mutation.log"
   fi
 fi
+(cd reports/regressions && find . -name '*.json' -newer "$marker" | while read -r f; do
+  mkdir -p "$res/regressions/$(dirname "$f")"
+  cp "$f" "$res/regressions/$f"
+done)
 tar -C "$out" -czf "$out/results.tar.gz" results && rm -rf "$res"
 ls -la "$out"

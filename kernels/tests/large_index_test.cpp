@@ -13,12 +13,6 @@
 namespace osvs {
 namespace {
 
-TEST(LargeIndex, SeedKernelIsRefusedBeyond2To31) {
-  EXPECT_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Seed, 256, 65537, 32768),
-               InvalidLaunch);
-  EXPECT_NO_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Hardened, 256, 65537, 32768));
-}
-
 TEST(LargeIndex, HardenedKernelAddressesBeyond2To31) {
   std::string why;
   auto gpu = make_cuda_executor(&why);

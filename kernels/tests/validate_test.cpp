@@ -46,6 +46,12 @@ TEST(Validate, SeedKernelRefusesIntOverflowShapes) {
   }
 }
 
+TEST(Validate, OnlyTheHardenedKernelAcceptsMoreThan2To31Elements) {
+  EXPECT_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Seed, 256, 65537, 32768),
+               InvalidLaunch);
+  EXPECT_NO_THROW(validate_shape(KernelKind::TwoPass, CombineKind::Hardened, 256, 65537, 32768));
+}
+
 TEST(Validate, RejectsBadHarnessSchedules) {
   const auto cpu = make_cpu_executor();
   HarnessCase c{{1.0f, 2.0f}, {0, 1, 2}, {0, 1}, {{0, 0}}, 0};

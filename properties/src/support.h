@@ -33,10 +33,14 @@ inline const float* row_out(const SoftmaxResult& r, std::int64_t cols, std::int6
   return r.y.data() + i * cols;
 }
 
+/// How NaNs compare: by their bits (one executor against itself) or any NaN against any NaN
+/// (two executors, whose generated NaNs differ in sign and payload).
+enum class NanBits { Exact, AnyNan };
+
 /// The first position where two outputs or states differ bitwise, as a failing Verdict; holds
 /// when they are bitwise equal. `what` names the two sides ("alone vs in batch").
 Verdict compare_bitwise(const SoftmaxResult& a, const SoftmaxResult& b, std::int64_t cols,
-                        const std::string& what);
+                        const std::string& what, NanBits nan_bits = NanBits::Exact);
 
 /// A Verdict that holds and says why the case lies outside the property's domain.
 Verdict not_applicable(const std::string& why);

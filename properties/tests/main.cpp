@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "osvs/testing/skip_marker.h"
 #include "test_executor.h"
 
 namespace {
@@ -31,5 +32,6 @@ int main(int argc, char** argv) {
   if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
   osvs::test::select_executor(executor);
   ::testing::InitGoogleTest(&argc, argv);
+  osvs::testing::install_skip_marker();
   return RUN_ALL_TESTS();
 }

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "osvs/testing/skip_marker.h"
+
 #include "osvs/properties/registry.h"
 #include "osvs/replay/print.h"
 #include "osvs/replay/replay.h"
@@ -84,5 +86,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  osvs::testing::install_skip_marker();
   return RUN_ALL_TESTS();
 }

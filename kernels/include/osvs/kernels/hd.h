@@ -47,4 +47,9 @@ OSVS_HD bool is_nan(float x) {
   return x != x;
 }
 
+/// True when a or b is NaN (one unordered compare on the device).
+OSVS_HD bool unordered(float a, float b) {
+  return !(a == a && b == b);
+}
+
 }  // namespace osvs
