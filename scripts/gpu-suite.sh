@@ -35,10 +35,10 @@ if [ "$part" = tests ] || [ "$part" = all ]; then
   build-gpu/bench/osvs_softmax_bench "$res/bench.json" > "$res/bench.log" 2>&1
   tail -30 "$res/bench.log"
   cuobjdump --dump-sass build-gpu/bench/combine_sass.o > "$res/combine_sass.txt" 2>&1
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/kernels/tests/osvs_kernel_gpu_tests \
+  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu-portable/kernels/tests/osvs_kernel_gpu_tests \
     --gtest_filter='GpuAgreement.*' > "$res/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$res/memcheck.log"
-  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/kernels/tests/osvs_kernel_gpu_tests \
+  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu-portable/kernels/tests/osvs_kernel_gpu_tests \
     --gtest_filter='GpuAgreement.EveryKernelCombineAndBlockSize' > "$res/racecheck.log" 2>&1
   echo "racecheck exit $?" | tee -a "$res/racecheck.log"
 fi
