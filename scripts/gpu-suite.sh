@@ -44,12 +44,12 @@ if [ "$part" = tests ] || [ "$part" = all ]; then
 fi
 
 if [ "$part" = audit ] || [ "$part" = all ]; then
-  build-gpu/cli/osvs audit --executor cuda --budget 2^30 --no-plots --out "$res/audit" \
+  timeout 420 build-gpu/cli/osvs audit --executor cuda --budget 2^30 --no-plots --out "$res/audit" \
     --regression-dir "$res/regressions" > "$res/audit.log" 2>&1
   echo "audit exit $?" | tee -a "$res/audit.log"
   tail -25 "$res/audit.log"
   if [ -x build-gpu/mutation/osvs_mutation ]; then
-    build-gpu/mutation/osvs_mutation --executor cuda --out "$res/mutation" > "$res/mutation.log" 2>&1
+    timeout 150 build-gpu/mutation/osvs_mutation --executor cuda --out "$res/mutation" > "$res/mutation.log" 2>&1
     echo "mutation exit $?" | tee -a "$res/mutation.log"
     tail -25 "$res/mutation.log"
   fi

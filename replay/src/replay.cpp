@@ -18,6 +18,14 @@ ReplayOutcome outcome(const std::filesystem::path& file, ReplayStatus status, st
   return o;
 }
 
+/// "executor/exp" from an executor name and its description (Executor::describe(), which names
+/// the exp in force: "CUDA expf", "glibc expf" or "portable exp").
+std::string arithmetic_of(const std::string& executor, const std::string& description) {
+  for (const char* exp : {"portable exp", "CUDA expf", "glibc expf"})
+    if (description.find(exp) != std::string::npos) return executor + " with " + exp;
+  return executor;
+}
+
 }  // namespace
 
 const char* to_string(ReplayStatus s) {
@@ -49,15 +57,19 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
     o.message = std::string("needs a GPU; the ") + executor.name() + " executor is not one";
     return o;
   }
-  // A documented defect is a fact about the executor it was found on: its bits depend on that
-  // executor's exp (CUDA expf vs glibc expf), so another executor need not reproduce it. A fixed
-  // bug (Holds) must stay fixed everywhere.
-  if (r.expectation == Expectation::Violates && !r.provenance.executor.empty() &&
-      r.provenance.executor != executor.name()) {
-    o.status = ReplayStatus::Skipped;
-    o.message = "a documented defect found on the " + r.provenance.executor +
-                " executor; replayed there, not on " + executor.name();
-    return o;
+  // A documented defect is a fact about the arithmetic it was found with: which pairs expose the
+  // seed's FMA asymmetry depends on the exact bits of the exp (CUDA expf, glibc expf or the
+  // portable exp), so it is replayed on that executor with that exp only. A fixed bug (Holds)
+  // must stay fixed everywhere.
+  if (r.expectation == Expectation::Violates) {
+    const std::string found_with = arithmetic_of(r.provenance.executor, r.provenance.device);
+    const std::string here = arithmetic_of(executor.name(), executor.describe());
+    if (!r.provenance.executor.empty() && found_with != here) {
+      o.status = ReplayStatus::Skipped;
+      o.message =
+          "a documented defect found with " + found_with + "; replayed there, not with " + here;
+      return o;
+    }
   }
   const PropertyInfo* property = lookup(r.property);
   if (property == nullptr) {

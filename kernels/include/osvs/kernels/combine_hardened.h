@@ -45,10 +45,6 @@ struct HardenedCombineWith {
     return State{x, 1.0f};
   }
   OSVS_HD static State combine(State a, State b) {
-    // NaN first and explicitly: left to flow through, a NaN operand that lands on the small side
-    // is dropped by the two-empty-multisets rule below ((-inf, 0) (+) (NaN, NaN) gave (-inf, 0);
-    // found by the identity, commutativity and special-values properties on CPU and GPU alike).
-    if (unordered(a.m, b.m) || unordered(a.d, b.d)) return State{canonical_nan(), canonical_nan()};
     const bool a_small = a.m < b.m;
     const State big = a_small ? b : a;
     const State small = a_small ? a : b;
@@ -56,7 +52,13 @@ struct HardenedCombineWith {
     const float e = small.m == -__builtin_huge_valf() ? 0.0f : Exp{}(small.m - big.m);
     // Both m = -inf: two empty multisets, d = 0 whatever d's the operands carry (total operator).
     const float d = big.m == -__builtin_huge_valf() ? 0.0f : mul_add_k(small.d, e, big.d);
-    if (is_nan(d)) return State{canonical_nan(), canonical_nan()};  // inf - inf: two m = +inf
+    // Any NaN operand gives the NaN state, tested on the operands themselves: a NaN that lands on
+    // the small side is otherwise dropped by the two-empty-multisets rule ((-inf, 0) (+) (NaN, NaN)
+    // gave (-inf, 0); found by the identity, commutativity and special-values properties). A d that
+    // comes out NaN (two m = +inf: inf - inf) likewise. Checked last, so the code stays
+    // branch-free.
+    if (unordered(a.m, b.m) || unordered(a.d, b.d) || is_nan(d))
+      return State{canonical_nan(), canonical_nan()};
     return State{m, d};
   }
   /// Pass 2: exp(x - m) / d, and 0 for every element of a fully masked row (d == 0), the
