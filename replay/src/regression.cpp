@@ -105,7 +105,10 @@ std::filesystem::path default_regression_root() {
 
 Provenance make_provenance(const Executor& executor, std::string found_by) {
   Provenance p;
-  p.osvs_commit = OSVS_GIT_COMMIT;
+  // The build records the commit when CMake configures; a build folder reused across commits (or
+  // a copy run elsewhere) says which commit it was built from through OSVS_COMMIT.
+  const char* commit = std::getenv("OSVS_COMMIT");
+  p.osvs_commit = commit && *commit ? commit : OSVS_GIT_COMMIT;
   p.date = utc_now_iso8601();
   p.executor = executor.name();
   p.device = executor.describe();
