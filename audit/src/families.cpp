@@ -72,7 +72,8 @@ const std::vector<InputFamily>& all_families() {
       {"normal_100", "x ~ N(0, 100)", &normal<100>},
       {"uniform", "x ~ U(-10, 10)", &uniform},
       {"wide_range", "x ~ U(-110, 0): normal, subnormal and underflowing outputs", &wide_range},
-      {"special_values", "+-0, subnormals, FLT_MIN, +-FLT_MAX, small integers, -inf", &special_values},
+      {"special_values", "+-0, subnormals, FLT_MIN, +-FLT_MAX, small integers, -inf",
+       &special_values},
       {"ties", "copies of the maximum and values a few ulps or integers below it", &ties},
   };
   return families;
