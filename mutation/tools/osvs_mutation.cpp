@@ -26,6 +26,9 @@ void print_progress(const MutantResult& r) {
   std::fflush(stdout);
 }
 
+/// Exit status when the executor is not available (no device): the conventional "skipped" code.
+constexpr int kExitExecutorUnavailable = 77;
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,8 +54,10 @@ int main(int argc, char** argv) {
     std::string why_not;
     auto executor = make_executor(executor_name, &why_not);
     if (!executor) {
-      fmt::print(stderr, "osvs_mutation: executor {} unavailable: {}\n", executor_name, why_not);
-      return 2;
+      // 77: the conventional "skipped" status (ctest's SKIP_RETURN_CODE): nothing ran.
+      fmt::print(stderr, "osvs_mutation: executor {} unavailable, nothing ran: {}\n", executor_name,
+                 why_not);
+      return kExitExecutorUnavailable;
     }
     // Read the baseline first: a damaged one is named before minutes of work.
     const auto baseline =
