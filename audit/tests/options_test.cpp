@@ -54,8 +54,11 @@ namespace {
 TEST(Plan, TheGpuPlanReachesTwoToTheTwentyFourAtTheLessonsBlockSizes) {
   const Plan p = make_plan(AuditOptions{}, true);
   EXPECT_EQ(p.sizes.back(), std::int64_t{1} << 24);
-  for (const Config& c : p.configs)
-    if (c.n > 65537) EXPECT_TRUE(c.block == 256 || c.block == 1024) << c.block;
+  for (const Config& c : p.configs) {
+    if (c.n > 65537) {
+      EXPECT_TRUE(c.block == 256 || c.block == 1024) << c.block;
+    }
+  }
   const Plan cpu = make_plan(AuditOptions{}, false);
   EXPECT_EQ(cpu.sizes.back(), 65537);
 }
