@@ -31,6 +31,18 @@ namespace osvs::oracle {
 namespace {
 
 namespace bmp = boost::multiprecision;
+
+/// MPFR keeps per-thread caches (constants such as log 2) that it frees only when asked; a worker
+/// thread of the audit that used MPFR would leak them at its exit. The first MPFR call of each
+/// thread arms this guard, which frees the thread's caches when the thread ends.
+struct MpfrThreadCaches {
+  ~MpfrThreadCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
+void free_mpfr_caches_at_thread_exit() {
+  thread_local MpfrThreadCaches guard;
+  (void)guard;
+}
 constexpr double kMpfrGap = 1024.0;
 
 template <unsigned Digits10>
@@ -147,6 +159,7 @@ namespace detail {
 
 void mpfr_decide(const float* x, std::int64_t n, float m, const std::vector<std::int64_t>& which,
                  std::vector<float>& y_rounded, std::size_t first_rung) {
+  free_mpfr_caches_at_thread_exit();
   std::vector<std::int64_t> pending = which;
   for (std::size_t rung = first_rung; rung < std::size(kZivDigits) && !pending.empty(); ++rung)
     decide_rung(rung, x, n, m, pending, y_rounded);
@@ -158,6 +171,7 @@ void mpfr_decide(const float* x, std::int64_t n, float m, const std::vector<std:
 }  // namespace detail
 
 RowReference reference_row_mpfr(const float* x, std::int64_t n) {
+  free_mpfr_caches_at_thread_exit();
   const RowKind kind = classify_row(x, n);
   if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r = finite_skeleton(x, n);
@@ -173,6 +187,7 @@ RowReference reference_row_mpfr(const float* x, std::int64_t n) {
 
 RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
                                    std::vector<std::int64_t>* undecided) {
+  free_mpfr_caches_at_thread_exit();
   const int rung = rung_of_digits(digits10);
   const RowKind kind = classify_row(x, n);
   if (kind != RowKind::Finite) return detail::special_reference(kind, n);
