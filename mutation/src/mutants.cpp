@@ -15,8 +15,7 @@ const char* combine_bug(CombineKind k) {
     case CombineKind::MutantNaiveIdentity:
       return "initial state (-inf, 0) with the unguarded formula: -inf - -inf = NaN";
     case CombineKind::MutantUnorderedTies:
-      return "hardened combine without its tie rule: first operand's m on ties, asymmetric "
-             "rescale";
+      return "hardened combine without its tie rule: the first operand's m on ties (+0 vs -0)";
     case CombineKind::MutantFastExp:
       return "__expf instead of expf (error grows with |x - m|)";
     default:
