@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"  # ccache hits across clones and build folders
 cuda=ON
 command -v nvcc >/dev/null 2>&1 || cuda=OFF
 cmake --preset default -DOSVS_WITH_CUDA=$cuda >/dev/null
