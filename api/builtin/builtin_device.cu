@@ -1,0 +1,36 @@
+// osvs's own CUDA kernels registered through the public API (see builtin_host.cpp).
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+
+#include "builtin_shapes.h"
+#include "osvs/kernels/cuda_launch.h"
+#include "osvs/kernels/validate.h"
+
+namespace osvs::builtin {
+namespace {
+
+void run_device(const Shape& s, const RowProblem& p) {
+  // The kernels write each row's state too: scratch the adapter owns for the launch.
+  State* states = nullptr;
+  const auto stream = p.cuda_stream<cudaStream_t>();
+  if (cudaMallocAsync(reinterpret_cast<void**>(&states),
+                      sizeof(State) * static_cast<std::size_t>(p.rows > 0 ? p.rows : 1),
+                      stream) != cudaSuccess)
+    throw std::runtime_error("cudaMallocAsync of the row states failed");
+  cuda::launch_softmax(s.kernel, s.combine, s.block, p.x<float>(), p.y<float>(), states, p.rows,
+                       p.cols, stream);
+  if (cudaFreeAsync(states, stream) != cudaSuccess)
+    throw std::runtime_error("cudaFreeAsync of the row states failed");
+}
+
+struct DeviceRegistration {
+  DeviceRegistration() {
+    for (const Shape& s : shapes())
+      register_row_kernel(
+          declare(s, Where::Device).run([s](const RowProblem& p) { run_device(s, p); }));
+  }
+} registration;
+
+}  // namespace
+}  // namespace osvs::builtin

@@ -1,0 +1,41 @@
+// osvs's own kernels registered through the public API, the path every user kernel takes: the
+// CPU model of each (it replays the device kernel's reduction order with the host's expf), so
+// that the black-box laws run on them where there is no GPU. Their contracts are the derived
+// bounds of their reduction shapes; their conventions are the ones kernels/documented.h states.
+#include <cstring>
+
+#include "builtin_shapes.h"
+#include "osvs/kernels/executor.h"
+#include "osvs/osvs.h"
+
+namespace osvs::builtin {
+namespace {
+
+void run_cpu_model(const Shape& s, const RowProblem& p) {
+  SoftmaxBatch b;
+  b.kernel = s.kernel;
+  b.combine = s.combine;
+  b.block = s.block;
+  b.rows = p.rows;
+  b.cols = p.cols;
+  b.x.resize(static_cast<std::size_t>(p.rows * p.cols));
+  for (std::int64_t i = 0; i < p.rows; ++i)
+    std::memcpy(b.x.data() + i * p.cols, p.x<float>() + i * p.x_stride,
+                static_cast<std::size_t>(p.cols) * sizeof(float));
+  static const auto model = make_cpu_executor();
+  const SoftmaxResult r = model->softmax(b);
+  for (std::int64_t i = 0; i < p.rows; ++i)
+    std::memcpy(p.y<float>() + i * p.y_stride, r.y.data() + i * p.cols,
+                static_cast<std::size_t>(p.cols) * sizeof(float));
+}
+
+struct HostRegistration {
+  HostRegistration() {
+    for (const Shape& s : shapes())
+      register_row_kernel(
+          declare(s, Where::Host).run([s](const RowProblem& p) { run_cpu_model(s, p); }));
+  }
+} registration;
+
+}  // namespace
+}  // namespace osvs::builtin

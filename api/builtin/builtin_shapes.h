@@ -1,0 +1,51 @@
+// The shapes of osvs's own kernels and their declarations, shared by the host (CPU model) and
+// device registrations so that both declare the same contract and conventions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/documented.h"
+#include "osvs/osvs.h"
+
+namespace osvs::builtin {
+
+struct Shape {
+  KernelKind kernel;
+  CombineKind combine;
+  int block;
+};
+
+/// seed and hardened 2-pass, and the 3-pass baseline, at 256 threads per block.
+inline std::vector<Shape> shapes() {
+  return {{KernelKind::TwoPass, CombineKind::Seed, 256},
+          {KernelKind::TwoPass, CombineKind::Hardened, 256},
+          {KernelKind::ThreePass, CombineKind::Hardened, 256}};
+}
+
+/// "osvs.two_pass.hardened.256" (device) / "osvs.two_pass.hardened.256.cpu_model" (host).
+inline std::string name_of(const Shape& s, Where where) {
+  std::string n = std::string("osvs.") + to_string(s.kernel);
+  if (s.kernel == KernelKind::TwoPass) n += std::string(".") + to_string(s.combine);
+  n += "." + std::to_string(s.block);
+  return where == Where::Host ? n + ".cpu_model" : n;
+}
+
+/// The declaration without its callable: derived contract, documented conventions, and the
+/// invariances every kernel of osvs holds bit for bit (an exact shift leaves every x_j - m
+/// unchanged; rows never interact; no atomics).
+inline RowKernel declare(const Shape& s, Where where) {
+  const bool zero = std::isnan(documented_masked_output(s.kernel, s.combine)) == false;
+  return RowKernel(name_of(s, where), where)
+      .softmax()
+      .types(DType::F32, DType::F32)
+      .block(s.block)
+      .masked_rows(zero ? MaskedRow::Zero : MaskedRow::NaN)
+      .pos_inf_rows(PosInfRow::NaN)
+      .strided(false)
+      .exact_shift_invariant()
+      .accuracy(Accuracy::derived({to_string(s.kernel), to_string(s.combine), s.block}))
+      .description(where == Where::Host ? "CPU model of osvs's kernel" : "osvs's CUDA kernel");
+}
+
+}  // namespace osvs::builtin

@@ -1,0 +1,156 @@
+// RowKernel: a black-box softmax or log-softmax kernel under test, declared the way PyTorch's
+// OpInfo declares an operator: a name, the callable, its element types, where it runs, the
+// conventions it documents for rows the arithmetic leaves open, the accuracy it promises and the
+// traits that shape its tests (vector width, block width, which invariances hold bit for bit).
+//
+// Nothing is inferred: a law that a kernel does not declare is checked within its accuracy
+// contract instead of bitwise, and a kernel without an accuracy contract is measured and
+// reported, while the release gate says "no contract declared".
+//
+//   osvs::RowKernel("my_softmax", osvs::Where::Device)
+//       .run([](const osvs::RowProblem& p) {
+//         my_softmax(p.x<float>(), p.y<float>(), p.rows, p.cols, p.cuda_stream());
+//       })
+//       .masked_rows(osvs::MaskedRow::Zero)
+//       .accuracy(osvs::Accuracy::ulps(4));
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "osvs/api/accuracy.h"
+#include "osvs/api/dtype.h"
+
+namespace osvs {
+
+/// What the kernel computes for each row x: softmax y_j = e^(x_j) / sum_k e^(x_k), or
+/// log-softmax y_j = x_j - log sum_k e^(x_k).
+enum class RowOp { Softmax, LogSoftmax };
+
+/// Where the kernel's pointers live: host memory (plain function) or CUDA device memory.
+enum class Where { Host, Device };
+
+const char* to_string(RowOp op);
+const char* to_string(Where w);
+
+/// One launch: an M x N batch, row-major, row i of x at x + i * x_stride (elements); the kernel
+/// writes y_ij at y + i * y_stride + j and nothing else. stream is the cudaStream_t to launch
+/// on (Where::Device) or null (Where::Host).
+struct RowProblem {
+  const void* x_ptr = nullptr;
+  void* y_ptr = nullptr;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t x_stride = 0;
+  std::int64_t y_stride = 0;
+  DType x_type = DType::F32;
+  DType y_type = DType::F32;
+  void* stream = nullptr;
+
+  template <class T>
+  const T* x() const {
+    return static_cast<const T*>(x_ptr);
+  }
+  template <class T>
+  T* y() const {
+    return static_cast<T*>(y_ptr);
+  }
+  /// The stream as the CUDA type (cudaStream_t is a pointer type).
+  template <class Stream = void*>
+  Stream cuda_stream() const {
+    return reinterpret_cast<Stream>(stream);
+  }
+};
+
+/// What a fully masked row (every element -inf) gives: NaN (0/0, PyTorch's softmax) or the
+/// empty sum's limit (softmax 0 and log-softmax -inf, flash-attention's choice).
+enum class MaskedRow { NaN, Zero };
+
+/// What a row holding +inf gives: NaN everywhere (PyTorch), or the limit (each +inf element
+/// 1/k of the mass, k = number of +inf elements, every other element 0).
+enum class PosInfRow { NaN, Limit };
+
+/// The conventions a kernel documents for rows where the arithmetic has no answer of its own.
+/// A NaN anywhere in a row always makes the whole row NaN; N = 0 writes nothing.
+struct Conventions {
+  MaskedRow masked = MaskedRow::NaN;
+  PosInfRow pos_inf = PosInfRow::NaN;
+};
+
+/// Traits that shape the generated problems and which laws are held bit for bit.
+struct Traits {
+  int vector_width = 1;  ///< elements per vector load: row lengths around its multiples
+  int block = 0;         ///< elements handled per block/warp step (0: none): lengths around it
+  std::int64_t max_cols = std::int64_t{1} << 20;  ///< longest row the kernel accepts
+  bool strided = true;                            ///< accepts x_stride, y_stride > cols
+  bool deterministic = true;                      ///< two launches give the same bits
+  bool batch_invariant = true;         ///< a row's bits do not depend on M or its position
+  bool order_independent = false;      ///< permuting a row permutes its outputs bit for bit
+  bool exact_shift_invariant = false;  ///< x + c gives the same bits when every x_j + c is exact
+};
+
+using RowKernelFn = std::function<void(const RowProblem&)>;
+
+class RowKernel {
+ public:
+  RowKernel() = default;
+  RowKernel(std::string name, Where where) : name_(std::move(name)), where_(where) {}
+
+  // --- declaration (each returns *this, so a declaration reads as one expression)
+  RowKernel& run(RowKernelFn fn) { return (fn_ = std::move(fn), *this); }
+  RowKernel& op(RowOp o) { return (op_ = o, *this); }
+  RowKernel& softmax() { return op(RowOp::Softmax); }
+  RowKernel& log_softmax() { return op(RowOp::LogSoftmax); }
+  RowKernel& types(DType in, DType out) { return (in_ = in, out_ = out, *this); }
+  RowKernel& masked_rows(MaskedRow m) { return (conventions_.masked = m, *this); }
+  RowKernel& pos_inf_rows(PosInfRow p) { return (conventions_.pos_inf = p, *this); }
+  RowKernel& accuracy(Accuracy a) { return (accuracy_ = std::move(a), *this); }
+  RowKernel& traits(Traits t) { return (traits_ = t, *this); }
+  RowKernel& vector_width(int w) { return (traits_.vector_width = w, *this); }
+  RowKernel& block(int b) { return (traits_.block = b, *this); }
+  RowKernel& max_cols(std::int64_t n) { return (traits_.max_cols = n, *this); }
+  RowKernel& strided(bool s) { return (traits_.strided = s, *this); }
+  RowKernel& order_independent(bool b = true) { return (traits_.order_independent = b, *this); }
+  RowKernel& exact_shift_invariant(bool b = true) {
+    return (traits_.exact_shift_invariant = b, *this);
+  }
+  RowKernel& deterministic(bool b) { return (traits_.deterministic = b, *this); }
+  RowKernel& batch_invariant(bool b) { return (traits_.batch_invariant = b, *this); }
+  /// Leaves out one law, with the reason printed wherever it would have run.
+  RowKernel& skip(const std::string& law, std::string reason) {
+    return (skips_[law] = std::move(reason), *this);
+  }
+  RowKernel& description(std::string d) { return (description_ = std::move(d), *this); }
+
+  // --- reading the declaration
+  const std::string& name() const { return name_; }
+  Where where() const { return where_; }
+  RowOp op() const { return op_; }
+  DType in_type() const { return in_; }
+  DType out_type() const { return out_; }
+  const Conventions& conventions() const { return conventions_; }
+  const Accuracy& accuracy() const { return accuracy_; }
+  const Traits& traits() const { return traits_; }
+  const std::map<std::string, std::string>& skips() const { return skips_; }
+  const std::string& description() const { return description_; }
+  /// Runs the kernel on one launch (the runner calls this; it checks what the kernel did).
+  void operator()(const RowProblem& p) const { fn_(p); }
+  bool has_callable() const { return static_cast<bool>(fn_); }
+
+ private:
+  std::string name_;
+  Where where_ = Where::Host;
+  RowKernelFn fn_;
+  RowOp op_ = RowOp::Softmax;
+  DType in_ = DType::F32;
+  DType out_ = DType::F32;
+  Conventions conventions_;
+  Accuracy accuracy_ = Accuracy::none();
+  Traits traits_;
+  std::map<std::string, std::string> skips_;
+  std::string description_;
+};
+
+}  // namespace osvs

@@ -1,0 +1,70 @@
+// Running a registered kernel on a batch of rows and checking what it did to memory.
+//
+// The runner lays the batch out as the kernel expects (its input type, the row strides of the
+// layout), fills every output element and a guard zone before and after the output with a
+// signalling-NaN sentinel that no softmax produces, runs the kernel (on the device: copies in,
+// launches on a stream of its own, synchronises, copies the whole image back) and then checks:
+// the input is unchanged, the guards and the row padding still hold the sentinel, every output
+// element was written, no CUDA error is left. Any breach, an exception or a CUDA error is a
+// KernelFailure whose message names the kernel and what it did.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "osvs/api/row_kernel.h"
+
+namespace osvs {
+
+/// A kernel broke its contract with memory or the runtime (threw, CUDA error, wrote outside its
+/// output, left outputs unwritten, modified its input).
+class KernelFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Extra elements between rows (x_stride = cols + x_pad, y_stride = cols + y_pad).
+struct Layout {
+  std::int64_t x_pad = 0;
+  std::int64_t y_pad = 0;
+};
+
+/// A batch of equal-length rows as floats (each exactly a value of the kernel's input type).
+using Rows = std::vector<std::vector<float>>;
+
+/// The kernel's outputs, rows * cols, converted exactly to float.
+struct RowOutputs {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<float> y;
+  const float* row(std::int64_t i) const { return y.data() + i * cols; }
+};
+
+/// Runs k on the batch. Throws KernelFailure (see above), std::invalid_argument for a batch the
+/// kernel does not accept (rows of different lengths, values not exact in its input type,
+/// cols above its max_cols, a padded layout for a kernel that is not strided) and
+/// DeviceUnavailable for a device kernel where no device is usable.
+RowOutputs run_row_kernel(const RowKernel& k, const Rows& rows, Layout layout = {});
+
+/// No usable CUDA device (or a build without CUDA): device kernels cannot run here.
+class DeviceUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Whether device kernels can run in this process; *why_not says why not.
+bool device_available(std::string* why_not);
+
+/// Whether the kernel can run in this process; *why_not says why not.
+bool runnable(const RowKernel& k, std::string* why_not);
+
+namespace detail {
+/// One launch on byte images: x_image holds the input (with padding), y_image the output with
+/// guard zones of guard_bytes on either side; the problem's pointers are left for the executor.
+void execute_on_device(const RowKernel& k, RowProblem problem, std::vector<unsigned char>& x_image,
+                       std::vector<unsigned char>& y_image, std::size_t guard_bytes);
+}  // namespace detail
+
+}  // namespace osvs

@@ -1,0 +1,49 @@
+#include "contract.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "exact_outputs.h"
+#include "osvs/kernels/cases.h"
+#include "osvs/kernels/exp.h"
+#include "osvs/oracle/bounds.h"
+
+namespace osvs::api {
+
+double finite_range(const float* row, std::int64_t n) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::int64_t j = 0; j < n; ++j)
+    if (std::isfinite(row[j])) {
+      lo = std::min(lo, static_cast<double>(row[j]));
+      hi = std::max(hi, static_cast<double>(row[j]));
+    }
+  return hi >= lo ? hi - lo : 0;
+}
+
+std::optional<std::vector<double>> tolerance_ulps(const RowKernel& k, const float* row,
+                                                  std::int64_t n) {
+  const Accuracy& a = k.accuracy();
+  const double slack = reference_slack_ulps(k.out_type());
+  switch (a.kind()) {
+    case Accuracy::Kind::None:
+      return std::nullopt;
+    case Accuracy::Kind::Ulps:
+      return std::vector<double>(static_cast<std::size_t>(n),
+                                 a.ulps_for(n, finite_range(row, n)) + slack);
+    case Accuracy::Kind::Derived: {
+      if (const std::string why = derived_contract_problem(k); !why.empty())
+        throw std::invalid_argument("kernel '" + k.name() + "': " + why);
+      const DerivedShape& s = a.shape();
+      // The exp's accuracy follows where the kernel runs: CUDA expf on the device, the host's
+      // expf in a host kernel (kernels/exp.h).
+      auto bound = oracle::softmax_bound(*parse_kernel(s.kernel), *parse_combine(s.combine),
+                                         s.block, row, n, kexp_max_ulp(k.where() == Where::Device));
+      for (double& t : bound.y_ulp) t += slack;
+      return bound.y_ulp;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace osvs::api

@@ -1,0 +1,20 @@
+#include "declaration.h"
+
+#include "osvs/kernels/cases.h"
+
+namespace osvs::api {
+
+std::string derived_contract_problem(const RowKernel& k) {
+  if (k.accuracy().kind() != Accuracy::Kind::Derived) return "";
+  const DerivedShape& s = k.accuracy().shape();
+  if (!parse_kernel(s.kernel))
+    return "no kernel '" + s.kernel + "' in the catalogue of derived bounds (two_pass, three_pass)";
+  if (!parse_combine(s.combine)) return "no combine '" + s.combine + "' in the catalogue";
+  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)))
+    return "block " + std::to_string(s.block) + " is not a power of two in 32 ... 1024";
+  if (k.op() != RowOp::Softmax || k.out_type() != DType::F32 || k.in_type() != DType::F32)
+    return "derived bounds exist for f32 -> f32 softmax only";
+  return "";
+}
+
+}  // namespace osvs::api

@@ -1,0 +1,14 @@
+// Checks of a declaration that need no oracle (the registry runs them at registration).
+#pragma once
+
+#include <string>
+
+#include "osvs/api/row_kernel.h"
+
+namespace osvs::api {
+
+/// Why a derived contract cannot apply to k (a shape not in the catalogue, not f32 softmax), or
+/// "" (also for kernels whose contract is not derived).
+std::string derived_contract_problem(const RowKernel& k);
+
+}  // namespace osvs::api

@@ -1,0 +1,20 @@
+// The device half of the runner in a build without CUDA: device kernels cannot run.
+#include "osvs/api/runner.h"
+
+namespace osvs {
+
+bool device_available(std::string* why_not) {
+  if (why_not) *why_not = "osvs was built without CUDA (OSVS_WITH_CUDA=OFF)";
+  return false;
+}
+
+namespace detail {
+void execute_on_device(const RowKernel&, RowProblem, std::vector<unsigned char>&,
+                       std::vector<unsigned char>&, std::size_t) {
+  std::string why;
+  device_available(&why);
+  throw DeviceUnavailable(why);
+}
+}  // namespace detail
+
+}  // namespace osvs

@@ -1,0 +1,56 @@
+#include "osvs/api/registry.h"
+
+#include <stdexcept>
+
+#include "declaration.h"
+
+namespace osvs {
+namespace {
+
+std::vector<RowKernel>& entries() {
+  static std::vector<RowKernel> kernels;
+  return kernels;
+}
+
+}  // namespace
+
+const char* to_string(RowOp op) {
+  return op == RowOp::Softmax ? "softmax" : "log_softmax";
+}
+
+const char* to_string(Where w) {
+  return w == Where::Host ? "host" : "device";
+}
+
+std::string declaration_problem(const RowKernel& k) {
+  if (k.name().empty()) return "a kernel needs a name";
+  for (char ch : k.name())
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
+      return "kernel name '" + k.name() + "' may hold only letters, digits, '_', '-' and '.'";
+  if (!k.has_callable()) return "kernel '" + k.name() + "' has no callable (.run(...))";
+  if (k.traits().vector_width < 1 || k.traits().block < 0 || k.traits().max_cols < 1)
+    return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";
+  if (const std::string why = api::derived_contract_problem(k); !why.empty())
+    return "kernel '" + k.name() + "': " + why;
+  return "";
+}
+
+void register_row_kernel(RowKernel k) {
+  if (const std::string why = declaration_problem(k); !why.empty())
+    throw std::invalid_argument(why);
+  if (find_row_kernel(k.name()))
+    throw std::invalid_argument("kernel '" + k.name() + "' is registered twice");
+  entries().push_back(std::move(k));
+}
+
+const std::vector<RowKernel>& row_kernels() {
+  return entries();
+}
+
+const RowKernel* find_row_kernel(std::string_view name) {
+  for (const RowKernel& k : entries())
+    if (k.name() == name) return &k;
+  return nullptr;
+}
+
+}  // namespace osvs

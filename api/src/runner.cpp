@@ -1,0 +1,155 @@
+#include "osvs/api/runner.h"
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+
+namespace osvs {
+namespace {
+
+/// Guard zone on each side of the output: 256 bytes catches the usual off-by-one-vector writes.
+constexpr std::size_t kGuardBytes = 256;
+
+/// The sentinel in each type: a signalling NaN with a payload no arithmetic produces (generated
+/// NaNs are quiet), so an element still holding it was not written.
+constexpr std::uint32_t kSentinel32 = 0x7fa5a5a5u;
+constexpr std::uint16_t kSentinelBf16 = 0x7fa5u;
+constexpr std::uint16_t kSentinelF16 = 0x7da5u;
+
+void fill_sentinel(DType t, unsigned char* p, std::size_t bytes) {
+  if (t == DType::F32) {
+    for (std::size_t i = 0; i + 4 <= bytes; i += 4) std::memcpy(p + i, &kSentinel32, 4);
+    return;
+  }
+  const std::uint16_t s = t == DType::BF16 ? kSentinelBf16 : kSentinelF16;
+  for (std::size_t i = 0; i + 2 <= bytes; i += 2) std::memcpy(p + i, &s, 2);
+}
+
+bool is_sentinel(DType t, const unsigned char* p) {
+  if (t == DType::F32) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v == kSentinel32;
+  }
+  std::uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v == (t == DType::BF16 ? kSentinelBf16 : kSentinelF16);
+}
+
+std::string where_in(std::int64_t element, std::int64_t stride, std::int64_t cols) {
+  const std::int64_t row = element / stride, col = element % stride;
+  if (col >= cols)
+    return "row " + std::to_string(row) + "'s padding (column " + std::to_string(col) + ")";
+  return "y[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+/// The checks after a launch (see runner.h), in the order a user wants to hear them.
+void check_memory(const RowKernel& k, const RowProblem& p, const std::vector<unsigned char>& x0,
+                  const std::vector<unsigned char>& x, const std::vector<unsigned char>& y) {
+  const std::string who = "kernel '" + k.name() + "' ";
+  if (x != x0) throw KernelFailure(who + "modified its input x");
+  const std::size_t es = size_of(p.y_type);
+  const std::size_t body = y.size() - 2 * kGuardBytes;
+  for (std::size_t b = 0; b < kGuardBytes; b += es)
+    if (!is_sentinel(p.y_type, y.data() + b))
+      throw KernelFailure(who + "wrote before its output (" + std::to_string(kGuardBytes - b) +
+                          " bytes before y)");
+  for (std::size_t b = 0; b < kGuardBytes; b += es)
+    if (!is_sentinel(p.y_type, y.data() + kGuardBytes + body + b))
+      throw KernelFailure(who + "wrote past the end of its output (" + std::to_string(b) +
+                          " bytes after the last element)");
+  for (std::int64_t e = 0; e < p.rows * p.y_stride; ++e) {
+    const bool sentinel = is_sentinel(p.y_type, y.data() + kGuardBytes + e * es);
+    const bool padding = e % p.y_stride >= p.cols;
+    if (padding && !sentinel)
+      throw KernelFailure(who + "wrote into " + where_in(e, p.y_stride, p.cols) +
+                          " (outside the output)");
+    if (!padding && sentinel)
+      throw KernelFailure(who + "left " + where_in(e, p.y_stride, p.cols) + " unwritten");
+  }
+}
+
+void run_on_host(const RowKernel& k, RowProblem p, std::vector<unsigned char>& x,
+                 std::vector<unsigned char>& y) {
+  p.x_ptr = x.data();
+  p.y_ptr = y.data() + kGuardBytes;
+  k(p);
+}
+
+}  // namespace
+
+bool runnable(const RowKernel& k, std::string* why_not) {
+  if (k.where() == Where::Host) return true;
+  return device_available(why_not);
+}
+
+RowOutputs run_row_kernel(const RowKernel& k, const Rows& rows, Layout layout) {
+  RowProblem p;
+  p.rows = static_cast<std::int64_t>(rows.size());
+  p.cols = rows.empty() ? 0 : static_cast<std::int64_t>(rows.front().size());
+  p.x_type = k.in_type();
+  p.y_type = k.out_type();
+  if (layout.x_pad < 0 || layout.y_pad < 0) throw std::invalid_argument("negative row padding");
+  if ((layout.x_pad || layout.y_pad) && !k.traits().strided)
+    throw std::invalid_argument("kernel '" + k.name() + "' does not declare strided rows");
+  if (p.cols > k.traits().max_cols)
+    throw std::invalid_argument("rows of " + std::to_string(p.cols) + " elements exceed kernel '" +
+                                k.name() + "''s max_cols " + std::to_string(k.traits().max_cols));
+  p.x_stride = p.cols + layout.x_pad;
+  p.y_stride = p.cols + layout.y_pad;
+
+  // Input image: each row in the kernel's type, padding filled with NaN so that a kernel that
+  // reads it as data produces NaN rows.
+  const std::size_t xs = size_of(p.x_type);
+  std::vector<unsigned char> x(static_cast<std::size_t>(p.rows * p.x_stride) * xs);
+  std::vector<float> staged(static_cast<std::size_t>(p.x_stride), std::nanf(""));
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const auto& r = rows[static_cast<std::size_t>(i)];
+    if (static_cast<std::int64_t>(r.size()) != p.cols)
+      throw std::invalid_argument("rows of different lengths (" + std::to_string(r.size()) +
+                                  " vs " + std::to_string(p.cols) + ")");
+    for (std::int64_t j = 0; j < p.cols; ++j) {
+      const float v = r[static_cast<std::size_t>(j)];
+      const float q = round_to(p.x_type, v);
+      if (std::memcmp(&q, &v, sizeof v) != 0 && !(std::isnan(q) && std::isnan(v)))
+        throw std::invalid_argument("x[" + std::to_string(i) + "][" + std::to_string(j) +
+                                    "] is not exactly a " + to_string(p.x_type) + " value");
+      staged[static_cast<std::size_t>(j)] = v;
+    }
+    store_as(p.x_type, staged.data(), x.data() + static_cast<std::size_t>(i * p.x_stride) * xs,
+             p.x_stride);
+  }
+  const std::vector<unsigned char> x0 = x;
+
+  const std::size_t ys = size_of(p.y_type);
+  std::vector<unsigned char> y(static_cast<std::size_t>(p.rows * p.y_stride) * ys +
+                               2 * kGuardBytes);
+  fill_sentinel(p.y_type, y.data(), y.size());
+
+  try {
+    if (k.where() == Where::Host)
+      run_on_host(k, p, x, y);
+    else
+      detail::execute_on_device(k, p, x, y, kGuardBytes);
+  } catch (const KernelFailure&) {
+    throw;
+  } catch (const DeviceUnavailable&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw KernelFailure("kernel '" + k.name() + "' threw: " + e.what());
+  } catch (...) {
+    throw KernelFailure("kernel '" + k.name() + "' threw a non-standard exception");
+  }
+  check_memory(k, p, x0, x, y);
+
+  RowOutputs out;
+  out.rows = p.rows;
+  out.cols = p.cols;
+  out.y.resize(static_cast<std::size_t>(p.rows * p.cols));
+  for (std::int64_t i = 0; i < p.rows; ++i)
+    load_from(p.y_type, y.data() + kGuardBytes + static_cast<std::size_t>(i * p.y_stride) * ys,
+              out.y.data() + i * p.cols, p.cols);
+  return out;
+}
+
+}  // namespace osvs

@@ -1,0 +1,241 @@
+#include "osvs/api/testbed.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "osvs/api/registry.h"
+#include "osvs/api/row_regression.h"
+#include "osvs/testing/skip_marker.h"
+#include "row_cases.h"
+
+namespace osvs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The fixed default seed: CI is deterministic; RC_PARAMS overrides it.
+constexpr const char* kDefaultRcParams = "seed=20261130";
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+double shrink_budget_seconds() {
+  return std::strtod(env_or("OSVS_SHRINK_SECONDS", "20").c_str(), nullptr);
+}
+
+/// A short summary of a case for the first-counterexample line.
+std::string summary(const RowCase& c) {
+  std::ostringstream s;
+  s << c.rows.size() << " row(s) of " << (c.rows.empty() ? 0 : c.rows[0].size()) << " elements";
+  if (c.layout.x_pad || c.layout.y_pad)
+    s << ", padding " << c.layout.x_pad << "/" << c.layout.y_pad;
+  if (c.batch_rows > 1) s << ", at row " << c.batch_position << " of " << c.batch_rows;
+  return s.str();
+}
+
+/// Runs a law on a case; a kernel's breach of memory or runtime is a failure of the law.
+Verdict judge(const RowLaw& law, const RowKernel& k, const RowCase& c) {
+  try {
+    return law.check(k, c);
+  } catch (const KernelFailure& e) {
+    return Verdict::fail(e.what());
+  }
+}
+
+class LawTest : public ::testing::Test {
+ public:
+  LawTest(const RowKernel* k, const RowLaw* law) : k_(k), law_(law) {}
+
+  void TestBody() override {
+    if (auto it = k_->skips().find(law_->name); it != k_->skips().end())
+      GTEST_SKIP() << k_->name() << " declares: " << it->second;
+    std::string why;
+    if (!runnable(*k_, &why)) GTEST_SKIP() << why;
+    const auto cases = testbed::row_case(*k_, law_->name);
+    const double budget = shrink_budget_seconds();
+    std::optional<Clock::time_point> first_failure;
+    std::optional<std::pair<RowCase, Verdict>> last;
+    int judged = 0, not_judged = 0, shrink_steps = 0;
+    bool budget_spent = false;
+    std::string not_judged_reason;
+    const bool passed = rc::check(k_->name() + ": " + law_->law, [&] {
+      // Past the budget every later candidate is accepted before it is even built, so shrinking
+      // ends at once with the smallest failing case found so far.
+      if (first_failure &&
+          std::chrono::duration<double>(Clock::now() - *first_failure).count() > budget) {
+        budget_spent = true;
+        return;
+      }
+      const RowCase c = *cases;
+      const Verdict v = judge(*law_, *k_, c);
+      if (is_not_judged(v)) {
+        ++not_judged;
+        not_judged_reason = v.explanation;
+        RC_TAG("not judged");
+        return;
+      }
+      ++judged;
+      RC_TAG("judged");
+      if (v.holds) return;
+      if (!first_failure) {
+        first_failure = Clock::now();
+        std::cout << "[ osvs     ] " << k_->name() << "/" << law_->name << " first counterexample ("
+                  << summary(c) << "): " << v.explanation << "\n[ osvs     ] shrinking (budget "
+                  << budget << " s) ..." << std::endl;
+      } else {
+        ++shrink_steps;
+      }
+      last.emplace(c, v);
+      RC_FAIL(v.explanation);
+    });
+    if (passed && judged == 0) GTEST_SKIP() << not_judged_reason;
+    if (passed && not_judged > judged)
+      ADD_FAILURE() << law_->name << ": " << not_judged << " of " << (judged + not_judged)
+                    << " cases could not be judged (" << not_judged_reason
+                    << "): the generator misses the law's domain";
+    if (!last) {
+      EXPECT_TRUE(passed);
+      return;
+    }
+    std::cout << "[ osvs     ] shrinking " << (budget_spent ? "stopped at its budget" : "done")
+              << " after " << shrink_steps << " smaller failing cases\n";
+    RowRegression r;
+    r.kernel = k_->name();
+    r.law = law_->name;
+    r.expect_holds = true;
+    r.note = "found failing: replay must show the law holding once the kernel is fixed";
+    r.found = row_provenance(std::string("testbed, ") + to_string(k_->where()));
+    r.explanation = last->second.explanation;
+    r.input = last->first;
+    const auto root = std::filesystem::path(env_or("OSVS_REGRESSION_DIR", "osvs-regressions"));
+    std::string saved;
+    try {
+      saved = write_row_regression(r, root).string();
+    } catch (const std::exception& e) {
+      saved = std::string("(not saved: ") + e.what() + ")";
+    }
+    ADD_FAILURE() << k_->name() << " breaks " << law_->name << ": " << last->second.explanation
+                  << "\nshrunk case: " << summary(last->first) << "\nsaved " << saved
+                  << "\nreplay: --osvs-replay=" << saved;
+  }
+
+ private:
+  const RowKernel* k_;
+  const RowLaw* law_;
+};
+
+class ReplayTest : public ::testing::Test {
+ public:
+  explicit ReplayTest(const RowKernel* k) : k_(k) {}
+  void TestBody() override {
+    const std::string dir = env_or("OSVS_REPLAY_DIR", "");
+    if (dir.empty()) GTEST_SKIP() << "OSVS_REPLAY_DIR not set: no saved cases to replay";
+    std::string why;
+    const auto files = read_row_regressions(dir, k_->name());
+    if (files.empty()) GTEST_SKIP() << "no saved cases for " << k_->name() << " under " << dir;
+    if (!runnable(*k_, &why)) GTEST_SKIP() << why;
+    for (const auto& [path, r] : files) {
+      const std::string problem = replay_row_regression(*k_, r);
+      EXPECT_EQ(problem, "") << path.string();
+    }
+  }
+
+ private:
+  const RowKernel* k_;
+};
+
+/// GoogleTest names: letters, digits and '_' only.
+std::string test_name(const std::string& s) {
+  std::string out = s;
+  for (char& ch : out)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return out;
+}
+
+void register_tests() {
+  for (const RowKernel& k : row_kernels()) {
+    const RowKernel* kp = &k;
+    const std::string suite = test_name(k.name());
+    ::testing::RegisterTest(suite.c_str(), "replay", nullptr, nullptr, __FILE__, __LINE__,
+                            [kp]() -> ::testing::Test* { return new ReplayTest(kp); });
+    for (const RowLaw& law : row_laws()) {
+      const RowLaw* lp = &law;
+      ::testing::RegisterTest(suite.c_str(), law.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                              [kp, lp]() -> ::testing::Test* { return new LawTest(kp, lp); });
+    }
+  }
+}
+
+int replay_one(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "osvs: cannot read " << path << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    const RowRegression r = row_regression_from_json(text.str());
+    const RowKernel* k = find_row_kernel(r.kernel);
+    if (!k) {
+      std::cerr << "osvs: " << path << ": kernel '" << r.kernel << "' is not registered here\n";
+      return 2;
+    }
+    std::cout << "kernel " << r.kernel << ", law " << r.law << ", expect "
+              << (r.expect_holds ? "holds" : "violates") << "\nfound: " << r.found
+              << "\nwhen found: " << r.explanation << "\n";
+    const std::string problem = replay_row_regression(*k, r);
+    std::cout << (problem.empty() ? "replay: as expected" : "replay: " + problem) << "\n";
+    return problem.empty() ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "osvs: " << path << ": " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace
+
+int run_testbed(int argc, char** argv) {
+  int kept = 1;
+  std::optional<std::string> replay;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--osvs-replay=", 14) == 0)
+      replay = argv[i] + 14;
+    else if (std::strcmp(argv[i], "--osvs-list") == 0)
+      list = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  if (list) {
+    for (const RowKernel& k : row_kernels())
+      std::cout << k.name() << "  " << to_string(k.op()) << " " << to_string(k.in_type()) << "->"
+                << to_string(k.out_type()) << " on " << to_string(k.where()) << ", contract "
+                << k.accuracy().describe() << "\n";
+    return 0;
+  }
+  if (replay) return replay_one(*replay);
+  if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
+  ::testing::InitGoogleTest(&argc, argv);
+  testing::install_skip_marker();
+  if (row_kernels().empty()) {
+    std::cerr << "osvs: no row kernel is registered in this program\n";
+    return 2;
+  }
+  register_tests();
+  return RUN_ALL_TESTS();
+}
+
+}  // namespace osvs

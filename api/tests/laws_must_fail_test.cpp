@@ -1,0 +1,150 @@
+// Every black-box law can fail: a kernel that breaks it is caught, with the case generator the
+// testbed uses, and a correct kernel passes the same law.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <atomic>
+
+#include "misbehaving_kernels.h"
+#include "osvs/api/row_laws.h"
+#include "row_cases.h"
+
+namespace osvs::test {
+namespace {
+
+/// Whether the law finds a counterexample for k within 200 generated cases (fixed seed).
+bool law_fails(const RowKernel& k, const std::string& law_name) {
+  const RowLaw* law = find_row_law(law_name);
+  EXPECT_NE(law, nullptr);
+  const auto cases = testbed::row_case(k, law_name);
+  rc::detail::TestParams params;
+  params.seed = 20261130;
+  params.maxSuccess = 200;
+  params.disableShrinking = true;
+  const auto result = rc::detail::checkTestable(
+      [&] {
+        const RowCase c = *cases;
+        Verdict v;
+        try {
+          v = law->check(k, c);
+        } catch (const KernelFailure& e) {
+          v = Verdict::fail(e.what());
+        }
+        RC_ASSERT(v.holds);
+      },
+      rc::detail::TestMetadata{}, params);
+  return result.template is<rc::detail::FailureResult>();
+}
+
+/// softmax without the max subtraction: exp overflows for x > 88.7.
+void unsafe_softmax(const RowProblem& p) {
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const float* x = p.x<float>() + i * p.x_stride;
+    float* y = p.y<float>() + i * p.y_stride;
+    float s = 0;
+    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(x[j]);
+    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = std::exp(x[j]) / s;
+  }
+}
+
+/// log-softmax as x - lse with lse in double: cancels for a dominant element.
+void naive_log_softmax(const RowProblem& p) {
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const float* x = p.x<float>() + i * p.x_stride;
+    float* y = p.y<float>() + i * p.y_stride;
+    float m = -INFINITY;
+    for (std::int64_t j = 0; j < p.cols; ++j) m = std::fmax(m, x[j]);
+    double s = 0;
+    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(static_cast<double>(x[j]) - m);
+    const double lse = m + std::log(s);
+    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = static_cast<float>(x[j] - lse);
+  }
+}
+
+/// Sums in float from left to right: correct to a few ulps, but order-dependent in its bits.
+void float_sum_softmax(const RowProblem& p) {
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const float* x = p.x<float>() + i * p.x_stride;
+    float* y = p.y<float>() + i * p.y_stride;
+    float m = -INFINITY;
+    for (std::int64_t j = 0; j < p.cols; ++j) m = std::fmax(m, x[j]);
+    float s = 0;
+    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(x[j] - m);
+    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = std::exp(x[j] - m) / s;
+  }
+}
+
+TEST(RowLaws, AccuracyCatchesTheUnsafeSoftmax) {
+  EXPECT_TRUE(law_fails(host_kernel("unsafe", unsafe_softmax), "accuracy"));
+  EXPECT_FALSE(law_fails(host_kernel("good", good_softmax), "accuracy"));
+}
+
+TEST(RowLaws, AccuracyCatchesTheCancellingLogSoftmax) {
+  EXPECT_TRUE(law_fails(host_kernel("naive_log", naive_log_softmax).log_softmax(), "accuracy"));
+}
+
+TEST(RowLaws, AccuracyHoldsKernelsToTheirConventions) {
+  // good_softmax gives NaN for a fully masked row; declaring 0 must be caught.
+  EXPECT_TRUE(
+      law_fails(host_kernel("masked", good_softmax).masked_rows(MaskedRow::Zero), "accuracy"));
+}
+
+TEST(RowLaws, SumToOneCatchesAMissingNormalisation) {
+  auto k = host_kernel("halved", [](const RowProblem& p) {
+    good_softmax(p);
+    for (std::int64_t i = 0; i < p.rows; ++i)
+      for (std::int64_t j = 0; j < p.cols; ++j) p.y<float>()[i * p.y_stride + j] *= 0.5f;
+  });
+  EXPECT_TRUE(law_fails(k, "sum_to_one"));
+}
+
+TEST(RowLaws, DeterminismCatchesALaunchCounter) {
+  static std::atomic<int> launches{0};
+  const auto k = host_kernel("counter", [](const RowProblem& p) {
+    good_softmax(p);
+    if (p.rows * p.cols > 0 && launches++ % 2)
+      p.y<float>()[0] = std::nextafter(p.y<float>()[0], 2.0f);
+  });
+  EXPECT_TRUE(law_fails(k, "determinism"));
+}
+
+TEST(RowLaws, BatchInvarianceCatchesRowsThatInteract) {
+  const auto k = host_kernel("shared_max", [](const RowProblem& p) {
+    good_softmax(p);
+    if (p.rows > 1 && p.cols > 0)
+      p.y<float>()[p.y_stride] = std::nextafter(p.y<float>()[p.y_stride], 2.0f);
+  });
+  EXPECT_TRUE(law_fails(k, "batch_invariance"));
+  EXPECT_FALSE(law_fails(host_kernel("good", good_softmax), "batch_invariance"));
+}
+
+TEST(RowLaws, PermutationCatchesAnOrderDependentKernelThatClaimsOrderIndependence) {
+  EXPECT_TRUE(
+      law_fails(host_kernel("float_sum", float_sum_softmax).order_independent(), "permutation"));
+}
+
+TEST(RowLaws, ShiftInvarianceCatchesAKernelWithoutTheMaxSubtraction) {
+  EXPECT_TRUE(
+      law_fails(host_kernel("unsafe", unsafe_softmax).exact_shift_invariant(), "shift_invariance"));
+  EXPECT_FALSE(
+      law_fails(host_kernel("good", good_softmax).exact_shift_invariant(), "shift_invariance"));
+}
+
+TEST(RowLaws, StridedCatchesAKernelThatDeclaresStridesItIgnores) {
+  const auto k = host_kernel("dense_x", [](const RowProblem& p) {
+    RowProblem dense = p;
+    dense.x_stride = p.cols;
+    good_softmax(dense);
+  });
+  EXPECT_TRUE(law_fails(k, "strided"));
+}
+
+TEST(RowLaws, WithoutAContractAccuracyIsNotJudgedNotPassed) {
+  const auto k = RowKernel("no_contract", Where::Host).run(good_softmax);
+  const Verdict v = find_row_law("accuracy")->check(k, RowCase::of({{1, 2, 3}}));
+  EXPECT_TRUE(is_not_judged(v)) << v.explanation;
+  EXPECT_NE(v.explanation.find("no accuracy contract declared"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace osvs::test

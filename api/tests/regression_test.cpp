@@ -1,0 +1,81 @@
+// Row regression files: exact round trip, refusal of malformed files, replay against the
+// expectation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "misbehaving_kernels.h"
+#include "osvs/api/row_regression.h"
+
+namespace osvs::test {
+namespace {
+
+RowRegression sample() {
+  RowRegression r;
+  r.kernel = "good";
+  r.law = "accuracy";
+  r.note = "n";
+  r.found = "f";
+  r.explanation = "e";
+  r.input.rows = {{0x1.8p+3f, -0.0f, std::numeric_limits<float>::denorm_min(), -INFINITY}};
+  r.input.permutation = {3, 2, 1, 0};
+  r.input.shift = 0x1p-3f;
+  r.input.batch_rows = 3;
+  r.input.batch_position = 2;
+  r.input.layout = {1, 2};
+  return r;
+}
+
+TEST(RowRegression, RoundTripsBitForBit) {
+  const RowRegression r = sample();
+  const RowRegression back = row_regression_from_json(to_json(r));
+  ASSERT_EQ(back.input.rows.size(), 1u);
+  ASSERT_EQ(back.input.rows[0].size(), r.input.rows[0].size());
+  EXPECT_EQ(std::memcmp(back.input.rows[0].data(), r.input.rows[0].data(), 16), 0);
+  EXPECT_EQ(back.input.permutation, r.input.permutation);
+  EXPECT_EQ(back.input.shift, r.input.shift);
+  EXPECT_EQ(back.input.batch_position, 2);
+  EXPECT_EQ(back.input.layout.y_pad, 2);
+  EXPECT_EQ(to_json(back), to_json(r));
+}
+
+TEST(RowRegression, RefusesMalformedFilesNamingTheField) {
+  EXPECT_THROW(row_regression_from_json("{"), std::runtime_error);
+  std::string text = to_json(sample());
+  const auto at = text.find("accuracy");
+  text.replace(at, 8, "accuracx");
+  try {
+    row_regression_from_json(text);
+    FAIL() << "an unknown law was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("law"), std::string::npos) << e.what();
+  }
+  std::string bad_float = to_json(sample());
+  bad_float.replace(bad_float.find("0x1.8p+3"), 8, "12.5");
+  EXPECT_THROW(row_regression_from_json(bad_float), std::runtime_error);
+}
+
+TEST(RowRegression, ReplayComparesWithTheExpectation) {
+  RowRegression r = sample();
+  r.input = RowCase::of({{1, 2, 3}});
+  EXPECT_EQ(replay_row_regression(host_kernel("good", good_softmax), r), "");
+  r.expect_holds = false;  // a documented defect that no longer shows
+  EXPECT_NE(replay_row_regression(host_kernel("good", good_softmax), r), "");
+}
+
+TEST(RowRegression, WritesOncePerContent) {
+  const auto root = std::filesystem::temp_directory_path() / "osvs_row_regression_test";
+  std::filesystem::remove_all(root);
+  const auto a = write_row_regression(sample(), root);
+  const auto b = write_row_regression(sample(), root);
+  EXPECT_EQ(a, b);
+  const auto all = read_row_regressions(root, "good");
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(to_json(all[0].second), to_json(sample()));
+  std::filesystem::remove_all(root);
+}
+
+}  // namespace
+}  // namespace osvs::test

@@ -1,0 +1,50 @@
+# The two CMake calls of the public API (api/README.md, README "Test your own kernel").
+#
+# osvs_add_kernel_test(NAME <name> SOURCES <adapters...> [LIBRARIES <libs...>]
+#                      [LABELS <labels...>] [REGRESSIONS <dir>] [TIMEOUT <seconds>])
+#   Builds <name>, a GoogleTest program running every law on every kernel the adapters register,
+#   and adds it to ctest (labels default to "cpu"; give "gpu" for device kernels). Saved cases
+#   under REGRESSIONS (default <adapter folder>/osvs-regressions) are replayed first; new
+#   failures are written under the build folder (<build>/osvs-regressions).
+#
+# osvs_add_kernel_plugin(NAME <name> SOURCES <adapters...> [LIBRARIES <libs...>])
+#   Builds lib<name>.so from the same adapters, for `osvs audit --plugin lib<name>.so`.
+function(osvs_add_kernel_test)
+  cmake_parse_arguments(K "" "NAME;REGRESSIONS;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  if(NOT K_NAME OR NOT K_SOURCES)
+    message(FATAL_ERROR "osvs_add_kernel_test: NAME and SOURCES are required")
+  endif()
+  if(NOT K_LABELS)
+    set(K_LABELS cpu)
+  endif()
+  if(NOT K_TIMEOUT)
+    set(K_TIMEOUT 600)
+  endif()
+  if(NOT K_REGRESSIONS)
+    set(K_REGRESSIONS ${CMAKE_CURRENT_SOURCE_DIR}/osvs-regressions)
+  endif()
+  add_executable(${K_NAME} ${K_SOURCES})
+  target_link_libraries(${K_NAME} PRIVATE osvs_testbed_main osvs_testbed ${K_LIBRARIES})
+  add_test(NAME ${K_NAME}
+           COMMAND $<TARGET_FILE:${K_NAME}>
+                   --gtest_output=xml:${CMAKE_BINARY_DIR}/test-results/${K_NAME}.xml
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(${K_NAME} PROPERTIES
+    LABELS "${K_LABELS}" TIMEOUT ${K_TIMEOUT}
+    SKIP_REGULAR_EXPRESSION "every test of this binary was skipped"
+    ENVIRONMENT "OSVS_REPLAY_DIR=${K_REGRESSIONS};OSVS_REGRESSION_DIR=${CMAKE_CURRENT_BINARY_DIR}/osvs-regressions")
+endfunction()
+
+function(osvs_add_kernel_plugin)
+  cmake_parse_arguments(K "" "NAME" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT K_NAME OR NOT K_SOURCES)
+    message(FATAL_ERROR "osvs_add_kernel_plugin: NAME and SOURCES are required")
+  endif()
+  add_library(${K_NAME} MODULE ${K_SOURCES})
+  target_link_libraries(${K_NAME} PRIVATE osvs_plugin_entry osvs_api_registry ${K_LIBRARIES})
+  # Only the entry point is exported: the plugin's copy of the registry never meets the loader's.
+  set_target_properties(${K_NAME} PROPERTIES CXX_VISIBILITY_PRESET hidden
+                                             CUDA_VISIBILITY_PRESET hidden
+                                             POSITION_INDEPENDENT_CODE ON)
+  target_link_options(${K_NAME} PRIVATE -Wl,--exclude-libs,ALL)
+endfunction()
