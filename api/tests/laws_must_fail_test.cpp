@@ -36,17 +36,6 @@ bool law_fails(const RowKernel& k, const std::string& law_name) {
   return result.template is<rc::detail::FailureResult>();
 }
 
-/// softmax without the max subtraction: exp overflows for x > 88.7.
-void unsafe_softmax(const RowProblem& p) {
-  for (std::int64_t i = 0; i < p.rows; ++i) {
-    const float* x = p.x<float>() + i * p.x_stride;
-    float* y = p.y<float>() + i * p.y_stride;
-    float s = 0;
-    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(x[j]);
-    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = std::exp(x[j]) / s;
-  }
-}
-
 /// log-softmax as x - lse with lse in double: cancels for a dominant element.
 void naive_log_softmax(const RowProblem& p) {
   for (std::int64_t i = 0; i < p.rows; ++i) {

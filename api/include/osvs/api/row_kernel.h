@@ -122,6 +122,11 @@ class RowKernel {
   RowKernel& skip(const std::string& law, std::string reason) {
     return (skips_[law] = std::move(reason), *this);
   }
+  /// Declares that a law fails on this kernel (a known finding, PyTorch's expected failure):
+  /// the testbed then requires a counterexample, saves it as a documented defect and passes.
+  RowKernel& known_defect(const std::string& law, std::string reason) {
+    return (defects_[law] = std::move(reason), *this);
+  }
   RowKernel& description(std::string d) { return (description_ = std::move(d), *this); }
 
   // --- reading the declaration
@@ -134,6 +139,7 @@ class RowKernel {
   const Accuracy& accuracy() const { return accuracy_; }
   const Traits& traits() const { return traits_; }
   const std::map<std::string, std::string>& skips() const { return skips_; }
+  const std::map<std::string, std::string>& known_defects() const { return defects_; }
   const std::string& description() const { return description_; }
   /// Runs the kernel on one launch (the runner calls this; it checks what the kernel did).
   void operator()(const RowProblem& p) const { fn_(p); }
@@ -150,6 +156,7 @@ class RowKernel {
   Accuracy accuracy_ = Accuracy::none();
   Traits traits_;
   std::map<std::string, std::string> skips_;
+  std::map<std::string, std::string> defects_;
   std::string description_;
 };
 

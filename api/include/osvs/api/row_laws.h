@@ -38,6 +38,8 @@ struct RowLaw {
   std::string name;  ///< stable identifier: "accuracy", "shift_invariance", ...
   std::string law;   ///< one sentence
   Verdict (*check)(const RowKernel& k, const RowCase& c);
+  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
+  std::string (*excluded)(const RowKernel& k);
 };
 
 /// Every row law, cheapest first.
