@@ -8,90 +8,22 @@
 
 #include "contract.h"
 #include "exact_outputs.h"
+#include "row_judge.h"
 
 namespace osvs {
 namespace {
 
 constexpr const char* kNotJudged = "not judged: ";
 
-std::string hex(float x) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
-  return buf;
-}
+using api::hex;
 
 bool same_bits(float a, float b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-/// The exact output of element j of a row that is not Finite, per the kernel's conventions
-/// (NaN when the output must be NaN).
-double special_expectation(const RowKernel& k, oracle::RowKind kind, const float* x, std::int64_t n,
-                           std::int64_t j) {
-  const double nan = std::nan("");
-  const bool log = k.op() == RowOp::LogSoftmax;
-  switch (kind) {
-    case oracle::RowKind::AllMasked:
-      if (k.conventions().masked == MaskedRow::NaN) return nan;
-      return log ? -INFINITY : 0.0;
-    case oracle::RowKind::PosInf: {
-      if (k.conventions().pos_inf == PosInfRow::NaN) return nan;
-      std::int64_t infinities = 0;
-      for (std::int64_t i = 0; i < n; ++i) infinities += x[i] == INFINITY;
-      if (x[j] != INFINITY) return log ? -INFINITY : 0.0;
-      const double share = 1.0 / static_cast<double>(infinities);  // relative error 2^-53
-      return log ? std::log(share) : share;
-    }
-    default:
-      return nan;
-  }
-}
-
-/// A special row's limit values (1/k, log(1/k)) are held to one ulp of the output type.
-constexpr double kLimitUlps = 1.0;
-
-/// Outputs of one row judged against the exact values within `tol` (per element) or, for a
-/// special row, against the conventions bit for bit (NaN as any NaN).
 Verdict judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
                   const std::string& where) {
-  const api::ExactOutputs exact = api::exact_outputs(k.op(), x, n);
-  if (exact.kind != oracle::RowKind::Finite) {
-    for (std::int64_t j = 0; j < n; ++j) {
-      const double want = special_expectation(k, exact.kind, x, n, j);
-      const double dist = api::ulp_distance_in(k.out_type(), y[j], want);
-      if (!(dist <= kLimitUlps))
-        return Verdict::fail(where + ": " + oracle::to_string(exact.kind) + " row: y[" +
-                                 std::to_string(j) + "] = " + hex(y[j]) +
-                                 ", the declared convention gives " + std::to_string(want),
-                             {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
-    }
-    return Verdict::pass();
-  }
-  const auto tol = api::tolerance_ulps(k, x, n);
-  Verdict v;
-  double worst = -1;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const double v_j = exact.value[static_cast<std::size_t>(j)];
-    const double dist = api::ulp_distance_in(k.out_type(), y[j], v_j);
-    const double allowed = tol ? (*tol)[static_cast<std::size_t>(j)] : INFINITY;
-    if (dist > worst || dist > allowed) {
-      worst = dist;
-      v.evidence = {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, tol ? allowed : 0}};
-    }
-    if (dist > allowed) {
-      v.holds = false;
-      v.explanation = where + ": y[" + std::to_string(j) + "] = " + hex(y[j]) + " for x[" +
-                      std::to_string(j) + "] = " + hex(x[j]) + " (n = " + std::to_string(n) +
-                      "): exact " + std::to_string(v_j) + ", " + std::to_string(dist) + " ulp of " +
-                      to_string(k.out_type()) + " > contract " + std::to_string(allowed) + " (" +
-                      k.accuracy().describe() + ")";
-      return v;
-    }
-  }
-  if (!tol)
-    return not_judged("no accuracy contract declared (worst observed " + std::to_string(worst) +
-                      " ulp)");
-  return v;
+  return api::judge_row(k, x, n, y, where).verdict;
 }
 
 Verdict check_accuracy(const RowKernel& k, const RowCase& c) {

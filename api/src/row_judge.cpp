@@ -1,0 +1,94 @@
+#include "row_judge.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "contract.h"
+#include "exact_outputs.h"
+#include "osvs/api/row_laws.h"
+
+namespace osvs::api {
+namespace {
+
+/// The exact output of element j of a row that is not Finite, per the kernel's conventions
+/// (NaN when the output must be NaN).
+double special_expectation(const RowKernel& k, oracle::RowKind kind, const float* x, std::int64_t n,
+                           std::int64_t j) {
+  const double nan = std::nan("");
+  const bool log = k.op() == RowOp::LogSoftmax;
+  switch (kind) {
+    case oracle::RowKind::AllMasked:
+      if (k.conventions().masked == MaskedRow::NaN) return nan;
+      return log ? -INFINITY : 0.0;
+    case oracle::RowKind::PosInf: {
+      if (k.conventions().pos_inf == PosInfRow::NaN) return nan;
+      std::int64_t infinities = 0;
+      for (std::int64_t i = 0; i < n; ++i) infinities += x[i] == INFINITY;
+      if (x[j] != INFINITY) return log ? -INFINITY : 0.0;
+      const double share = 1.0 / static_cast<double>(infinities);  // relative error 2^-53
+      return log ? std::log(share) : share;
+    }
+    default:
+      return nan;
+  }
+}
+
+/// A special row's limit values (1/k, log(1/k)) are held to one ulp of the output type.
+constexpr double kLimitUlps = 1.0;
+
+}  // namespace
+
+std::string hex(float x) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
+  return buf;
+}
+
+RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
+                       const std::string& where) {
+  RowJudgement r;
+  const ExactOutputs exact = exact_outputs(k.op(), x, n);
+  if (exact.kind != oracle::RowKind::Finite) {
+    r.special = r.judged = true;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double want = special_expectation(k, exact.kind, x, n, j);
+      const double dist = ulp_distance_in(k.out_type(), y[j], want);
+      if (dist <= kLimitUlps) continue;
+      if (r.violations++ == 0)
+        r.verdict = Verdict::fail(where + ": " + oracle::to_string(exact.kind) + " row: y[" +
+                                      std::to_string(j) + "] = " + hex(y[j]) +
+                                      ", the declared convention gives " + std::to_string(want),
+                                  {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
+    }
+    return r;
+  }
+  const auto tol = tolerance_ulps(k, x, n);
+  r.judged = tol.has_value();
+  for (std::int64_t j = 0; j < n; ++j) {
+    const double v_j = exact.value[static_cast<std::size_t>(j)];
+    const double dist = ulp_distance_in(k.out_type(), y[j], v_j);
+    const double allowed = tol ? (*tol)[static_cast<std::size_t>(j)] : INFINITY;
+    if (dist > r.worst_ulp || r.worst_index < 0) {
+      r.worst_ulp = dist;
+      r.worst_index = j;
+      if (r.violations == 0)
+        r.verdict.evidence = {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, tol ? allowed : 0}};
+    }
+    if (tol) r.worst_ratio = std::max(r.worst_ratio, dist / allowed);
+    if (dist <= allowed) continue;
+    if (r.violations++ == 0)
+      r.verdict =
+          Verdict::fail(where + ": y[" + std::to_string(j) + "] = " + hex(y[j]) + " for x[" +
+                            std::to_string(j) + "] = " + hex(x[j]) + " (n = " + std::to_string(n) +
+                            "): exact " + std::to_string(v_j) + ", " + std::to_string(dist) +
+                            " ulp of " + to_string(k.out_type()) + " > contract " +
+                            std::to_string(allowed) + " (" + k.accuracy().describe() + ")",
+                        {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, allowed}});
+  }
+  if (!tol)
+    r.verdict = not_judged("no accuracy contract declared (worst observed " +
+                           std::to_string(r.worst_ulp) + " ulp)");
+  return r;
+}
+
+}  // namespace osvs::api
