@@ -112,6 +112,7 @@ TEST(Reference, CorrectRoundingAgainstAMuchHigherPrecision) {
     EXPECT_TRUE(undecided.empty());
     for (std::size_t j = 0; j < x.size(); ++j) {
       EXPECT_EQ(fast.y_rounded[j], slow.y_rounded[j]) << "row " << row << " element " << j;
+      EXPECT_EQ(fast.y_binade[j], slow.y_binade[j]) << "row " << row << " element " << j;
       EXPECT_LE(std::fabs(fast.y[j] - slow.y[j]), kReferenceRelErr * slow.y[j] + 0x1p-180);
     }
     EXPECT_LE(std::fabs(fast.d - slow.d), kReferenceRelErr * slow.d);
