@@ -148,9 +148,10 @@ TEST_F(GpuAgreement, HarnessRunsAnyScheduleInOrder) {
     ASSERT_EQ(c.root.size(), batch.cases.size());
     for (std::size_t i = 0; i < g.root.size(); ++i) {
       EXPECT_TRUE(same_bits(g.root[i].m, c.root[i].m)) << "case " << i;
-      if (kPortableExp)
+      if (kPortableExp) {
         EXPECT_TRUE(same_bits(g.root[i].m, c.root[i].m) && same_bits(g.root[i].d, c.root[i].d))
             << to_string(k) << " " << i;
+      }
     }
   }
 }
