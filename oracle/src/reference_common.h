@@ -57,7 +57,8 @@ inline MaximumTies maximum_ties(const float* x, std::int64_t n, float m) {
 ///  * 0 < S <= 1, here because every element below m is negligible (S < n 2^-184.6): then
 ///    1/(c+1) <= y_j < 1/c, and with B = bit_width(c), 2^(B-1) <= c < c + 1 <= 2^B, so
 ///    2^-B <= y_j < 2^-(B-1): binade -B. The reference's d leaves those elements out, so its y_j
-///    is 1/c, on the wrong side of the power of two when c is one (y_j = 1 - tiny against 1).
+///    is 1/c, on the wrong side of the power of two when c is a power of two (for c = 1, 1.0
+///    against y_j = 1 - tiny).
 inline std::optional<int> binade_of_maximum(const MaximumTies& t) {
   const auto c = static_cast<std::uint64_t>(t.count);
   if (!t.finite_below) return -static_cast<int>(std::bit_width(c - 1));
