@@ -44,6 +44,7 @@ bool same_bits(float a, float b) {
 
 void expect_bitwise(const SoftmaxResult& g, const SoftmaxResult& c, const std::string& what) {
   ASSERT_EQ(g.y.size(), c.y.size());
+  ASSERT_EQ(g.row_state.size(), c.row_state.size());
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < g.y.size(); ++i)
     if (!same_bits(g.y[i], c.y[i]) && bad++ == 0) first = i;
@@ -71,6 +72,8 @@ TEST_F(GpuAgreement, EveryKernelCombineAndBlockSize) {
                                    std::to_string(s[1]);
           const SoftmaxResult g = gpu_->softmax(b);
           const SoftmaxResult c = cpu_->softmax(b);
+          ASSERT_EQ(g.row_state.size(), static_cast<std::size_t>(b.rows)) << what;
+          ASSERT_EQ(c.row_state.size(), g.row_state.size()) << what;
           for (std::size_t r = 0; r < g.row_state.size(); ++r)  // the max is exact everywhere
             EXPECT_TRUE(same_bits(g.row_state[r].m, c.row_state[r].m)) << what << " row " << r;
           if (kPortableExp) expect_bitwise(g, c, what);
@@ -106,6 +109,10 @@ TEST_F(GpuAgreement, CombineLevelKernels) {
   for (CombineKind k : kAllCombines) {
     const auto g = gpu_->combine_pairs(k, a, b), c = cpu_->combine_pairs(k, a, b);
     const auto gw = gpu_->warp_reduce(k, a), cw = cpu_->warp_reduce(k, a);
+    ASSERT_EQ(g.size(), a.size());
+    ASSERT_EQ(c.size(), a.size());
+    ASSERT_FALSE(cw.empty());
+    ASSERT_EQ(gw.size(), cw.size());
     for (std::size_t i = 0; i < g.size(); ++i) EXPECT_TRUE(same_bits(g[i].m, c[i].m));
     for (std::size_t i = 0; i < gw.size(); ++i) EXPECT_TRUE(same_bits(gw[i].m, cw[i].m));
     if (!kPortableExp) continue;
@@ -137,11 +144,14 @@ TEST_F(GpuAgreement, HarnessRunsAnyScheduleInOrder) {
   for (CombineKind k : kAllCombines) {
     batch.combine = k;
     const HarnessResult g = gpu_->run_harness(batch), c = cpu_->run_harness(batch);
+    ASSERT_EQ(g.root.size(), batch.cases.size());
+    ASSERT_EQ(c.root.size(), batch.cases.size());
     for (std::size_t i = 0; i < g.root.size(); ++i) {
       EXPECT_TRUE(same_bits(g.root[i].m, c.root[i].m)) << "case " << i;
-      if (kPortableExp)
+      if (kPortableExp) {
         EXPECT_TRUE(same_bits(g.root[i].m, c.root[i].m) && same_bits(g.root[i].d, c.root[i].d))
             << to_string(k) << " " << i;
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 // Bad batches are rejected with a clear message before anything runs.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include "osvs/kernels/executor.h"
@@ -6,14 +7,29 @@
 namespace osvs {
 namespace {
 
-void expect_invalid(const SoftmaxBatch& b, const std::string& fragment) {
-  const auto cpu = make_cpu_executor();
+/// Runs `launch`, which must throw InvalidLaunch with `fragment` in its message; a launch that
+/// throws nothing is a failure too.
+template <class Launch>
+void expect_refused(Launch launch, const std::string& fragment) {
   try {
-    cpu->softmax(b);
-    ADD_FAILURE() << "accepted a bad batch; expected: " << fragment;
+    launch();
   } catch (const InvalidLaunch& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    return;
   }
+  ADD_FAILURE() << "accepted a bad launch; expected a refusal naming: " << fragment;
+}
+
+void expect_invalid(const SoftmaxBatch& b, const std::string& fragment) {
+  const auto cpu = make_cpu_executor();
+  expect_refused([&] { cpu->softmax(b); }, fragment);
+}
+
+TEST(Validate, ALaunchThatIsNotRefusedFailsTheCheck) {
+  // The check itself can fail: a launch that throws nothing, or refuses for another reason.
+  EXPECT_NONFATAL_FAILURE(expect_refused([] {}, "block size"), "accepted a bad launch");
+  EXPECT_NONFATAL_FAILURE(expect_refused([] { throw InvalidLaunch("other"); }, "block size"),
+                          "other");
 }
 
 TEST(Validate, RejectsUnsupportedBlock) {
@@ -32,18 +48,18 @@ TEST(Validate, RejectsNegativeShape) {
 
 TEST(Validate, SeedKernelRefusesIntOverflowShapes) {
   // The shape is checked before the values, so no 8 GiB buffer is needed to see the refusal.
-  try {
-    validate(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 256, 1 << 16, 1 << 15, {}});
-    ADD_FAILURE() << "accepted M*N = 2^31 for the int-indexed seed kernel";
-  } catch (const InvalidLaunch& e) {
-    EXPECT_NE(std::string(e.what()).find("indexes with int"), std::string::npos) << e.what();
-  }
+  expect_refused(
+      [] {
+        validate(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Seed, 256, 1 << 16, 1 << 15, {}});
+      },
+      "indexes with int");
   // The hardened kernel indexes in 64 bits: the same shape fails only for the missing values.
-  try {
-    validate(SoftmaxBatch{KernelKind::TwoPass, CombineKind::Hardened, 256, 1 << 16, 1 << 15, {}});
-  } catch (const InvalidLaunch& e) {
-    EXPECT_NE(std::string(e.what()).find("needs 2147483648"), std::string::npos) << e.what();
-  }
+  expect_refused(
+      [] {
+        validate(
+            SoftmaxBatch{KernelKind::TwoPass, CombineKind::Hardened, 256, 1 << 16, 1 << 15, {}});
+      },
+      "needs 2147483648");
 }
 
 TEST(Validate, OnlyTheHardenedKernelAcceptsMoreThan2To31Elements) {

@@ -27,7 +27,7 @@ std::string row_hex(const float* x, std::int64_t n) {
 
 void check_sizes(std::int64_t n, const RowReference& ref, const std::vector<double>& tol) {
   if (n < 0) throw std::invalid_argument("match_softmax: negative row length");
-  if (static_cast<std::int64_t>(ref.y.size()) != n)
+  if (static_cast<std::int64_t>(ref.y.size()) != n || ref.y_binade.size() != ref.y.size())
     throw std::invalid_argument("match_softmax: reference has " + std::to_string(ref.y.size()) +
                                 " outputs, row has " + std::to_string(n));
   if (ref.kind == RowKind::Finite && static_cast<std::int64_t>(tol.size()) != n)
@@ -61,7 +61,7 @@ MatchResult match_uniform(const float* x, std::int64_t n, const float* y_hat,
 std::string explain_element(const float* x, std::int64_t n, std::int64_t j, float y_hat,
                             const RowReference& ref, double tol_ulp) {
   const auto k = static_cast<std::size_t>(j);
-  const double dist = ulp_distance(y_hat, ref.y[k]);
+  const double dist = ulp_distance(y_hat, ref.y[k], ref.y_binade[k]);
   return "softmax element " + std::to_string(j) + " of " + std::to_string(n) + ":\n  x[j]      " +
          hex(x[j]) + "\n  m         " + hex(ref.m) + "   d " + hex(ref.d) + "\n  reference " +
          hex(ref.y[k]) + " (rounded " + hex(ref.y_rounded[k]) + ")\n  observed  " + hex(y_hat) +
@@ -94,7 +94,7 @@ MatchResult match_softmax(const float* x, std::int64_t n, const float* y_hat,
   MatchResult r;
   for (std::int64_t j = 0; j < n; ++j) {
     const auto k = static_cast<std::size_t>(j);
-    const double dist = ulp_distance(y_hat[j], ref.y[k]);
+    const double dist = ulp_distance(y_hat[j], ref.y[k], ref.y_binade[k]);
     const double ratio = tol_ulp[k] > 0 ? dist / tol_ulp[k] : (dist > 0 ? INFINITY : 0);
     if (dist > r.worst_ulp || r.worst_index < 0) {
       r.worst_ulp = dist;

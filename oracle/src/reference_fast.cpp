@@ -18,10 +18,16 @@
 // doubled eps_y covers the rounding of the two products (2^-53 each) and the conversion
 // y_exact in [y / (1 + eps_y), y / (1 - eps_y)]; double -> float conversion is correctly rounded
 // (IEEE 754, subnormals included) and monotone, so every real in the interval rounds alike.
+// The binade of y_exact is decided the same way: when both ends lie in one binade, so does every
+// real between them. An interval that holds a power of two goes to MPFR, except for an element
+// equal to the maximum whose binade is known exactly (binade_of_maximum in reference_common.h:
+// there y_exact can be the power of two itself, or lie just below it while y rounds onto it).
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "mpfr_decide.h"
+#include "osvs/oracle/ulp.h"
 #include "reference_common.h"
 
 namespace osvs::oracle {
@@ -57,6 +63,13 @@ struct Sum2 {
   double value() const { return s + c; }
 };
 
+/// The binade every real of [lo, hi] (0 < lo <= hi) lies in, or nullopt when they straddle one
+/// power of two (or more).
+std::optional<int> common_binade(double lo, double hi) {
+  const int b = binade_of(lo);
+  return b == binade_of(hi) ? std::optional<int>(b) : std::nullopt;
+}
+
 }  // namespace
 
 RowReference reference_row(const float* x, std::int64_t n) {
@@ -68,6 +81,7 @@ RowReference reference_row(const float* x, std::int64_t n) {
   const auto size = static_cast<std::size_t>(n);
   r.y.resize(size);
   r.y_rounded.resize(size);
+  r.y_binade.assign(size, detail::kLowestBinade);
   Sum2 sum;
   for (std::size_t j = 0; j < size; ++j) {
     // A masked element (-inf) is exactly 0 (TwoSum of -inf would give NaN); negligible ones keep
@@ -83,22 +97,28 @@ RowReference reference_row(const float* x, std::int64_t n) {
   const double eps_y = (1 + kEpsExp) * (1 + kUd) / (1 - eps_d) - 1;
   const double lo_factor = 1 - 2 * eps_y, hi_factor = 1 + 2 * eps_y;
   r.lse = static_cast<double>(r.m) + std::log(r.d);
+  const std::optional<int> max_binade = detail::binade_of_maximum(detail::maximum_ties(x, n, r.m));
   std::vector<std::int64_t> undecided;
   for (std::size_t j = 0; j < size; ++j) {
     r.y[j] /= r.d;
     if (detail::negligible(x[j], r.m)) {
-      r.y_rounded[j] = 0.0f;  // y_j < 2^-184.6 (reference_common.h)
+      r.y_rounded[j] = 0.0f;  // y_j < 2^-184.6 (reference_common.h); binade kLowestBinade
       continue;
     }
-    const float lo = static_cast<float>(r.y[j] * lo_factor);
-    const float hi = static_cast<float>(r.y[j] * hi_factor);
-    if (lo == hi)
-      r.y_rounded[j] = lo;
-    else
+    const double lo = r.y[j] * lo_factor, hi = r.y[j] * hi_factor;
+    const float rounded_lo = static_cast<float>(lo), rounded_hi = static_cast<float>(hi);
+    std::optional<int> binade = detail::known_binade(x[j], r.m, max_binade);
+    if (!binade) binade = common_binade(lo, hi);
+    if (rounded_lo == rounded_hi && binade) {
+      r.y_rounded[j] = rounded_lo;
+      r.y_binade[j] = *binade;
+    } else {
       undecided.push_back(static_cast<std::int64_t>(j));
+    }
   }
-  if (!undecided.empty()) detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded);
+  if (!undecided.empty()) detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded, r.y_binade);
   r.mpfr_fallbacks = static_cast<std::int64_t>(undecided.size());
+  detail::place_in_binades(r);
   return r;
 }
 

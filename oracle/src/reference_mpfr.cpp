@@ -13,18 +13,29 @@
 // rounded at precision p: relative u, far inside the doubled eps_y) round to the same float with
 // mpfr_get_flt (correct rounding to binary32, subnormals included).
 //
+// The binade of y_j is decided alike: when lo and hi lie in one binade (mpfr_get_exp), so does
+// y_j. An element equal to the maximum whose binade is known exactly (binade_of_maximum in
+// reference_common.h) takes that one: its y_j may be a power of two, or lie below one by less than
+// the terms left out of d, and no interval decides either.
+//
 // Why the loop ends: y_j = e^(x_j - m) / sum_i e^(x_i - m) is rational only when every finite
 // element equals m (Lindemann-Weierstrass: e^a for distinct algebraic a are linearly independent
 // over the algebraic numbers), and then y_j = 1/k is not a midpoint between floats (a midpoint is
 // an odd multiple of a power of two over 2^25; 1/k is a power of two or not dyadic). So y_j sits
 // at a positive distance from every rounding boundary and a finite precision decides it; the last
-// rung of kZivDigits (about 2126 bits) is limited only by the left-out terms (2^-1477).
+// rung of kZivDigits (about 2126 bits) is limited only by the left-out terms (2^-1477). The same
+// argument keeps y_j away from every power of two unless y_j = 1/c with c a power of two, which
+// binade_of_maximum decides (any element below m makes y_j irrational; an element equal to m has
+// y_j = 1/(c + S), S a sum of e^(x_i - m) over the elements below m, which is 2^-k only if S = 0).
+#include <algorithm>
 #include <boost/multiprecision/mpfr.hpp>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "mpfr_decide.h"
+#include "osvs/oracle/ulp.h"
 #include "reference_common.h"
 
 namespace osvs::oracle {
@@ -76,44 +87,70 @@ struct Level {
 
   R y(std::size_t j) const { return e[j] / d; }
 
-  /// The float nearest y_j when this precision decides it.
-  bool decide(std::size_t j, float* out) const {
+  /// The float nearest y_j and the binade of y_j (unless `known`), when this precision decides
+  /// both.
+  bool decide(std::size_t j, std::optional<int> known, float* rounded, int* binade) const {
     const R yj = y(j);
     const R lo = yj * (1 - 2 * eps_y);
     const R hi = yj * (1 + 2 * eps_y);
     const float flo = mpfr_get_flt(lo.backend().data(), MPFR_RNDN);
     const float fhi = mpfr_get_flt(hi.backend().data(), MPFR_RNDN);
     if (flo != fhi) return false;
-    *out = flo;
+    if (!known && binade_of_positive(lo) != binade_of_positive(hi)) return false;
+    *rounded = flo;
+    *binade = known ? *known : binade_of_positive(lo);
     return true;
+  }
+
+ private:
+  /// max(floor(log2 v), -126) for v > 0: MPFR writes v = f 2^e with f in [1/2, 1).
+  static int binade_of_positive(const R& v) {
+    const long e = mpfr_get_exp(v.backend().data()) - 1;
+    return static_cast<int>(std::max<long>(e, detail::kLowestBinade));
   }
 };
 
+/// The outputs a rung decides: the rounding and the binade of each pending element.
+struct Decisions {
+  std::vector<float>& y_rounded;
+  std::vector<int>& y_binade;
+};
+
+/// Decides what `level`'s precision can of the pending elements; keeps the others pending.
+template <unsigned Digits10>
+void decide_with(const Level<Digits10>& level, const float* x, std::int64_t n, float m,
+                 std::vector<std::int64_t>& pending, Decisions out) {
+  const std::optional<int> max_binade = detail::binade_of_maximum(detail::maximum_ties(x, n, m));
+  std::vector<std::int64_t> still;
+  for (std::int64_t j : pending) {
+    const auto k = static_cast<std::size_t>(j);
+    if (!level.decide(k, detail::known_binade(x[k], m, max_binade), &out.y_rounded[k],
+                      &out.y_binade[k]))
+      still.push_back(j);
+  }
+  pending.swap(still);
+}
+
 template <unsigned Digits10>
 void decide_level(const float* x, std::int64_t n, float m, std::vector<std::int64_t>& pending,
-                  std::vector<float>& y_rounded) {
-  const Level<Digits10> level(x, n, m);
-  std::vector<std::int64_t> still;
-  for (std::int64_t j : pending)
-    if (!level.decide(static_cast<std::size_t>(j), &y_rounded[static_cast<std::size_t>(j)]))
-      still.push_back(j);
-  pending.swap(still);
+                  Decisions out) {
+  decide_with(Level<Digits10>(x, n, m), x, n, m, pending, out);
 }
 
 /// Runs rung `rung` of the ladder (a run-time index into kZivDigits).
 void decide_rung(std::size_t rung, const float* x, std::int64_t n, float m,
-                 std::vector<std::int64_t>& pending, std::vector<float>& y_rounded) {
+                 std::vector<std::int64_t>& pending, Decisions out) {
   switch (rung) {
     case 0:
-      return decide_level<detail::kZivDigits[0]>(x, n, m, pending, y_rounded);
+      return decide_level<detail::kZivDigits[0]>(x, n, m, pending, out);
     case 1:
-      return decide_level<detail::kZivDigits[1]>(x, n, m, pending, y_rounded);
+      return decide_level<detail::kZivDigits[1]>(x, n, m, pending, out);
     case 2:
-      return decide_level<detail::kZivDigits[2]>(x, n, m, pending, y_rounded);
+      return decide_level<detail::kZivDigits[2]>(x, n, m, pending, out);
     case 3:
-      return decide_level<detail::kZivDigits[3]>(x, n, m, pending, y_rounded);
+      return decide_level<detail::kZivDigits[3]>(x, n, m, pending, out);
     case 4:
-      return decide_level<detail::kZivDigits[4]>(x, n, m, pending, y_rounded);
+      return decide_level<detail::kZivDigits[4]>(x, n, m, pending, out);
   }
   throw std::logic_error("reference: no such Ziv rung");
 }
@@ -150,6 +187,7 @@ RowReference finite_skeleton(const float* x, std::int64_t n) {
   r.m = detail::row_max(x, n);
   r.y.resize(static_cast<std::size_t>(n));
   r.y_rounded.resize(static_cast<std::size_t>(n));
+  r.y_binade.assign(static_cast<std::size_t>(n), detail::kLowestBinade);  // negligible elements'
   return r;
 }
 
@@ -158,13 +196,15 @@ RowReference finite_skeleton(const float* x, std::int64_t n) {
 namespace detail {
 
 void mpfr_decide(const float* x, std::int64_t n, float m, const std::vector<std::int64_t>& which,
-                 std::vector<float>& y_rounded, std::size_t first_rung) {
+                 std::vector<float>& y_rounded, std::vector<int>& y_binade,
+                 std::size_t first_rung) {
   free_mpfr_caches_at_thread_exit();
   std::vector<std::int64_t> pending = which;
   for (std::size_t rung = first_rung; rung < std::size(kZivDigits) && !pending.empty(); ++rung)
-    decide_rung(rung, x, n, m, pending, y_rounded);
+    decide_rung(rung, x, n, m, pending, Decisions{y_rounded, y_binade});
   if (!pending.empty())
-    throw std::runtime_error("reference: rounding of element " + std::to_string(pending[0]) +
+    throw std::runtime_error("reference: rounding or binade of element " +
+                             std::to_string(pending[0]) +
                              " undecided at the highest working precision");
 }
 
@@ -177,11 +217,10 @@ RowReference reference_row_mpfr(const float* x, std::int64_t n) {
   RowReference r = finite_skeleton(x, n);
   const Level<detail::kZivDigits[0]> first(x, n, r.m);
   fill_doubles(first, r);
-  std::vector<std::int64_t> pending;
-  for (std::int64_t j : significant_elements(x, n, r.m, r.y_rounded))
-    if (!first.decide(static_cast<std::size_t>(j), &r.y_rounded[static_cast<std::size_t>(j)]))
-      pending.push_back(j);
-  detail::mpfr_decide(x, n, r.m, pending, r.y_rounded, 1);
+  std::vector<std::int64_t> pending = significant_elements(x, n, r.m, r.y_rounded);
+  decide_with(first, x, n, r.m, pending, Decisions{r.y_rounded, r.y_binade});
+  detail::mpfr_decide(x, n, r.m, pending, r.y_rounded, r.y_binade, 1);
+  detail::place_in_binades(r);
   return r;
 }
 
@@ -194,7 +233,11 @@ RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
   RowReference r = finite_skeleton(x, n);
   fill_doubles(Level<detail::kZivDigits[0]>(x, n, r.m), r);
   auto pending = significant_elements(x, n, r.m, r.y_rounded);
-  decide_rung(static_cast<std::size_t>(rung), x, n, r.m, pending, r.y_rounded);
+  decide_rung(static_cast<std::size_t>(rung), x, n, r.m, pending,
+              Decisions{r.y_rounded, r.y_binade});
+  for (std::int64_t j : pending)  // undecided: the double's own binade, provisionally
+    r.y_binade[static_cast<std::size_t>(j)] = binade_of(r.y[static_cast<std::size_t>(j)]);
+  detail::place_in_binades(r);
   if (undecided) *undecided = pending;
   return r;
 }

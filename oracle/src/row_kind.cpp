@@ -1,4 +1,4 @@
-// Classification of a row by the special-value semantics of DESIGN.md §3.
+// Classification of a row by the special-value semantics of docs/semantics.md §3.
 #include <cmath>
 #include <stdexcept>
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "osvs/oracle/reference.h"
+#include "osvs/oracle/ulp.h"
 
 namespace osvs::oracle {
 namespace {
@@ -45,14 +46,19 @@ std::vector<float> random_row(int kind, std::int64_t n, std::mt19937& rng) {
   return x;
 }
 
+/// Same rounding and same binade of every element, and each double in its decided binade.
 void expect_same_rounding(const std::vector<float>& x, const RowReference& fast,
                           const RowReference& slow) {
   ASSERT_EQ(fast.y_rounded.size(), slow.y_rounded.size());
-  for (std::size_t j = 0; j < x.size(); ++j)
+  for (std::size_t j = 0; j < x.size(); ++j) {
     ASSERT_EQ(std::bit_cast<std::uint32_t>(fast.y_rounded[j]),
               std::bit_cast<std::uint32_t>(slow.y_rounded[j]))
         << "element " << j << " x = " << std::hexfloat << x[j] << " fast " << fast.y_rounded[j]
         << " mpfr " << slow.y_rounded[j];
+    ASSERT_EQ(fast.y_binade[j], slow.y_binade[j]) << "element " << j;
+    ASSERT_EQ(binade_of(fast.y[j]), fast.y_binade[j]) << "element " << j;
+    ASSERT_EQ(binade_of(slow.y[j]), slow.y_binade[j]) << "element " << j;
+  }
 }
 
 TEST(FastVsMpfr, MillionRandomElementsBitForBit) {

@@ -1,4 +1,4 @@
-// The spec's special rows (DESIGN.md §3) with each kernel's documented choices.
+// The spec's special rows (docs/semantics.md §3) with each kernel's documented choices.
 #include <cmath>
 #include <limits>
 

@@ -26,8 +26,9 @@ inline rc::Gen<float> any_float() {
   const float negative_nan = float_from_bits(0xffc00000u);
   return rc::gen::oneOf(
       rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), float_from_bits),
-      rc::gen::element(0.0f, -0.0f, INFINITY, -INFINITY, nan, negative_nan, FLT_MAX, -FLT_MAX,
-                       FLT_MIN, std::numeric_limits<float>::denorm_min(),
+      rc::gen::element(0.0f, -0.0f, INFINITY, -INFINITY, nan, negative_nan,
+                       float_from_bits(0x7fc00001u), float_from_bits(0xff800001u), FLT_MAX,
+                       -FLT_MAX, FLT_MIN, std::numeric_limits<float>::denorm_min(),
                        -std::numeric_limits<float>::denorm_min(), float_from_bits(0x007fffffu)));
 }
 

@@ -1,7 +1,9 @@
 // Writer and reader round-trip every field of a regression record bit for bit, including NaN
-// (payload-free), -0, subnormals, +-inf and FLT_MAX.
+// (sign and payload, quiet or signalling), -0, subnormals, +-inf and FLT_MAX.
+#include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 namespace osvs {
 namespace {
 
+using testing::float_from_bits;
 using testing::same_bits;
 
 RC_GTEST_PROP(RoundTrip, EveryRecordFieldSurvivesWriteThenRead, ()) {
@@ -32,10 +35,12 @@ RC_GTEST_PROP(RoundTrip, EveryCaseFieldSurvivesWriteThenRead, ()) {
 TEST(RoundTrip, SpecialValuesInEveryFloatField) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float tiny = std::numeric_limits<float>::denorm_min();
+  const float payload_nan = float_from_bits(0xffc00001u);     // negative, quiet, payload 1
+  const float signalling_nan = float_from_bits(0x7f800123u);  // as the fuzz pool makes them
   RegressionRecord r;
   r.property = "identity";
-  r.input.rows = {{nan, -0.0f, tiny, INFINITY, -INFINITY, FLT_MAX}};
-  r.input.states = {State{-INFINITY, 0.0f}, State{nan, -0.0f}};
+  r.input.rows = {{nan, -0.0f, tiny, INFINITY, -INFINITY, FLT_MAX, payload_nan, signalling_nan}};
+  r.input.states = {State{-INFINITY, 0.0f}, State{nan, -0.0f}, State{signalling_nan, payload_nan}};
   r.input.schedules = {HarnessCase{{-FLT_MAX, tiny}, {0, 1, 2}, {1, 0}, {{0, 1}}, 0}};
   r.input.shift = -0.0f;
   r.verdict =
@@ -46,6 +51,21 @@ TEST(RoundTrip, SpecialValuesInEveryFloatField) {
   EXPECT_TRUE(std::signbit(back.input.rows[0][1]));  // -0 stays negative
   EXPECT_EQ(back.input.rows[0][2], tiny);            // the smallest subnormal is not flushed
   EXPECT_TRUE(std::isnan(back.input.states[1].m));
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back.input.rows[0][6]), 0xffc00001u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back.input.rows[0][7]), 0x7f800123u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back.input.states[2].m), 0x7f800123u);
+}
+
+TEST(RoundTrip, OldFilesWithPlainNaNStillRead) {
+  // Files written before payloads were kept spell every NaN "nan": the canonical quiet NaN.
+  RegressionRecord r;
+  r.property = "identity";
+  r.input.states = {State{std::numeric_limits<float>::quiet_NaN(), 1.0f}};
+  const std::string text = serialize_regression(r);
+  ASSERT_NE(text.find("\"nan\""), std::string::npos) << text;
+  const RegressionRecord back = parse_regression(text, "old.json");
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back.input.states[0].m), 0x7fc00000u);
+  EXPECT_EQ(regression_id(back), regression_id(r));  // the id of an old file does not change
 }
 
 TEST(RoundTrip, CanonicalTextIgnoresEverythingButPropertyAndInput) {

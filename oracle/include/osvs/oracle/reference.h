@@ -1,9 +1,9 @@
 // The exact reference for one row: its state, log-sum-exp and correctly rounded softmax.
 //
-// Semantics (../DESIGN.md §3, the oracle owns them): NaN anywhere -> kind NaN (every output NaN);
-// +inf anywhere (no NaN) -> kind PosInf (every output NaN, PyTorch's convention); all elements
-// -inf -> kind AllMasked (state = identity; each kernel documents its outputs: NaN or 0);
-// n == 0 -> kind Empty (no outputs, identity state); otherwise Finite.
+// Semantics (docs/semantics.md §3; the oracle owns them): NaN anywhere -> kind NaN
+// (every output NaN); +inf anywhere (no NaN) -> kind PosInf (every output NaN, PyTorch's
+// convention); all elements -inf -> kind AllMasked (state = identity; each kernel documents its
+// outputs: NaN or 0); n == 0 -> kind Empty (no outputs, identity state); otherwise Finite.
 //
 // Accuracy of the double fields (Finite rows), derived in src/reference_fast.cpp and
 // src/reference_mpfr.cpp: d and each y[j] carry a relative error of at most kReferenceRelErr,
@@ -11,7 +11,9 @@
 // carry an absolute error up to 2^-180 instead; lse = m + log(d) is within kReferenceRelErr * (1 +
 // |m| + |log d|). These hold for rows of at most kMaxReferenceRow elements; longer rows are
 // refused. y_rounded is exact: the float nearest to the exact y_j (ties to even), subnormals and 0
-// included.
+// included. y_binade is exact too: the binade of the exact y_j, whose ulp the metric uses (ulp.h);
+// y[j] lies in that binade, so that ulp_of(y[j]) is that ulp even where the exact y_j sits next to
+// a power of two (moving y[j] there costs at most one double ulp, inside kReferenceRelErr).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +42,11 @@ struct RowReference {
   double lse = 0;                ///< m + log(d) (see the accuracy note above)
   std::vector<double> y;         ///< exp(x_j - m) / d, relative error <= kReferenceRelErr
   std::vector<float> y_rounded;  ///< each output correctly rounded to float (round to nearest even)
-  std::int64_t mpfr_fallbacks = 0;  ///< elements whose rounding the fast path left to MPFR
+  /// max(floor(log2 y_j), -126) of the exact y_j (Finite rows; 0 elsewhere): decided rigorously,
+  /// never read off the double y[j] (see the note above and src/reference_common.h).
+  std::vector<int> y_binade;
+  std::int64_t mpfr_fallbacks =
+      0;  ///< elements whose rounding or binade the fast path left to MPFR
 };
 
 /// Classifies a row by the special-value semantics above (n >= 0; x may be null when n == 0).
@@ -53,9 +59,9 @@ RowReference reference_row(const float* x, std::int64_t n);
 RowReference reference_row_mpfr(const float* x, std::int64_t n);
 
 /// MPFR path at one working precision (digits10 one of 40, 80, 160, 320, 640), no Ziv retry:
-/// elements whose rounding is not decided at that precision are reported in *undecided (used by
-/// tests to check correct rounding against a much higher precision). Throws std::invalid_argument
-/// for bad input.
+/// elements whose rounding or binade is not decided at that precision are reported in *undecided
+/// (used by tests to check correct rounding against a much higher precision). Throws
+/// std::invalid_argument for bad input.
 RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
                                    std::vector<std::int64_t>* undecided);
 

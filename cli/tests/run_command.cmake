@@ -1,0 +1,27 @@
+# Shared by the cli checks: runs COMMAND (a list: program and arguments) and stops the check
+# unless it exits normally with exactly STATUS. Sets `out` and `err` to what it printed.
+macro(osvs_run_command)
+  execute_process(COMMAND ${COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status MATCHES "^[0-9]+$")  # a signal or a failure to start, never an exit status
+    message(FATAL_ERROR "`${COMMAND}` did not exit normally (${status}):\n${out}${err}")
+  endif()
+  if(NOT status EQUAL STATUS)
+    message(FATAL_ERROR "`${COMMAND}` exited with ${status}, expected ${STATUS}:\n${out}${err}")
+  endif()
+endmacro()
+
+# Fails the check unless `actual` is exactly `expected`; `what` names the stream.
+function(osvs_expect_text what actual expected)
+  if(NOT actual STREQUAL expected)
+    message(FATAL_ERROR "`${COMMAND}` printed on ${what}:\n[${actual}]\nexpected exactly:\n[${expected}]")
+  endif()
+endfunction()
+
+# The text of a list of lines, each followed by a newline ("" for no lines).
+function(osvs_lines_text lines out_var)
+  set(text "")
+  foreach(line IN LISTS lines)
+    string(APPEND text "${line}\n")
+  endforeach()
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
