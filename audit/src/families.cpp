@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "osvs/properties/gen/domain.h"
+
 namespace osvs::audit {
 namespace {
 
@@ -25,15 +27,18 @@ void wide_range(std::mt19937_64& rng, float* row, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) row[j] = dist(rng);
 }
 
-/// Rows made of the values that break naive code: +-0, subnormals, FLT_MIN, +-FLT_MAX, small
-/// integers and masked (-inf) elements (a row of only -inf is a fully masked row, judged by each
-/// kernel's documented output). The audit once found the oracle giving NaN for a masked element
-/// of a finite row; the oracle now gives its exact 0.
+/// Rows made of the values that break naive code (gen/domain.h's special floats: +-0, subnormals,
+/// FLT_MIN, +-FLT_MAX, exp's overflow and underflow edges, ...) and masked (-inf) elements (a row
+/// of only -inf is a fully masked row, judged by each kernel's documented output). The audit once
+/// found the oracle giving NaN for a masked element of a finite row; the oracle now gives its exact
+/// 0.
 void special_values(std::mt19937_64& rng, float* row, std::int64_t n) {
-  static const float pool[] = {
-      0.0f,     -0.0f,   0x1p-149f, -0x1p-149f,     FLT_MIN,
-      -FLT_MIN, FLT_MAX, -FLT_MAX,  1.0f,           -1.0f,
-      88.0f,    -88.0f,  -104.0f,   0x1.fffffep-1f, -std::numeric_limits<float>::infinity()};
+  static const std::vector<float> pool = [] {  // the shared pool less NaN and +inf
+    std::vector<float> p;
+    for (float x : gen::kSpecialFloats)
+      if (!std::isnan(x) && x != std::numeric_limits<float>::infinity()) p.push_back(x);
+    return p;
+  }();
   std::uniform_int_distribution<std::size_t> pick(0, std::size(pool) - 1);
   for (std::int64_t j = 0; j < n; ++j) row[j] = pool[pick(rng)];
 }
@@ -72,8 +77,7 @@ const std::vector<InputFamily>& all_families() {
       {"normal_100", "x ~ N(0, 100)", &normal<100>},
       {"uniform", "x ~ U(-10, 10)", &uniform},
       {"wide_range", "x ~ U(-110, 0): normal, subnormal and underflowing outputs", &wide_range},
-      {"special_values", "+-0, subnormals, FLT_MIN, +-FLT_MAX, small integers, -inf",
-       &special_values},
+      {"special_values", "+-0, subnormals, FLT_MIN, +-FLT_MAX, exp edges, -inf", &special_values},
       {"ties", "copies of the maximum and values a few ulps or integers below it", &ties},
   };
   return families;

@@ -7,27 +7,14 @@
 #include <random>
 
 #include "osvs/kernels/block_schedule.h"
-#include "osvs/properties/shuffle_tree.h"
+#include "osvs/kernels/merge_trees.h"
 
 namespace osvs::audit {
 namespace {
 
-/// k + 1 offsets splitting n elements into k chunks as evenly as possible (empty chunks when
-/// n < k).
-std::vector<std::int64_t> even_partition(std::int64_t n, int k) {
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(k) + 1);
-  for (int i = 0; i <= k; ++i) offsets[static_cast<std::size_t>(i)] = n * i / k;
-  return offsets;
-}
-
 /// Chunks in slot order, merged left to right into slot 0: ((c0 (+) c1) (+) c2) ...
 HarnessCase left_deep(std::int64_t n, int k) {
-  HarnessCase h;
-  h.chunk_offsets = even_partition(n, k);
-  h.slot_chunk.resize(static_cast<std::size_t>(k));
-  std::iota(h.slot_chunk.begin(), h.slot_chunk.end(), 0);
-  for (int s = 1; s < k; ++s) h.merges.push_back({0, s});
-  return h;
+  return in_order_schedule(even_partition(n, k), left_deep_tree(k));
 }
 
 /// The same chunks in reverse slot order, merged by the shuffle tree.
@@ -103,9 +90,7 @@ std::optional<Case> law_case(const std::string& name, const Config& config,
   } else if (name == "commutativity") {
     c.states = all_pairs(kernel_states(c, executor));
   } else if (name == "warp_reduce") {
-    HarnessCase h = left_deep(n, kWarpSize);
-    h.merges = shuffle_tree(kWarpSize);
-    c.schedules = {h};
+    c.schedules = {warp_tree_schedule(even_partition(n, kWarpSize))};
   } else if (name == "tree_invariance") {
     c.schedules = {left_deep(n, 40), reversed_shuffle(n, 40)};
   } else if (name == "permutation_equivariance") {

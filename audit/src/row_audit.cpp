@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "osvs/kernels/documented.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/oracle/bounds.h"
 #include "osvs/oracle/matcher.h"
 #include "osvs/oracle/reference.h"
@@ -13,12 +13,6 @@
 
 namespace osvs::audit {
 namespace {
-
-std::string hexf(double v) {
-  std::ostringstream s;
-  s << std::hexfloat << v;
-  return s.str();
-}
 
 WorstElement element(const float* x, const float* y, const oracle::RowReference& ref,
                      const oracle::SoftmaxBound& bound, std::int64_t j, double ulp) {
@@ -40,8 +34,8 @@ RowAudit audit_special_row(const KernelUnderTest& kut, const float* x, std::int6
     if (!ok) {
       r.ok = false;
       r.explanation = std::string(oracle::to_string(ref.kind)) + " row: y[" + std::to_string(j) +
-                      "] = " + hexf(y[j]) + " for x[" + std::to_string(j) + "] = " + hexf(x[j]) +
-                      ", documented " + hexf(expected);
+                      "] = " + hex(y[j]) + " for x[" + std::to_string(j) + "] = " + hex(x[j]) +
+                      ", documented " + hex(expected);
       break;
     }
   }
@@ -83,7 +77,7 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
   // m: the maximum is exact in every kernel (fmaxf and the combine's select only copy floats).
   if (!(state.m == ref.m)) {
     r.ok = false;
-    r.explanation += "\n  m = " + hexf(state.m) + " differs from the row maximum " + hexf(ref.m);
+    r.explanation += "\n  m = " + hex(state.m) + " differs from the row maximum " + hex(ref.m);
   }
   // d: |d_hat - d_ref| / d_ref <= (bound + 2^-48) / (1 - 2^-48) <= bound + 2 * 2^-48 (bound <= 1/2)
   // since the reference d carries a relative error of at most kReferenceRelErr = 2^-48.
@@ -91,9 +85,8 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
   r.d_bound = bound.d_rel;
   if (!(r.d_rel <= bound.d_rel + 2 * oracle::kReferenceRelErr)) {
     r.ok = false;
-    r.explanation += "\n  d = " + hexf(state.d) + ", reference " + hexf(ref.d) +
-                     ": relative error " + std::to_string(r.d_rel) + " above its bound " +
-                     std::to_string(bound.d_rel);
+    r.explanation += "\n  d = " + hex(state.d) + ", reference " + hex(ref.d) + ": relative error " +
+                     std::to_string(r.d_rel) + " above its bound " + std::to_string(bound.d_rel);
   }
   return r;
 }

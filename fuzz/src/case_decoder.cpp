@@ -1,13 +1,12 @@
 #include "osvs/fuzz/case_decoder.h"
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include "osvs/fuzz/float_decoder.h"
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/merge_trees.h"
 
 namespace osvs::fuzz {
 namespace {
@@ -62,41 +61,6 @@ State decode_state(ByteReader& in) {
   }
 }
 
-HarnessCase decode_schedule(ByteReader& in, std::int64_t length, int chunks) {
-  HarnessCase hc;
-  const auto n = static_cast<std::uint32_t>(length);
-  std::vector<std::int64_t> cuts(static_cast<std::size_t>(chunks - 1));
-  for (auto& cut : cuts) cut = in.below(n + 1);
-  std::sort(cuts.begin(), cuts.end());
-  hc.chunk_offsets.push_back(0);
-  hc.chunk_offsets.insert(hc.chunk_offsets.end(), cuts.begin(), cuts.end());
-  hc.chunk_offsets.push_back(length);
-
-  for (std::int64_t s : decode_permutation(in, chunks))
-    hc.slot_chunk.push_back(static_cast<std::int32_t>(s));
-
-  std::vector<std::int32_t> live(static_cast<std::size_t>(chunks));
-  for (int s = 0; s < chunks; ++s) live[static_cast<std::size_t>(s)] = s;
-  while (live.size() > 1) {
-    const auto count = static_cast<std::uint32_t>(live.size());
-    const std::uint32_t dst = in.below(count);
-    std::uint32_t src = in.below(count - 1);
-    if (src >= dst) ++src;  // any other live slot
-    hc.merges.push_back(Merge{live[dst], live[src]});
-    live.erase(live.begin() + src);
-  }
-  hc.root = live.front();
-  return hc;
-}
-
-std::vector<std::int64_t> decode_permutation(ByteReader& in, std::int64_t n) {
-  std::vector<std::int64_t> p(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = i;
-  for (std::int64_t i = n - 1; i > 0; --i)
-    std::swap(p[static_cast<std::size_t>(i)], p[in.below(static_cast<std::uint32_t>(i + 1))]);
-  return p;
-}
-
 FuzzInput decode_fuzz_input(std::span<const std::uint8_t> bytes) {
   ByteReader in(bytes);
   const auto& properties = all_properties();
@@ -112,18 +76,20 @@ FuzzInput decode_fuzz_input(std::span<const std::uint8_t> bytes) {
   for (int i = 0; i < state_count; ++i) c.states.push_back(decode_state(in));
 
   c.shift = decode_float(in, kNegInf);
-  c.batch_rows = 1 + in.byte() % kMaxBatchRows;
+  c.batch_rows = 1 + in.byte() % gen::kMaxBatchRows;
   c.batch_position = in.byte() % c.batch_rows;
 
-  const int row_count = 1 + in.byte() % kMaxRows;
-  const std::int64_t length = in.u16() % (kMaxRowLength + 1);
+  const int row_count = 1 + in.byte() % gen::kMaxRows;
+  const std::int64_t length = in.u16() % (gen::kMaxRowLength + 1);
   for (int r = 0; r < row_count; ++r) c.rows.push_back(decode_row(in, length));
 
   const bool warp = f.property->name == "warp_reduce";
-  c.schedules.push_back(decode_schedule(in, length, warp ? kWarpSize : 1 + in.byte() % kMaxChunks));
-  c.schedules.push_back(decode_schedule(in, length, 1 + in.byte() % kMaxChunks));
+  for (int s = 0; s < 2; ++s) {
+    const int chunks = warp && s == 0 ? kWarpSize : 1 + in.byte() % gen::kMaxChunks;
+    c.schedules.push_back(random_schedule(length, chunks, byte_choices(in)));
+  }
 
-  c.permutation = decode_permutation(in, length);
+  c.permutation = random_permutation(length, byte_choices(in));
   return f;
 }
 

@@ -4,6 +4,8 @@
 // with found_by "fuzz" and expectation Holds. With --known-defects, a law failing where the
 // configuration does not claim it is written too, with expectation Violates.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -35,11 +37,32 @@ struct Options {
   std::string root;
   bool known_defects = false;
   bool summary = false;
+  bool describe = false;
 };
+
+/// What an input decodes to, one tab-separated line: file, property, rows, row length, rows whose
+/// every element is finite, states, states other than the identity (-inf, 0).
+void describe(const std::string& file, const osvs::fuzz::FuzzInput& in) {
+  const osvs::Case& c = in.input;
+  const auto finite_rows = std::count_if(c.rows.begin(), c.rows.end(), [](const auto& row) {
+    return std::all_of(row.begin(), row.end(), [](float x) { return std::isfinite(x); });
+  });
+  const auto not_identity = std::count_if(c.states.begin(), c.states.end(), [](osvs::State s) {
+    const osvs::State e = osvs::identity_state();
+    return !(s.m == e.m && s.d == e.d);
+  });
+  std::printf("%s\t%s\t%zu\t%zu\t%td\t%zu\t%td\n", file.c_str(), in.property->name.c_str(),
+              c.rows.size(), c.rows.empty() ? std::size_t{0} : c.rows[0].size(), finite_rows,
+              c.states.size(), not_identity);
+}
 
 /// Judges one input; writes its record when it should; returns whether it was a finding.
 bool process(const std::string& file, const Options& o, osvs::Executor& cpu) {
   const osvs::fuzz::FuzzInput in = osvs::fuzz::decode_fuzz_input(read_bytes(file));
+  if (o.describe) {
+    describe(file, in);
+    return false;
+  }
   const osvs::fuzz::Judgement j = osvs::fuzz::judge(*in.property, in.input, cpu);
   if (o.summary) {
     std::printf("%s\t%s\t%s/%s/%d\t%s\t%s\n", file.c_str(), in.property->name.c_str(),
@@ -83,6 +106,9 @@ int main(int argc, char** argv) {
   app.add_flag("--summary", o.summary,
                "one tab-separated line per input (file, property, configuration, outcome, "
                "verdict); writes nothing");
+  app.add_flag("--describe", o.describe,
+               "one tab-separated line per input (file, property, rows, row length, finite rows, "
+               "states, states other than the identity); runs and writes nothing");
   CLI11_PARSE(app, argc, argv);
 
   const auto cpu = osvs::make_cpu_executor();

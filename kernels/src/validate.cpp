@@ -19,11 +19,17 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
     throw InvalidLaunch("rows of 2^31 or more elements are not supported (columns are int)");
   if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
-  if (kernel == KernelKind::TwoPass && combine == CombineKind::Seed &&
-      rows * cols >= kSeedIndexLimit)
+  const bool seed_int_indexing = kernel == KernelKind::TwoPass && combine == CombineKind::Seed;
+  if (seed_int_indexing && rows * cols >= kSeedIndexLimit)
     throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
                         std::to_string(rows * cols) +
                         " >= 2^31 would address the wrong elements; use the hardened kernel");
+  if (seed_int_indexing && cols > seed_column_limit(block))
+    throw InvalidLaunch(
+        "the seed 2-pass kernel loops over columns in int (`col += " + std::to_string(block) +
+        "`): N = " + std::to_string(cols) + " > INT32_MAX - " + std::to_string(block) + " = " +
+        std::to_string(seed_column_limit(block)) +
+        " would overflow the index; use the hardened kernel");
 }
 
 void validate(const SoftmaxBatch& b) {

@@ -9,6 +9,7 @@
 
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/executor.h"
+#include "osvs/kernels/merge_trees.h"
 
 namespace osvs {
 namespace {
@@ -129,16 +130,10 @@ TEST_F(GpuAgreement, HarnessRunsAnyScheduleInOrder) {
   std::mt19937 rng(5);
   HarnessBatch batch{CombineKind::Seed, {}, true};
   for (int i = 0; i < 300; ++i) {
-    HarnessCase c;
     const int n = 1 + i % 97;
-    c.row = mixed_rows(1, n, static_cast<std::uint32_t>(i));
     const int chunks = 1 + i % 9;
-    c.chunk_offsets.push_back(0);
-    for (int k = 1; k < chunks; ++k)
-      c.chunk_offsets.push_back(std::min<std::int64_t>(n, c.chunk_offsets.back() + rng() % 20));
-    c.chunk_offsets.push_back(n);
-    for (int k = 0; k < chunks; ++k) c.slot_chunk.push_back(chunks - 1 - k);
-    for (int k = chunks - 1; k > 0; --k) c.merges.push_back({static_cast<int>(rng() % k), k});
+    HarnessCase c = random_schedule(n, chunks, uniform_below(rng));
+    c.row = mixed_rows(1, n, static_cast<std::uint32_t>(i));
     batch.cases.push_back(c);
   }
   for (CombineKind k : kAllCombines) {

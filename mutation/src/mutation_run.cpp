@@ -82,24 +82,17 @@ void judge_by_suite(const Mutant& mutant, Executor& executor, const RunSettings&
 
 }  // namespace
 
+constexpr EnumName<MutantStatus> kMutantStatusNames[] = {{MutantStatus::Killed, "killed"},
+                                                         {MutantStatus::Survived, "survived"},
+                                                         {MutantStatus::Skipped, "skipped"},
+                                                         {MutantStatus::Error, "error"}};
+
 const char* to_string(MutantStatus s) {
-  switch (s) {
-    case MutantStatus::Killed:
-      return "killed";
-    case MutantStatus::Survived:
-      return "survived";
-    case MutantStatus::Skipped:
-      return "skipped";
-    case MutantStatus::Error:
-      return "error";
-  }
-  return "?";
+  return name_in(kMutantStatusNames, s);
 }
 
 MutantStatus parse_status(const std::string& s) {
-  for (MutantStatus m :
-       {MutantStatus::Killed, MutantStatus::Survived, MutantStatus::Skipped, MutantStatus::Error})
-    if (s == to_string(m)) return m;
+  if (const auto status = value_in(kMutantStatusNames, s)) return *status;
   throw std::invalid_argument("unknown mutant status \"" + s + "\"");
 }
 

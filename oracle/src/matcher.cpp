@@ -2,20 +2,14 @@
 #include "osvs/oracle/matcher.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
+#include "osvs/kernels/hex.h"
 #include "osvs/oracle/ulp.h"
 
 namespace osvs::oracle {
 namespace {
-
-std::string hex(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
 
 std::string row_hex(const float* x, std::int64_t n) {
   constexpr std::int64_t kShown = 16;

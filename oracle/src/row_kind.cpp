@@ -2,24 +2,21 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "osvs/kernels/enum_names.h"
 #include "osvs/oracle/reference.h"
 
 namespace osvs::oracle {
 
+namespace {
+constexpr EnumName<RowKind> kRowKindNames[] = {{RowKind::Finite, "finite"},
+                                               {RowKind::NaN, "nan"},
+                                               {RowKind::PosInf, "pos_inf"},
+                                               {RowKind::AllMasked, "all_masked"},
+                                               {RowKind::Empty, "empty"}};
+}  // namespace
+
 const char* to_string(RowKind k) {
-  switch (k) {
-    case RowKind::Finite:
-      return "finite";
-    case RowKind::NaN:
-      return "nan";
-    case RowKind::PosInf:
-      return "pos_inf";
-    case RowKind::AllMasked:
-      return "all_masked";
-    case RowKind::Empty:
-      return "empty";
-  }
-  return "unknown";
+  return name_in(kRowKindNames, k, "unknown");
 }
 
 RowKind classify_row(const float* x, std::int64_t n) {

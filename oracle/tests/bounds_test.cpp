@@ -15,6 +15,7 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/merge_trees.h"
 #include "osvs/oracle/bounds.h"
 #include "osvs/oracle/matcher.h"
 #include "osvs/oracle/reference.h"
@@ -109,27 +110,9 @@ TEST(Bounds, HoldOnTheCpuExecutorForEveryKernelAndBlock) {
 
 /// A random schedule: k chunks, slots in a random order, merged along a random binary tree.
 HarnessCase random_schedule(std::vector<float> row, std::mt19937& rng) {
-  HarnessCase c;
-  const auto n = static_cast<std::int64_t>(row.size());
-  c.row = std::move(row);
   const int k = std::uniform_int_distribution<int>(1, 24)(rng);
-  std::vector<std::int64_t> cuts(static_cast<std::size_t>(k - 1));
-  for (auto& v : cuts) v = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
-  std::sort(cuts.begin(), cuts.end());
-  c.chunk_offsets.push_back(0);
-  c.chunk_offsets.insert(c.chunk_offsets.end(), cuts.begin(), cuts.end());
-  c.chunk_offsets.push_back(n);
-  c.slot_chunk.resize(static_cast<std::size_t>(k));
-  std::iota(c.slot_chunk.begin(), c.slot_chunk.end(), 0);
-  std::shuffle(c.slot_chunk.begin(), c.slot_chunk.end(), rng);
-  std::vector<std::int32_t> live(c.slot_chunk.size());
-  std::iota(live.begin(), live.end(), 0);
-  while (live.size() > 1) {
-    std::shuffle(live.begin(), live.end(), rng);
-    c.merges.push_back({live[0], live[1]});
-    live.erase(live.begin() + 1);
-  }
-  c.root = live[0];
+  HarnessCase c = osvs::random_schedule(std::ssize(row), k, uniform_below(rng));
+  c.row = std::move(row);
   return c;
 }
 

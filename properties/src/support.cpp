@@ -1,17 +1,10 @@
 #include "support.h"
 
-#include <cstdio>
 #include <cstring>
 
 #include "osvs/kernels/exp.h"
 
 namespace osvs::props {
-
-std::string hex(float x) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
-  return buf;
-}
 
 std::string hex(State s) {
   return "(" + hex(s.m) + ", " + hex(s.d) + ")";

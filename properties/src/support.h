@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "osvs/kernels/executor.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/properties/case.h"
 #include "osvs/properties/verdict.h"
 
 namespace osvs::props {
 
-/// A float as a C99 hex literal ("0x1.8p+3", "-inf", "nan").
-std::string hex(float x);
+/// A float as a C99 hex literal ("0x1.8p+3", "-inf", "nan"): osvs/kernels/hex.h.
+using osvs::hex;
 
 /// A state as "(m, d)" in hex.
 std::string hex(State s);

@@ -3,9 +3,9 @@
 #include <stdexcept>
 
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/merge_trees.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/properties/checks.h"
-#include "osvs/properties/shuffle_tree.h"
 #include "root_judge.h"
 #include "support.h"
 
@@ -33,11 +33,8 @@ Verdict check_warp_reduce(const Case& c, Executor& ex) {
   const State root = ex.warp_reduce(c.combine, lanes.chunk_states[0])[0];
   const oracle::RowReference ref = oracle::reference_row(row.data(), std::ssize(row));
   // The bound of a schedule whose merges are the shuffle tree describes the warp's order.
-  HarnessCase tree = hb.cases[0];
-  tree.slot_chunk.resize(kWarpSize);
-  for (int lane = 0; lane < kWarpSize; ++lane) tree.slot_chunk[lane] = lane;
-  tree.merges = shuffle_tree(kWarpSize);
-  tree.root = 0;
+  HarnessCase tree = warp_tree_schedule(hb.cases[0].chunk_offsets);
+  tree.row = hb.cases[0].row;
   return props::judge_root(root, ref, tree, c.combine, props::exp_ulp(ex), "warp root");
 }
 

@@ -6,8 +6,9 @@
 #include <limits>
 #include <numeric>
 
+#include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/merge_trees.h"
 #include "osvs/properties/checks.h"
-#include "osvs/properties/shuffle_tree.h"
 #include "perturbing_executor.h"
 
 namespace osvs::test {
@@ -82,11 +83,7 @@ TEST(MustFail, CommutativityNoticesAnAsymmetricCombine) {
 TEST(MustFail, WarpReduceNoticesAWrongRoot) {
   Case c;
   c.rows = {plain_row(100)};
-  HarnessCase s;
-  for (int k = 0; k <= 32; ++k) s.chunk_offsets.push_back(k * 100 / 32);
-  for (int lane = 0; lane < 32; ++lane) s.slot_chunk.push_back(lane);
-  s.merges = shuffle_tree(32);
-  c.schedules = {s};
+  c.schedules = {warp_tree_schedule(even_partition(100, kWarpSize))};
   holds_then_fails(&check_warp_reduce, c, {nullptr, [](State r) {
                                              return State{r.m, r.d * 1.001f};
                                            }});

@@ -152,14 +152,16 @@ Provenance provenance_from(const JsonField& f) {
 }
 
 // --- Expectation
+constexpr EnumName<Expectation> kExpectationNames[] = {{Expectation::Holds, "holds"},
+                                                       {Expectation::Violates, "violates"}};
+
 const char* to_string(Expectation e) {
-  return e == Expectation::Holds ? "holds" : "violates";
+  return name_in(kExpectationNames, e);
 }
 
 Expectation expectation_from(const JsonField& f) {
   const std::string s = f.as_string();
-  if (s == "holds") return Expectation::Holds;
-  if (s == "violates") return Expectation::Violates;
+  if (const auto e = value_in(kExpectationNames, s)) return *e;
   f.fail("expected \"holds\" or \"violates\", got \"" + s + "\"");
 }
 

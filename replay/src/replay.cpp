@@ -29,19 +29,12 @@ std::string arithmetic_of(const std::string& executor, const std::string& descri
 }  // namespace
 
 const char* to_string(ReplayStatus s) {
-  switch (s) {
-    case ReplayStatus::Met:
-      return "met";
-    case ReplayStatus::Stale:
-      return "STALE";
-    case ReplayStatus::Regressed:
-      return "REGRESSED";
-    case ReplayStatus::Skipped:
-      return "skipped";
-    case ReplayStatus::Error:
-      return "ERROR";
-  }
-  return "ERROR";
+  static constexpr EnumName<ReplayStatus> kNames[] = {{ReplayStatus::Met, "met"},
+                                                      {ReplayStatus::Stale, "STALE"},
+                                                      {ReplayStatus::Regressed, "REGRESSED"},
+                                                      {ReplayStatus::Skipped, "skipped"},
+                                                      {ReplayStatus::Error, "ERROR"}};
+  return name_in(kNames, s, "ERROR");
 }
 
 bool acceptable(const ReplayOutcome& o) {

@@ -45,8 +45,11 @@ __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::va
 }
 
 /// Every thread of the block receives the fold of row[0..n) in the block schedule's order.
-/// Columns are int (launch validation limits N to 2^31 - 1). A mutation
-/// (mutation runs only) changes one step. `warp` is the thread's warp value (lane 0 after the warp
+/// Columns are Index: the stride loop forms col + BLOCK for every col < n, so it needs
+/// n - 1 + BLOCK to fit in Index. With Index = int64_t that holds for every n validation admits
+/// (n <= INT32_MAX); the seed kernel keeps int as written, and validation refuses it
+/// n > INT32_MAX - BLOCK (validate.h, kSeedColumnLimit). A mutation (mutation runs only) changes
+/// one step. `warp` is the thread's warp value (lane 0 after the warp
 /// tree), broadcast only for the PerWarpDivisor mutation; otherwise it equals `row`.
 template <class V>
 struct DeviceReduction {
@@ -54,8 +57,8 @@ struct DeviceReduction {
   V warp;
 };
 
-template <int BLOCK, KernelMutation Mut = KernelMutation::None, class Alg>
-__device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, int n,
+template <int BLOCK, KernelMutation Mut = KernelMutation::None, class Index, class Alg>
+__device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, Index n,
                                                                   const Alg& alg) {
   using V = typename Alg::value_type;
   constexpr int kNumWarps = (BLOCK + kWarpSize - 1) / kWarpSize;
@@ -65,10 +68,10 @@ __device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* r
   const int tid = threadIdx.x;
   const int lane = tid & (kWarpSize - 1);
   const int warp = tid / kWarpSize;
-  const int end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
+  const Index end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
 
   V v = alg.initial();
-  for (int col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
+  for (Index col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
   v = warp_reduce<Mut>(v, alg);
   if (lane == 0) smem[warp] = v;
   if constexpr (Mut != KernelMutation::NoSyncBeforeSharedStage) __syncthreads();

@@ -1,6 +1,8 @@
 // The CUDA executor: launches the real kernels. Every runtime call's status is checked.
+#include <iterator>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "combine_kernels.cuh"
 #include "cuda_check.cuh"
@@ -155,42 +157,31 @@ class CudaExecutor final : public Executor {
 namespace cuda {
 
 namespace {
-/// The hardened 2-pass kernel with one structural mutation (mutation runs only).
-template <int B>
-void launch_mutant(KernelMutation mutation, dim3 grid, cudaStream_t stream, const float* x,
-                   float* y, State* row_state, std::int64_t rows, std::int64_t cols) {
-  using H = HardenedCombine;
-  using I = std::int64_t;
-  using K = KernelMutation;
-  switch (mutation) {
-    case K::ShuffleFromOffset8:
-      return online_two_pass<H, B, I, K::ShuffleFromOffset8>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::ShuffleUp:
-      return online_two_pass<H, B, I, K::ShuffleUp>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::NoSyncBeforeSharedStage:
-      return online_two_pass<H, B, I, K::NoSyncBeforeSharedStage>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::NoSyncBeforeBroadcast:
-      return online_two_pass<H, B, I, K::NoSyncBeforeBroadcast>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::NoLaneGuard:
-      return online_two_pass<H, B, I, K::NoLaneGuard>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::PerWarpDivisor:
-      return online_two_pass<H, B, I, K::PerWarpDivisor>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::SkipLastElement:
-      return online_two_pass<H, B, I, K::SkipLastElement>
-          <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    case K::Int32Index:
-      return online_two_pass<H, B, int>
-          <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
-    case K::None:
-      break;
-  }
-  throw InvalidLaunch("unknown kernel mutation");
+/// The hardened 2-pass kernel with the structural mutation M (mutation runs only). Int32Index is
+/// the kernel's index type itself: int rows and columns instead of int64.
+template <int B, KernelMutation M>
+void launch_mutant(dim3 grid, cudaStream_t stream, const float* x, float* y, State* row_state,
+                   std::int64_t rows, std::int64_t cols) {
+  if constexpr (M == KernelMutation::Int32Index)
+    online_two_pass<HardenedCombine, B, int>
+        <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
+  else
+    online_two_pass<HardenedCombine, B, std::int64_t, M>
+        <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
+}
+
+/// Launches the mutant of `mutation`: a fold over kAllKernelMutations, so that every mutation
+/// cases.h lists has its launch.
+template <int B, std::size_t... I>
+void launch_mutant(KernelMutation mutation, std::index_sequence<I...>, dim3 grid,
+                   cudaStream_t stream, const float* x, float* y, State* row_state,
+                   std::int64_t rows, std::int64_t cols) {
+  const bool launched =
+      ((mutation == kAllKernelMutations[I] &&
+        (launch_mutant<B, kAllKernelMutations[I]>(grid, stream, x, y, row_state, rows, cols),
+         true)) ||
+       ...);
+  if (!launched) throw InvalidLaunch("unknown kernel mutation");
 }
 }  // namespace
 
@@ -203,7 +194,8 @@ void launch_softmax(KernelKind kernel, CombineKind combine, int block, const flo
   dispatch_block(block, [&](auto block_size) {
     constexpr int B = decltype(block_size)::value;
     if (mutation != KernelMutation::None) {
-      launch_mutant<B>(mutation, grid, stream, x, y, row_state, rows, cols);
+      launch_mutant<B>(mutation, std::make_index_sequence<std::size(kAllKernelMutations)>{}, grid,
+                       stream, x, y, row_state, rows, cols);
     } else if (kernel == KernelKind::ThreePass) {
       safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
     } else if (combine == CombineKind::Seed) {

@@ -10,8 +10,9 @@
 namespace osvs::cuda {
 
 /// One block per row. Pass 1 reduces the row's (m, d) in one read; pass 2 writes exp(x - m)/d.
-/// Index is the type of the row offset `row * N`: int in the seed kernel as written (wrong once
-/// M * N >= 2^31), int64 in the hardened variant. Columns are int (N < 2^31 is validated).
+/// Index is the type of the row offset `row * N` and of the column loops: int in the seed kernel
+/// as written (wrong once M * N >= 2^31, and its `col += BLOCK` overflows once N > INT32_MAX -
+/// BLOCK: validation refuses both), int64 in the hardened variant.
 template <class Op, int BLOCK, class Index, KernelMutation Mut = KernelMutation::None>
 __global__ void __launch_bounds__(BLOCK)
     online_two_pass(const float* __restrict__ input, float* __restrict__ output,
@@ -20,11 +21,10 @@ __global__ void __launch_bounds__(BLOCK)
   if (row >= M) return;
   const float* row_in = input + row * N;
   float* row_out = output + row * N;
-  const auto red = block_reduce<BLOCK, Mut>(row_in, static_cast<int>(N), OnlineAlg<Op>{});
+  const auto red = block_reduce<BLOCK, Mut>(row_in, N, OnlineAlg<Op>{});
   if (threadIdx.x == 0) row_state[row] = red.row;
   const State s = Mut == KernelMutation::PerWarpDivisor ? red.warp : red.row;
-  for (int col = threadIdx.x; col < static_cast<int>(N); col += BLOCK)
-    row_out[col] = Op::output(row_in[col], s);
+  for (Index col = threadIdx.x; col < N; col += BLOCK) row_out[col] = Op::output(row_in[col], s);
 }
 
 /// One block per row: a max pass, a sum-of-exp pass and a write pass, each reading the row.
@@ -36,10 +36,10 @@ __global__ void __launch_bounds__(BLOCK)
   if (row >= M) return;
   const float* row_in = input + row * N;
   float* row_out = output + row * N;
-  const float m = block_reduce<BLOCK>(row_in, static_cast<int>(N), MaxAlg{}).row;
-  const float d = block_reduce<BLOCK>(row_in, static_cast<int>(N), SumExpAlg{m}).row;
+  const float m = block_reduce<BLOCK>(row_in, N, MaxAlg{}).row;
+  const float d = block_reduce<BLOCK>(row_in, N, SumExpAlg{m}).row;
   if (threadIdx.x == 0) row_state[row] = State{m, d};
-  for (int col = threadIdx.x; col < static_cast<int>(N); col += BLOCK)
+  for (std::int64_t col = threadIdx.x; col < N; col += BLOCK)
     row_out[col] = softmax_output(row_in[col], m, d);
 }
 

@@ -11,9 +11,13 @@
 //   batch         batch_rows = 1 + byte % kMaxBatchRows, batch_position = byte % batch_rows
 //   rows          row count byte (1 .. kMaxRows), row length u16 (0 .. kMaxRowLength), then the
 //                 values row by row (decode_float, ties against the row's running maximum)
-//   schedules     two schedules of rows[0] (decode_schedule); the first has kWarpSize chunks when
-//                 the property is warp_reduce
-//   permutation   Fisher-Yates over rows[0]'s indices, one choice per index
+//   schedules     two schedules of rows[0]: a chunk count byte (1 .. kMaxChunks; kWarpSize chunks
+//                 without a byte for the first schedule when the property is warp_reduce), then
+//                 random_schedule (osvs/kernels/merge_trees.h) with the input's choices
+//   permutation   random_permutation of rows[0]'s indices with the input's choices
+//
+// The caps kMaxRows, kMaxRowLength, kMaxChunks and kMaxBatchRows are the generators'
+// (gen/domain.h), so fuzzing and property tests explore one domain.
 #pragma once
 
 #include <cstdint>
@@ -21,15 +25,12 @@
 
 #include "osvs/fuzz/byte_reader.h"
 #include "osvs/properties/case.h"
+#include "osvs/properties/gen/domain.h"
 #include "osvs/properties/registry.h"
 
 namespace osvs::fuzz {
 
-inline constexpr int kMaxRows = 4;         ///< rows in a batch
-inline constexpr int kMaxRowLength = 300;  ///< elements in a row: keeps an execution fast
-inline constexpr int kMaxStates = 32;      ///< states for the combine laws
-inline constexpr int kMaxChunks = 40;      ///< chunks of a schedule (more than a warp's 32)
-inline constexpr int kMaxBatchRows = 8;    ///< M of the surrounding batch
+inline constexpr int kMaxStates = 32;  ///< states for the combine laws
 
 /// A property and the case to check it on.
 struct FuzzInput {
@@ -45,12 +46,9 @@ FuzzInput decode_fuzz_input(std::span<const std::uint8_t> bytes);
 /// any m with d >= +0 (a NaN part makes the whole state the NaN state, -0 becomes +0).
 State decode_state(ByteReader& in);
 
-/// A schedule of a row of `length` elements in `chunks` chunks (0 < chunks): sorted cut points,
-/// the chunks placed into slots by a permutation, and merges that join the live slots pairwise
-/// in a decoded order until one root remains (a valid binary tree over all slots).
-HarnessCase decode_schedule(ByteReader& in, std::int64_t length, int chunks);
-
-/// A permutation of 0 .. n-1 (Fisher-Yates, one choice per index).
-std::vector<std::int64_t> decode_permutation(ByteReader& in, std::int64_t n);
+/// The input's bytes as a source of choices for merge_trees.h: below(k) is ByteReader::below(k).
+inline auto byte_choices(ByteReader& in) {
+  return [&in](std::int64_t k) { return std::int64_t{in.below(static_cast<std::uint32_t>(k))}; };
+}
 
 }  // namespace osvs::fuzz

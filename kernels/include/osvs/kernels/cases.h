@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "osvs/kernels/combine_kind.h"
+#include "osvs/kernels/enum_names.h"
 #include "osvs/kernels/state.h"
 
 namespace osvs {
@@ -23,14 +24,15 @@ enum class KernelKind {
 
 inline constexpr KernelKind kAllKernels[] = {KernelKind::TwoPass, KernelKind::ThreePass};
 
+inline constexpr EnumName<KernelKind> kKernelNames[] = {{KernelKind::TwoPass, "two_pass"},
+                                                        {KernelKind::ThreePass, "three_pass"}};
+
 inline const char* to_string(KernelKind k) {
-  return k == KernelKind::TwoPass ? "two_pass" : "three_pass";
+  return name_in(kKernelNames, k);
 }
 
 inline std::optional<KernelKind> parse_kernel(std::string_view s) {
-  for (KernelKind k : kAllKernels)
-    if (s == to_string(k)) return k;
-  return std::nullopt;
+  return value_in(kKernelNames, s);
 }
 
 /// Deliberate structural bugs of the 2-pass kernel (mutation testing, reports/mutation/). Each
@@ -56,35 +58,24 @@ inline constexpr KernelMutation kAllKernelMutations[] = {KernelMutation::Shuffle
                                                          KernelMutation::SkipLastElement,
                                                          KernelMutation::Int32Index};
 
+inline constexpr EnumName<KernelMutation> kKernelMutationNames[] = {
+    {KernelMutation::None, "none"},
+    {KernelMutation::ShuffleFromOffset8, "shuffle_from_offset_8"},
+    {KernelMutation::ShuffleUp, "shuffle_up"},
+    {KernelMutation::NoSyncBeforeSharedStage, "no_sync_before_shared_stage"},
+    {KernelMutation::NoSyncBeforeBroadcast, "no_sync_before_broadcast"},
+    {KernelMutation::NoLaneGuard, "no_lane_guard"},
+    {KernelMutation::PerWarpDivisor, "per_warp_divisor"},
+    {KernelMutation::SkipLastElement, "skip_last_element"},
+    {KernelMutation::Int32Index, "int32_index"},
+};
+
 inline const char* to_string(KernelMutation m) {
-  switch (m) {
-    case KernelMutation::None:
-      return "none";
-    case KernelMutation::ShuffleFromOffset8:
-      return "shuffle_from_offset_8";
-    case KernelMutation::ShuffleUp:
-      return "shuffle_up";
-    case KernelMutation::NoSyncBeforeSharedStage:
-      return "no_sync_before_shared_stage";
-    case KernelMutation::NoSyncBeforeBroadcast:
-      return "no_sync_before_broadcast";
-    case KernelMutation::NoLaneGuard:
-      return "no_lane_guard";
-    case KernelMutation::PerWarpDivisor:
-      return "per_warp_divisor";
-    case KernelMutation::SkipLastElement:
-      return "skip_last_element";
-    case KernelMutation::Int32Index:
-      return "int32_index";
-  }
-  return "?";
+  return name_in(kKernelMutationNames, m);
 }
 
 inline std::optional<KernelMutation> parse_mutation(std::string_view s) {
-  if (s == "none") return KernelMutation::None;
-  for (KernelMutation m : kAllKernelMutations)
-    if (s == to_string(m)) return m;
-  return std::nullopt;
+  return value_in(kKernelMutationNames, s);
 }
 
 /// Whether the CPU model can replay a mutation. Races, uninitialised shared memory and 32-bit

@@ -8,6 +8,7 @@
 #include "osvs/kernels/combine_hardened.h"
 #include "osvs/kernels/combine_mutants.h"
 #include "osvs/kernels/combine_seed.h"
+#include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 
@@ -67,16 +68,23 @@ decltype(auto) visit_combine(CombineKind k, F&& f) {
   return f(HardenedCombine{});  // unreachable for valid enumerators
 }
 
+/// The run-time names: each operator's kName.
+inline constexpr EnumName<CombineKind> kCombineNames[] = {
+    {CombineKind::Seed, SeedCombine::kName},
+    {CombineKind::Hardened, HardenedCombine::kName},
+    {CombineKind::MutantOverwriteM, MutantOverwriteM::kName},
+    {CombineKind::MutantNoRescale, MutantNoRescale::kName},
+    {CombineKind::MutantNaiveIdentity, MutantNaiveIdentity::kName},
+    {CombineKind::MutantUnorderedTies, MutantUnorderedTies::kName},
+    {CombineKind::MutantFastExp, MutantFastExp::kName},
+};
+
 inline const char* to_string(CombineKind k) {
-  return visit_combine(k, [](auto op) { return decltype(op)::kName; });
+  return name_in(kCombineNames, k);
 }
 
 inline std::optional<CombineKind> parse_combine(std::string_view s) {
-  for (CombineKind k : kAllCombines)
-    if (s == to_string(k)) return k;
-  for (CombineKind k : kMutantCombines)
-    if (s == to_string(k)) return k;
-  return std::nullopt;
+  return value_in(kCombineNames, s);
 }
 
 /// The algebra an operator declares: which laws it claims to satisfy bitwise. A mutant declares

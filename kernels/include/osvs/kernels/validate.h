@@ -2,6 +2,8 @@
 // runs, never a launch failure or a silently wrong answer.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +19,15 @@ class InvalidLaunch : public std::invalid_argument {
 
 /// The seed kernel computes `row * N` in int: it is only correct while rows * cols < 2^31.
 inline constexpr std::int64_t kSeedIndexLimit = std::int64_t{1} << 31;
+
+/// The largest N the seed kernel's column loops take at block size `block`. They run
+/// `for (int col = tid; col < N; col += BLOCK)` in int, as written, and so form col + BLOCK for
+/// col up to N - 1; validation keeps N + BLOCK itself inside int (N <= INT32_MAX - BLOCK), one
+/// column of margin over the first N that overflows (INT32_MAX - BLOCK + 2). The hardened and
+/// 3-pass kernels loop in int64 and take every N up to INT32_MAX.
+inline constexpr std::int64_t seed_column_limit(int block) {
+  return std::int64_t{std::numeric_limits<std::int32_t>::max()} - block;
+}
 
 /// Checks a launch configuration and shape (not the values): block size, sizes, index limits.
 void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int64_t rows,

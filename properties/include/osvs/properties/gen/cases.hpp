@@ -2,6 +2,7 @@
 #pragma once
 
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/properties/gen/domain.h"
 #include "osvs/properties/gen/schedules.h"
 #include "osvs/properties/gen/states.h"
 
@@ -93,9 +94,10 @@ inline rc::Gen<Case> shift_case(Config cfg) {
 }
 
 inline rc::Gen<Case> batch_case(Config cfg) {
-  const auto placement = rc::gen::mapcat(rc::gen::inRange<std::int64_t>(1, 10), [](std::int64_t m) {
-    return rc::gen::pair(rc::gen::just(m), rc::gen::inRange<std::int64_t>(0, m));
-  });
+  const auto placement =
+      rc::gen::mapcat(rc::gen::inRange<std::int64_t>(1, kMaxBatchRows + 1), [](std::int64_t m) {
+        return rc::gen::pair(rc::gen::just(m), rc::gen::inRange<std::int64_t>(0, m));
+      });
   return rc::gen::map(rc::gen::pair(softmax_case(cfg, special_batch()), placement),
                       [](std::pair<Case, std::pair<std::int64_t, std::int64_t>> p) {
                         p.first.batch_rows = p.second.first;

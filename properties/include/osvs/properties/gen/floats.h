@@ -18,8 +18,9 @@ int float_complexity(float x);
 /// Wraps g so that its values shrink with shrink_float instead of g's own shrinks.
 rc::Gen<float> simple_shrinking(rc::Gen<float> g);
 
-/// The pool of nasty constants: ±0, ±inf, NaN, FLT_MIN, subnormals, FLT_MAX and neighbours, 1,
-/// fp16 and bf16 limits, exp overflow/underflow edges.
+/// The pool of nasty constants: gen/domain.h's kSpecialFloats (±0, ±inf, NaNs, FLT_MIN,
+/// subnormals, FLT_MAX and neighbours, 1 and neighbours, fp16 and bf16 limits, exp edges), the
+/// same values the fuzz decoder and the audit draw from.
 const std::vector<float>& nasty_constants();
 
 /// Any float: nasty constants, fp16-exact, bf16-exact, ln 2 multiples, integers, subnormals,

@@ -1,26 +1,20 @@
 // Implementation of gen/floats.h.
 #pragma once
 
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
+
+#include "osvs/properties/gen/domain.h"
 
 namespace osvs::gen {
 
 namespace detail {
 
 inline std::uint32_t bits_of(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-inline float from_bits(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
+  return std::bit_cast<std::uint32_t>(x);
 }
 
 /// Number of significant bits of a finite float (0 for zeros).
@@ -82,45 +76,7 @@ inline rc::Gen<float> simple_shrinking(rc::Gen<float> g) {
 }
 
 inline const std::vector<float>& nasty_constants() {
-  static const std::vector<float> pool = [] {
-    const float inf = std::numeric_limits<float>::infinity();
-    std::vector<float> p = {0.0f,
-                            -0.0f,
-                            inf,
-                            -inf,
-                            std::numeric_limits<float>::quiet_NaN(),
-                            FLT_MIN,
-                            -FLT_MIN,
-                            std::nextafter(FLT_MIN, 0.0f),  // largest subnormal
-                            FLT_TRUE_MIN,
-                            -FLT_TRUE_MIN,
-                            FLT_MAX,
-                            -FLT_MAX,
-                            std::nextafter(FLT_MAX, 0.0f),
-                            1.0f,
-                            -1.0f,
-                            std::nextafter(1.0f, 2.0f),
-                            std::nextafter(1.0f, 0.0f),
-                            0.5f,
-                            2.0f,
-                            65504.0f,  // fp16 max
-                            0x1p-14f,
-                            0x1p-24f,  // fp16 min normal, min subnormal
-                            0x1.fep+127f,
-                            0x1p-133f,             // bf16 max, bf16 min subnormal
-                            0x1.62e430p-1f,        // ln 2 rounded
-                            88.72283935546875f,    // largest x with finite expf
-                            -87.33654475f,         // expf(x) reaches FLT_MIN
-                            -103.97208404541016f,  // expf(x) rounds to 0 below
-                            -0x1.9fe368p6f,
-                            100.0f,
-                            -100.0f,
-                            1e6f,
-                            -1e6f,
-                            16777216.0f,
-                            16777217.0f};
-    return p;
-  }();
+  static const std::vector<float> pool(kSpecialFloats.begin(), kSpecialFloats.end());
   return pool;
 }
 
@@ -138,18 +94,17 @@ inline rc::Gen<float> normal_float(float sigma) {
 
 inline rc::Gen<float> fp16_exact_float() {
   return rc::gen::map(rc::gen::arbitrary<std::uint16_t>(), [](std::uint16_t h) {
-    const int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    const int e = exp == 0x1f ? 15 : exp;  // map inf/NaN encodings onto the top binade
-    const double mag = e == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, e - 25);
-    return static_cast<float>(sign ? -mag : mag);  // exact: at most 11 bits
+    constexpr std::uint16_t kExponent = 0x7c00, kExponentLowBit = 0x0400;
+    if ((h & kExponent) == kExponent) h &= ~kExponentLowBit;  // inf/NaN onto the top binade
+    return half_to_float(h);
   });
 }
 
 inline rc::Gen<float> bf16_exact_float() {
   return rc::gen::map(rc::gen::arbitrary<std::uint16_t>(), [](std::uint16_t b) {
-    std::uint32_t u = std::uint32_t{b} << 16;
-    if (((u >> 23) & 0xff) == 0xff) u &= ~(std::uint32_t{1} << 30);  // no inf/NaN: drop a bit
-    return detail::from_bits(u);
+    constexpr std::uint16_t kExponent = 0x7f80, kExponentHighBit = 0x4000;
+    if ((b & kExponent) == kExponent) b &= ~kExponentHighBit;  // no inf/NaN: drop a bit
+    return bf16_to_float(b);
   });
 }
 
@@ -173,12 +128,12 @@ inline rc::Gen<float> subnormal() {
   return rc::gen::map(
       rc::gen::pair(rc::gen::inRange<std::uint32_t>(1, 1u << 23), rc::gen::arbitrary<bool>()),
       [](std::pair<std::uint32_t, bool> p) {
-        return from_bits(p.first | (p.second ? 0x80000000u : 0u));
+        return float_from_bits(p.first | (p.second ? 0x80000000u : 0u));
       });
 }
 
 inline rc::Gen<float> raw_bits() {
-  return rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), &from_bits);
+  return rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), &float_from_bits);
 }
 
 inline rc::Gen<float> finite_constant() {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "osvs/properties/gen/domain.h"
 #include "osvs/properties/gen/floats.h"
 
 namespace osvs::gen {
@@ -31,7 +32,8 @@ inline rc::Gen<std::int64_t> row_length() {
          return rc::gen::inRange<std::int64_t>(0, 2 + std::int64_t{size} * 8);
        })},
       {1, rc::gen::withSize([](int size) {
-         return rc::gen::inRange<std::int64_t>(0, 64 + std::int64_t{size} * 40);  // to ~4000
+         return rc::gen::inRange<std::int64_t>(
+             0, std::min<std::int64_t>(64 + std::int64_t{size} * 40, kMaxRowLength + 1));
        })},
   }));
 }
@@ -189,7 +191,7 @@ inline rc::Seq<std::vector<Row>> shrink_batch(const std::vector<Row>& b) {
 
 inline rc::Gen<std::vector<Row>> batch_of(rc::Gen<Row> (*row_of_length)(std::int64_t)) {
   const auto generated =
-      rc::gen::mapcat(rc::gen::pair(row_length(), rc::gen::inRange(1, 5)),
+      rc::gen::mapcat(rc::gen::pair(row_length(), rc::gen::inRange(1, kMaxRows + 1)),
                       [row_of_length](std::pair<std::int64_t, int> nm) {
                         return rc::gen::container<std::vector<Row>>(
                             static_cast<std::size_t>(nm.second), row_of_length(nm.first));

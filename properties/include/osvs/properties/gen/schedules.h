@@ -8,12 +8,20 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
-#include "osvs/properties/shuffle_tree.h"
+#include "osvs/kernels/enum_names.h"
+#include "osvs/kernels/merge_trees.h"
+#include "osvs/properties/gen/domain.h"
 
 namespace osvs::gen {
 
 /// The shapes of combine trees.
 enum class TreeShape { LeftDeep, RightDeep, Balanced, Random, Shuffle };
+
+inline constexpr EnumName<TreeShape> kTreeShapeNames[] = {{TreeShape::LeftDeep, "left-deep"},
+                                                          {TreeShape::RightDeep, "right-deep"},
+                                                          {TreeShape::Balanced, "balanced"},
+                                                          {TreeShape::Random, "random"},
+                                                          {TreeShape::Shuffle, "shuffle"}};
 
 const char* to_string(TreeShape s);
 
@@ -23,12 +31,12 @@ rc::Gen<std::vector<std::int64_t>> partition(std::int64_t n, int chunks);
 /// A permutation of 0 .. n-1.
 rc::Gen<std::vector<std::int64_t>> permutation(std::int64_t n);
 
-/// The merges of a tree of the given shape over `slots` slots, root in slot 0 (Random: a random
-/// bracketing and random operand order).
+/// The merges of a tree of the given shape over `slots` slots, root in slot 0 (the builders of
+/// osvs/kernels/merge_trees.h; Random: random_tree driven by a generated seed).
 rc::Gen<std::vector<Merge>> tree(TreeShape shape, int slots);
 
-/// A harness schedule for a row of length n: partition into 1..40 chunks, a random order of the
-/// chunks in slots, a tree of any shape. The `row` field is left empty.
+/// A harness schedule for a row of length n: partition into 1..kMaxChunks chunks, a random order of
+/// the chunks in slots, a tree of any shape. The `row` field is left empty.
 rc::Gen<HarnessCase> schedule(std::int64_t n);
 
 /// A schedule of exactly 32 chunks in lane order, reduced by the warp's shuffle tree.

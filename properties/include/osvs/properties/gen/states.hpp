@@ -20,7 +20,7 @@ inline rc::Gen<float> state_d() {
       {2, rc::gen::element(0.0f, 1.0f, 2.0f, 32.0f, std::numeric_limits<float>::infinity())},
       {4, rc::gen::map(finite_float(), [](float x) { return std::fabs(x) + 0.0f; })},  // +0 not -0
       {4, rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 8u << 23),
-                       [](std::uint32_t u) { return from_bits(0x3f800000u + u); })},
+                       [](std::uint32_t u) { return float_from_bits(0x3f800000u + u); })},
   }));
 }
 
@@ -35,7 +35,7 @@ inline rc::Gen<State> realistic_state() {
   return rc::gen::map(
       rc::gen::pair(normal_float(10.0f), rc::gen::inRange<std::uint32_t>(0, 8u << 23)),
       [](std::pair<float, std::uint32_t> p) {
-        return State{p.first, detail::from_bits(0x3f800000u + p.second)};  // d in [1, 256)
+        return State{p.first, float_from_bits(0x3f800000u + p.second)};  // d in [1, 256)
       });
 }
 
