@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "declaration.h"
+#include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 namespace {
@@ -14,12 +15,18 @@ std::vector<RowKernel>& entries() {
 
 }  // namespace
 
+namespace {
+constexpr EnumName<RowOp> kRowOpNames[] = {{RowOp::Softmax, "softmax"},
+                                           {RowOp::LogSoftmax, "log_softmax"}};
+constexpr EnumName<Where> kWhereNames[] = {{Where::Host, "host"}, {Where::Device, "device"}};
+}  // namespace
+
 const char* to_string(RowOp op) {
-  return op == RowOp::Softmax ? "softmax" : "log_softmax";
+  return name_in(kRowOpNames, op);
 }
 
 const char* to_string(Where w) {
-  return w == Where::Host ? "host" : "device";
+  return name_in(kWhereNames, w);
 }
 
 std::string declaration_problem(const RowKernel& k) {

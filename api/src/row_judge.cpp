@@ -1,7 +1,6 @@
 #include "row_judge.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "contract.h"
 #include "exact_outputs.h"
@@ -37,12 +36,6 @@ double special_expectation(const RowKernel& k, oracle::RowKind kind, const float
 constexpr double kLimitUlps = 1.0;
 
 }  // namespace
-
-std::string hex(float x) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
-  return buf;
-}
 
 RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
                        const std::string& where) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "osvs/api/row_kernel.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/properties/verdict.h"
 
 namespace osvs::api {
@@ -24,7 +25,6 @@ struct RowJudgement {
 RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
                        const std::string& where);
 
-/// A float as a C99 hex literal.
-std::string hex(float x);
+using osvs::hex;
 
 }  // namespace osvs::api

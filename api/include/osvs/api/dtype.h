@@ -1,47 +1,5 @@
-// Element types of a row kernel's input and output, and exact conversions between them and float.
-//
-// bf16 is binary32's upper half (8 significand bits, emin -126); fp16 is IEEE binary16 (11 bits,
-// emin -14). Every bf16 and fp16 value is exactly a float, so rows are generated and judged as
-// floats; float -> bf16 / fp16 rounds to nearest, ties to even, overflowing to +-inf and keeping
-// NaN a NaN (its payload truncated, the quiet bit set).
+// Element types of the public API: osvs/kernels/dtype.h (the conversions live with the kernels,
+// the lowest layer, so that generators, the fuzz decoder and the runner share one of each).
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string_view>
-
-namespace osvs {
-
-enum class DType { F32, BF16, F16 };
-
-const char* to_string(DType t);
-std::optional<DType> parse_dtype(std::string_view s);
-
-/// Bytes per element.
-std::size_t size_of(DType t);
-
-/// Significand bits, counting the implicit one (24, 8, 11).
-int precision_of(DType t);
-
-/// Exponent of the smallest normal number (-126, -126, -14).
-int min_exponent_of(DType t);
-
-/// Largest finite value of the type, as a float.
-float max_finite_of(DType t);
-
-/// The bits of x rounded to the type (round to nearest, ties to even).
-std::uint16_t to_bf16_bits(float x);
-std::uint16_t to_f16_bits(float x);
-
-/// The float value of a bf16 / fp16 bit pattern (exact).
-float from_bf16_bits(std::uint16_t b);
-float from_f16_bits(std::uint16_t b);
-
-/// x rounded to the type, as a float (identity for F32).
-float round_to(DType t, float x);
-
-/// Writes n floats into `dst` (an array of type t) and reads them back.
-void store_as(DType t, const float* src, void* dst, std::int64_t n);
-void load_from(DType t, const void* src, float* dst, std::int64_t n);
-
-}  // namespace osvs
+#include "osvs/kernels/dtype.h"

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "osvs/kernels/dtype.h"
+
 namespace osvs::gen {
 
 /// Elements in a row. The generators' size-scaled lengths and the fuzz decoder's u16 length are
@@ -72,18 +74,7 @@ inline constexpr std::array<float, 32> kSpecialFloats = {
 
 /// The float with IEEE binary16 bits `h` (exact: every half is a float; inf and NaN included).
 inline float half_to_float(std::uint16_t h) {
-  const bool negative = (h & 0x8000u) != 0;
-  const int exponent = (h >> 10) & 0x1f;
-  const int mantissa = h & 0x3ff;
-  float magnitude;
-  if (exponent == 0x1f)
-    magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity()
-                              : std::numeric_limits<float>::quiet_NaN();
-  else if (exponent == 0)
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal: m * 2^-24, exact
-  else
-    magnitude = std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);  // exact
-  return negative ? -magnitude : magnitude;
+  return from_f16_bits(h);  // kernels/dtype.h: the one fp16 decoder
 }
 
 /// The float with bfloat16 bits `b` (the top half of a float's bits).

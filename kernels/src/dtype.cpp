@@ -1,8 +1,10 @@
-#include "osvs/api/dtype.h"
+#include "osvs/kernels/dtype.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 namespace {
@@ -21,22 +23,17 @@ float float_of(std::uint32_t u) {
 
 }  // namespace
 
+namespace {
+constexpr EnumName<DType> kDTypeNames[] = {
+    {DType::F32, "f32"}, {DType::BF16, "bf16"}, {DType::F16, "f16"}};
+}  // namespace
+
 const char* to_string(DType t) {
-  switch (t) {
-    case DType::F32:
-      return "f32";
-    case DType::BF16:
-      return "bf16";
-    case DType::F16:
-      return "f16";
-  }
-  return "?";
+  return name_in(kDTypeNames, t);
 }
 
 std::optional<DType> parse_dtype(std::string_view s) {
-  for (DType t : {DType::F32, DType::BF16, DType::F16})
-    if (s == to_string(t)) return t;
-  return std::nullopt;
+  return value_in(kDTypeNames, s);
 }
 
 std::size_t size_of(DType t) {

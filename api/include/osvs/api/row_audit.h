@@ -1,0 +1,70 @@
+// The audit of registered row kernels (osvs audit --plugin): for each kernel, a deterministic
+// sweep of input families x row lengths judged against the exact outputs and the kernel's
+// contract and conventions, then every law on a fixed number of generated cases. Each kernel is
+// audited in a process of its own by the command line, so that one that crashes or poisons the
+// device is reported and the others still run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/api/row_kernel.h"
+
+namespace osvs {
+
+struct RowAuditOptions {
+  std::uint64_t seed = 20261130;  ///< every input of the sweep derives from it (FNV-1a, SplitMix64)
+  bool quick = false;             ///< a small sweep (CI)
+  int law_cases = 100;            ///< generated cases per law
+};
+
+/// One (family, n) cell of the sweep.
+struct RowSweepCell {
+  std::string family;
+  std::int64_t n = 0;
+  std::int64_t rows = 0;
+  std::int64_t elements = 0;
+  double worst_ulp = 0;         ///< finite rows, in ulps of the output type
+  double worst_ratio = -1;      ///< worst distance / tolerance (-1: no contract)
+  std::int64_t violations = 0;  ///< elements outside the contract or the conventions
+  std::string first_violation;  ///< the first one, explained
+};
+
+struct RowLawOutcome {
+  std::string law;
+  std::string status;  ///< holds, fails, not judged, known defect shown, known defect missing,
+                       ///< skipped
+  std::string detail;
+};
+
+struct RowKernelAudit {
+  std::string kernel;
+  std::string declaration;  ///< op, types, where, contract, conventions in one line
+  std::string contract;     ///< the contract's description ("none declared" included)
+  std::string status;       ///< passes, violations, no contract, failed, unavailable
+  std::string error;        ///< failed / unavailable: why
+  std::vector<RowSweepCell> sweep;
+  std::vector<RowLawOutcome> laws;
+  double seconds = 0;
+};
+
+/// Audits one kernel (never throws for the kernel's faults: they become status "failed").
+RowKernelAudit audit_row_kernel(const RowKernel& k, const RowAuditOptions& o);
+
+/// Whether the release gate passes for this kernel (status "passes").
+bool gate_passes(const RowKernelAudit& a);
+
+/// JSON form (one kernel) and back; the child process hands its result to the parent this way.
+std::string to_json(const RowKernelAudit& a);
+RowKernelAudit row_kernel_audit_from_json(const std::string& text);
+
+/// The markdown report of a set of audited kernels, with a provenance header.
+std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
+                               const std::string& provenance);
+
+/// The JSON report of a set of audited kernels (deterministic apart from the "seconds" fields).
+std::string row_audit_json(const std::vector<RowKernelAudit>& audits,
+                           const std::string& provenance);
+
+}  // namespace osvs

@@ -1,0 +1,307 @@
+#include "osvs/api/row_audit.h"
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "osvs/api/row_laws.h"
+#include "osvs/api/runner.h"
+#include "row_cases.h"
+#include "row_judge.h"
+
+namespace osvs {
+namespace {
+
+using nlohmann::json;
+
+/// SplitMix64 (Steele, Lea & Flood 2014): the same stream on every platform.
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53; }  // [0, 1)
+  double normal() {                                                          // Box-Muller
+    const double u = 1 - uniform(), v = uniform();
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+  }
+};
+
+/// FNV-1a 64 of the text: seeds that do not depend on the standard library.
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+const std::vector<std::string>& families() {
+  static const std::vector<std::string> f = {"normal_1", "normal_10", "normal_100", "wide",
+                                             "peaked",   "ties",      "special"};
+  return f;
+}
+
+/// A value of the family, made exact in the kernel's input type (finite values kept finite).
+float draw(const RowKernel& k, const std::string& family, SplitMix& r, std::int64_t j,
+           std::int64_t row) {
+  double x = 0;
+  if (family == "normal_1") x = r.normal();
+  if (family == "normal_10") x = 10 * r.normal();
+  if (family == "normal_100") x = 100 * r.normal();
+  if (family == "wide") x = -300 + 350 * r.uniform();
+  if (family == "peaked") x = j == 0 ? 0 : -60 + 40 * r.uniform();
+  if (family == "ties") x = -static_cast<double>(r.next() % 3);
+  if (family == "special") {
+    const float inf = std::numeric_limits<float>::infinity();
+    switch (row % 6) {
+      case 0:  // a NaN among normal values
+        return j == 0 ? std::nanf("") : round_to(k.in_type(), static_cast<float>(r.normal()));
+      case 1:  // +inf among normal values
+        return j == 0 ? inf : round_to(k.in_type(), static_cast<float>(r.normal()));
+      case 2:  // fully masked
+        return -inf;
+      case 3:  // partly masked
+        return j % 2 ? -inf : round_to(k.in_type(), static_cast<float>(r.normal()));
+      case 4:  // the type's largest magnitudes
+        return (r.next() & 1 ? 1 : -1) * max_finite_of(k.in_type()) * (k.out_type() == DType::F16 ? 0.25f : 1.0f);
+      default:  // subnormal and tiny values
+        return round_to(k.in_type(), static_cast<float>(std::ldexp(r.uniform(), -130)));
+    }
+  }
+  const float limit = k.in_type() == DType::F16 || k.out_type() == DType::F16 ? 16384.0f
+                                                                              : max_finite_of(k.in_type());
+  const float v = static_cast<float>(std::clamp(x, -static_cast<double>(limit), static_cast<double>(limit)));
+  return round_to(k.in_type(), v);
+}
+
+std::vector<std::int64_t> lengths(const RowKernel& k, bool quick) {
+  std::vector<std::int64_t> all = quick ? std::vector<std::int64_t>{1, 33, 257, 1000, 4097}
+                                        : std::vector<std::int64_t>{1,   2,    7,    32,    33,
+                                                                    255, 256,  257,  1000,  1024,
+                                                                    4097, 32768, 262144};
+  std::vector<std::int64_t> out;
+  for (std::int64_t n : all)
+    if (n <= k.traits().max_cols) out.push_back(n);
+  return out;
+}
+
+RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int64_t n,
+                        const RowAuditOptions& o) {
+  RowSweepCell cell;
+  cell.family = family;
+  cell.n = n;
+  const std::int64_t budget = o.quick ? (std::int64_t{1} << 14) : (std::int64_t{1} << 20);
+  cell.rows = std::max<std::int64_t>(1, std::min<std::int64_t>(16, budget / n));
+  if (family == "special") cell.rows = std::max<std::int64_t>(cell.rows, 6);
+  SplitMix r{fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
+  Rows rows(static_cast<std::size_t>(cell.rows), std::vector<float>(static_cast<std::size_t>(n)));
+  for (std::int64_t i = 0; i < cell.rows; ++i)
+    for (std::int64_t j = 0; j < n; ++j) rows[i][j] = draw(k, family, r, j, i);
+  const RowOutputs out = run_row_kernel(k, rows);
+  for (std::int64_t i = 0; i < cell.rows; ++i) {
+    const auto j = api::judge_row(k, rows[i].data(), n, out.row(i), "row " + std::to_string(i));
+    cell.elements += n;
+    if (!j.special) {
+      cell.worst_ulp = std::max(cell.worst_ulp, j.worst_ulp);
+      if (j.judged) cell.worst_ratio = std::max(cell.worst_ratio, j.worst_ratio);
+    }
+    if (j.violations && cell.first_violation.empty()) cell.first_violation = j.verdict.explanation;
+    cell.violations += j.violations;
+  }
+  return cell;
+}
+
+RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOptions& o) {
+  RowLawOutcome out{law.name, "", ""};
+  if (auto it = k.skips().find(law.name); it != k.skips().end())
+    return {law.name, "skipped", it->second};
+  if (const std::string why = law.excluded(k); !why.empty()) return {law.name, "not judged", why};
+  const auto defect = k.known_defects().find(law.name);
+  const bool expect_failure = defect != k.known_defects().end();
+  const auto cases = testbed::row_case(k, law.name);
+  int judged = 0;
+  std::string failure, not_judged_reason;
+  rc::detail::TestParams params;
+  params.seed = fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + law.name);
+  params.maxSuccess = o.law_cases;
+  params.disableShrinking = true;
+  rc::detail::checkTestable(
+      [&] {
+        if (!failure.empty()) return;
+        const RowCase c = *cases;
+        Verdict v;
+        try {
+          v = law.check(k, c);
+        } catch (const KernelFailure& e) {
+          v = Verdict::fail(e.what());
+        }
+        if (is_not_judged(v)) {
+          not_judged_reason = v.explanation;
+          return;
+        }
+        ++judged;
+        if (!v.holds) failure = v.explanation;
+      },
+      rc::detail::TestMetadata{}, params);
+  if (!failure.empty()) {
+    out.status = expect_failure ? "known defect shown" : "fails";
+    out.detail = expect_failure ? defect->second + ": " + failure : failure;
+  } else if (judged == 0) {
+    out.status = "not judged";
+    out.detail = not_judged_reason;
+  } else {
+    out.status = expect_failure ? "known defect missing" : "holds";
+    out.detail = std::to_string(judged) + " cases" +
+                 (expect_failure ? "; declared: " + defect->second : "");
+  }
+  return out;
+}
+
+std::string declaration_of(const RowKernel& k) {
+  std::ostringstream s;
+  s << to_string(k.op()) << " " << to_string(k.in_type()) << "->" << to_string(k.out_type())
+    << " on " << to_string(k.where()) << "; masked rows -> "
+    << (k.conventions().masked == MaskedRow::NaN ? "NaN" : "0") << ", +inf rows -> "
+    << (k.conventions().pos_inf == PosInfRow::NaN ? "NaN" : "limit");
+  return s.str();
+}
+
+}  // namespace
+
+RowKernelAudit audit_row_kernel(const RowKernel& k, const RowAuditOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  RowKernelAudit a;
+  a.kernel = k.name();
+  a.declaration = declaration_of(k);
+  a.contract = k.accuracy().describe();
+  std::string why;
+  if (!runnable(k, &why)) {
+    a.status = "unavailable";
+    a.error = why;
+    return a;
+  }
+  try {
+    for (const std::string& f : families())
+      for (std::int64_t n : lengths(k, o.quick)) a.sweep.push_back(sweep_cell(k, f, n, o));
+    for (const RowLaw& law : row_laws()) a.laws.push_back(audit_law(k, law, o));
+  } catch (const std::exception& e) {
+    a.status = "failed";
+    a.error = e.what();
+  }
+  if (a.status.empty()) {
+    bool broken = false;
+    for (const auto& c : a.sweep) broken = broken || c.violations > 0;
+    for (const auto& l : a.laws) broken = broken || l.status == "fails" || l.status == "known defect missing";
+    a.status = broken ? "violations" : k.accuracy().declared() ? "passes" : "no contract";
+  }
+  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+bool gate_passes(const RowKernelAudit& a) {
+  return a.status == "passes";
+}
+
+namespace {
+
+json cell_json(const RowSweepCell& c) {
+  return {{"family", c.family},           {"n", c.n},
+          {"rows", c.rows},               {"elements", c.elements},
+          {"worst_ulp", c.worst_ulp},     {"worst_ratio", c.worst_ratio},
+          {"violations", c.violations},   {"first_violation", c.first_violation}};
+}
+
+json audit_json(const RowKernelAudit& a) {
+  json sweep = json::array(), laws = json::array();
+  for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
+  for (const auto& l : a.laws) laws.push_back({{"law", l.law}, {"status", l.status}, {"detail", l.detail}});
+  return {{"kernel", a.kernel}, {"declaration", a.declaration}, {"contract", a.contract},
+          {"status", a.status}, {"error", a.error},           {"sweep", sweep},
+          {"laws", laws},       {"seconds", a.seconds}};
+}
+
+}  // namespace
+
+std::string to_json(const RowKernelAudit& a) {
+  return audit_json(a).dump(1) + "\n";
+}
+
+RowKernelAudit row_kernel_audit_from_json(const std::string& text) {
+  const json j = json::parse(text);
+  RowKernelAudit a;
+  a.kernel = j.at("kernel");
+  a.declaration = j.at("declaration");
+  a.contract = j.at("contract");
+  a.status = j.at("status");
+  a.error = j.at("error");
+  a.seconds = j.at("seconds");
+  for (const json& c : j.at("sweep"))
+    a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"), c.at("worst_ulp"),
+                       c.at("worst_ratio"), c.at("violations"), c.at("first_violation")});
+  for (const json& l : j.at("laws")) a.laws.push_back({l.at("law"), l.at("status"), l.at("detail")});
+  return a;
+}
+
+std::string row_audit_json(const std::vector<RowKernelAudit>& audits, const std::string& provenance) {
+  json all = json::array();
+  bool gate = true;
+  for (const auto& a : audits) {
+    all.push_back(audit_json(a));
+    gate = gate && gate_passes(a);
+  }
+  return json{{"provenance", provenance}, {"gate", gate ? "passes" : "fails"}, {"kernels", all}}
+             .dump(1) +
+         "\n";
+}
+
+std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
+                               const std::string& provenance) {
+  std::ostringstream md;
+  bool gate = true;
+  for (const auto& a : audits) gate = gate && gate_passes(a);
+  md << "# osvs audit of registered kernels\n\n" << provenance << "\n\n"
+     << "**Release gate: " << (gate ? "passes" : "fails") << "**\n\n"
+     << "| kernel | declaration | contract | status | worst ulp | worst / contract | violations |\n"
+     << "| --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& a : audits) {
+    double worst = 0, ratio = -1;
+    std::int64_t violations = 0;
+    for (const auto& c : a.sweep) {
+      worst = std::max(worst, c.worst_ulp);
+      ratio = std::max(ratio, c.worst_ratio);
+      violations += c.violations;
+    }
+    const std::string status = a.status == "no contract" ? "no contract declared" : a.status;
+    md << "| " << a.kernel << " | " << a.declaration << " | " << a.contract << " | **" << status
+       << "**" << (a.error.empty() ? "" : ": " + a.error) << " | "
+       << (a.sweep.empty() ? "not run" : std::to_string(worst)) << " | "
+       << (a.sweep.empty() ? "not run" : ratio < 0 ? "no contract" : std::to_string(ratio)) << " | "
+       << violations << " |\n";
+  }
+  for (const auto& a : audits) {
+    md << "\n## " << a.kernel << "\n\n" << a.declaration << "; contract: " << a.contract
+       << "\n\n";
+    if (!a.error.empty()) md << "**" << a.status << "**: " << a.error << "\n\n";
+    if (!a.sweep.empty()) {
+      md << "| family | n | rows | worst ulp | worst / contract | violations | first violation |\n"
+         << "| --- | --- | --- | --- | --- | --- | --- |\n";
+      for (const auto& c : a.sweep)
+        md << "| " << c.family << " | " << c.n << " | " << c.rows << " | " << c.worst_ulp << " | "
+           << (c.worst_ratio < 0 ? std::string("no contract") : std::to_string(c.worst_ratio))
+           << " | " << c.violations << " | " << c.first_violation << " |\n";
+    }
+    if (!a.laws.empty()) {
+      md << "\n| law | status | detail |\n| --- | --- | --- |\n";
+      for (const auto& l : a.laws) md << "| " << l.law << " | " << l.status << " | " << l.detail << " |\n";
+    }
+  }
+  return md.str();
+}
+
+}  // namespace osvs

@@ -1,0 +1,185 @@
+#include "osvs/audit/plugin_audit.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "osvs/api/plugin.h"
+#include "osvs/api/registry.h"
+#include "osvs/api/row_audit.h"
+#include "osvs/api/runner.h"
+
+extern char** environ;
+
+namespace osvs::audit {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
+
+RowAuditOptions row_options(const AuditOptions& o) {
+  RowAuditOptions r;
+  r.seed = o.seed;
+  r.quick = o.quick;
+  r.law_cases = o.quick ? 30 : 100;
+  return r;
+}
+
+/// The child: load the plugins, audit one kernel, write its JSON.
+int run_child(const PluginAuditOptions& p, const AuditOptions& o) {
+  for (const auto& plugin : p.plugins) load_kernel_plugin(plugin);
+  const RowKernel* k = find_row_kernel(p.child_kernel);
+  if (!k) throw std::runtime_error("no kernel '" + p.child_kernel + "' in the plugins");
+  write_file(p.child_out, to_json(audit_row_kernel(*k, row_options(o))));
+  return 0;
+}
+
+/// What a child that did not deliver a report did: killed by a signal, timed out, or exited.
+std::string child_failure(int status, bool timed_out, const std::string& log) {
+  std::string why = timed_out ? "did not finish within its time and was stopped"
+                    : WIFSIGNALED(status)
+                        ? std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) +
+                              ", " + strsignal(WTERMSIG(status)) + ")"
+                        : "exited with status " + std::to_string(WEXITSTATUS(status)) +
+                              " without a report";
+  return log.empty() ? why : why + ": " + log;
+}
+
+/// Audits kernel `name` in a child process; its report, or a "failed" entry saying why not.
+RowKernelAudit audit_in_child(const std::string& name, const PluginAuditOptions& p,
+                              const AuditOptions& o, const fs::path& work) {
+  const fs::path json_out = work / (name + ".json");
+  const fs::path log = work / (name + ".log");
+  fs::remove(json_out);
+  std::vector<std::string> args = {fs::read_symlink("/proc/self/exe").string(), "audit"};
+  for (const auto& plugin : p.plugins) args.insert(args.end(), {"--plugin", plugin});
+  args.insert(args.end(), {"--row-child", name, "--row-child-out", json_out.string(), "--seed",
+                           std::to_string(o.seed)});
+  if (o.quick) args.push_back("--quick");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&files, 1, 2);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  RowKernelAudit failed;
+  failed.kernel = name;
+  failed.status = "failed";
+  if (spawned != 0) {
+    failed.error = std::string("cannot start the audit process: ") + strerror(spawned);
+    return failed;
+  }
+  int status = 0;
+  bool timed_out = false;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(p.kernel_seconds);
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(json_out)) {
+    try {
+      return row_kernel_audit_from_json(read_file(json_out));
+    } catch (const std::exception& e) {
+      failed.error = std::string("unreadable report: ") + e.what();
+      return failed;
+    }
+  }
+  std::string tail = read_file(log);
+  if (tail.size() > 600) tail = "..." + tail.substr(tail.size() - 600);
+  failed.error = child_failure(status, timed_out, tail);
+  return failed;
+}
+
+std::string provenance(const PluginAuditOptions& p, const AuditOptions& o) {
+  std::string plugins;
+  for (const auto& pl : p.plugins) plugins += (plugins.empty() ? "" : ", ") + pl;
+  std::string device;
+  const bool gpu = device_available(&device);
+  const char* commit = std::getenv("OSVS_COMMIT");
+  return fmt::format("Audited {} by osvs {} (seed {}, {} sweep) on {}; plugins: {}.", utc_now(),
+                     commit && *commit ? commit : OSVS_GIT_COMMIT, o.seed,
+                     o.quick ? "quick" : "full", gpu ? "a machine with a CUDA device" : device,
+                     plugins);
+}
+
+}  // namespace
+
+int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
+  if (!p.child_kernel.empty()) return run_child(p, o);
+  std::vector<std::string> names;
+  try {
+    for (const auto& plugin : p.plugins)
+      for (auto& n : load_kernel_plugin(plugin)) names.push_back(n);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "osvs audit: {}\n", e.what());
+    return 2;
+  }
+  if (!p.kernels.empty()) {
+    for (const auto& k : p.kernels)
+      if (!find_row_kernel(k)) {
+        fmt::print(stderr, "osvs audit: no kernel '{}' in the plugins\n", k);
+        return 2;
+      }
+    names = p.kernels;
+  }
+  const fs::path out = o.out.empty() ? fs::path("osvs-audit") / "plugins" : fs::path(o.out);
+  const fs::path work = out / "kernels";
+  fs::create_directories(work);
+  const std::string prov = provenance(p, o);
+  std::vector<RowKernelAudit> audits;
+  bool gate = true;
+  for (const auto& name : names) {
+    fmt::print("osvs audit: {} ...\n", name);
+    std::fflush(stdout);
+    audits.push_back(audit_in_child(name, p, o, work));
+    const auto& a = audits.back();
+    gate = gate && gate_passes(a);
+    fmt::print("osvs audit: {}: {}{} ({:.1f} s)\n", name, a.status,
+               a.error.empty() ? "" : " - " + a.error.substr(0, 300), a.seconds);
+    write_file(out / "audit.md", row_audit_markdown(audits, prov));
+    write_file(out / "audit.json", row_audit_json(audits, prov));
+  }
+  fmt::print("osvs audit: release gate {} ({} kernels); report in {}\n",
+             gate ? "passes" : "FAILS", audits.size(), (out / "audit.md").string());
+  return gate ? 0 : 1;
+}
+
+}  // namespace osvs::audit
