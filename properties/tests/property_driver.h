@@ -21,7 +21,7 @@ namespace osvs::test {
 /// kBinaryShrinkSeconds (later failures are then reported unshrunk). A failing run of a ctest
 /// entry therefore takes at most its passing time plus kBinaryShrinkSeconds plus one evaluation
 /// per failing law, well inside the entries' timeouts (tests/CMakeLists.txt).
-inline constexpr ShrinkLimits kLawShrinkLimits{2000, 30.0};
+inline constexpr ShrinkLimits kLawShrinkLimits{50000, 30.0};
 inline constexpr double kBinaryShrinkSeconds = 120.0;
 
 /// Runs `law` on `executor` within `limits`, writing to `out` as it goes: the first counterexample
