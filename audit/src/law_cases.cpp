@@ -8,6 +8,7 @@
 
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/merge_trees.h"
+#include "osvs/properties/exact_shift.h"
 
 namespace osvs::audit {
 namespace {
@@ -49,15 +50,17 @@ std::vector<State> all_pairs(const std::vector<State>& s) {
   return out;
 }
 
-/// rows[0] on the 1/256 grid within +-2^14, so that x + 37.5 is exact in float (24 bits suffice
-/// for 2^15 with 8 fraction bits).
-std::vector<float> on_shift_grid(const std::vector<float>& row) {
-  std::vector<float> out(row.size());
-  for (std::size_t j = 0; j < row.size(); ++j) {
-    const float clamped = std::clamp(row[j], -0x1p14f, 0x1p14f);  // -inf -> -2^14 as well
-    out[j] = std::round(clamped * 256.0f) / 256.0f;
-  }
-  return out;
+/// rows[0] snapped to its shift grid (osvs/properties/exact_shift.h), scaled down first if its
+/// magnitude calls for it, with the shift that moves its maximum to 0 (the usual normalisation,
+/// exact on the grid), or one grid step when the maximum is 0 already.
+void shift_case(const std::vector<float>& row, Case& c) {
+  const std::vector<float> scaled = scaled_for_shift(row, 0);
+  const float q =
+      shift_quantum(scaled);  // of the row before snapping, which may round up to 2^22 q
+  c.rows = {snap_to_grid(scaled, q)};
+  float m = -std::numeric_limits<float>::infinity();
+  for (float x : c.rows[0]) m = std::max(m, x);
+  c.shift = std::isfinite(m) && m != 0 ? -m : q;
 }
 
 /// A NaN row, a +inf row and a fully masked row of the configuration's length, then rows[0].
@@ -99,8 +102,7 @@ std::optional<Case> law_case(const std::string& name, const Config& config,
     std::mt19937_64 rng(seed);
     std::shuffle(c.permutation.begin(), c.permutation.end(), rng);
   } else if (name == "shift_invariance") {
-    c.rows = {on_shift_grid(rows.front())};
-    c.shift = 37.5f;
+    shift_case(rows.front(), c);
   } else if (name == "batch_invariance") {
     c.rows = rows;
     c.batch_rows = 3;

@@ -28,8 +28,17 @@ std::vector<LawResult> audit_laws(const Config& config, const std::vector<std::v
       } else {
         r.claimed = p.claimed(*c);
         const Verdict v = p.check(*c, executor);
-        r.holds = v.holds;
-        r.explanation = v.explanation;
+        if (v.judged()) {
+          r.holds = v.holds();
+          r.explanation = v.explanation;
+        } else {  // vacuous or not run: never counted as holding
+          r.applies = false;
+          r.holds = false;
+          r.explanation =
+              std::string("not run (") +
+              (v.status == VerdictStatus::Vacuous ? "the case is outside the law's domain: " : "") +
+              v.explanation + ")";
+        }
       }
     } catch (const std::exception& e) {
       r.error = true;

@@ -16,8 +16,10 @@ Judgement judge(const PropertyInfo& p, const Case& c, Executor& ex) {
     j.threw = true;
     j.verdict = Verdict::fail(std::string("the property threw: ") + e.what());
   }
-  if (j.verdict.holds)
+  if (j.verdict.holds())
     j.outcome = Outcome::Holds;
+  else if (!j.verdict.judged())
+    j.outcome = Outcome::NotRun;
   else
     j.outcome = j.claimed || j.threw ? Outcome::Finding : Outcome::KnownDefect;
   return j;
@@ -27,6 +29,8 @@ const char* to_string(Outcome o) {
   switch (o) {
     case Outcome::Holds:
       return "holds";
+    case Outcome::NotRun:
+      return "not run";
     case Outcome::KnownDefect:
       return "known defect";
     case Outcome::Finding:
@@ -41,6 +45,8 @@ std::string format_judgement(const PropertyInfo& p, const Case& c, const Judgeme
        osvs::to_string(c.combine) + ", block " + std::to_string(c.block) +
        (j.claimed ? ", law claimed\n" : ", law not claimed\n");
   s += std::string("outcome: ") + to_string(j.outcome) + "\n";
+  if (!j.verdict.judged())
+    s += std::string("verdict status: ") + to_string(j.verdict.status) + "\n";
   if (!j.verdict.explanation.empty()) s += "verdict: " + j.verdict.explanation + "\n";
   if (!j.verdict.evidence.empty()) s += format_evidence(j.verdict.evidence);
   s += "case: " + serialize_case(c) + "\n";

@@ -1,5 +1,6 @@
 // The judgement separates findings (claimed law fails, or the property throws) from known
-// defects (the law fails where it is not claimed) and from passes.
+// defects (the law fails where it is not claimed), from cases that were not run (vacuous, or a law
+// the executor cannot judge) and from passes.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -14,6 +15,12 @@ Verdict passes(const Case&, Executor&) {
 }
 Verdict fails(const Case&, Executor&) {
   return Verdict::fail("fails by construction");
+}
+Verdict vacuous(const Case&, Executor&) {
+  return Verdict::vacuous("outside the domain by construction");
+}
+Verdict not_run(const Case&, Executor&) {
+  return Verdict::not_run("needs a second party by construction");
 }
 Verdict throws(const Case&, Executor&) {
   throw std::invalid_argument("refused");
@@ -34,6 +41,22 @@ Judgement run(PropertyFn check, bool (*claim)(const Case&)) {
 TEST(Judge, AHoldingLawIsNoFinding) {
   EXPECT_EQ(run(&passes, &claimed).outcome, Outcome::Holds);
   EXPECT_EQ(run(&passes, &not_claimed).outcome, Outcome::Holds);
+}
+
+TEST(Judge, AVacuousOrNotRunCaseIsNeitherAPassNorAFinding) {
+  for (PropertyFn check : {&vacuous, &not_run}) {
+    EXPECT_EQ(run(check, &claimed).outcome, Outcome::NotRun);
+    EXPECT_EQ(run(check, &not_claimed).outcome, Outcome::NotRun);
+  }
+  EXPECT_STREQ(to_string(Outcome::NotRun), "not run");
+}
+
+TEST(Judge, TheLawsNeedingASecondPartyAreNotRunOnTheCpuModel) {
+  Case c;
+  c.rows = {{1.0f, 2.0f}};
+  const auto cpu = make_cpu_executor();
+  for (const char* name : {"determinism", "executor_agreement"})
+    EXPECT_EQ(judge(*find_property(name), c, *cpu).outcome, Outcome::NotRun) << name;
 }
 
 TEST(Judge, AClaimedLawThatFailsIsAFinding) {

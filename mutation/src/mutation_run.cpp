@@ -59,6 +59,7 @@ void judge_by_suite(const Mutant& mutant, Executor& executor, const RunSettings&
     if (!p) throw std::logic_error("the suite names an unregistered property " + law.property);
     if (!p->claimed(mutant.configuration)) continue;  // the original fails it too: no evidence
     const LawOutcome o = run_law(law, executor, settings.budget);
+    if (!o.not_run.empty()) continue;  // cannot run on this executor: neither tried nor a kill
     ++out.laws_tried;
     out.cases_total += o.cases_run;
     if (!o.error.empty() && !o.failed) {

@@ -34,7 +34,33 @@ TEST(RunLaw, AFailingLawShrinksToOneState) {
   ASSERT_TRUE(o.shrunk.has_value());
   EXPECT_EQ(counterexample_size(*o.shrunk), 1);
   EXPECT_STREQ(counterexample_unit(*o.shrunk), "states");
-  EXPECT_FALSE(o.verdict.holds);
+  EXPECT_TRUE(o.verdict.fails());
+}
+
+TEST(RunLaw, ALawThatCannotRunOnTheExecutorCannotKill) {
+  auto cpu = make_cpu_executor();
+  // Agreement with the CPU model, on the CPU model: the model against itself, never a verdict.
+  Case configuration;
+  configuration.combine = CombineKind::MutantNoRescale;
+  const LawOutcome o =
+      run_law(find_law(softmax_laws(configuration), "executor_agreement"), *cpu, LawBudget{});
+  EXPECT_FALSE(o.not_run.empty());
+  EXPECT_FALSE(o.failed);
+  EXPECT_EQ(o.cases_run, 0);
+}
+
+TEST(RunLaw, VacuousCasesAreNotCountedAsRun) {
+  auto cpu = make_cpu_executor();
+  LawSpec law = find_law(softmax_laws(Case{}), "softmax_accuracy");
+  law.cases = rc::gen::map(law.cases, [](Case c) {
+    for (auto& row : c.rows) row.clear();  // an empty row has no softmax to judge
+    return c;
+  });
+  const LawBudget budget{20, 100, 7};
+  const LawOutcome o = run_law(law, *cpu, budget);
+  EXPECT_FALSE(o.failed);
+  EXPECT_EQ(o.cases_run, 0);
+  EXPECT_EQ(o.cases_vacuous, budget.max_cases);
 }
 
 TEST(RunMutant, NoRescaleIsKilledByAClaimedLaw) {

@@ -37,10 +37,10 @@ Verdict check_finite_identity(const Case& c, Executor& ex) {
   std::vector<State> finite;
   for (State s : c.states)
     if (std::isfinite(s.m)) finite.push_back(s);
-  if (finite.empty()) return props::not_applicable("no state with a finite m");
+  if (finite.empty()) return Verdict::vacuous("no state with a finite m");
   const std::vector<State> e(finite.size(), seed_initial_state());
   Verdict right = all_equal(ex.combine_pairs(c.combine, finite, e), finite, "s (+) (-FLT_MAX, 0)");
-  if (!right.holds) return right;
+  if (!right.holds()) return right;
   return all_equal(ex.combine_pairs(c.combine, e, finite), finite, "(-FLT_MAX, 0) (+) s");
 }
 

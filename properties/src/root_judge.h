@@ -13,7 +13,7 @@ namespace osvs::props {
 /// `root` is the result of schedule `hc` (its row filled in) run with `combine`. Finite rows: m ==
 /// ref.m bitwise and |d - ref.d| within harness_d_bound; an empty row: root is the operator's
 /// initial state bitwise. A mutant is held to the bound and initial state of its original. Other
-/// rows are outside the domain (the verdict says so and holds).
+/// rows (NaN, +inf, all -inf) are outside the domain: the verdict is vacuous.
 Verdict judge_root(State root, const oracle::RowReference& ref, const HarnessCase& hc,
                    CombineKind combine, double exp_ulp, const std::string& what);
 

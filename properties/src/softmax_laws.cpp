@@ -24,13 +24,13 @@ Verdict for_each_finite_row(const Case& c, Executor& ex, Judge judge) {
     if (o.ref.kind != oracle::RowKind::Finite) continue;
     ++finite;
     Verdict v = judge(i, row, props::row_out(r, batch.cols, i), o);
-    if (!v.holds) {
+    if (!v.holds()) {
       v.explanation = "row " + std::to_string(i) + ": " + v.explanation;
       return v;
     }
     all.evidence.insert(all.evidence.end(), v.evidence.begin(), v.evidence.end());
   }
-  if (finite == 0) return props::not_applicable("no finite row");
+  if (finite == 0) return Verdict::vacuous("no finite row");
   return all;
 }
 

@@ -59,7 +59,7 @@ Verdict check_special_values(const Case& c, Executor& ex) {
         break;
       }
     }
-    if (!v.holds) {
+    if (!v.holds()) {
       v.explanation =
           "row " + std::to_string(i) + " (" + oracle::to_string(o.ref.kind) + "): " + v.explanation;
       return v;

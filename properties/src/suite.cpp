@@ -19,8 +19,7 @@ void tag_row(const Case& c) {
 }
 
 void tag_rows(const Case& c) {
-  if (!c.rows.empty())
-    RC_TAG(gen::row_class(c.rows[0]), c.rows[0].size() >= 1024 ? "n >= 1024" : "n < 1024");
+  if (!c.rows.empty()) RC_TAG(gen::row_class(c.rows[0]), gen::length_class(std::ssize(c.rows[0])));
 }
 
 gen::Config config_of(const Case& configuration) {

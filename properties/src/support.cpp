@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <cstring>
+#include <string_view>
 
 #include "osvs/kernels/exp.h"
 
@@ -64,10 +65,14 @@ Verdict compare_bitwise(const SoftmaxResult& a, const SoftmaxResult& b, std::int
   return Verdict::pass();
 }
 
-Verdict not_applicable(const std::string& why) {
-  Verdict v;
-  v.explanation = "not applicable: " + why;
-  return v;
+bool is_cpu_model(const Executor& ex) {
+  return std::string_view(ex.name()) == "cpu";
+}
+
+Verdict needs_second_party(const std::string& law) {
+  return Verdict::not_run(law +
+                          " needs a second party: on the CPU model it would compare the model "
+                          "with itself, which holds by construction");
 }
 
 }  // namespace osvs::props

@@ -43,7 +43,12 @@ enum class NanBits { Exact, AnyNan };
 Verdict compare_bitwise(const SoftmaxResult& a, const SoftmaxResult& b, std::int64_t cols,
                         const std::string& what, NanBits nan_bits = NanBits::Exact);
 
-/// A Verdict that holds and says why the case lies outside the property's domain.
-Verdict not_applicable(const std::string& why);
+/// Whether `ex` is the CPU model itself: a law that compares the executor with the CPU model, or
+/// two launches with each other, has no second party there (the model is a pure function of the
+/// batch) and is not run.
+bool is_cpu_model(const Executor& ex);
+
+/// The verdict of a law that needs a second party, run on the CPU model: not run, with the reason.
+Verdict needs_second_party(const std::string& law);
 
 }  // namespace osvs::props

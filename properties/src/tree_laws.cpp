@@ -48,7 +48,7 @@ Verdict check_tree_invariance(const Case& c, Executor& ex) {
   for (int t = 0; t < 2; ++t) {
     Verdict one = props::judge_root(r.root[t], ref, hb.cases[t], c.combine, props::exp_ulp(ex),
                                     "tree " + std::to_string(t) + " root");
-    if (!one.holds) return one;
+    if (!one.holds()) return one;
     v.evidence.insert(v.evidence.end(), one.evidence.begin(), one.evidence.end());
   }
   const bool differ = !bitwise_equal(r.root[0], r.root[1]);

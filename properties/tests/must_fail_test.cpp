@@ -33,15 +33,21 @@ Case softmax_case(std::vector<std::vector<float>> rows, KernelKind k = KernelKin
   return c;
 }
 
-/// Asserts `check` holds on c with the CPU model and fails with the faulty executor.
-void holds_then_fails(Verdict (*check)(const Case&, Executor&), const Case& c, Faults f) {
-  auto model = make_cpu_executor();
-  const Verdict good = check(c, *model);
-  EXPECT_TRUE(good.holds) << good.explanation;
+/// Asserts `check` holds on c with `good` and fails with the faulty executor.
+void holds_then_fails(Verdict (*check)(const Case&, Executor&), const Case& c, Faults f,
+                      Executor& good) {
+  const Verdict g = check(c, good);
+  EXPECT_TRUE(g.holds()) << to_string(g.status) << ": " << g.explanation;
   PerturbingExecutor bad(std::move(f));
   const Verdict v = check(c, bad);
-  EXPECT_FALSE(v.holds) << "the property did not notice the fault";
+  EXPECT_TRUE(v.fails()) << "the property did not notice the fault: " << to_string(v.status);
   EXPECT_FALSE(v.explanation.empty());
+}
+
+/// The same with the CPU model as the good executor.
+void holds_then_fails(Verdict (*check)(const Case&, Executor&), const Case& c, Faults f) {
+  auto model = make_cpu_executor();
+  holds_then_fails(check, c, std::move(f), *model);
 }
 
 Faults scale_outputs(float factor, int only_call = -1) {
@@ -56,11 +62,11 @@ TEST(MustFail, SeedIdentityFailsOnTheIdentityItself) {
   c.combine = CombineKind::Seed;
   c.states = {identity_state()};  // (-inf,0) (+) (-inf,0): -inf - -inf = NaN in the seed
   auto model = make_cpu_executor();
-  EXPECT_FALSE(check_identity_right(c, *model).holds);
-  EXPECT_FALSE(check_identity_left(c, *model).holds);
+  EXPECT_TRUE(check_identity_right(c, *model).fails());
+  EXPECT_TRUE(check_identity_left(c, *model).fails());
   c.combine = CombineKind::Hardened;
-  EXPECT_TRUE(check_identity_right(c, *model).holds);
-  EXPECT_TRUE(check_identity_left(c, *model).holds);
+  EXPECT_TRUE(check_identity_right(c, *model).holds());
+  EXPECT_TRUE(check_identity_left(c, *model).holds());
 }
 
 TEST(MustFail, IdentityNoticesAPerturbedD) {
@@ -135,6 +141,27 @@ TEST(MustFail, ShiftNoticesAValueDependentFault) {
                     }});
 }
 
+TEST(MustFail, ShiftIsBitwiseAndNoticesAOneUlpFault) {
+  // One ulp on one output lies inside both rows' accuracy bounds, so a comparison within bounds
+  // lets it pass; with an exact shift the law is bitwise and notices it. Rows far from |x| < 128.
+  Case c = softmax_case({plain_row(40)});
+  for (float& x : c.rows[0]) x = x * 0x1p10f + 0x1p20f;  // exact: multiples of 2^7 below 2^21
+  c.shift = -0x1p20f;
+  holds_then_fails(&check_shift_invariance, c,
+                   {nullptr, nullptr, [](int, const SoftmaxBatch& b, SoftmaxResult& r) {
+                      if (b.x[0] > 0x1p19f) r.y[0] = one_ulp_up(r.y[0]);
+                    }});
+}
+
+TEST(MustFail, ShiftNoticesAMaximumThatDoesNotMove) {
+  Case c = softmax_case({plain_row(40)});
+  c.shift = 0x1p12f;
+  holds_then_fails(&check_shift_invariance, c,
+                   {nullptr, nullptr, [](int, const SoftmaxBatch& b, SoftmaxResult& r) {
+                      if (b.x[0] > 0x1p11f) r.row_state[0].m -= 0x1p12f;
+                    }});
+}
+
 TEST(MustFail, BatchInvarianceNoticesABatchDependentFault) {
   Case c = softmax_case({plain_row(20)});
   c.batch_rows = 3;
@@ -147,10 +174,13 @@ TEST(MustFail, BatchInvarianceNoticesABatchDependentFault) {
 
 TEST(MustFail, DeterminismNoticesASecondLaunchThatDiffers) {
   const Case c = softmax_case({plain_row(20)});
+  PerturbingExecutor faithful({});  // a second party: the CPU model under another name
   holds_then_fails(&check_determinism, c,
-                   {nullptr, nullptr, [](int call, const SoftmaxBatch&, SoftmaxResult& r) {
+                   {nullptr, nullptr,
+                    [](int call, const SoftmaxBatch&, SoftmaxResult& r) {
                       if (call == 1) r.row_state[0].d = one_ulp_up(r.row_state[0].d);
-                    }});
+                    }},
+                   faithful);
 }
 
 TEST(MustFail, SpecialValuesNoticeEachBrokenRule) {
@@ -172,7 +202,9 @@ TEST(MustFail, SpecialValuesNoticeEachBrokenRule) {
 }
 
 TEST(MustFail, ExecutorAgreementNoticesADifferentExecutor) {
-  holds_then_fails(&check_executor_agreement, softmax_case({plain_row(50)}), scale_outputs(1.001f));
+  PerturbingExecutor faithful({});
+  holds_then_fails(&check_executor_agreement, softmax_case({plain_row(50)}), scale_outputs(1.001f),
+                   faithful);
 }
 
 TEST(MustFail, MalformedCasesAreClearErrors) {

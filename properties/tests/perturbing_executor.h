@@ -1,5 +1,7 @@
 // PerturbingExecutor: the CPU model with one deliberate fault, so that each property can be shown
-// to fail when the executor is wrong.
+// to fail when the executor is wrong. It is an executor of its own (named "perturbed-cpu"), so the
+// laws that need a second party (determinism, agreement with the CPU model) run on it; without
+// faults it is a faithful second party.
 #pragma once
 
 #include <cmath>
@@ -22,7 +24,7 @@ struct Faults {
 class PerturbingExecutor final : public Executor {
  public:
   explicit PerturbingExecutor(Faults f) : faults_(std::move(f)), model_(make_cpu_executor()) {}
-  const char* name() const override { return "cpu"; }
+  const char* name() const override { return "perturbed-cpu"; }
   bool is_gpu() const override { return false; }
   std::string describe() const override { return "CPU model with a deliberate fault"; }
 

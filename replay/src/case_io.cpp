@@ -118,13 +118,24 @@ json to_json(const Verdict& v) {
                         {"reference", format_hex_double(e.reference)},
                         {"ulp_error", format_hex_double(e.ulp_error)},
                         {"bound", format_hex_double(e.bound)}});
-  return {{"holds", v.holds}, {"explanation", v.explanation}, {"evidence", evidence}};
+  json j = {{"holds", v.holds()}, {"explanation", v.explanation}, {"evidence", evidence}};
+  if (!v.judged()) j["status"] = to_string(v.status);  // vacuous or not run: never a pass
+  return j;
 }
 
 Verdict verdict_from(const JsonField& f) {
-  f.only_keys({"holds", "explanation", "evidence"});
+  f.only_keys({"holds", "status", "explanation", "evidence"});
   Verdict v;
-  v.holds = f.at("holds").as_bool();
+  v.status = f.at("holds").as_bool() ? VerdictStatus::Holds : VerdictStatus::Fails;
+  if (f.has("status")) {
+    const std::string status = f.at("status").as_string();
+    if (status == to_string(VerdictStatus::Vacuous))
+      v.status = VerdictStatus::Vacuous;
+    else if (status == to_string(VerdictStatus::NotRun))
+      v.status = VerdictStatus::NotRun;
+    else
+      f.at("status").fail("expected \"vacuous\" or \"not run\", got \"" + status + "\"");
+  }
   v.explanation = f.at("explanation").as_string();
   for (const JsonField& e : f.at("evidence").elements()) {
     e.only_keys({"what", "observed", "reference", "ulp_error", "bound"});

@@ -97,7 +97,9 @@ std::string format_record(const RegressionRecord& r) {
     fmt::format_to(std::back_inserter(out), "  rapidcheck seed {} reproduce {}\n", p.rc_seed,
                    p.rc_reproduce);
   fmt::format_to(std::back_inserter(out), "  when found: {}{}\n",
-                 r.verdict.holds ? "held" : "failed",
+                 r.verdict.holds()   ? "held"
+                 : r.verdict.fails() ? "failed"
+                                     : to_string(r.verdict.status),
                  r.verdict.explanation.empty() ? "" : ": " + r.verdict.explanation);
   out += format_evidence(r.verdict.evidence);
   return out;
@@ -107,7 +109,7 @@ std::string format_outcome(const ReplayOutcome& o) {
   std::string out = fmt::format("{}\n", o.file.string());
   if (o.record) out += format_record(*o.record);
   if (o.verdict) {
-    fmt::format_to(std::back_inserter(out), "  now: {}{}\n", o.verdict->holds ? "holds" : "fails",
+    fmt::format_to(std::back_inserter(out), "  now: {}{}\n", to_string(o.verdict->status),
                    o.verdict->explanation.empty() ? "" : ": " + o.verdict->explanation);
     out += format_evidence(o.verdict->evidence);
   }

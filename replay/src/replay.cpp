@@ -75,7 +75,13 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
     o.message = file.string() + ": property \"" + r.property + "\" threw: " + e.what();
     return o;
   }
-  const bool holds = o.verdict->holds;
+  if (!o.verdict->judged()) {  // vacuous or not run here: neither met nor regressed
+    o.status = ReplayStatus::Skipped;
+    o.message = std::string("the law was ") + to_string(o.verdict->status) +
+                " here: " + o.verdict->explanation;
+    return o;
+  }
+  const bool holds = o.verdict->holds();
   if (r.expectation == Expectation::Holds) {
     o.status = holds ? ReplayStatus::Met : ReplayStatus::Regressed;
     if (!holds) o.message = "expected the property to hold (a fixed bug), but it fails again";

@@ -90,7 +90,9 @@ inline rc::Gen<Case> any_case() {
 
 inline rc::Gen<Verdict> any_verdict() {
   return rc::gen::build<Verdict>(
-      rc::gen::set(&Verdict::holds, rc::gen::arbitrary<bool>()),
+      rc::gen::set(&Verdict::status,
+                   rc::gen::element(VerdictStatus::Holds, VerdictStatus::Fails,
+                                    VerdictStatus::Vacuous, VerdictStatus::NotRun)),
       rc::gen::set(&Verdict::explanation, any_text()),
       rc::gen::set(&Verdict::evidence,
                    rc::gen::container<std::vector<Evidence>>(

@@ -66,7 +66,7 @@ inline bool same_bits(const Evidence& a, const Evidence& b) {
 }
 
 inline bool same_bits(const Verdict& a, const Verdict& b) {
-  return a.holds == b.holds && a.explanation == b.explanation &&
+  return a.status == b.status && a.explanation == b.explanation &&
          same_elements(a.evidence, b.evidence,
                        [](const auto& x, const auto& y) { return same_bits(x, y); });
 }

@@ -15,8 +15,11 @@ struct LawResult {
   std::string property;
   bool exact = false;    ///< bitwise law (else within a derived bound)
   bool claimed = false;  ///< the configuration claims the law (PropertyInfo::claimed)
-  bool applies = true;   ///< false when the law is not about this kernel (3-pass has no combine)
-  bool holds = true;
+  /// false when the law was not judged here: it is not about this kernel (3-pass has no combine),
+  /// the audit has no case for it, or the check said "not run" (the law cannot run on this
+  /// executor, or the case lies outside its domain); `explanation` says which.
+  bool applies = true;
+  bool holds = true;   ///< the law was judged and holds (false when it was not run)
   bool error = false;  ///< the check threw: the case could not be judged
   std::string explanation;
 

@@ -1,7 +1,9 @@
 // Judging one fuzz input: run the property on the case and decide whether the result is a
 // finding. A finding is a claimed law that fails, or a property that throws on a case the decoder
 // promised to be valid; a law that fails where the configuration does not claim it (e.g. seed
-// commutativity under FMA contraction) is a known defect, counted but not reported.
+// commutativity under FMA contraction) is a known defect, counted but not reported. A case outside
+// the law's domain (vacuous) or a law that cannot run on the executor (determinism and agreement
+// with the CPU model, on the CPU model) is not run: neither a pass nor a finding.
 #pragma once
 
 #include <string>
@@ -14,7 +16,8 @@
 namespace osvs::fuzz {
 
 enum class Outcome {
-  Holds,        ///< the property holds (or the case lies outside its domain)
+  Holds,        ///< the property was checked and holds
+  NotRun,       ///< the case lies outside the law's domain, or the law cannot run here
   KnownDefect,  ///< the property fails on a configuration that does not claim it
   Finding,      ///< the property fails where claimed, or threw
 };
@@ -29,7 +32,7 @@ struct Judgement {
 /// Runs `p` on `c` with `ex` and classifies the result; never throws for a property's exception.
 Judgement judge(const PropertyInfo& p, const Case& c, Executor& ex);
 
-/// "holds", "known defect" or "finding".
+/// "holds", "not run", "known defect" or "finding".
 const char* to_string(Outcome o);
 
 /// A readable report of a judgement: property, law, configuration, verdict, the case as JSON.

@@ -35,16 +35,19 @@ Verdict check_softmax_sum(const Case& c, Executor& ex);
 Verdict check_softmax_range(const Case& c, Executor& ex);
 /// softmax(x permuted) == softmax(x) permuted, within the two rows' bounds.
 Verdict check_permutation_equivariance(const Case& c, Executor& ex);
-/// softmax(x + c) == softmax(x) within the two rows' bounds, for a shift that is exact in float.
+/// softmax(x + c) == softmax(x) bitwise, d bitwise equal and m moved to m + c, for a shift c that
+/// is exact on every element (vacuous otherwise, and for rows with NaN or +inf).
 Verdict check_shift_invariance(const Case& c, Executor& ex);
 /// rows[0]'s outputs and state alone are bitwise those it gets at batch_position of batch_rows.
 Verdict check_batch_invariance(const Case& c, Executor& ex);
-/// Two launches of the same batch give bitwise the same outputs and states.
+/// Two launches of the same batch give bitwise the same outputs and states. Not run on the CPU
+/// model (a pure function of the batch: it would compare the model with itself).
 Verdict check_determinism(const Case& c, Executor& ex);
 /// The spec's special rows: NaN -> NaN, +inf -> NaN, all -inf -> the kernel's documented value,
 /// N = 0 -> no output and the initial state, finite rows with subnormals or FLT_MAX within bound.
 Verdict check_special_values(const Case& c, Executor& ex);
 /// The executor's outputs equal the CPU model's bitwise (portable exp), else both within bound.
+/// Not run on the CPU model itself (no second party).
 Verdict check_executor_agreement(const Case& c, Executor& ex);
 
 }  // namespace osvs

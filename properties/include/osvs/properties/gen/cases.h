@@ -28,10 +28,10 @@ rc::Gen<Case> tree_case(CombineKind combine);
 /// A batch of rows from `rows` on a generated block size.
 rc::Gen<Case> softmax_case(Config cfg, rc::Gen<std::vector<Row>> rows);
 
-/// A finite row and a permutation of its indices.
+/// A finite non-empty row and a permutation of its indices.
 rc::Gen<Case> permutation_case(Config cfg);
 
-/// A row on the k/256 grid and a shift on the same grid, so that x + c is exact.
+/// A row and a shift exact on it (shiftable_row: magnitudes far beyond |x| < 128).
 rc::Gen<Case> shift_case(Config cfg);
 
 /// 1..4 rows (finite or special) with a batch size 1..9 and a position in it.

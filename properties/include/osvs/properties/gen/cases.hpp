@@ -4,6 +4,7 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/properties/gen/domain.h"
 #include "osvs/properties/gen/schedules.h"
+#include "osvs/properties/gen/shifts.h"
 #include "osvs/properties/gen/states.h"
 
 namespace osvs::gen {
@@ -72,23 +73,24 @@ inline rc::Gen<Case> softmax_case(Config cfg, rc::Gen<std::vector<Row>> rows) {
 }
 
 inline rc::Gen<Case> permutation_case(Config cfg) {
-  return rc::gen::mapcat(rc::gen::pair(finite_row(), detail::block_size()), [cfg](auto rb) {
-    const auto n = static_cast<std::int64_t>(rb.first.size());
-    return rc::gen::map(permutation(n), [cfg, rb](std::vector<std::int64_t> perm) {
-      Case c = detail::configured(cfg, rb.second);
-      c.rows = {rb.first};
-      c.permutation = std::move(perm);
-      return c;
-    });
-  });
+  return rc::gen::mapcat(
+      rc::gen::pair(nonempty_finite_row(), detail::block_size()), [cfg](auto rb) {
+        const auto n = static_cast<std::int64_t>(rb.first.size());
+        return rc::gen::map(permutation(n), [cfg, rb](std::vector<std::int64_t> perm) {
+          Case c = detail::configured(cfg, rb.second);
+          c.rows = {rb.first};
+          c.permutation = std::move(perm);
+          return c;
+        });
+      });
 }
 
 inline rc::Gen<Case> shift_case(Config cfg) {
-  return rc::gen::map(rc::gen::tuple(grid_row(), grid_float(), detail::block_size()),
-                      [cfg](std::tuple<Row, float, int> t) {
-                        Case c = detail::configured(cfg, std::get<2>(t));
-                        c.rows = {std::get<0>(t)};
-                        c.shift = std::get<1>(t);
+  return rc::gen::map(rc::gen::pair(shiftable_row(), detail::block_size()),
+                      [cfg](std::pair<std::pair<Row, float>, int> p) {
+                        Case c = detail::configured(cfg, p.second);
+                        c.rows = {std::move(p.first.first)};
+                        c.shift = p.first.second;
                         return c;
                       });
 }

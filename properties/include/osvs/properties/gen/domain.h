@@ -18,6 +18,11 @@ namespace osvs::gen {
 /// Elements in a row. The generators' size-scaled lengths and the fuzz decoder's u16 length are
 /// clamped to it: long enough for every thread of a 1024-thread block to fold four elements.
 inline constexpr int kMaxRowLength = 4096;
+/// The generators' long rows (gen/rows.h) reach 2^kLongRowExponent elements: beyond 2^16, so that
+/// at block 1024 a thread's stride loop runs 64 steps and more. They are drawn in a few cases of
+/// a run only (each costs 2^17 oracle evaluations); the fuzz decoder stays at kMaxRowLength,
+/// where an input of a few hundred bytes already runs at ~150 executions per second.
+inline constexpr int kLongRowExponent = 17;
 /// Rows of one case (a batch of equal-length rows).
 inline constexpr int kMaxRows = 4;
 /// Chunks of a harness schedule: more than a warp's 32, so partitions beyond the warp tree occur.

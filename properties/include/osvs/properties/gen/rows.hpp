@@ -6,36 +6,63 @@
 #include <cmath>
 #include <limits>
 
-#include "osvs/properties/gen/domain.h"
 #include "osvs/properties/gen/floats.h"
 
 namespace osvs::gen {
 
 namespace detail {
 
-/// `g`'s values, shrinking through every smaller value toward 0 (a choice among alternatives
-/// would otherwise shrink only within its alternative, e.g. 255 to 33 but never to 2).
-inline rc::Gen<std::int64_t> shrinking_to_zero(rc::Gen<std::int64_t> g) {
-  return rc::Gen<std::int64_t>([g](const rc::Random& random, int size) {
-    return rc::shrinkable::shrinkRecur(g(random, size).value(), [](std::int64_t n) {
-      return rc::shrink::towards<std::int64_t>(n, 0);
+/// Lengths from `shortest` on: the warp and block boundaries, short and medium lengths that grow
+/// with RapidCheck's size, and long rows (long_row_length); every length shrinks toward
+/// `shortest` through all smaller lengths.
+inline rc::Gen<std::int64_t> lengths_from(std::int64_t shortest) {
+  std::vector<std::int64_t> boundaries;
+  for (std::int64_t n : {0, 1, 31, 32, 33, 255, 256, 257})
+    if (n >= shortest) boundaries.push_back(n);
+  const auto lengths = rc::gen::withSize([boundaries, shortest](int size) {
+    // Long rows grow in number and in length with the size (long_row_length); none at size 0.
+    const auto long_weight = static_cast<std::size_t>(
+        kLongRowWeight * std::clamp(size, 0, kLongRowFullSize) / kLongRowFullSize);
+    return rc::gen::weightedOneOf<std::int64_t>({
+        {40, rc::gen::elementOf(boundaries)},
+        {50, rc::gen::inRange<std::int64_t>(shortest, shortest + 2 + std::int64_t{size} * 8)},
+        // inRange scales its range with the size too: up to ~4000 at size 100.
+        {10, rc::gen::inRange<std::int64_t>(
+                shortest, std::min<std::int64_t>(shortest + 64 + std::int64_t{size} * 40,
+                                                 kMaxRowLength + 1))},
+        {long_weight, long_row_length()},
+    });
+  });
+  return rc::Gen<std::int64_t>([lengths, shortest](const rc::Random& random, int size) {
+    return rc::shrinkable::shrinkRecur(lengths(random, size).value(), [shortest](std::int64_t n) {
+      return rc::shrink::towards<std::int64_t>(n, shortest);
     });
   });
 }
 
 }  // namespace detail
 
+inline rc::Gen<std::int64_t> long_row_length() {
+  return rc::gen::withSize([](int size) {
+    // The longest row grows geometrically with the size: 2^10 at size 0, kLongRowLength at
+    // kLongRowFullSize and beyond; the length is uniform in its upper half, so that the longest
+    // rows are drawn at the largest sizes only.
+    const double grown =
+        static_cast<double>(std::clamp(size, 0, kLongRowFullSize)) / kLongRowFullSize;
+    const auto longest = static_cast<std::int64_t>(std::exp2(
+        kShortestLongRowExponent + (kLongRowExponent - kShortestLongRowExponent) * grown));
+    return rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [longest](std::uint32_t u) {
+      return longest / 2 + static_cast<std::int64_t>(u % (longest / 2 + 1));
+    });
+  });
+}
+
 inline rc::Gen<std::int64_t> row_length() {
-  return detail::shrinking_to_zero(rc::gen::weightedOneOf<std::int64_t>({
-      {4, rc::gen::element<std::int64_t>(0, 1, 31, 32, 33, 255, 256, 257)},
-      {5, rc::gen::withSize([](int size) {
-         return rc::gen::inRange<std::int64_t>(0, 2 + std::int64_t{size} * 8);
-       })},
-      {1, rc::gen::withSize([](int size) {
-         return rc::gen::inRange<std::int64_t>(
-             0, std::min<std::int64_t>(64 + std::int64_t{size} * 40, kMaxRowLength + 1));
-       })},
-  }));
+  return detail::lengths_from(0);
+}
+
+inline rc::Gen<std::int64_t> nonempty_row_length() {
+  return detail::lengths_from(1);
 }
 
 namespace detail {
@@ -105,9 +132,8 @@ inline rc::Gen<Row> finite_row() {
   return rc::gen::mapcat(row_length(), [](std::int64_t n) { return finite_row(n); });
 }
 
-inline rc::Gen<Row> grid_row() {
-  return rc::gen::mapcat(row_length(),
-                         [](std::int64_t n) { return detail::row_of(n, grid_float()); });
+inline rc::Gen<Row> nonempty_finite_row() {
+  return rc::gen::mapcat(nonempty_row_length(), [](std::int64_t n) { return finite_row(n); });
 }
 
 namespace detail {
@@ -160,20 +186,48 @@ inline rc::Gen<Row> special_row() {
 
 namespace detail {
 
+/// The columns of [0, n) left after removing one chunk: chunks of n/2 first, then n/4, ..., then
+/// single columns (at most 2n candidates, largest first, so that a long row halves quickly where
+/// removing every contiguous chunk would take n^2 / 2 candidates). Candidates keeping fewer than
+/// `at_least` columns are left out.
+inline rc::Seq<std::vector<std::size_t>> chunk_removals(std::size_t n, std::size_t at_least) {
+  return rc::Seq<std::vector<std::size_t>>(
+      [n, at_least, chunk = std::max<std::size_t>(n / 2, 1),
+       start = std::size_t{0}]() mutable -> rc::Maybe<std::vector<std::size_t>> {
+        while (n > 0) {
+          if (start >= n) {
+            if (chunk == 1) return rc::Nothing;
+            chunk /= 2;
+            start = 0;
+            continue;
+          }
+          const std::size_t begin = start, end = std::min(n, start + chunk);
+          start = end;
+          if (n - (end - begin) < at_least) continue;
+          std::vector<std::size_t> keep;
+          keep.reserve(n - (end - begin));
+          for (std::size_t j = 0; j < n; ++j)
+            if (j < begin || j >= end) keep.push_back(j);
+          return keep;
+        }
+        return rc::Nothing;
+      });
+}
+
 /// The shrinks of a batch of equal-length rows, by value (Hypothesis style): fewer rows, then the
-/// same columns removed from every row, then one element simpler (shrink_float). Removing
-/// elements keeps the others, so a long failing row shrinks to the few elements that matter.
-inline rc::Seq<std::vector<Row>> shrink_batch(const std::vector<Row>& b) {
+/// same columns removed from every row (keeping at least `min_columns`), then one element simpler
+/// (shrink_float). Removing elements keeps the others, so a long failing row shrinks to the few
+/// elements that matter.
+inline rc::Seq<std::vector<Row>> shrink_batch(const std::vector<Row>& b, std::size_t min_columns) {
   const std::size_t n = b.empty() ? 0 : b.front().size();
   auto fewer_rows = rc::seq::filter(rc::shrink::removeChunks(b),
                                     [](const std::vector<Row>& r) { return !r.empty(); });
-  std::vector<std::size_t> columns(n);
-  for (std::size_t j = 0; j < n; ++j) columns[j] = j;
   auto fewer_columns =
-      rc::seq::map(rc::shrink::removeChunks(columns), [b](const std::vector<std::size_t>& keep) {
+      rc::seq::map(chunk_removals(n, min_columns), [b](const std::vector<std::size_t>& keep) {
         std::vector<Row> out;
         for (const Row& row : b) {
           Row kept;
+          kept.reserve(keep.size());
           for (std::size_t j : keep) kept.push_back(row[j]);
           out.push_back(std::move(kept));
         }
@@ -189,26 +243,31 @@ inline rc::Seq<std::vector<Row>> shrink_batch(const std::vector<Row>& b) {
   return rc::seq::concat(std::move(fewer_rows), std::move(fewer_columns), std::move(simpler));
 }
 
-inline rc::Gen<std::vector<Row>> batch_of(rc::Gen<Row> (*row_of_length)(std::int64_t)) {
+/// 1..4 rows of one length drawn from `lengths`, each from row_of_length; shrinking keeps at least
+/// one column when the lengths are non-empty.
+inline rc::Gen<std::vector<Row>> batch_of(rc::Gen<Row> (*row_of_length)(std::int64_t),
+                                          rc::Gen<std::int64_t> lengths, std::size_t min_columns) {
   const auto generated =
-      rc::gen::mapcat(rc::gen::pair(row_length(), rc::gen::inRange(1, kMaxRows + 1)),
+      rc::gen::mapcat(rc::gen::pair(std::move(lengths), rc::gen::inRange(1, kMaxRows + 1)),
                       [row_of_length](std::pair<std::int64_t, int> nm) {
                         return rc::gen::container<std::vector<Row>>(
                             static_cast<std::size_t>(nm.second), row_of_length(nm.first));
                       });
-  return rc::Gen<std::vector<Row>>([generated](const rc::Random& random, int size) {
-    return rc::shrinkable::shrinkRecur(generated(random, size).value(), &shrink_batch);
+  return rc::Gen<std::vector<Row>>([generated, min_columns](const rc::Random& random, int size) {
+    return rc::shrinkable::shrinkRecur(
+        generated(random, size).value(),
+        [min_columns](const std::vector<Row>& b) { return shrink_batch(b, min_columns); });
   });
 }
 
 }  // namespace detail
 
 inline rc::Gen<std::vector<Row>> finite_batch() {
-  return detail::batch_of([](std::int64_t n) { return finite_row(n); });
+  return detail::batch_of([](std::int64_t n) { return finite_row(n); }, nonempty_row_length(), 1);
 }
 
 inline rc::Gen<std::vector<Row>> special_batch() {
-  return detail::batch_of([](std::int64_t n) { return special_row(n); });
+  return detail::batch_of([](std::int64_t n) { return special_row(n); }, row_length(), 0);
 }
 
 inline const char* row_class(const Row& row) {
@@ -228,6 +287,11 @@ inline const char* row_class(const Row& row) {
   const float m = *std::max_element(row.begin(), row.end());
   if (std::count(row.begin(), row.end(), m) > 1) return "ties max";
   return "finite";
+}
+
+inline const char* length_class(std::int64_t n) {
+  if (n < 1024) return "n < 1024";
+  return n < (std::int64_t{1} << 16) ? "1024 <= n < 2^16" : "n >= 2^16";
 }
 
 }  // namespace osvs::gen
