@@ -18,6 +18,10 @@ std::vector<std::string> load_kernel_plugin(const std::string& path) {
     throw std::runtime_error(path + " is not an osvs kernel plugin (no " +
                              std::string(kPluginEntryName) +
                              "; build it with osvs_add_kernel_plugin)");
+  const auto last_error = reinterpret_cast<PluginLastError>(dlsym(handle, kPluginLastErrorName));
+  if (!last_error)
+    throw std::runtime_error(path + " lacks " + std::string(kPluginLastErrorName) +
+                             ": rebuild it with this osvs");
   std::size_t count = 0, abi = 0;
   const RowKernel* kernels = entry(&count, &abi);
   if (abi != kPluginAbi)
@@ -26,8 +30,14 @@ std::vector<std::string> load_kernel_plugin(const std::string& path) {
                              "): rebuild it with this osvs");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {
+    // The plugin catches its kernels' exceptions on its side; rethrown here, on this side.
+    RowKernel k = kernels[i];
+    k.run([inner = kernels[i], last_error](const RowProblem& p) {
+      inner(p);
+      if (const char* e = last_error()) throw std::runtime_error(e);
+    });
     try {
-      register_row_kernel(kernels[i]);
+      register_row_kernel(std::move(k));
     } catch (const std::exception& e) {
       throw std::runtime_error(path + ": " + e.what());
     }

@@ -33,7 +33,7 @@ Verdict check_accuracy(const RowKernel& k, const RowCase& c) {
   for (std::int64_t i = 0; i < out.rows; ++i) {
     const auto& row = c.rows[static_cast<std::size_t>(i)];
     Verdict v = judge_row(k, row.data(), out.cols, out.row(i), "row " + std::to_string(i));
-    if (!v.holds) return v;
+    if (!v.holds()) return v;
     if (is_not_judged(v)) continue;
     judged = true;
     all.evidence.insert(all.evidence.end(), v.evidence.begin(), v.evidence.end());
@@ -88,7 +88,7 @@ Verdict compare_runs(const RowKernel& k, bool bitwise, const float* x_a, const f
   if (!k.accuracy().declared())
     return not_judged("the law is not declared exact and no accuracy contract is declared");
   Verdict va = judge_row(k, x_a, n, y_a, what + ", first run");
-  if (!va.holds) return va;
+  if (!va.holds()) return va;
   return judge_row(k, x_b, n, y_b, what + ", second run");
 }
 
@@ -239,13 +239,11 @@ void showValue(const RowCase& c, std::ostream& os) {
 }
 
 Verdict not_judged(const std::string& why) {
-  Verdict v;
-  v.explanation = kNotJudged + why;
-  return v;
+  return Verdict::not_run(kNotJudged + why);
 }
 
 bool is_not_judged(const Verdict& v) {
-  return v.holds && v.explanation.rfind(kNotJudged, 0) == 0;
+  return !v.judged();
 }
 
 const std::vector<RowLaw>& row_laws() {

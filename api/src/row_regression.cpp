@@ -152,7 +152,7 @@ std::string replay_row_regression(const RowKernel& k, const RowRegression& r) {
   if (!law) return "no law named '" + r.law + "'";
   const Verdict v = law->check(k, r.input);
   if (is_not_judged(v)) return "the law could not judge the case: " + v.explanation;
-  if (v.holds == r.expect_holds) return "";
+  if (v.holds() == r.expect_holds) return "";
   return r.expect_holds ? "the law fails again: " + v.explanation
                         : "the documented defect no longer shows (the law holds): update the "
                           "file's expectation if the kernel was fixed";

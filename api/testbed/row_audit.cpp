@@ -28,7 +28,7 @@ struct SplitMix {
     return z ^ (z >> 31);
   }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53; }  // [0, 1)
-  double normal() {                                                          // Box-Muller
+  double normal() {                                                         // Box-Muller
     const double u = 1 - uniform(), v = uniform();
     return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
   }
@@ -69,22 +69,25 @@ float draw(const RowKernel& k, const std::string& family, SplitMix& r, std::int6
       case 3:  // partly masked
         return j % 2 ? -inf : round_to(k.in_type(), static_cast<float>(r.normal()));
       case 4:  // the type's largest magnitudes
-        return (r.next() & 1 ? 1 : -1) * max_finite_of(k.in_type()) * (k.out_type() == DType::F16 ? 0.25f : 1.0f);
+        return (r.next() & 1 ? 1 : -1) * max_finite_of(k.in_type()) *
+               (k.out_type() == DType::F16 ? 0.25f : 1.0f);
       default:  // subnormal and tiny values
         return round_to(k.in_type(), static_cast<float>(std::ldexp(r.uniform(), -130)));
     }
   }
-  const float limit = k.in_type() == DType::F16 || k.out_type() == DType::F16 ? 16384.0f
-                                                                              : max_finite_of(k.in_type());
-  const float v = static_cast<float>(std::clamp(x, -static_cast<double>(limit), static_cast<double>(limit)));
+  const float limit = k.in_type() == DType::F16 || k.out_type() == DType::F16
+                          ? 16384.0f
+                          : max_finite_of(k.in_type());
+  const float v =
+      static_cast<float>(std::clamp(x, -static_cast<double>(limit), static_cast<double>(limit)));
   return round_to(k.in_type(), v);
 }
 
 std::vector<std::int64_t> lengths(const RowKernel& k, bool quick) {
-  std::vector<std::int64_t> all = quick ? std::vector<std::int64_t>{1, 33, 257, 1000, 4097}
-                                        : std::vector<std::int64_t>{1,   2,    7,    32,    33,
-                                                                    255, 256,  257,  1000,  1024,
-                                                                    4097, 32768, 262144};
+  std::vector<std::int64_t> all =
+      quick ? std::vector<std::int64_t>{1, 33, 257, 1000, 4097}
+            : std::vector<std::int64_t>{1,   2,    7,    32,   33,    255,   256,
+                                        257, 1000, 1024, 4097, 32768, 262144};
   std::vector<std::int64_t> out;
   for (std::int64_t n : all)
     if (n <= k.traits().max_cols) out.push_back(n);
@@ -99,7 +102,8 @@ RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int6
   const std::int64_t budget = o.quick ? (std::int64_t{1} << 14) : (std::int64_t{1} << 20);
   cell.rows = std::max<std::int64_t>(1, std::min<std::int64_t>(16, budget / n));
   if (family == "special") cell.rows = std::max<std::int64_t>(cell.rows, 6);
-  SplitMix r{fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
+  SplitMix r{
+      fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
   Rows rows(static_cast<std::size_t>(cell.rows), std::vector<float>(static_cast<std::size_t>(n)));
   for (std::int64_t i = 0; i < cell.rows; ++i)
     for (std::int64_t j = 0; j < n; ++j) rows[i][j] = draw(k, family, r, j, i);
@@ -146,7 +150,7 @@ RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOpt
           return;
         }
         ++judged;
-        if (!v.holds) failure = v.explanation;
+        if (!v.holds()) failure = v.explanation;
       },
       rc::detail::TestMetadata{}, params);
   if (!failure.empty()) {
@@ -157,8 +161,8 @@ RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOpt
     out.detail = not_judged_reason;
   } else {
     out.status = expect_failure ? "known defect missing" : "holds";
-    out.detail = std::to_string(judged) + " cases" +
-                 (expect_failure ? "; declared: " + defect->second : "");
+    out.detail =
+        std::to_string(judged) + " cases" + (expect_failure ? "; declared: " + defect->second : "");
   }
   return out;
 }
@@ -197,7 +201,8 @@ RowKernelAudit audit_row_kernel(const RowKernel& k, const RowAuditOptions& o) {
   if (a.status.empty()) {
     bool broken = false;
     for (const auto& c : a.sweep) broken = broken || c.violations > 0;
-    for (const auto& l : a.laws) broken = broken || l.status == "fails" || l.status == "known defect missing";
+    for (const auto& l : a.laws)
+      broken = broken || l.status == "fails" || l.status == "known defect missing";
     a.status = broken ? "violations" : k.accuracy().declared() ? "passes" : "no contract";
   }
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -211,19 +216,25 @@ bool gate_passes(const RowKernelAudit& a) {
 namespace {
 
 json cell_json(const RowSweepCell& c) {
-  return {{"family", c.family},           {"n", c.n},
-          {"rows", c.rows},               {"elements", c.elements},
-          {"worst_ulp", c.worst_ulp},     {"worst_ratio", c.worst_ratio},
-          {"violations", c.violations},   {"first_violation", c.first_violation}};
+  return {{"family", c.family},
+          {"n", c.n},
+          {"rows", c.rows},
+          {"elements", c.elements},
+          {"worst_ulp", c.worst_ulp},
+          {"worst_ratio", c.worst_ratio},
+          {"violations", c.violations},
+          {"first_violation", c.first_violation}};
 }
 
 json audit_json(const RowKernelAudit& a) {
   json sweep = json::array(), laws = json::array();
   for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
-  for (const auto& l : a.laws) laws.push_back({{"law", l.law}, {"status", l.status}, {"detail", l.detail}});
-  return {{"kernel", a.kernel}, {"declaration", a.declaration}, {"contract", a.contract},
-          {"status", a.status}, {"error", a.error},           {"sweep", sweep},
-          {"laws", laws},       {"seconds", a.seconds}};
+  for (const auto& l : a.laws)
+    laws.push_back({{"law", l.law}, {"status", l.status}, {"detail", l.detail}});
+  return {{"kernel", a.kernel},     {"declaration", a.declaration},
+          {"contract", a.contract}, {"status", a.status},
+          {"error", a.error},       {"sweep", sweep},
+          {"laws", laws},           {"seconds", a.seconds}};
 }
 
 }  // namespace
@@ -244,11 +255,13 @@ RowKernelAudit row_kernel_audit_from_json(const std::string& text) {
   for (const json& c : j.at("sweep"))
     a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"), c.at("worst_ulp"),
                        c.at("worst_ratio"), c.at("violations"), c.at("first_violation")});
-  for (const json& l : j.at("laws")) a.laws.push_back({l.at("law"), l.at("status"), l.at("detail")});
+  for (const json& l : j.at("laws"))
+    a.laws.push_back({l.at("law"), l.at("status"), l.at("detail")});
   return a;
 }
 
-std::string row_audit_json(const std::vector<RowKernelAudit>& audits, const std::string& provenance) {
+std::string row_audit_json(const std::vector<RowKernelAudit>& audits,
+                           const std::string& provenance) {
   json all = json::array();
   bool gate = true;
   for (const auto& a : audits) {
@@ -265,7 +278,8 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
   std::ostringstream md;
   bool gate = true;
   for (const auto& a : audits) gate = gate && gate_passes(a);
-  md << "# osvs audit of registered kernels\n\n" << provenance << "\n\n"
+  md << "# osvs audit of registered kernels\n\n"
+     << provenance << "\n\n"
      << "**Release gate: " << (gate ? "passes" : "fails") << "**\n\n"
      << "| kernel | declaration | contract | status | worst ulp | worst / contract | violations |\n"
      << "| --- | --- | --- | --- | --- | --- | --- |\n";
@@ -281,12 +295,13 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
     md << "| " << a.kernel << " | " << a.declaration << " | " << a.contract << " | **" << status
        << "**" << (a.error.empty() ? "" : ": " + a.error) << " | "
        << (a.sweep.empty() ? "not run" : std::to_string(worst)) << " | "
-       << (a.sweep.empty() ? "not run" : ratio < 0 ? "no contract" : std::to_string(ratio)) << " | "
-       << violations << " |\n";
+       << (a.sweep.empty() ? "not run"
+           : ratio < 0     ? "no contract"
+                           : std::to_string(ratio))
+       << " | " << violations << " |\n";
   }
   for (const auto& a : audits) {
-    md << "\n## " << a.kernel << "\n\n" << a.declaration << "; contract: " << a.contract
-       << "\n\n";
+    md << "\n## " << a.kernel << "\n\n" << a.declaration << "; contract: " << a.contract << "\n\n";
     if (!a.error.empty()) md << "**" << a.status << "**: " << a.error << "\n\n";
     if (!a.sweep.empty()) {
       md << "| family | n | rows | worst ulp | worst / contract | violations | first violation |\n"
@@ -298,7 +313,8 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
     }
     if (!a.laws.empty()) {
       md << "\n| law | status | detail |\n| --- | --- | --- |\n";
-      for (const auto& l : a.laws) md << "| " << l.law << " | " << l.status << " | " << l.detail << " |\n";
+      for (const auto& l : a.laws)
+        md << "| " << l.law << " | " << l.status << " | " << l.detail << " |\n";
     }
   }
   return md.str();

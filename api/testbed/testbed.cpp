@@ -90,7 +90,7 @@ class LawTest : public ::testing::Test {
       }
       ++judged;
       RC_TAG("judged");
-      if (v.holds) return;
+      if (v.holds()) return;
       if (!first_failure) {
         first_failure = Clock::now();
         std::cout << "[ osvs     ] " << k_->name() << "/" << law_->name << " first counterexample ("

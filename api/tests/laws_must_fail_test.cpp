@@ -30,7 +30,7 @@ bool law_fails(const RowKernel& k, const std::string& law_name) {
         } catch (const KernelFailure& e) {
           v = Verdict::fail(e.what());
         }
-        RC_ASSERT(v.holds);
+        RC_ASSERT(v.holds());
       },
       rc::detail::TestMetadata{}, params);
   return result.template is<rc::detail::FailureResult>();

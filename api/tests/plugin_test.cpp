@@ -15,7 +15,7 @@ TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
   const RowKernel* k = find_row_kernel("example.host_softmax");
   ASSERT_NE(k, nullptr);
   const Verdict v = find_row_law("accuracy")->check(*k, RowCase::of({{1, 2, 3}, {-1, 0, 1}}));
-  EXPECT_TRUE(v.holds && !is_not_judged(v)) << v.explanation;
+  EXPECT_TRUE(v.holds() && !is_not_judged(v)) << v.explanation;
   // Loading it twice would register the same names again: refused, naming the file.
   try {
     load_kernel_plugin(OSVS_EXAMPLE_PLUGIN);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "osvs/audit/plot.h"
+#include "osvs/audit/plugin_audit.h"
 #include "osvs/audit/run_audit.h"
 
 namespace osvs {
@@ -15,6 +16,7 @@ void add_audit_command(CLI::App& app) {
   auto opt = std::make_shared<audit::AuditOptions>();
   auto budget = std::make_shared<std::string>();
   auto plot_dir = std::make_shared<std::string>();
+  auto plugins = std::make_shared<audit::PluginAuditOptions>();
   CLI::App* sub = app.add_subcommand(
       "audit", "Audit every kernel's error against its derived bound and its laws (release gate)");
   sub->add_flag("--quick", opt->quick, "A small sweep for CI (well under a minute on a CPU)");
@@ -40,7 +42,22 @@ void add_audit_command(CLI::App& app) {
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
   sub->add_option("--plot", *plot_dir, "Only draw the plots of an existing report folder")
       ->check(CLI::ExistingDirectory);
-  sub->callback([opt, budget, plot_dir] {
+  sub->add_option("--plugin", plugins->plugins,
+                  "Audit the kernels registered in these plugins (osvs_add_kernel_plugin)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--plugin-kernel", plugins->kernels, "Only these kernels of the plugins");
+  sub->add_option("--kernel-seconds", plugins->kernel_seconds,
+                  "A plugin kernel's audit is stopped after this many seconds")
+      ->check(CLI::PositiveNumber);
+  // The process that audits one plugin kernel (started by the audit itself).
+  sub->add_option("--row-child", plugins->child_kernel)->group("");
+  sub->add_option("--row-child-out", plugins->child_out)->group("");
+  sub->callback([opt, budget, plot_dir, plugins] {
+    if (!plugins->plugins.empty()) {
+      const int status = audit::run_plugin_audit(*plugins, *opt);
+      if (status != 0) throw CLI::RuntimeError(status);
+      return;
+    }
     if (!plot_dir->empty()) {
       std::string message;
       const bool drawn = audit::draw_plots(*plot_dir, &message);

@@ -1,14 +1,16 @@
 #include "osvs/audit/plugin_audit.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -64,12 +66,12 @@ int run_child(const PluginAuditOptions& p, const AuditOptions& o) {
 
 /// What a child that did not deliver a report did: killed by a signal, timed out, or exited.
 std::string child_failure(int status, bool timed_out, const std::string& log) {
-  std::string why = timed_out ? "did not finish within its time and was stopped"
-                    : WIFSIGNALED(status)
-                        ? std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) +
-                              ", " + strsignal(WTERMSIG(status)) + ")"
-                        : "exited with status " + std::to_string(WEXITSTATUS(status)) +
-                              " without a report";
+  std::string why =
+      timed_out ? "did not finish within its time and was stopped"
+      : WIFSIGNALED(status)
+          ? std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) + ", " +
+                strsignal(WTERMSIG(status)) + ")"
+          : "exited with status " + std::to_string(WEXITSTATUS(status)) + " without a report";
   return log.empty() ? why : why + ": " + log;
 }
 
@@ -177,8 +179,8 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
     write_file(out / "audit.md", row_audit_markdown(audits, prov));
     write_file(out / "audit.json", row_audit_json(audits, prov));
   }
-  fmt::print("osvs audit: release gate {} ({} kernels); report in {}\n",
-             gate ? "passes" : "FAILS", audits.size(), (out / "audit.md").string());
+  fmt::print("osvs audit: release gate {} ({} kernels); report in {}\n", gate ? "passes" : "FAILS",
+             audits.size(), (out / "audit.md").string());
   return gate ? 0 : 1;
 }
 

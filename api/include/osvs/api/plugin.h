@@ -17,6 +17,11 @@ inline constexpr std::size_t kPluginAbi = (std::size_t{1} << 40) | sizeof(RowKer
 using PluginEntry = const RowKernel* (*)(std::size_t* count, std::size_t* abi);
 inline constexpr const char* kPluginEntryName = "osvs_plugin_kernels_v1";
 
+/// The second entry point: the message of the exception the last launch on this thread threw
+/// inside the plugin (caught there), or null. Reading it clears it.
+using PluginLastError = const char* (*)();
+inline constexpr const char* kPluginLastErrorName = "osvs_plugin_last_error_v1";
+
 /// Loads the plugin at `path` (kept loaded for the process's lifetime) and registers a copy of
 /// each of its kernels; returns their names. Throws std::runtime_error naming the file for a
 /// library that cannot be loaded, lacks the entry point, was built against another layout, or

@@ -48,11 +48,12 @@ const std::vector<RowLaw>& row_laws();
 /// The law named `name`, or nullptr.
 const RowLaw* find_row_law(const std::string& name);
 
-/// A Verdict that neither holds nor fails: the law could not be judged on this kernel or case
-/// (no contract declared, a case outside the law's domain); its explanation says why.
+/// A Verdict that neither holds nor fails (status NotRun): the law could not be judged on this
+/// kernel or case (no contract declared, a case outside the law's domain); it never counts as a
+/// pass. Its explanation says why.
 Verdict not_judged(const std::string& why);
 
-/// True for a verdict made by not_judged.
+/// True for a verdict that neither holds nor fails (not judged, vacuous or not run).
 bool is_not_judged(const Verdict& v);
 
 }  // namespace osvs
