@@ -89,7 +89,7 @@ const char* to_string(MutantStatus s) {
     case MutantStatus::Survived:
       return "survived";
     case MutantStatus::Skipped:
-      return "skipped";
+      return "not run";
     case MutantStatus::Error:
       return "error";
   }
