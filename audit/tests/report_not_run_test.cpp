@@ -64,6 +64,8 @@ TEST(NotRun, AKernelWithNoConfigurationReadsNotRun) {
   EXPECT_STREQ(verdict(kernels[0]), "pass");
   const std::string md = markdown_text(r);
   EXPECT_NE(md.find("| three_pass | not run |"), std::string::npos) << md;
+  const std::string console = line_of(console_table(r), "three_pass");
+  EXPECT_NE(console.find("not run"), std::string::npos) << console_table(r);
 }
 
 TEST(NotRun, SummaryJsonSaysNotRunAndListsTheConfiguration) {
