@@ -91,7 +91,8 @@ void run_sweep(AuditReport& r, Executor& executor) {
   r.sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The report files: the small set first, then the detail; the plots are drawn from the detail.
+/// The report files: the full detail, summary.json and audit.md, then the plots (drawn from the
+/// detail).
 void write_reports(const AuditReport& r, const fs::path& out) {
   write_json(r, out);
   write_worst_cases(r, out);
