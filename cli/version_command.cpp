@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "osvs/build_commit.h"
+
 #ifndef OSVS_VERSION
 #define OSVS_VERSION "unknown"
-#endif
-#ifndef OSVS_GIT_COMMIT
-#define OSVS_GIT_COMMIT "unknown"
 #endif
 
 namespace osvs::cli {
@@ -28,7 +27,7 @@ constexpr bool kCudaBuild = false;
 #endif
 
 void print_version() {
-  fmt::print("osvs {} (commit {})\n", OSVS_VERSION, OSVS_GIT_COMMIT);
+  fmt::print("osvs {} (commit {})\n", OSVS_VERSION, OSVS_BUILD_COMMIT);
   fmt::print("  portable exp          {}\n", on_off(kPortableExpBuild));
   fmt::print("  CUDA FMA contraction  {}\n", on_off(OSVS_MODEL_FMAD));
   fmt::print("  CUDA executor         {}\n", on_off(kCudaBuild));

@@ -25,6 +25,9 @@ function(osvs_add_kernel_test)
   endif()
   add_executable(${K_NAME} ${K_SOURCES})
   target_link_libraries(${K_NAME} PRIVATE osvs_testbed_main osvs_testbed ${K_LIBRARIES})
+  if(COMMAND osvs_test_programs)  # inside osvs's own tree: the asan preset builds it too
+    osvs_test_programs(TARGETS ${K_NAME} LABELS ${K_LABELS})
+  endif()
   add_test(NAME ${K_NAME}
            COMMAND $<TARGET_FILE:${K_NAME}>
                    --gtest_output=xml:${CMAKE_BINARY_DIR}/test-results/${K_NAME}.xml

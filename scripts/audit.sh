@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh Debian 12 machine: installs what is missing, builds, and runs
 # `osvs audit` on the best executor present (the GPU when there is one, else the CPU model).
-# Extra arguments go to `osvs audit` (e.g. --quick, --kernel two_pass, --executor cpu).
+# Extra arguments go to `osvs audit` (e.g. --quick, --kernel two_pass, --executor cpu). The report
+# goes to osvs-reports/audit/<executor>/<date>/ here (--out DIR elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

@@ -2,7 +2,11 @@
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
 # Usage: gpu-suite.sh OUT PART    PART = tests | audit | all
-# Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end.
+# Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
+# meant to be committed is also gathered under results/commit/ (the same small set as the CPU
+# reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
+# into reports/audit/cuda/<date>/ and reports/mutation/cuda/. The audit's full detail
+# (audit.json.gz, worst_cases.json) stays in results/audit/, an artefact of the run, not committed.
 set -uo pipefail
 out=${1:?usage: gpu-suite.sh OUT PART}
 part=${2:-all}
@@ -19,9 +23,8 @@ for b in build-gpu build-gpu-portable; do [ -d "$b" ] && bash scripts/gpu-reloca
   cat build-gpu/.commit 2>/dev/null
 } > "$res/provenance.txt" 2>&1
 export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
-# Property runs write their shrunk failures into reports/regressions (where the replay test reads
-# them); whatever this run adds there is collected at the end.
-marker=$(mktemp)
+# Tests write their shrunk failures under <bundle>/regressions (OSVS_BUILD_DIR, relocated by
+# gpu-relocate.sh); they are collected at the end, to be reviewed before joining reports/.
 
 if [ "$part" = tests ] || [ "$part" = all ]; then
   (cd build-gpu && ctest -L gpu --output-on-failure -j1 --output-junit "$res/ctest-gpu-default.xml") \
@@ -45,18 +48,28 @@ fi
 
 if [ "$part" = audit ] || [ "$part" = all ]; then
   timeout 420 build-gpu/cli/osvs audit --executor cuda --budget 2^30 --no-plots --out "$res/audit" \
-    --regression-dir "$res/regressions" > "$res/audit.log" 2>&1
+    --regression-dir "$res/regressions/audit" > "$res/audit.log" 2>&1
   echo "audit exit $?" | tee -a "$res/audit.log"
   tail -25 "$res/audit.log"
+  mkdir -p "$res/commit/audit"
+  cp "$res/audit/audit.md" "$res/audit/summary.json" "$res/commit/audit/" 2>/dev/null
+  # Plots where gnuplot is present (else `osvs audit --plot results/audit` later, then copy).
+  if command -v gnuplot >/dev/null 2>&1 && build-gpu/cli/osvs audit --plot "$res/audit"; then
+    cp "$res/audit"/*.png "$res/commit/audit/"
+  fi
   if [ -x build-gpu/mutation/osvs_mutation ]; then
     timeout 150 build-gpu/mutation/osvs_mutation --executor cuda --out "$res/mutation" > "$res/mutation.log" 2>&1
     echo "mutation exit $?" | tee -a "$res/mutation.log"
     tail -25 "$res/mutation.log"
+    mkdir -p "$res/commit/mutation"
+    cp -r "$res/mutation/cuda/." "$res/commit/mutation/" 2>/dev/null
   fi
 fi
-(cd reports/regressions && find . -name '*.json' -newer "$marker" | while read -r f; do
-  mkdir -p "$res/regressions/$(dirname "$f")"
-  cp "$f" "$res/regressions/$f"
-done)
+for b in build-gpu build-gpu-portable; do
+  if [ -d "$b/regressions" ]; then
+    mkdir -p "$res/regressions/$b"
+    cp -r "$b/regressions/." "$res/regressions/$b/"
+  fi
+done
 tar -C "$out" -czf "$out/results.tar.gz" results && rm -rf "$res"
 ls -la "$out"

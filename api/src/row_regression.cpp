@@ -1,4 +1,5 @@
 #include "osvs/api/row_regression.h"
+#include "osvs/build_commit.h"
 
 #include <chrono>
 #include <cstdint>
@@ -163,7 +164,7 @@ std::string row_provenance(const std::string& found_by) {
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   const char* commit = std::getenv("OSVS_COMMIT");
-  return std::string(date) + ", osvs " + (commit && *commit ? commit : OSVS_GIT_COMMIT) + ", " +
+  return std::string(date) + ", osvs " + (commit && *commit ? commit : OSVS_BUILD_COMMIT) + ", " +
          found_by;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "osvs/audit/plan.h"
 #include "osvs/audit/plot.h"
 #include "osvs/audit/plugin_audit.h"
 #include "osvs/audit/run_audit.h"
@@ -32,12 +33,19 @@ void add_audit_command(CLI::App& app) {
   sub->add_option("--family", opt->families, "Input families (see audit.md), default all");
   sub->add_option("--budget", *budget,
                   "Limit the sweep: seconds (300s, 5m) or elements (1e9, 2^30)");
-  sub->add_option("--search-seconds", opt->search_seconds, "Time for the targeted search")
+  sub->add_option("--search-rounds", opt->search_rounds,
+                  fmt::format("Rounds of the targeted search (default {}, --quick {})",
+                              audit::kSearchRounds, audit::kQuickSearchRounds))
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--search-seconds", opt->search_seconds,
+                  "Limit the targeted search by wall time instead of rounds (not reproducible)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--seed", opt->seed, "Seed of every random input")->capture_default_str();
-  sub->add_option("--out", opt->out, "Report folder (default reports/audit/<executor>/<date>)");
+  sub->add_option("--out", opt->out,
+                  "Report folder (default osvs-reports/audit/<executor>/<date> in the current "
+                  "directory; the committed report: --out reports/audit/<executor>)");
   sub->add_option("--regression-dir", opt->regression_dir,
-                  "Where bound-violating cases are saved (default reports/regressions)");
+                  "Where bound-violating cases are saved (default <out>/regressions)");
   sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
   sub->add_option("--plot", *plot_dir, "Only draw the plots of an existing report folder")

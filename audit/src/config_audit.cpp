@@ -1,38 +1,20 @@
 #include "osvs/audit/config_audit.h"
 
 #include <chrono>
-#include <functional>
 #include <mutex>
 #include <string>
 
+#include "osvs/audit/row_merge.h"
+#include "osvs/audit/stable_hash.h"
 #include "osvs/kernels/exp.h"
 #include "parallel.h"
 
 namespace osvs::audit {
 namespace {
 
-constexpr std::size_t kKeptViolations = 5;
-
-void merge_row(ConfigResult& r, const RowAudit& a, std::int64_t row) {
-  r.y_bound_max = std::max(r.y_bound_max, a.y_bound_max);
-  if (r.worst_ulp_row < 0 || a.worst_ulp.ulp > r.worst_ulp.ulp) {
-    r.worst_ulp = a.worst_ulp;
-    r.worst_ulp_row = row;
-  }
-  if (r.worst_ratio_row < 0 || a.ratio > r.tightness) {
-    r.tightness = a.ratio;
-    r.worst_ratio = a.worst_ratio;
-    r.worst_ratio_row = row;
-  }
-  r.d_rel_max = std::max(r.d_rel_max, a.d_rel);
-  r.d_bound_max = std::max(r.d_bound_max, a.d_bound);
-  if (a.d_bound > 0) r.d_tightness = std::max(r.d_tightness, a.d_rel / a.d_bound);
-  r.mpfr_fallbacks += a.mpfr_fallbacks;
-  if (!a.ok) {
-    ++r.violating_rows;
-    if (r.violations.size() < kKeptViolations)
-      r.violations.push_back("row " + std::to_string(row) + ": " + a.explanation);
-  }
+/// Rows are audited in chunks of `grain` consecutive rows; chunk k holds rows [k*grain, ...).
+std::size_t chunk_count(std::int64_t rows, std::int64_t grain) {
+  return static_cast<std::size_t>((rows + grain - 1) / grain);
 }
 
 }  // namespace
@@ -40,11 +22,7 @@ void merge_row(ConfigResult& r, const RowAudit& a, std::int64_t row) {
 std::uint64_t config_seed(const Config& c, std::uint64_t run_seed) {
   const std::string key = c.kut.label() + "/" + std::to_string(c.block) + "/" +
                           std::to_string(c.n) + "/" + c.family->name;
-  // splitmix64 finaliser over the run seed and the configuration's name
-  std::uint64_t z = run_seed ^ std::hash<std::string>{}(key);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return splitmix64_mix(run_seed ^ fnv1a64(key));
 }
 
 ConfigResult audit_config(const Config& config, Executor& executor, std::uint64_t run_seed) {
@@ -67,15 +45,17 @@ ConfigResult audit_config(const Config& config, Executor& executor, std::uint64_
   const SoftmaxResult out = executor.softmax(batch);
   const double exp_ulp = kexp_max_ulp(executor.is_gpu());
 
+  // Statistics per chunk of rows, merged in chunk order: the sum behind the mean is then added
+  // in the same order whichever thread audited which chunk. merge_row is order-independent.
   std::mutex merge_mutex;
-  const int workers = worker_count();
-  std::vector<ErrorStats> stats(static_cast<std::size_t>(workers));
   const std::int64_t grain = std::max<std::int64_t>(1, 4096 / n);
-  parallel_for(config.rows, workers, grain, [&](int w, std::int64_t begin, std::int64_t end) {
+  std::vector<ErrorStats> stats(chunk_count(config.rows, grain));
+  parallel_for(config.rows, worker_count(), grain, [&](int, std::int64_t begin, std::int64_t end) {
+    ErrorStats& chunk = stats[static_cast<std::size_t>(begin / grain)];
     for (std::int64_t i = begin; i < end; ++i) {
-      const RowAudit a = audit_row(config.kut, config.block, batch.x.data() + i * n, n,
-                                   out.y.data() + i * n, out.row_state[static_cast<std::size_t>(i)],
-                                   exp_ulp, &stats[static_cast<std::size_t>(w)]);
+      const RowAudit a =
+          audit_row(config.kut, config.block, batch.x.data() + i * n, n, out.y.data() + i * n,
+                    out.row_state[static_cast<std::size_t>(i)], exp_ulp, &chunk);
       std::lock_guard lock(merge_mutex);
       merge_row(r, a, i);
     }

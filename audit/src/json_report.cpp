@@ -1,41 +1,14 @@
 // audit.json and worst_cases.json: every number of the run, floats of inputs as hex floats.
 #include <cmath>
-#include <fstream>
-#include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
+#include "json_parts.h"
 #include "osvs/audit/error_stats.h"
 #include "osvs/audit/report.h"
+#include "osvs/audit/report_files.h"
 #include "osvs/replay/hex_float.h"
 
 namespace osvs::audit {
 namespace {
-
-using nlohmann::json;
-
-/// JSON has no infinity: an infinite ratio (a non-zero error where the bound is 0) is a string.
-json number(double v) {
-  return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : (v < 0 ? "-inf" : "nan"));
-}
-
-json provenance(const Provenance& p) {
-  return {{"commit", p.osvs_commit},
-          {"date", p.date},
-          {"executor", p.executor},
-          {"device", p.device},
-          {"nvcc", p.nvcc}};
-}
-
-json element(const WorstElement& w, std::int64_t row) {
-  return {{"row", row},
-          {"index", w.index},
-          {"x", format_hex_float(w.x)},
-          {"y", format_hex_float(w.y)},
-          {"reference", format_hex_double(w.reference)},
-          {"ulp", number(w.ulp)},
-          {"bound_ulp", number(w.bound)}};
-}
 
 json histogram(const ErrorStats& s) {
   json edges = json::array(), counts = json::array();
@@ -65,6 +38,7 @@ json config(const ConfigResult& c) {
           {"combine",
            c.config.kut.kernel == KernelKind::ThreePass ? "" : to_string(c.config.kut.combine)},
           {"label", c.config.kut.label()},
+          {"verdict", verdict(c)},
           {"block", c.config.block},
           {"n", c.config.n},
           {"family", c.config.family->name},
@@ -124,15 +98,17 @@ json perf(const PerfAudit& p) {
   return {{"ran", p.ran}, {"skipped_because", p.skipped_because}, {"shapes", shapes}};
 }
 
-void write_file(const std::filesystem::path& path, const json& j) {
-  std::ofstream out(path);
-  out << j.dump(1) << '\n';
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 }  // namespace
 
 void write_json(const AuditReport& r, const std::filesystem::path& dir) {
+  write_detail_file(dir, "audit.json", audit_json_text(r));
+}
+
+void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir) {
+  write_detail_file(dir, "worst_cases.json", worst_cases_json_text(r));
+}
+
+std::string audit_json_text(const AuditReport& r) {
   json kernels = json::array();
   for (const KernelSummary& k : summarize_kernels(r))
     kernels.push_back({{"label", k.kut.label()},
@@ -172,6 +148,7 @@ void write_json(const AuditReport& r, const std::filesystem::path& dir) {
       {"provenance", provenance(r.provenance)},
       {"options",
        {{"quick", r.options.quick}, {"seed", r.options.seed}, {"executor", r.options.executor}}},
+      {"search_budget", search_budget(r.plan.search)},
       {"plan",
        {{"sizes", sizes},
         {"blocks", blocks},
@@ -183,34 +160,33 @@ void write_json(const AuditReport& r, const std::filesystem::path& dir) {
       {"summary",
        {{"release_passes", release_passes(r)},
         {"configs_audited", std::ssize(r.configs)},
-        {"configs_skipped", r.configs_skipped},
-        {"sweep_seconds", r.sweep_seconds},
-        {"elements_per_second", elements_per_second(r)},
-        {"total_seconds", r.total_seconds}}},
+        {"configs_not_run", not_run_list(r)}}},
+      {"timing", timing(r)},
       {"kernels", kernels},
       {"laws", laws},
       {"search",
-       {{"seconds", r.search.seconds},
+       {{"rounds", r.search.rounds},
+        {"seconds", r.search.seconds},
         {"rows_evaluated", r.search.rows_evaluated},
         {"elements_evaluated", r.search.elements_evaluated},
         {"improvements", r.search.improvements}}},
       {"regression_files", r.regression_files},
       {"performance", perf(r.perf)},
       {"configs", configs}};
-  write_file(dir / "audit.json", j);
+  return j.dump(1) + "\n";
 }
 
-void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir) {
+std::string worst_cases_json_text(const AuditReport& r) {
   json cases = json::array();
   for (const SearchCase& s : r.search.worst) cases.push_back(search_case(s));
-  write_file(dir / "worst_cases.json",
-             {{"about",
-               "the rows with the highest error/bound ratio per kernel, found by the "
-               "audit's hill-climb; floats as hex, exact"},
-              {"provenance", provenance(r.provenance)},
-              {"seed", r.options.seed},
-              {"exp_ulp", r.exp_ulp},
-              {"cases", cases}});
+  const json j = {{"about",
+                   "the rows with the highest error/bound ratio per kernel, found by the "
+                   "audit's hill-climb; floats as hex, exact"},
+                  {"provenance", provenance(r.provenance)},
+                  {"seed", r.options.seed},
+                  {"exp_ulp", r.exp_ulp},
+                  {"cases", cases}};
+  return j.dump(1) + "\n";
 }
 
 }  // namespace osvs::audit

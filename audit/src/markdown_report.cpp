@@ -1,10 +1,8 @@
 // audit.md: the release audit as a reader sees it.
-#include <fstream>
-#include <stdexcept>
-
 #include <fmt/format.h>
 
 #include "osvs/audit/report.h"
+#include "osvs/audit/report_files.h"
 
 namespace osvs::audit {
 namespace {
@@ -15,12 +13,14 @@ std::string kernel_table(const AuditReport& r) {
       "search tightness | d rel. err. | d tightness | violations | claimed laws failing | known "
       "defects |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const KernelSummary& k : summarize_kernels(r))
-    s += fmt::format(
-        "| {} | {} | {:.3f} | {:.4f} | {:.3f} | {:.1f} | {:.3f} | {:.3f} | {:.3g} | "
-        "{:.3f} | {} | {} | {} |\n",
-        k.kut.label(), k.elements, k.ulp.max(), k.ulp.mean(), k.ulp.quantile_upper(0.999),
-        k.y_bound_max, k.tightness, k.search_ratio, k.d_rel_max, k.d_tightness, k.violating_rows,
-        k.law_failures, k.known_defects);
+    s += k.configs == 0
+             ? fmt::format("| {} | not run |{}\n", k.kut.label(), std::string(11, '|'))
+             : fmt::format(
+                   "| {} | {} | {:.3f} | {:.4f} | {:.3f} | {:.1f} | {:.3f} | {:.3f} | {:.3g} | "
+                   "{:.3f} | {} | {} | {} |\n",
+                   k.kut.label(), k.elements, k.ulp.max(), k.ulp.mean(),
+                   k.ulp.quantile_upper(0.999), k.y_bound_max, k.tightness, k.search_ratio,
+                   k.d_rel_max, k.d_tightness, k.violating_rows, k.law_failures, k.known_defects);
   return s;
 }
 
@@ -37,6 +37,7 @@ std::string worst_table(const AuditReport& r) {
   return s;
 }
 
+/// A configuration that did not run reads "not run", never a number.
 std::string size_table(const AuditReport& r) {
   std::string s = "| N |";
   std::string rule = "|---|";
@@ -45,20 +46,11 @@ std::string size_table(const AuditReport& r) {
     rule += "---|";
   }
   s += "\n" + rule + "\n";
-  for (std::int64_t n : r.plan.sizes) {
-    std::string line = fmt::format("| {} |", n);
-    bool any = false;
-    for (const KernelUnderTest& k : r.plan.kernels) {
-      double worst = 0, bound = 0;
-      for (const ConfigResult& c : r.configs)
-        if (c.config.n == n && c.config.kut.label() == k.label()) {
-          worst = std::max(worst, c.ulp.max());
-          bound = std::max(bound, c.y_bound_max);
-          any = true;
-        }
-      line += fmt::format(" {:.2f} / {:.1f} |", worst, bound);
-    }
-    if (any) s += line + "\n";
+  for (const SizeRow& row : worst_by_size(r)) {
+    s += fmt::format("| {} |", row.n);
+    for (const SizeCell& c : row.cells)
+      s += c.ran ? fmt::format(" {:.2f} / {:.1f} |", c.max_ulp, c.max_bound) : " not run |";
+    s += "\n";
   }
   return s;
 }
@@ -108,12 +100,13 @@ std::string perf_section(const AuditReport& r) {
 
 std::string search_section(const AuditReport& r) {
   std::string s = fmt::format(
-      "Hill-climb on error ÷ bound for {:.1f} s: {} rows ({} elements) evaluated, {} accepted "
-      "mutations. The worst rows are in `worst_cases.json` as hex floats with their origin.\n\n"
+      "Hill-climb on error ÷ bound, {} rounds{}: {} rows ({} elements) evaluated, {} accepted "
+      "mutations. The worst rows, as hex floats with their origin, are in `worst_cases.json` "
+      "(gzipped when large) in the run's output folder.\n\n"
       "| kernel | block | N | tightness | element x | ulp | bound | origin |\n"
       "|---|---|---|---|---|---|---|---|\n",
-      r.search.seconds, r.search.rows_evaluated, r.search.elements_evaluated,
-      r.search.improvements);
+      r.search.rounds, r.plan.search.seconds ? " (limited by wall time: not reproducible)" : "",
+      r.search.rows_evaluated, r.search.elements_evaluated, r.search.improvements);
   for (const SearchCase& c : r.search.worst)
     s += fmt::format("| {} | {} | {} | {:.4f} | {:a} | {:.3f} | {:.3f} | {} |\n", c.kut.label(),
                      c.block, c.row.size(), c.audit.ratio, c.audit.worst_ratio.x,
@@ -122,9 +115,29 @@ std::string search_section(const AuditReport& r) {
   return s;
 }
 
+std::string timing_section(const AuditReport& r) {
+  return fmt::format(
+      "Wall-clock time of this run (the only numbers of this report that differ between two runs "
+      "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s), "
+      "targeted search {:.1f} s, total {:.1f} s.\n",
+      r.sweep_seconds, elements_per_second(r), r.search.seconds, r.total_seconds);
+}
+
+std::string not_run_note(const AuditReport& r) {
+  if (r.not_run.empty()) return "";
+  return fmt::format(
+      "; {} planned configurations not run (the time budget ran out): they read \"not run\" "
+      "below",
+      r.not_run.size());
+}
+
 }  // namespace
 
 void write_markdown(const AuditReport& r, const std::filesystem::path& dir) {
+  write_text_file(dir / "audit.md", markdown_text(r));
+}
+
+std::string markdown_text(const AuditReport& r) {
   std::string families;
   for (const InputFamily* f : r.plan.families)
     families += fmt::format("- `{}`: {}\n", f->name, f->description);
@@ -134,8 +147,7 @@ void write_markdown(const AuditReport& r, const std::filesystem::path& dir) {
 
   std::string md = fmt::format(
       "# osvs audit: {} executor\n\n"
-      "**Release verdict: {}** — {} configurations, {} elements in {:.1f} s ({:.3g} elements/s "
-      "on {} CPU threads{}).\n\n"
+      "**Release verdict: {}** — {} configurations, {} elements, on {} CPU threads{}.\n\n"
       "## Provenance\n\n- date: {}\n- commit: {}\n- executor: {}\n- device: {}\n- nvcc: {}\n"
       "- seed: {} (`osvs audit --seed {}` reproduces every input)\n- exp accuracy assumed by the "
       "bounds: {} ulp\n\n"
@@ -163,6 +175,7 @@ void write_markdown(const AuditReport& r, const std::filesystem::path& dir) {
       "known defect and is reported, not failed.\n\n{}\n"
       "## Targeted search\n\n{}\n"
       "## Performance\n\n{}\n"
+      "## Timing\n\n{}\n"
       "## Plots\n\n![ULP-error histogram](ulp_histogram.png)\n![Worst error vs N](worst_vs_n.png)\n"
       "![Observed vs bound](observed_vs_bound.png)\n",
       r.provenance.executor, release_passes(r) ? "PASS" : "FAIL", r.configs.size(),
@@ -171,17 +184,12 @@ void write_markdown(const AuditReport& r, const std::filesystem::path& dir) {
         for (const auto& c : r.configs) e += c.elements;
         return e;
       }(),
-      r.sweep_seconds, elements_per_second(r), r.cpu_threads,
-      r.configs_skipped
-          ? fmt::format("; {} configurations skipped by the time budget", r.configs_skipped)
-          : "",
-      r.provenance.date, r.provenance.osvs_commit, r.provenance.executor, r.provenance.device,
+      r.cpu_threads, not_run_note(r), r.provenance.date, r.provenance.osvs_commit,
+      r.provenance.executor, r.provenance.device,
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,
-      kMaxKeptRow, law_table(r), search_section(r), perf_section(r));
-  std::ofstream out(dir / "audit.md");
-  out << md;
-  if (!out) throw std::runtime_error("cannot write " + (dir / "audit.md").string());
+      kMaxLawRow, law_table(r), search_section(r), perf_section(r), timing_section(r));
+  return md;
 }
 
 }  // namespace osvs::audit

@@ -17,7 +17,8 @@ inline int worker_count() {
 }
 
 /// Calls body(worker, begin, end) on disjoint ranges covering [0, count), `grain` indices at a
-/// time, from `workers` threads; worker is in [0, workers). The first exception is rethrown.
+/// time (every begin a multiple of grain), from `workers` threads; worker is in [0, workers).
+/// Which worker gets which range varies from run to run. The first exception is rethrown.
 template <class Body>
 void parallel_for(std::int64_t count, int workers, std::int64_t grain, Body&& body) {
   workers = static_cast<int>(std::clamp<std::int64_t>(count / std::max<std::int64_t>(grain, 1) + 1,

@@ -106,7 +106,9 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
           p.configs.push_back({k, b, n, f, rows});
           p.elements += rows * n;
         }
-  p.search_seconds = opt.search_seconds >= 0 ? opt.search_seconds : (opt.quick ? 2.0 : 30.0);
+  p.search.rounds =
+      opt.search_rounds >= 0 ? opt.search_rounds : (opt.quick ? kQuickSearchRounds : kSearchRounds);
+  if (opt.search_seconds >= 0) p.search.seconds = opt.search_seconds;
   return p;
 }
 

@@ -8,16 +8,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "osvs/audit/report_files.h"
+
 namespace osvs::audit {
 namespace {
 
 using nlohmann::json;
 
 json read_audit(const std::filesystem::path& dir) {
-  std::ifstream in(dir / "audit.json");
-  if (!in) throw std::runtime_error("no audit.json in " + dir.string());
+  const std::string text = read_detail_file(dir, "audit.json");
   try {
-    return json::parse(in);
+    return json::parse(text);
   } catch (const json::exception& e) {
     throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
   }

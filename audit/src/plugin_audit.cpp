@@ -1,4 +1,5 @@
 #include "osvs/audit/plugin_audit.h"
+#include "osvs/build_commit.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -137,7 +138,7 @@ std::string provenance(const PluginAuditOptions& p, const AuditOptions& o) {
   const bool gpu = device_available(&device);
   const char* commit = std::getenv("OSVS_COMMIT");
   return fmt::format("Audited {} by osvs {} (seed {}, {} sweep) on {}; plugins: {}.", utc_now(),
-                     commit && *commit ? commit : OSVS_GIT_COMMIT, o.seed,
+                     commit && *commit ? commit : OSVS_BUILD_COMMIT, o.seed,
                      o.quick ? "quick" : "full", gpu ? "a machine with a CUDA device" : device,
                      plugins);
 }
@@ -162,7 +163,8 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
       }
     names = p.kernels;
   }
-  const fs::path out = o.out.empty() ? fs::path("osvs-audit") / "plugins" : fs::path(o.out);
+  const fs::path out =
+      o.out.empty() ? fs::path("osvs-reports") / "audit" / "plugins" : fs::path(o.out);
   const fs::path work = out / "kernels";
   fs::create_directories(work);
   const std::string prov = provenance(p, o);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -25,18 +24,13 @@ namespace fs = std::filesystem;
 constexpr std::int64_t kMaxSearchRow = 4097;
 constexpr int kSeedsPerKernel = 4;
 
-fs::path default_out_dir(const Provenance& p) {
-  const char* root = std::getenv("OSVS_SOURCE_DIR");
-  const fs::path base = root && *root ? fs::path(root) : fs::path(OSVS_AUDIT_SOURCE_ROOT);
-  return base / "reports" / "audit" / p.executor / p.date.substr(0, 10);
-}
-
 std::vector<SearchCase> search_seeds(const AuditReport& r) {
   std::vector<const ConfigResult*> order;
   for (const ConfigResult& c : r.configs)
     if (c.config.n <= kMaxSearchRow && !c.worst_row.empty()) order.push_back(&c);
-  std::sort(order.begin(), order.end(),
-            [](const auto* a, const auto* b) { return a->tightness > b->tightness; });
+  // Equal tightness keeps plan order: the seeds do not depend on the sort's implementation.
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto* a, const auto* b) { return a->tightness > b->tightness; });
   std::vector<SearchCase> seeds;
   for (const KernelUnderTest& k : r.plan.kernels) {
     int taken = 0;
@@ -55,7 +49,8 @@ std::vector<SearchCase> search_seeds(const AuditReport& r) {
 /// Saves a row outside its bound as a regression file for softmax_accuracy (expectation: holds,
 /// so that it fails in the replay test until the kernel or the bound is fixed).
 std::string save_violation(const KernelUnderTest& kut, int block, const std::vector<float>& row,
-                           Executor& executor, const AuditOptions& opt, const std::string& where) {
+                           Executor& executor, const AuditOptions& opt, const fs::path& root,
+                           const std::string& where) {
   RegressionRecord rec;
   rec.property = "softmax_accuracy";
   rec.input.kernel = kut.kernel;
@@ -68,8 +63,6 @@ std::string save_violation(const KernelUnderTest& kut, int block, const std::vec
   rec.needs_gpu = executor.is_gpu();
   rec.provenance = make_provenance(executor, "audit");
   rec.note = "osvs audit (seed " + std::to_string(opt.seed) + "): " + where;
-  const fs::path root =
-      opt.regression_dir.empty() ? default_regression_root() : fs::path(opt.regression_dir);
   return write_regression(rec, root).string();
 }
 
@@ -88,7 +81,7 @@ void run_sweep(AuditReport& r, Executor& executor) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (r.options.budget.seconds && elapsed > *r.options.budget.seconds) {
-      ++r.configs_skipped;
+      r.not_run.push_back(c);
       continue;
     }
     r.configs.push_back(audit_config(c, executor, r.options.seed));
@@ -98,7 +91,25 @@ void run_sweep(AuditReport& r, Executor& executor) {
   r.sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The report files: the full detail, summary.json and audit.md, then the plots (drawn from the
+/// detail).
+void write_reports(const AuditReport& r, const fs::path& out) {
+  write_json(r, out);
+  write_worst_cases(r, out);
+  write_summary(r, out);
+  write_markdown(r, out);
+  if (r.options.plots) {
+    std::string message;
+    draw_plots(out, &message);
+    fmt::print("{}\n", message);
+  }
+}
+
 }  // namespace
+
+fs::path default_out_dir(const std::string& executor, const std::string& date) {
+  return fs::path("osvs-reports") / "audit" / executor / date.substr(0, 10);
+}
 
 int run_audit(const AuditOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
@@ -115,22 +126,29 @@ int run_audit(const AuditOptions& opt) {
   r.provenance = make_provenance(*executor, "audit");
   r.exp_ulp = kexp_max_ulp(r.gpu);
   r.cpu_threads = worker_count();
-  const fs::path out = opt.out.empty() ? default_out_dir(r.provenance) : fs::path(opt.out);
+  const fs::path out = opt.out.empty() ? default_out_dir(r.provenance.executor, r.provenance.date)
+                                       : fs::path(opt.out);
+  const fs::path regressions =
+      opt.regression_dir.empty() ? out / "regressions" : fs::path(opt.regression_dir);
   fs::create_directories(out);
-  fmt::print("osvs audit on {}: {}\n{} configurations, {:.3g} elements, search {:.0f} s -> {}\n",
+  fmt::print("osvs audit on {}: {}\n{} configurations, {:.3g} elements, search {} -> {}\n",
              executor->name(), executor->describe(), r.plan.configs.size(),
-             static_cast<double>(r.plan.elements), r.plan.search_seconds, out.string());
+             static_cast<double>(r.plan.elements),
+             r.plan.search.seconds ? fmt::format("{:.0f} s", *r.plan.search.seconds)
+                                   : fmt::format("{} rounds", r.plan.search.rounds),
+             out.string());
 
   run_sweep(r, *executor);
   for (const ConfigResult& c : r.configs)
     if (c.violating_rows > 0 && !c.worst_row.empty())
       r.regression_files.push_back(save_violation(c.config.kut, c.config.block, c.worst_row,
-                                                  *executor, opt, describe(c.config)));
+                                                  *executor, opt, regressions, describe(c.config)));
 
-  r.search = targeted_search(search_seeds(r), *executor, r.plan.search_seconds, opt.seed);
+  r.search = targeted_search(search_seeds(r), *executor, r.plan.search, opt.seed);
   for (const SearchCase& s : r.search.worst)
     if (!s.audit.ok)
-      r.regression_files.push_back(save_violation(s.kut, s.block, s.row, *executor, opt, s.origin));
+      r.regression_files.push_back(
+          save_violation(s.kut, s.block, s.row, *executor, opt, regressions, s.origin));
 
   if (opt.perf)
     r.perf = audit_performance(r.plan.kernels, *executor);
@@ -138,14 +156,7 @@ int run_audit(const AuditOptions& opt) {
     r.perf.skipped_because = "--no-perf";
 
   r.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  write_json(r, out);
-  write_worst_cases(r, out);
-  write_markdown(r, out);
-  if (opt.plots) {
-    std::string message;
-    draw_plots(out, &message);
-    fmt::print("{}\n", message);
-  }
+  write_reports(r, out);
   fmt::print("\n{}report: {}\n", console_table(r), (out / "audit.md").string());
   return release_passes(r) ? 0 : 1;
 }

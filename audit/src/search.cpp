@@ -38,10 +38,11 @@ std::vector<RowAudit> audit_mutants(const SearchCase& s,
   return audits;
 }
 
-/// The `keep` highest ratios per kernel, highest first.
+/// The `keep` highest ratios per kernel, highest first; equal ratios keep the seeds' order.
 std::vector<SearchCase> best_per_kernel(std::vector<SearchCase> all, int keep) {
-  std::sort(all.begin(), all.end(),
-            [](const SearchCase& a, const SearchCase& b) { return a.audit.ratio > b.audit.ratio; });
+  std::stable_sort(all.begin(), all.end(), [](const SearchCase& a, const SearchCase& b) {
+    return a.audit.ratio > b.audit.ratio;
+  });
   std::map<std::string, int> taken;
   std::vector<SearchCase> out;
   for (SearchCase& c : all)
@@ -51,22 +52,26 @@ std::vector<SearchCase> best_per_kernel(std::vector<SearchCase> all, int keep) {
 
 }  // namespace
 
-SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor, double seconds,
-                             std::uint64_t seed, int keep) {
+SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor,
+                             const SearchBudget& budget, std::uint64_t seed, int keep) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   SearchResult result;
   std::mt19937_64 rng(seed);
-  for (std::size_t round = 0; !seeds.empty() && elapsed() < seconds; ++round) {
-    SearchCase& s = seeds[round % seeds.size()];
+  const auto more = [&](std::int64_t round) {
+    return budget.seconds ? elapsed() < *budget.seconds : round < budget.rounds;
+  };
+  for (std::int64_t round = 0; !seeds.empty() && more(round); ++round) {
+    ++result.rounds;
+    SearchCase& s = seeds[static_cast<std::size_t>(round) % seeds.size()];
     std::vector<std::vector<float>> mutants(kMutantsPerRound, s.row);
     for (auto& m : mutants) mutate_row(m, s.audit.worst_ratio.index, rng);
     const std::vector<RowAudit> audits = audit_mutants(s, mutants, executor);
     result.rows_evaluated += kMutantsPerRound;
     result.elements_evaluated += kMutantsPerRound * std::ssize(s.row);
-    const auto best =
+    const auto best =  // the first of equal ratios
         std::max_element(audits.begin(), audits.end(),
                          [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
     if (best->ratio > s.audit.ratio) {

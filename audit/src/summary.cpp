@@ -75,6 +75,34 @@ std::vector<LawSummary> summarize_laws(const AuditReport& r) {
   return out;
 }
 
+const char* verdict(const KernelSummary& k) {
+  if (k.configs == 0) return "not run";
+  return k.violating_rows > 0 || k.law_failures > 0 ? "fail" : "pass";
+}
+
+const char* verdict(const ConfigResult& c) {
+  bool law_fails = false;
+  for (const LawResult& l : c.laws) law_fails = law_fails || l.fails_release();
+  return c.violating_rows > 0 || law_fails ? "fail" : "pass";
+}
+
+std::vector<SizeRow> worst_by_size(const AuditReport& r) {
+  std::vector<SizeRow> out;
+  for (std::int64_t n : r.plan.sizes) {
+    SizeRow row{n, std::vector<SizeCell>(r.plan.kernels.size())};
+    for (std::size_t k = 0; k < r.plan.kernels.size(); ++k)
+      for (const ConfigResult& c : r.configs)
+        if (c.config.n == n && c.config.kut.label() == r.plan.kernels[k].label()) {
+          SizeCell& cell = row.cells[k];
+          cell.max_ulp = cell.ran ? std::max(cell.max_ulp, c.ulp.max()) : c.ulp.max();
+          cell.max_bound = cell.ran ? std::max(cell.max_bound, c.y_bound_max) : c.y_bound_max;
+          cell.ran = true;
+        }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 bool release_passes(const AuditReport& r) {
   for (const KernelSummary& k : summarize_kernels(r))
     if (k.violating_rows > 0 || k.law_failures > 0) return false;

@@ -1,4 +1,4 @@
-// The goals and the comparison with a baseline report.
+// The goals of a mutation run, measured over the mutants that ran, and its gate.
 #include <algorithm>
 
 #include "osvs/mutation/report.h"
@@ -25,21 +25,8 @@ Goals goals_of(const std::vector<MutantResult>& results) {
   return g;
 }
 
-std::vector<std::string> regressions_against(const MutationReport& baseline,
-                                             const MutationReport& current) {
-  std::vector<std::string> out;
-  for (const MutantResult& before : baseline.results) {
-    if (before.status != MutantStatus::Killed) continue;
-    const auto now = std::find_if(current.results.begin(), current.results.end(),
-                                  [&](const MutantResult& r) { return r.mutant == before.mutant; });
-    if (now == current.results.end())
-      out.push_back(before.mutant + ": killed by " + before.killed_by +
-                    " in the baseline, but not run now");
-    else if (now->status != MutantStatus::Killed)
-      out.push_back(before.mutant + ": killed by " + before.killed_by + " in the baseline, now " +
-                    to_string(now->status) + " (" + now->reason + ")");
-  }
-  return out;
+GateOutcome gate_of(const MutationReport& report) {
+  return judge_gate(catalogue_names(), report.results, report.excuse_not_run);
 }
 
 }  // namespace osvs::mutation

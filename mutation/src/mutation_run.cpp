@@ -85,7 +85,7 @@ void judge_by_suite(const Mutant& mutant, Executor& executor, const RunSettings&
 
 constexpr EnumName<MutantStatus> kMutantStatusNames[] = {{MutantStatus::Killed, "killed"},
                                                          {MutantStatus::Survived, "survived"},
-                                                         {MutantStatus::Skipped, "skipped"},
+                                                         {MutantStatus::Skipped, "not run"},
                                                          {MutantStatus::Error, "error"}};
 
 const char* to_string(MutantStatus s) {

@@ -47,6 +47,13 @@ MutantResult result_from(const json& j) {
   return r;
 }
 
+json to_json(const GateOutcome& g, bool excuse_not_run) {
+  return {{"every_mutant_killed", g.passed()},
+          {"excuse_not_run", excuse_not_run},
+          {"not_run", g.not_run},
+          {"failures", g.failures}};
+}
+
 json to_json(const Goals& g) {
   json j = {{"ran", g.ran}, {"killed", g.killed}, {"all_killed", g.all_killed()}};
   j["median_cases_to_kill"] = g.median_cases_to_kill ? json(*g.median_cases_to_kill) : json();
@@ -72,6 +79,7 @@ std::string to_json_text(const MutationReport& report) {
                       {"budget", p.budget},
                       {"seed", p.seed}}},
                     {"goals", to_json(goals_of(report.results))},
+                    {"gate", to_json(gate_of(report), report.excuse_not_run)},
                     {"results", results}};
   return doc.dump(2) + "\n";
 }
@@ -88,6 +96,7 @@ MutationReport parse_report(const std::string& text, const std::string& file) {
                     p.at("nvcc").get<std::string>(),     p.at("budget").get<int>(),
                     p.at("seed").get<std::string>()};
     for (const json& j : doc.at("results")) r.results.push_back(result_from(j));
+    r.excuse_not_run = doc.at("gate").at("excuse_not_run").get<bool>();
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(file + ": not a mutation report: " + e.what());

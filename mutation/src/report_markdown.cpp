@@ -1,5 +1,6 @@
 // Markdown form of the mutation report.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "osvs/mutation/report.h"
 
@@ -49,6 +50,17 @@ std::string to_markdown(const MutationReport& report) {
       "- largest shrunk counterexample of a combine-level mutant: {} (goal <= 4 elements or "
       "states: {})\n",
       g.max_combine_shrunk ? std::to_string(*g.max_combine_shrunk) : "-", yes_no(g.shrunk_ok()));
+  const GateOutcome gate = gate_of(report);
+  fmt::format_to(it, "\n## Gate: {}\n\n", gate.passed() ? "PASS" : "FAIL");
+  fmt::format_to(it, "Every mutant of the catalogue must be killed; ");
+  fmt::format_to(it, "{}\n\n",
+                 report.excuse_not_run
+                     ? "a mutant this executor cannot run is not run and named, not failed (the "
+                       "device run must run it)."
+                     : "on this executor every mutant must run.");
+  fmt::format_to(it, "- not run on this executor: {}\n",
+                 gate.not_run.empty() ? "none" : fmt::format("{}", fmt::join(gate.not_run, ", ")));
+  for (const std::string& f : gate.failures) fmt::format_to(it, "- FAILS: {}\n", cell(f));
   fmt::format_to(it, "\n## Results\n\n");
   fmt::format_to(
       it,

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "osvs/build_commit.h"
+
 #if OSVS_HAVE_CASE_IO
 #include "osvs/replay/regression.h"
 #endif
@@ -19,11 +21,18 @@ std::string utc_now() {
 }
 
 std::string commit() {
-  if (const char* c = std::getenv("OSVS_COMMIT")) return c;
-  return OSVS_GIT_COMMIT;
+  if (const char* c = std::getenv("OSVS_COMMIT"); c && *c) return c;
+  return OSVS_BUILD_COMMIT;
 }
 
 }  // namespace
+
+std::filesystem::path regression_sink_root() {
+  if (const char* dir = std::getenv("OSVS_REGRESSION_DIR"); dir && *dir) return dir;
+  if (const char* build = std::getenv("OSVS_BUILD_DIR"); build && *build)
+    return std::filesystem::path(build) / "regressions";
+  return std::filesystem::path("osvs-reports") / "regressions";
+}
 
 std::string save_regression(const std::string& property, const Case& input, const Verdict& verdict,
                             bool defect, const std::string& note, Executor& ex) {
@@ -41,7 +50,7 @@ std::string save_regression(const std::string& property, const Case& input, cons
   r.provenance.found_by = "rapidcheck";
   if (const char* p = std::getenv("RC_PARAMS")) r.provenance.rc_seed = p;
   r.note = note;
-  return write_regression(r, default_regression_root()).string();
+  return write_regression(r, regression_sink_root()).string();
 #else
   (void)property, (void)input, (void)verdict, (void)defect, (void)note, (void)ex, (void)commit,
       (void)utc_now;

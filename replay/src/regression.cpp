@@ -13,13 +13,11 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "osvs/build_commit.h"
 #include "osvs/replay/case_io.h"
 
 #ifndef OSVS_SOURCE_ROOT
 #define OSVS_SOURCE_ROOT "."
-#endif
-#ifndef OSVS_GIT_COMMIT
-#define OSVS_GIT_COMMIT "unknown"
 #endif
 #ifndef OSVS_NVCC_VERSION
 #define OSVS_NVCC_VERSION ""
@@ -105,10 +103,10 @@ std::filesystem::path default_regression_root() {
 
 Provenance make_provenance(const Executor& executor, std::string found_by) {
   Provenance p;
-  // The build records the commit when CMake configures; a build folder reused across commits (or
-  // a copy run elsewhere) says which commit it was built from through OSVS_COMMIT.
+  // The build records the commit every time it runs (osvs/build_commit.h); OSVS_COMMIT overrides
+  // it, e.g. for a bundle whose results are to name the commit it was built from explicitly.
   const char* commit = std::getenv("OSVS_COMMIT");
-  p.osvs_commit = commit && *commit ? commit : OSVS_GIT_COMMIT;
+  p.osvs_commit = commit && *commit ? commit : OSVS_BUILD_COMMIT;
   p.date = utc_now_iso8601();
   p.executor = executor.name();
   p.device = executor.describe();

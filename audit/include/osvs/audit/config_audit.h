@@ -34,15 +34,18 @@ struct ConfigResult {
   double d_bound_max = 0;  ///< max over rows of the d bound
   double d_tightness = 0;  ///< max over rows of d_rel / d bound
   std::int64_t violating_rows = 0;
-  std::vector<std::string> violations;  ///< the first few explanations
-  std::vector<float> worst_row;         ///< the row of worst_ratio (n <= kMaxKeptRow)
+  std::vector<std::string> violations;       ///< explanations of the lowest violating rows
+  std::vector<std::int64_t> violation_rows;  ///< their row indices, ascending
+  std::vector<float> worst_row;              ///< the row of worst_ratio (n <= kMaxKeptRow)
   std::int64_t mpfr_fallbacks = 0;
   std::vector<LawResult> laws;  ///< empty when n > kMaxKeptRow
   double seconds = 0;
 };
 
 /// The generator seed of a configuration's rows: a function of the run seed and the
-/// configuration only, so a configuration's rows do not depend on what else the run audits.
+/// configuration only, so a configuration's rows do not depend on what else the run audits. The
+/// configuration's name is hashed with FNV-1a (stable_hash.h), so the seed, and with it every
+/// input, is the same whatever standard library the audit was built with.
 std::uint64_t config_seed(const Config& config, std::uint64_t run_seed);
 
 /// Generates config.rows rows of config.family, runs them and audits every row.

@@ -25,12 +25,13 @@ struct AuditOptions {
   std::vector<int> blocks;            ///< block sizes (empty: the plan's)
   std::vector<std::string> families;  ///< input families (empty: all)
   Budget budget;                      ///< limit on the sweep (empty: the plan's sizes)
-  double search_seconds = -1;         ///< targeted search time (< 0: the plan's default)
+  std::int64_t search_rounds = -1;    ///< targeted search rounds (< 0: the plan's default)
+  double search_seconds = -1;         ///< search by wall time instead (< 0: by rounds)
   std::uint64_t seed = 20240607;      ///< seed of every random input of the run
-  std::string out;                    ///< report folder (empty: reports/audit/<executor>/<date>)
+  std::string out;                    ///< report folder (empty: default_out_dir, run_audit.h)
   bool perf = true;                   ///< run the performance audit on a GPU
   bool plots = true;                  ///< draw the PNG plots after the run (needs gnuplot)
-  std::string regression_dir;         ///< where bound-violating cases go (empty: the default)
+  std::string regression_dir;         ///< where bound-violating cases go (empty: <out>/regressions)
 };
 
 }  // namespace osvs::audit

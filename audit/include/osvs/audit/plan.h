@@ -8,9 +8,16 @@
 
 #include "osvs/audit/families.h"
 #include "osvs/audit/options.h"
+#include "osvs/audit/search_budget.h"
 #include "osvs/kernels/cases.h"
 
 namespace osvs::audit {
+
+/// Rounds of the targeted search (16 mutants of one row each) when none are asked for. A count,
+/// not a time, so that an audit is reproducible: about 30 s of a 2-core CPU for the full audit,
+/// 2 s for --quick.
+inline constexpr std::int64_t kSearchRounds = 3000;
+inline constexpr std::int64_t kQuickSearchRounds = 200;
 
 /// A kernel under test: the kernel and the combine operator it folds with (3-pass: none).
 struct KernelUnderTest {
@@ -36,7 +43,7 @@ struct Plan {
   std::vector<const InputFamily*> families;
   std::vector<Config> configs;  ///< every combination, in run order
   std::int64_t elements = 0;    ///< sum of rows * n
-  double search_seconds = 0;    ///< time given to the targeted search
+  SearchBudget search;          ///< rounds (or time) given to the targeted search
 };
 
 /// Builds the plan for `opt` on a GPU (gpu = true: N up to 2^24) or the CPU model. Throws

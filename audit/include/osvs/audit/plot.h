@@ -8,8 +8,9 @@
 namespace osvs::audit {
 
 /// Draws ulp_histogram.png, worst_vs_n.png and observed_vs_bound.png into `dir` from
-/// dir/audit.json. Returns false with *message set when gnuplot is missing or fails; throws
-/// std::runtime_error when audit.json is missing or malformed.
+/// dir/audit.json (or audit.json.gz), with their data files plot_*.dat and plots.gp. Returns false
+/// with *message set when gnuplot is missing or fails; throws std::runtime_error when audit.json is
+/// missing or malformed.
 bool draw_plots(const std::filesystem::path& dir, std::string* message);
 
 }  // namespace osvs::audit

@@ -23,7 +23,7 @@ struct AuditReport {
   double exp_ulp = 0;  ///< accuracy of the kernels' exp the bounds assume
   int cpu_threads = 1;
   std::vector<ConfigResult> configs;  ///< audited, in plan order
-  std::int64_t configs_skipped = 0;   ///< left out by a time budget
+  std::vector<Config> not_run;        ///< planned but left out by a time budget, in plan order
   double sweep_seconds = 0;
   SearchResult search;
   std::vector<std::string> regression_files;  ///< written for bound violations
@@ -45,6 +45,26 @@ struct KernelSummary {
   std::int64_t law_failures = 0;   ///< claimed laws failing or not runnable
   std::int64_t known_defects = 0;  ///< unclaimed laws failing
 };
+
+/// "pass", "fail" or "not run" (no configuration of the kernel ran).
+const char* verdict(const KernelSummary& k);
+
+/// "pass" or "fail": a violating row or a claimed law failing fails a configuration.
+const char* verdict(const ConfigResult& c);
+
+/// One kernel's worst error and largest bound over the configurations of one N.
+struct SizeCell {
+  bool ran = false;  ///< false: no configuration of this kernel and N ran (it reads "not run")
+  double max_ulp = 0, max_bound = 0;
+};
+
+/// Worst error vs N: one row per planned N, one cell per planned kernel (plan order).
+struct SizeRow {
+  std::int64_t n = 0;
+  std::vector<SizeCell> cells;
+};
+
+std::vector<SizeRow> worst_by_size(const AuditReport& r);
 
 /// One property on one kernel over every configuration it was judged on.
 struct LawSummary {
@@ -68,13 +88,22 @@ bool release_passes(const AuditReport& r);
 /// Elements audited per second of sweep wall time.
 double elements_per_second(const AuditReport& r);
 
-/// Writes audit.json (every number) to dir/audit.json.
+/// Every number of the run (audit.json), and the search's worst rows as hex floats with
+/// provenance (worst_cases.json): the full detail, written gzipped when large (report_files.h).
+std::string audit_json_text(const AuditReport& r);
+std::string worst_cases_json_text(const AuditReport& r);
 void write_json(const AuditReport& r, const std::filesystem::path& dir);
-
-/// Writes worst_cases.json (the search's worst rows as hex floats, with provenance).
 void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir);
 
-/// Writes audit.md (tables, derivation summary, provenance) to dir/audit.md.
+/// summary.json: small enough to commit. Provenance, the gate (release verdict and what decides
+/// it), each kernel's verdict, worst errors and tightness, worst error vs N ("not run" where
+/// nothing ran), the configurations that did not pass. Every wall-clock number is under "timing".
+std::string summary_json_text(const AuditReport& r);
+void write_summary(const AuditReport& r, const std::filesystem::path& dir);
+
+/// audit.md (tables, derivation summary, provenance). Every wall-clock number is in its sections
+/// "Timing" and "Performance" or on the "- date:" line.
+std::string markdown_text(const AuditReport& r);
 void write_markdown(const AuditReport& r, const std::filesystem::path& dir);
 
 /// The console table printed at the end of a run.

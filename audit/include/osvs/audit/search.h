@@ -9,6 +9,7 @@
 
 #include "osvs/audit/plan.h"
 #include "osvs/audit/row_audit.h"
+#include "osvs/audit/search_budget.h"
 #include "osvs/kernels/executor.h"
 
 namespace osvs::audit {
@@ -28,12 +29,13 @@ struct SearchResult {
   std::int64_t rows_evaluated = 0;
   std::int64_t elements_evaluated = 0;
   std::int64_t improvements = 0;  ///< accepted mutations
+  std::int64_t rounds = 0;        ///< rounds climbed
   double seconds = 0;
 };
 
-/// Hill-climbs from `seeds` (each a sweep row with its configuration) for about `seconds` of wall
-/// time, round robin over the seeds; keeps the `keep` highest ratios per kernel.
-SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor, double seconds,
-                             std::uint64_t seed, int keep = 3);
+/// Hill-climbs from `seeds` (each a sweep row with its configuration) within `budget`, round robin
+/// over the seeds; keeps the `keep` highest ratios per kernel (ties: the earlier seed first).
+SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor,
+                             const SearchBudget& budget, std::uint64_t seed, int keep = 3);
 
 }  // namespace osvs::audit

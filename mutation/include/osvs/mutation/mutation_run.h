@@ -14,9 +14,10 @@
 
 namespace osvs::mutation {
 
+/// Skipped: the executor cannot run the mutant (reported as "not run").
 enum class MutantStatus { Killed, Survived, Skipped, Error };
 
-/// "killed", "survived", "skipped", "error".
+/// "killed", "survived", "not run", "error".
 const char* to_string(MutantStatus s);
 
 /// The status named by `s`; throws std::invalid_argument for any other text.
@@ -45,8 +46,9 @@ struct RunSettings {
   std::string commit;                     ///< recorded in the regression files
 };
 
-/// Runs the suite against one mutant on `executor` (skipped with a reason when the executor cannot
-/// run it; Int32Index through check_large_index after a control run of the unmutated kernel).
+/// Runs the suite against one mutant on `executor` (not run, with the reason, when the executor
+/// cannot run it; Int32Index through check_large_index after a control run of the unmutated
+/// kernel).
 MutantResult run_mutant(const Mutant& mutant, Executor& executor, const RunSettings& settings);
 
 /// Runs every mutant of all_mutants() in order; `progress` sees each result as it is made.

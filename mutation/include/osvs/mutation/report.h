@@ -1,5 +1,5 @@
-// The mutation report: the table of results with provenance and the goals, as JSON (read
-// back as the CI baseline) and markdown, under reports/mutation/<executor>/.
+// The mutation report: the table of results with provenance, the goals and the gate, as JSON and
+// markdown, under <out>/<executor>/.
 #pragma once
 
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "osvs/mutation/gate.h"
 #include "osvs/mutation/mutation_run.h"
 
 namespace osvs::mutation {
@@ -24,9 +25,10 @@ struct ReportProvenance {
 struct MutationReport {
   ReportProvenance provenance;
   std::vector<MutantResult> results;
+  bool excuse_not_run = false;  ///< the gate excuses mutants this executor cannot run (CPU model)
 };
 
-/// The goals over the mutants that ran (skipped ones excluded).
+/// The goals over the mutants that ran (those not run excluded).
 struct Goals {
   int ran = 0;
   int killed = 0;
@@ -56,9 +58,7 @@ void write_report(const MutationReport& report, const std::filesystem::path& dir
 /// Reads a report written by write_report; throws std::runtime_error when unreadable.
 MutationReport read_report(const std::filesystem::path& json_file);
 
-/// The mutants the baseline lists as killed that `current` does not kill (missing, survived,
-/// skipped or in error), one line each saying so.
-std::vector<std::string> regressions_against(const MutationReport& baseline,
-                                             const MutationReport& current);
+/// The gate on `report`: every mutant of the catalogue killed (gate.h).
+GateOutcome gate_of(const MutationReport& report);
 
 }  // namespace osvs::mutation

@@ -1,0 +1,50 @@
+#include "json_parts.h"
+
+#include <cmath>
+
+#include "osvs/replay/hex_float.h"
+
+namespace osvs::audit {
+
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : (v < 0 ? "-inf" : "nan"));
+}
+
+json provenance(const Provenance& p) {
+  return {{"commit", p.osvs_commit},
+          {"date", p.date},
+          {"executor", p.executor},
+          {"device", p.device},
+          {"nvcc", p.nvcc}};
+}
+
+json element(const WorstElement& w, std::int64_t row) {
+  return {{"row", row},
+          {"index", w.index},
+          {"x", format_hex_float(w.x)},
+          {"y", format_hex_float(w.y)},
+          {"reference", format_hex_double(w.reference)},
+          {"ulp", number(w.ulp)},
+          {"bound_ulp", number(w.bound)}};
+}
+
+json timing(const AuditReport& r) {
+  return {{"sweep_seconds", r.sweep_seconds},
+          {"elements_per_second", elements_per_second(r)},
+          {"search_seconds", r.search.seconds},
+          {"total_seconds", r.total_seconds}};
+}
+
+json not_run_list(const AuditReport& r) {
+  json out = json::array();
+  for (const Config& c : r.not_run) out.push_back(describe(c));
+  return out;
+}
+
+json search_budget(const SearchBudget& b) {
+  json j = {{"rounds", b.rounds}};
+  if (b.seconds) j["seconds"] = *b.seconds;
+  return j;
+}
+
+}  // namespace osvs::audit

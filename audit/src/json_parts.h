@@ -1,0 +1,32 @@
+// Pieces shared by the audit's JSON documents (audit.json, worst_cases.json, summary.json).
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "osvs/audit/report.h"
+
+namespace osvs::audit {
+
+using json = nlohmann::ordered_json;
+
+/// JSON has no infinity: an infinite ratio (a non-zero error where the bound is 0) is a string.
+json number(double v);
+
+/// commit, date, executor, device, nvcc.
+json provenance(const Provenance& p);
+
+/// An element with its row, floats as hex.
+json element(const WorstElement& w, std::int64_t row);
+
+/// Every wall-clock number of a run: sweep, search, total, throughput.
+json timing(const AuditReport& r);
+
+/// The planned configurations a time budget left out, each as describe() names it.
+json not_run_list(const AuditReport& r);
+
+/// rounds, and seconds when the search was limited by wall time.
+json search_budget(const SearchBudget& b);
+
+}  // namespace osvs::audit

@@ -1,0 +1,55 @@
+# cmake -DSTAMP=<cmake/write_build_commit.cmake> -DOUT=<folder> -P commit_stamp.cmake
+# The build's commit stamp follows the source tree without a reconfigure: in a scratch git
+# repository the header names HEAD after every commit, is not rewritten when HEAD did not move,
+# says -dirty for a changed tracked file and not for a changed report.
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}/src/reports")
+set(header "${OUT}/build_commit.h")
+function(git)
+  execute_process(COMMAND git -C "${OUT}/src" -c user.name=osvs -c user.email=osvs@localhost
+                          -c commit.gpgsign=false ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "git ${ARGN}: ${err}")
+  endif()
+  set(git_out "${out}" PARENT_SCOPE)
+endfunction()
+function(stamp expected)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -DSOURCE=${OUT}/src -DOUT=${header} -P "${STAMP}"
+                  RESULT_VARIABLE status)
+  file(READ "${header}" text)
+  if(NOT status EQUAL 0 OR NOT text MATCHES "#define OSVS_BUILD_COMMIT \"${expected}\"")
+    message(FATAL_ERROR "expected the stamp ${expected}, the header says:\n${text}")
+  endif()
+endfunction()
+function(commit_file name content)
+  file(WRITE "${OUT}/src/${name}" "${content}")
+  git(add -A)
+  git(commit -q -m "${name}")
+  git(rev-parse --short=12 HEAD)
+  set(head "${git_out}" PARENT_SCOPE)
+endfunction()
+
+git(init -q)
+commit_file(a.txt "one")
+set(first "${head}")
+stamp("${first}")
+# HEAD did not move: the header keeps its old time, so nothing that includes it recompiles.
+execute_process(COMMAND touch -d "2001-01-01 00:00:00" "${header}")
+stamp("${first}")
+file(TIMESTAMP "${header}" when "%Y")
+if(NOT when STREQUAL "2001")
+  message(FATAL_ERROR "the header was rewritten although HEAD did not move")
+endif()
+commit_file(b.txt "two")
+if(head STREQUAL first)
+  message(FATAL_ERROR "the second commit has the first one's id")
+endif()
+stamp("${head}")
+file(WRITE "${OUT}/src/reports/r.md" "a regenerated report")
+git(add reports/r.md)
+stamp("${head}")
+file(WRITE "${OUT}/src/a.txt" "changed")
+stamp("${head}-dirty")
+message(STATUS "the stamp followed ${first} -> ${head} -> ${head}-dirty")
