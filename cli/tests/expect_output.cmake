@@ -1,5 +1,5 @@
 # cmake -DCOMMAND="program;args" -DSTATUS=<n> [-DSTDOUT_LINES="a;;b"] [-DSTDERR_LINES="..."]
-#       [-DSTDERR_THEN_HELP=ON] -P expect_output.cmake
+#       [-DSTDERR_THEN_HELP=ON] [-DCOMMIT_HEADER=<osvs/build_commit.h>] -P expect_output.cmake
 # Passes when COMMAND exits normally with exactly STATUS and prints exactly STDOUT_LINES on stdout
 # and STDERR_LINES on stderr (each line ended by a newline; a stream given no lines must stay
 # empty). With STDERR_THEN_HELP, stderr goes on with exactly what `program --help` prints.
@@ -15,6 +15,11 @@ if(STDERR_THEN_HELP)
 endif()
 
 osvs_run_command()
+if(COMMIT_HEADER AND EXISTS "${COMMIT_HEADER}")
+  file(STRINGS "${COMMIT_HEADER}" define REGEX "OSVS_BUILD_COMMIT")
+  string(REGEX REPLACE ".*OSVS_BUILD_COMMIT \"([^\"]*)\".*" "\\1" commit "${define}")
+  string(REPLACE "@COMMIT@" "${commit}" STDOUT_LINES "${STDOUT_LINES}")
+endif()
 osvs_lines_text("${STDOUT_LINES}" expected_out)
 osvs_lines_text("${STDERR_LINES}" expected_err)
 osvs_expect_text(stdout "${out}" "${expected_out}")
