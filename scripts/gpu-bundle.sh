@@ -24,7 +24,9 @@ find . -name CTestTestfile.cmake | while read -r f; do
   mkdir -p "$bundle/$(dirname "$f")"
   cp "$f" "$bundle/$f"
 done
-find . -type f -perm -u+x ! -name '*.so*' ! -path '*/CMakeFiles/*' ! -name '*.o' ! -name '*.a' |
+# Executables, and the kernel plugins that `osvs audit --plugin` and the tests load.
+find . -type f \( -perm -u+x ! -name '*.so*' -o -name 'lib*plugin*.so' \) ! -path '*/CMakeFiles/*' \
+  ! -name '*.o' ! -name '*.a' |
   while read -r f; do
     keep "$f" || continue
     mkdir -p "$bundle/$(dirname "$f")"

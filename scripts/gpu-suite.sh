@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
-# Usage: gpu-suite.sh OUT PART    PART = tests | audit | all
+# Usage: gpu-suite.sh OUT PART    PART = tests | api | audit | all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -23,6 +23,11 @@ for b in build-gpu build-gpu-portable; do [ -d "$b" ] && bash scripts/gpu-reloca
   cat build-gpu/.commit 2>/dev/null
 } > "$res/provenance.txt" 2>&1
 export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
+# cuDNN for examples/cudnn_softmax: from the CUDA folder, else from the Python package
+# nvidia-cudnn-cu13 (linked dynamically; its folder goes on LD_LIBRARY_PATH).
+cudnn_dir=$(python3 -c 'import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__) + "/lib")' 2>/dev/null)
+[ -n "$cudnn_dir" ] && export LD_LIBRARY_PATH="$cudnn_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+echo "cuDNN from: ${cudnn_dir:-the system}" >> "$res/provenance.txt"
 # Tests write their shrunk failures under <bundle>/regressions (OSVS_BUILD_DIR, relocated by
 # gpu-relocate.sh); they are collected at the end, to be reviewed before joining reports/.
 
@@ -44,6 +49,27 @@ if [ "$part" = tests ] || [ "$part" = all ]; then
   timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu-portable/kernels/tests/osvs_kernel_gpu_tests \
     --gtest_filter='GpuAgreement.EveryKernelCombineAndBlockSize' > "$res/racecheck.log" 2>&1
   echo "racecheck exit $?" | tee -a "$res/racecheck.log"
+fi
+
+if [ "$part" = api ] || [ "$part" = all ]; then
+  # Kernels nobody in osvs wrote, through the public API: the examples' laws ran in the gpu tests
+  # above; here their plugins are audited (each kernel in a process of its own).
+  for plugin in build-gpu/examples/fast_softmax/libexample_fast_softmax_plugin.so \
+                build-gpu/examples/cudnn_softmax/libexample_cudnn_softmax_plugin.so; do
+    [ -f "$plugin" ] || continue
+    name=$(basename "$plugin" .so)
+    timeout 560 build-gpu/cli/osvs audit --plugin "$plugin" --kernel-seconds 240 \
+      --out "$res/plugin-audit/$name" > "$res/plugin-audit-$name.log" 2>&1
+    echo "plugin audit $name exit $?" | tee -a "$res/plugin-audit-$name.log"
+    tail -12 "$res/plugin-audit-$name.log"
+  done
+  mkdir -p "$res/commit/plugin-audit"
+  for d in "$res"/plugin-audit/*/; do
+    [ -f "$d/audit.md" ] && cp "$d/audit.md" "$res/commit/plugin-audit/$(basename "$d").md"
+  done
+  # the testbeds' shrunk cases (row regression files)
+  (cd build-gpu && find . -path '*osvs-regressions/*' -name '*.json' | while read -r f; do
+    mkdir -p "$res/regressions/rows/$(dirname "$f")"; cp "$f" "$res/regressions/rows/$f"; done)
 fi
 
 if [ "$part" = audit ] || [ "$part" = all ]; then

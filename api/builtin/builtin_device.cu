@@ -24,13 +24,7 @@ void run_device(const Shape& s, const RowProblem& p) {
     throw std::runtime_error("cudaFreeAsync of the row states failed");
 }
 
-struct DeviceRegistration {
-  DeviceRegistration() {
-    for (const Shape& s : shapes())
-      register_row_kernel(
-          declare(s, Where::Device).run([s](const RowProblem& p) { run_device(s, p); }));
-  }
-} registration;
+const bool registered = (register_shapes(Where::Device, run_device), true);
 
 }  // namespace
 }  // namespace osvs::builtin

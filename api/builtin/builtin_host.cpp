@@ -12,6 +12,7 @@ namespace osvs::builtin {
 namespace {
 
 void run_cpu_model(const Shape& s, const RowProblem& p) {
+  if (p.rows == 0 || p.cols == 0) return;  // nothing to write (and null pointers allowed)
   SoftmaxBatch b;
   b.kernel = s.kernel;
   b.combine = s.combine;
@@ -29,13 +30,7 @@ void run_cpu_model(const Shape& s, const RowProblem& p) {
                 static_cast<std::size_t>(p.cols) * sizeof(float));
 }
 
-struct HostRegistration {
-  HostRegistration() {
-    for (const Shape& s : shapes())
-      register_row_kernel(
-          declare(s, Where::Host).run([s](const RowProblem& p) { run_cpu_model(s, p); }));
-  }
-} registration;
+const bool registered = (register_shapes(Where::Host, run_cpu_model), true);
 
 }  // namespace
 }  // namespace osvs::builtin

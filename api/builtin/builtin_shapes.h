@@ -48,4 +48,11 @@ inline RowKernel declare(const Shape& s, Where where) {
       .description(where == Where::Host ? "CPU model of osvs's kernel" : "osvs's CUDA kernel");
 }
 
+/// Registers every shape where `where` says, each running through run(shape, problem).
+template <class Run>
+void register_shapes(Where where, Run run) {
+  for (const Shape& s : shapes())
+    register_row_kernel(declare(s, where).run([s, run](const RowProblem& p) { run(s, p); }));
+}
+
 }  // namespace osvs::builtin

@@ -38,29 +38,21 @@ bool law_fails(const RowKernel& k, const std::string& law_name) {
 
 /// log-softmax as x - lse with lse in double: cancels for a dominant element.
 void naive_log_softmax(const RowProblem& p) {
-  for (std::int64_t i = 0; i < p.rows; ++i) {
-    const float* x = p.x<float>() + i * p.x_stride;
-    float* y = p.y<float>() + i * p.y_stride;
-    float m = -INFINITY;
-    for (std::int64_t j = 0; j < p.cols; ++j) m = std::fmax(m, x[j]);
+  for_each_row(p, [](const float* x, float* y, std::int64_t n, float m) {
     double s = 0;
-    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(static_cast<double>(x[j]) - m);
+    for (std::int64_t j = 0; j < n; ++j) s += std::exp(static_cast<double>(x[j]) - m);
     const double lse = m + std::log(s);
-    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = static_cast<float>(x[j] - lse);
-  }
+    for (std::int64_t j = 0; j < n; ++j) y[j] = static_cast<float>(x[j] - lse);
+  });
 }
 
 /// Sums in float from left to right: correct to a few ulps, but order-dependent in its bits.
 void float_sum_softmax(const RowProblem& p) {
-  for (std::int64_t i = 0; i < p.rows; ++i) {
-    const float* x = p.x<float>() + i * p.x_stride;
-    float* y = p.y<float>() + i * p.y_stride;
-    float m = -INFINITY;
-    for (std::int64_t j = 0; j < p.cols; ++j) m = std::fmax(m, x[j]);
+  for_each_row(p, [](const float* x, float* y, std::int64_t n, float m) {
     float s = 0;
-    for (std::int64_t j = 0; j < p.cols; ++j) s += std::exp(x[j] - m);
-    for (std::int64_t j = 0; j < p.cols; ++j) y[j] = std::exp(x[j] - m) / s;
-  }
+    for (std::int64_t j = 0; j < n; ++j) s += std::exp(x[j] - m);
+    for (std::int64_t j = 0; j < n; ++j) y[j] = std::exp(x[j] - m) / s;
+  });
 }
 
 TEST(RowLaws, AccuracyCatchesTheUnsafeSoftmax) {

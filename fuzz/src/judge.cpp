@@ -1,4 +1,5 @@
 #include "osvs/fuzz/judge.h"
+#include "osvs/kernels/enum_names.h"
 
 #include <exception>
 
@@ -25,18 +26,15 @@ Judgement judge(const PropertyInfo& p, const Case& c, Executor& ex) {
   return j;
 }
 
+namespace {
+constexpr EnumName<Outcome> kOutcomeNames[] = {{Outcome::Holds, "holds"},
+                                               {Outcome::NotRun, "not run"},
+                                               {Outcome::KnownDefect, "known defect"},
+                                               {Outcome::Finding, "finding"}};
+}  // namespace
+
 const char* to_string(Outcome o) {
-  switch (o) {
-    case Outcome::Holds:
-      return "holds";
-    case Outcome::NotRun:
-      return "not run";
-    case Outcome::KnownDefect:
-      return "known defect";
-    case Outcome::Finding:
-      return "finding";
-  }
-  return "?";
+  return name_in(kOutcomeNames, o);
 }
 
 std::string format_judgement(const PropertyInfo& p, const Case& c, const Judgement& j) {

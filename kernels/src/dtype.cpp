@@ -1,5 +1,6 @@
 #include "osvs/kernels/dtype.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,15 +11,11 @@ namespace osvs {
 namespace {
 
 std::uint32_t bits_of(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
+  return std::bit_cast<std::uint32_t>(x);
 }
 
 float float_of(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
+  return std::bit_cast<float>(u);
 }
 
 }  // namespace
@@ -118,6 +115,7 @@ float round_to(DType t, float x) {
 }
 
 void store_as(DType t, const float* src, void* dst, std::int64_t n) {
+  if (n <= 0) return;  // an empty row may come with null pointers
   if (t == DType::F32) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
     return;
@@ -128,6 +126,7 @@ void store_as(DType t, const float* src, void* dst, std::int64_t n) {
 }
 
 void load_from(DType t, const void* src, float* dst, std::int64_t n) {
+  if (n <= 0) return;
   if (t == DType::F32) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
     return;

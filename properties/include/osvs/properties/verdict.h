@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "osvs/kernels/enum_names.h"
+
 namespace osvs {
 
 struct Evidence {
@@ -31,19 +33,15 @@ struct Evidence {
 
 enum class VerdictStatus { Holds, Fails, Vacuous, NotRun };
 
+inline constexpr EnumName<VerdictStatus> kVerdictStatusNames[] = {
+    {VerdictStatus::Holds, "holds"},
+    {VerdictStatus::Fails, "fails"},
+    {VerdictStatus::Vacuous, "vacuous"},
+    {VerdictStatus::NotRun, "not run"}};
+
 /// "holds", "fails", "vacuous", "not run".
 constexpr const char* to_string(VerdictStatus s) {
-  switch (s) {
-    case VerdictStatus::Holds:
-      return "holds";
-    case VerdictStatus::Fails:
-      return "fails";
-    case VerdictStatus::Vacuous:
-      return "vacuous";
-    case VerdictStatus::NotRun:
-      return "not run";
-  }
-  return "?";
+  return name_in(kVerdictStatusNames, s);
 }
 
 struct Verdict {
