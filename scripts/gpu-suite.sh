@@ -27,7 +27,7 @@ export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
 # nvidia-cudnn-cu13 (linked dynamically; its folder goes on LD_LIBRARY_PATH).
 cudnn_dir=$(python3 -c 'import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__) + "/lib")' 2>/dev/null)
 [ -n "$cudnn_dir" ] && export LD_LIBRARY_PATH="$cudnn_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-echo "cuDNN from: ${cudnn_dir:-the system}" >> "$res/provenance.txt"
+echo "cuDNN from: ${cudnn_dir:-the system}, version $(python3 -c 'import ctypes; print(ctypes.CDLL("libcudnn.so.9").cudnnGetVersion())' 2>&1)" >> "$res/provenance.txt"
 # Tests write their shrunk failures under <bundle>/regressions (OSVS_BUILD_DIR, relocated by
 # gpu-relocate.sh); they are collected at the end, to be reviewed before joining reports/.
 

@@ -215,13 +215,28 @@ bool gate_passes(const RowKernelAudit& a) {
 
 namespace {
 
+/// A double for JSON: numbers when finite, else "inf", "-inf" or "nan" (JSON has no such numbers).
+json number(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+double number_of(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  const std::string s = j.get<std::string>();
+  if (s == "inf") return INFINITY;
+  if (s == "-inf") return -INFINITY;
+  if (s == "nan") return NAN;
+  throw std::runtime_error("not a number: " + s);
+}
+
 json cell_json(const RowSweepCell& c) {
   return {{"family", c.family},
           {"n", c.n},
           {"rows", c.rows},
           {"elements", c.elements},
-          {"worst_ulp", c.worst_ulp},
-          {"worst_ratio", c.worst_ratio},
+          {"worst_ulp", number(c.worst_ulp)},
+          {"worst_ratio", number(c.worst_ratio)},
           {"violations", c.violations},
           {"first_violation", c.first_violation}};
 }
@@ -253,8 +268,9 @@ RowKernelAudit row_kernel_audit_from_json(const std::string& text) {
   a.error = j.at("error");
   a.seconds = j.at("seconds");
   for (const json& c : j.at("sweep"))
-    a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"), c.at("worst_ulp"),
-                       c.at("worst_ratio"), c.at("violations"), c.at("first_violation")});
+    a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"),
+                       number_of(c.at("worst_ulp")), number_of(c.at("worst_ratio")),
+                       c.at("violations"), c.at("first_violation")});
   for (const json& l : j.at("laws"))
     a.laws.push_back({l.at("law"), l.at("status"), l.at("detail")});
   return a;

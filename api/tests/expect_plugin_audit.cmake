@@ -9,7 +9,8 @@ osvs_run_command()
 file(READ ${OUT}/audit.md report)
 foreach(expected
     "Release gate: fails"
-    "bad.crashes \\|[^\n]*\\*\\*failed\\*\\*: crashed \\(signal 11"
+    # a crash is a signal, or under a sanitizer, which catches SIGSEGV itself, an exit without report
+    "bad.crashes \\|[^\n]*\\*\\*failed\\*\\*: (crashed \\(signal 11|exited with status [0-9]+ without a report)"
     "bad.throws \\|[^\n]*\\*\\*failed\\*\\*: kernel 'bad.throws' threw: workspace too small"
     "bad.writes_past_the_end \\|[^\n]*\\*\\*failed\\*\\*: kernel 'bad.writes_past_the_end' wrote past the end"
     "bad.no_contract \\|[^\n]*\\*\\*no contract declared\\*\\*"

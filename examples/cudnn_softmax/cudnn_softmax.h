@@ -16,7 +16,22 @@ void cudnn_softmax(cudnnSoftmaxAlgorithm_t algo, cudnnDataType_t type, const voi
                    std::int64_t M, std::int64_t N, std::int64_t ldx, std::int64_t ldy,
                    cudaStream_t stream);
 
-/// cuDNN's version as a number (e.g. 91300) and the library it was loaded from.
+/// cuDNN's version as a number (e.g. 91300).
 std::size_t cudnn_version();
+
+/// The modes under test: ACCURATE, FAST and LOG in float, ACCURATE and LOG in half, ACCURATE in
+/// bfloat16.
+struct CudnnMode {
+  const char* name;  ///< "accurate.f32", ...
+  cudnnSoftmaxAlgorithm_t algo;
+  cudnnDataType_t type;
+};
+inline constexpr CudnnMode kCudnnModes[] = {
+    {"accurate.f32", CUDNN_SOFTMAX_ACCURATE, CUDNN_DATA_FLOAT},
+    {"fast.f32", CUDNN_SOFTMAX_FAST, CUDNN_DATA_FLOAT},
+    {"log.f32", CUDNN_SOFTMAX_LOG, CUDNN_DATA_FLOAT},
+    {"accurate.f16", CUDNN_SOFTMAX_ACCURATE, CUDNN_DATA_HALF},
+    {"log.f16", CUDNN_SOFTMAX_LOG, CUDNN_DATA_HALF},
+    {"accurate.bf16", CUDNN_SOFTMAX_ACCURATE, CUDNN_DATA_BFLOAT16}};
 
 }  // namespace example

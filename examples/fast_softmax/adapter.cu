@@ -21,5 +21,8 @@ OSVS_REGISTER_ROW_KERNEL(fast_softmax) {
       .strided(false)
       .vector_width(4)
       .block(256)
-      .accuracy(osvs::Accuracy::ulps(ulps, "2 (2 + 2.2 range) + n / 32 + 8"));
+      .accuracy(osvs::Accuracy::ulps(ulps, "2 (2 + 2.2 range) + n / 32 + 8"))
+      .known_defect("batch_invariance",
+                    "the float4 body starts at the row's first 16-byte "
+                    "boundary: the reduction order follows the row's address");
 }

@@ -1,0 +1,42 @@
+// The plugin audit's per-kernel report survives the trip from the child process to the parent,
+// non-finite errors included (a kernel that returns inf or NaN), and the gate reads its status.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "misbehaving_kernels.h"
+#include "osvs/api/row_audit.h"
+
+namespace osvs::test {
+namespace {
+
+TEST(RowAudit, ReportsRoundTripWithNonFiniteErrors) {
+  RowKernelAudit a;
+  a.kernel = "k";
+  a.status = "violations";
+  a.sweep.push_back({"normal_10", 7, 2, 14, INFINITY, NAN, 3, "y[0] = inf"});
+  a.laws.push_back({"accuracy", "fails", "why"});
+  const RowKernelAudit back = row_kernel_audit_from_json(to_json(a));
+  ASSERT_EQ(back.sweep.size(), 1u);
+  EXPECT_TRUE(std::isinf(back.sweep[0].worst_ulp));
+  EXPECT_TRUE(std::isnan(back.sweep[0].worst_ratio));
+  EXPECT_EQ(back.sweep[0].violations, 3);
+  EXPECT_EQ(to_json(back), to_json(a));
+  EXPECT_FALSE(gate_passes(back));
+}
+
+TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
+  RowAuditOptions o;
+  o.quick = true;
+  o.law_cases = 10;
+  const auto bad = audit_row_kernel(host_kernel("unsafe", unsafe_softmax), o);
+  EXPECT_EQ(bad.status, "violations");
+  const auto good = audit_row_kernel(host_kernel("good", good_softmax), o);
+  EXPECT_EQ(good.status, "passes") << to_json(good);
+  const auto none = audit_row_kernel(RowKernel("none", Where::Host).run(good_softmax), o);
+  EXPECT_EQ(none.status, "no contract");
+  EXPECT_NE(row_audit_markdown({good, none}, "p").find("no contract declared"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace osvs::test
