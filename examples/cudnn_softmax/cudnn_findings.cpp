@@ -3,8 +3,10 @@
 namespace example {
 
 osvs::RowKernel& cudnn_as_found(osvs::RowKernel& k, const std::string& name) {
-  // Its convention: a fully masked row gives 0 (log: -inf), like flash-attention, not NaN.
-  if (name != "fast.f32") k.masked_rows(osvs::MaskedRow::Zero);
+  // A fully masked row gives NaN (0/0, as PyTorch) for most lengths, but 0 (log: -inf) for
+  // others (N = 7, 33, 255, 257 on the H200): no convention holds for every N.
+  if (name == "accurate.f16" || name == "accurate.bf16")
+    k.known_defect("accuracy", "a fully masked row gives NaN or 0 depending on N");
   // Every mode: outputs depend on the row stride (padded rows differ from dense ones by an ulp).
   k.known_defect("strided", "padded and dense rows give different last bits");
   if (name == "accurate.f32")
