@@ -28,8 +28,8 @@ inline rc::Gen<std::int64_t> lengths_from(std::int64_t shortest) {
         {50, rc::gen::inRange<std::int64_t>(shortest, shortest + 2 + std::int64_t{size} * 8)},
         // inRange scales its range with the size too: up to ~4000 at size 100.
         {10, rc::gen::inRange<std::int64_t>(
-                shortest, std::min<std::int64_t>(shortest + 64 + std::int64_t{size} * 40,
-                                                 kMaxRowLength + 1))},
+                 shortest, std::min<std::int64_t>(shortest + 64 + std::int64_t{size} * 40,
+                                                  kMaxRowLength + 1))},
         {long_weight, long_row_length()},
     });
   });
