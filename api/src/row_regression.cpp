@@ -1,5 +1,6 @@
 #include "osvs/api/row_regression.h"
 #include "osvs/build_commit.h"
+#include "osvs/kernels/stable_hash.h"
 
 #include <chrono>
 #include <cstdint>
@@ -46,10 +47,9 @@ T get(const json& j, const char* name) {
   }
 }
 
-/// FNV-1a 64 of the text: a content id that is the same on every platform.
+/// A content id that is the same on every platform (FNV-1a 64, kernels/stable_hash.h).
 std::string content_id(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ull;
+  const std::uint64_t h = fnv1a64(text);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return std::string(buf, 12);

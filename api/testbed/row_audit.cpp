@@ -10,6 +10,7 @@
 
 #include "osvs/api/row_laws.h"
 #include "osvs/api/runner.h"
+#include "osvs/kernels/stable_hash.h"
 #include "row_cases.h"
 #include "row_judge.h"
 
@@ -21,25 +22,13 @@ using nlohmann::json;
 /// SplitMix64 (Steele, Lea & Flood 2014): the same stream on every platform.
 struct SplitMix {
   std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64_mix(s += 0x9e3779b97f4a7c15ull); }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53; }  // [0, 1)
   double normal() {                                                         // Box-Muller
     const double u = 1 - uniform(), v = uniform();
     return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
   }
 };
-
-/// FNV-1a 64 of the text: seeds that do not depend on the standard library.
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
 
 const std::vector<std::string>& families() {
   static const std::vector<std::string> f = {"normal_1", "normal_10", "normal_100", "wide",
@@ -103,7 +92,7 @@ RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int6
   cell.rows = std::max<std::int64_t>(1, std::min<std::int64_t>(16, budget / n));
   if (family == "special") cell.rows = std::max<std::int64_t>(cell.rows, 6);
   SplitMix r{
-      fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
+      fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
   Rows rows(static_cast<std::size_t>(cell.rows), std::vector<float>(static_cast<std::size_t>(n)));
   for (std::int64_t i = 0; i < cell.rows; ++i)
     for (std::int64_t j = 0; j < n; ++j) rows[i][j] = draw(k, family, r, j, i);
@@ -132,7 +121,7 @@ RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOpt
   int judged = 0;
   std::string failure, not_judged_reason;
   rc::detail::TestParams params;
-  params.seed = fnv1a(std::to_string(o.seed) + "/" + k.name() + "/" + law.name);
+  params.seed = fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + law.name);
   params.maxSuccess = o.law_cases;
   params.disableShrinking = true;
   rc::detail::checkTestable(

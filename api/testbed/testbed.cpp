@@ -102,7 +102,8 @@ class LawTest : public ::testing::Test {
       last.emplace(c, v);
       RC_FAIL(v.explanation);
     });
-    if (passed && judged == 0) GTEST_SKIP() << not_judged_reason;
+    // A law the declaration rules out was skipped above, with its reason; here every case should
+    // be judged, and one whose cases mostly were not means the generator misses its domain.
     if (passed && not_judged > judged)
       ADD_FAILURE() << law_->name << ": " << not_judged << " of " << (judged + not_judged)
                     << " cases could not be judged (" << not_judged_reason

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "osvs/audit/row_merge.h"
-#include "osvs/audit/stable_hash.h"
+#include "osvs/kernels/stable_hash.h"
 #include "osvs/kernels/exp.h"
 #include "parallel.h"
 

@@ -1,6 +1,6 @@
 // The configuration seed is a fixed function of its name: FNV-1a 64 (the same with every standard
 // library, which std::hash is not), spread by SplitMix64's finaliser.
-#include "osvs/audit/stable_hash.h"
+#include "osvs/kernels/stable_hash.h"
 
 #include <gtest/gtest.h>
 

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "osvs/build_commit.h"
+#include "osvs/kernels/stable_hash.h"
 #include "osvs/replay/case_io.h"
 
 #ifndef OSVS_SOURCE_ROOT
@@ -25,16 +26,6 @@
 
 namespace osvs {
 namespace {
-
-/// FNV-1a, 64 bit: a stable, dependency-free hash (ids must not change between builds).
-std::uint64_t fnv1a64(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV offset basis
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;  // FNV prime
-  }
-  return h;
-}
 
 /// A property name becomes a directory name: refuse anything that could leave the root.
 void check_property_name(const std::string& name) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace osvs::audit {
+namespace osvs {
 
 /// FNV-1a, 64-bit: the offset basis and prime of the FNV specification.
 inline constexpr std::uint64_t kFnv1aOffsetBasis = 0xcbf29ce484222325ull;
@@ -28,4 +28,4 @@ constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-}  // namespace osvs::audit
+}  // namespace osvs
