@@ -1,18 +1,8 @@
-// Exact log-softmax for the black-box laws; softmax comes from the oracle (oracle/reference.h).
-//
-// log-softmax: l_j = (x_j - m) - L with L = log(sum_k e^(x_k - m)) = log1p((c - 1) + S), where c
-// counts the elements equal to the maximum m and S sums e^(x_k - m) over x_k < m. Both parts are
-// <= 0 and >= 0, so l_j = -(|x_j - m| + L) is a sum of two non-negative terms: no cancellation,
-// and the relative errors combine (u_d = 2^-53):
-//   e_k = e^(x_k - m)     TwoSum + exp + correction (oracle/src/reference_fast.cpp)  rel 2^-51
-//                         (a gap below -708 leaves a subnormal double: absolute 2^-1074)
-//   S = Sum2(e_k)         Ogita-Rump-Oishi, positive terms, n <= 2^28                rel 2^-50
-//   t = (c - 1) + S       exact when c = 1, else one rounding                        rel 2^-49.5
-//   L = log1p(t)          glibc log1p < 1 ulp; condition t / ((1 + t) log1p t) <= 1  rel 2^-48.9
-//   a = m - x_j           one rounding                                               rel 2^-53
-//   l = -(a + L)          one rounding of a sum of non-negative terms                rel 2^-48.5
-// so |l_hat - l| <= kRelErr |l| + n 2^-1074, the absolute part below every type's smallest ulp.
+// The exact outputs the black-box laws judge against (the oracle's softmax and log-softmax), and
+// the ulp of each output type.
 #include "exact_outputs.h"
+
+#include "osvs/oracle/log_softmax.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,40 +13,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// e^(x - m) with relative error 2^-51 (the oracle's derivation).
-double exp_gap(float x, float m) {
-  const double a = x, b = -static_cast<double>(m);
-  const double s = a + b;
-  const double bv = s - a;
-  const double t = (a - (s - bv)) + (b - bv);
-  const double e0 = std::exp(s);
-  return e0 + e0 * t;
-}
-
-std::vector<double> log_softmax_values(const float* x, std::int64_t n) {
-  const float m = *std::max_element(x, x + n);
-  double c = 0, s = 0, comp = 0;  // Sum2: s + comp
-  for (std::int64_t k = 0; k < n; ++k) {
-    if (x[k] == m) {
-      c += 1;
-      continue;
-    }
-    if (x[k] == -std::numeric_limits<float>::infinity()) continue;
-    const double v = exp_gap(x[k], m);
-    const double sn = s + v, z = sn - s;
-    comp += (s - (sn - z)) + (v - z);
-    s = sn;
-  }
-  const double L = std::log1p((c - 1) + (s + comp));
-  std::vector<double> out(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j)
-    out[static_cast<std::size_t>(j)] =
-        x[j] == -std::numeric_limits<float>::infinity()
-            ? -kInf
-            : -((static_cast<double>(m) - static_cast<double>(x[j])) + L);
-  return out;
-}
-
 }  // namespace
 
 ExactOutputs exact_outputs(RowOp op, const float* x, std::int64_t n) {
@@ -64,7 +20,7 @@ ExactOutputs exact_outputs(RowOp op, const float* x, std::int64_t n) {
   e.kind = oracle::classify_row(x, n);
   if (e.kind != oracle::RowKind::Finite) return e;
   if (op == RowOp::LogSoftmax) {
-    e.value = log_softmax_values(x, n);
+    e.value = oracle::log_softmax_reference(x, n);
   } else {
     e.value = oracle::reference_row(x, n).y;
   }

@@ -11,6 +11,21 @@
 
 namespace osvs::oracle::detail {
 
+/// Relative error of exp_gap (the first lines of the analysis in reference_fast.cpp).
+inline constexpr double kExpGapRelErr = 0x1p-51;
+
+/// e^(x - m) in double with relative error <= kExpGapRelErr for |x - m| <= 708 (below, a
+/// subnormal double: absolute error 2^-1074): x - m = s + t exactly by TwoSum, e^(s + t) =
+/// e^s (1 + t + ...) with |t| <= 2^-46.
+inline double exp_gap(float x, float m) {
+  const double a = x, b = -static_cast<double>(m);
+  const double s = a + b;  // TwoSum (Knuth): s + t == a + b exactly
+  const double bv = s - a;
+  const double t = (a - (s - bv)) + (b - bv);
+  const double e0 = std::exp(s);
+  return e0 + e0 * t;
+}
+
 /// The exact row maximum of a Finite row (+0 wins over -0, like the kernels' fmaxf).
 inline float row_max(const float* x, std::int64_t n) {
   float m = -INFINITY;

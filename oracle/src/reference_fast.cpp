@@ -34,21 +34,11 @@ namespace osvs::oracle {
 namespace {
 
 constexpr double kUd = 0x1p-53;
-constexpr double kEpsExp = 0x1p-51;  // eps_e above
+constexpr double kEpsExp = detail::kExpGapRelErr;  // eps_e above
 
 /// gamma_k = k u_d / (1 - k u_d) (Higham, ASNA §3.1), for k u_d < 1.
 double gamma_d(double k) {
   return k * kUd / (1 - k * kUd);
-}
-
-/// e^(x - m) in double with relative error <= kEpsExp (first lines of the analysis above).
-double exp_gap(float x, float m) {
-  const double a = x, b = -static_cast<double>(m);
-  const double s = a + b;  // TwoSum (Knuth): s + t == a + b exactly
-  const double bv = s - a;
-  const double t = (a - (s - bv)) + (b - bv);
-  const double e0 = std::exp(s);
-  return e0 + e0 * t;
 }
 
 /// Sum2 of Ogita, Rump & Oishi (SIAM J. Sci. Comput. 2005): cascaded TwoSum.
@@ -86,7 +76,7 @@ RowReference reference_row(const float* x, std::int64_t n) {
   for (std::size_t j = 0; j < size; ++j) {
     // A masked element (-inf) is exactly 0 (TwoSum of -inf would give NaN); negligible ones keep
     // their tiny exact value but are left out of d (reference_common.h).
-    const double e = x[j] == -INFINITY ? 0.0 : exp_gap(x[j], r.m);
+    const double e = x[j] == -INFINITY ? 0.0 : detail::exp_gap(x[j], r.m);
     r.y[j] = e;
     if (!detail::negligible(x[j], r.m)) sum.add(e);
   }
