@@ -59,7 +59,8 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
   r.judged = tol.has_value();
   for (std::int64_t j = 0; j < n; ++j) {
     const double v_j = exact.value[static_cast<std::size_t>(j)];
-    const double dist = ulp_distance_in(k.out_type(), y[j], v_j);
+    const double dist =
+        ulp_distance_in(k.out_type(), y[j], v_j, exact.binade[static_cast<std::size_t>(j)]);
     const double allowed = tol ? (*tol)[static_cast<std::size_t>(j)] : INFINITY;
     if (dist > r.worst_ulp || r.worst_index < 0) {
       r.worst_ulp = dist;

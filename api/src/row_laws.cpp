@@ -58,7 +58,8 @@ Verdict check_sum_to_one(const RowKernel& k, const RowCase& c) {
       sum += out.row(i)[j];
       mass += std::fabs(out.row(i)[j]);
       allowed += (*tol)[static_cast<std::size_t>(j)] *
-                 api::ulp_in(k.out_type(), exact.value[static_cast<std::size_t>(j)]);
+                 api::ulp_in(k.out_type(), exact.value[static_cast<std::size_t>(j)],
+                             exact.binade[static_cast<std::size_t>(j)]);
     }
     if (std::isfinite(mass)) allowed += static_cast<double>(out.cols) * 0x1p-53 * mass;
     if (!(std::fabs(sum - 1) <= allowed))
