@@ -74,6 +74,7 @@ class LawTest : public ::testing::Test {
         budget_spent = true;
         return;
       }
+      if (law_->single_case && judged + not_judged > 0) return;  // its one case ran
       const RowCase c = *cases;
       const Verdict v = judge(*law_, *k_, c);
       if (is_not_judged(v)) {
