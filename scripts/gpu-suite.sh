@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
-# Usage: gpu-suite.sh OUT PART    PART = tests | api | audit | all
+# Usage: gpu-suite.sh OUT PART    PART = tests | api | large | audit | all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -72,6 +72,23 @@ if [ "$part" = api ] || [ "$part" = all ]; then
   # the testbeds' shrunk cases (row regression files)
   (cd build-gpu && find . -path '*osvs-regressions/*' -name '*.json' | while read -r f; do
     mkdir -p "$res/regressions/rows/$(dirname "$f")"; cp "$f" "$res/regressions/rows/$f"; done)
+fi
+
+if [ "$part" = large ] || [ "$part" = all ]; then
+  # The opt-in law of batches past 2^31 elements, on the device kernels: osvs's own, the example
+  # and cuDNN's f32 modes (each run moves 8.6 GB each way).
+  export OSVS_LARGE_LAWS=1
+  for spec in "build-gpu/api/tests/osvs_builtin_kernel_tests:osvs_two_pass_seed_256.large_batch:osvs_two_pass_hardened_256.large_batch:osvs_three_pass_256.large_batch" \
+              "build-gpu/examples/fast_softmax/example_fast_softmax_test:*.large_batch" \
+              "build-gpu/examples/cudnn_softmax/example_cudnn_softmax_test:cudnn_accurate_f32.large_batch:cudnn_log_f32.large_batch"; do
+    program=${spec%%:*}
+    [ -x "$program" ] || continue
+    (cd "$(dirname "$program")" && timeout 300 "./$(basename "$program")" --gtest_filter="${spec#*:}") \
+      > "$res/large-$(basename "$program").log" 2>&1
+    echo "large_batch $(basename "$program") exit $?" | tee -a "$res/large-$(basename "$program").log"
+    grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|osvs     \]" "$res/large-$(basename "$program").log" | head -20
+  done
+  unset OSVS_LARGE_LAWS
 fi
 
 if [ "$part" = audit ] || [ "$part" = all ]; then
