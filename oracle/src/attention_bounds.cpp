@@ -20,9 +20,11 @@
 //      (its own lift, when it was the smaller side, and one per later change of the maximum), each
 //      within (1 + eps_x); at most n fma roundings (one per later step, as in recursive
 //      summation); and the exp arguments' roundings, at most u |Delta_i| each, whose Delta_i all
-//      have one sign and telescope to m^ - s^_j <= 2 Lambda. So each weight is perturbed by a
-//      factor within (1 +- phi),
-//        phi = (1 + eps_x)^n (1 + u)^n b^(H + 2u Lambda) - 1,
+//      have one sign and telescope to m^ - s^_j. Where that exceeds kArgRange = 150 b-units the
+//      weight is below 2^-149 however its arguments rounded (an absolute term below covers
+//      it); elsewhere the arguments cost at most u kArgRange. So each weight that matters is
+//      perturbed by a factor within (1 +- phi),
+//        phi = (1 + eps_x)^n (1 + u)^n b^(H + u kArgRange) - 1,
 //      independently in the numerator sum and in d.
 //  (c) o. With numerator weights w_j (1 + f_j) and denominator weights w_j (1 + g_j), |f|, |g| <=
 //      phi: |N'/D' - N/D| = |sum w_j f_j v_j - o sum w_j g_j| / D' <= 2 phi M_c / (1 - phi),
@@ -35,7 +37,7 @@
 //      2^(e_min - p_T):  o_abs = n (2n + 2)(c_x + 1) 2^-149 V + (n + 2) 2^-150 + 2^(e_min - p_T).
 //  (d) lse = fl(m^ + fl(log_b d^)). LSE_b is 1-Lipschitz in the max norm, so the scores' errors
 //      move it by at most H; d^ is within (1 +- phi') of the exact sum in the computed scores,
-//      phi' = (1 + eps_x)^n (1 + u)^n b^(2u Lambda) - 1 + n (2n + 2)(c_x + 1) 2^-149 (d >= 1),
+//      phi' = (1 + eps_x)^n (1 + u)^n b^(u kArgRange) - 1 + n (2n + 2)(c_x + 1) 2^-149 (d >= 1),
 //      which moves log_b by at most -log(1 - phi') / lambda_b; the log is within eps_l
 //      |log_b d^| <= eps_l log_b(n (1 + phi')); the final sum rounds once, u (Lambda + 1):
 //        lse_abs = H - log(1 - phi') / lambda_b + eps_l log_b(n (1 + phi')) + u (Lambda + 1).
@@ -43,21 +45,22 @@
 //
 // ONE MERGE of partials a, b (bounds R_a, R_b, ...; weights W = b^lse). Empty partials are
 // selected away exactly, so merging with one returns the other's bound.
-//  e^ = exp_b(fl(l^_s - l^_b)): within (1 +- phi_e) of b^(l^_s - l^_b), phi_e = b^(2u Lambda)
-//  (1 + eps_x) - 1, and within (1 +- phi_m) of the exact ratio W_s / W_b,
-//  phi_m = b^(lse_abs_a + lse_abs_b) (1 + phi_e) - 1; d^ = fl(1 + e^) adds one rounding:
-//  phi = (1 + phi_m)(1 + u) - 1 bounds both the numerator's and the denominator's perturbation.
-//  o = (W_s o_s + W_b o_b) / (W_s + W_b) and M = (W_s M_s + W_b M_b) / (W_s + W_b) exactly (the
-//  merged M_c is the union's). As in (c), with the inputs' errors R_i M_i + abs_i carried by
-//  weights within (1 + phi)/(1 - phi) of the exact ones:
+//  e^ = exp_b(fl(l^_s - l^_b)): within (1 +- phi_e) of b^(l^_s - l^_b), phi_e = b^(u kArgRange)
+//  (1 + eps_x) - 1 (beyond kArgRange both are below 2^-149: absolute (c_x + 2) 2^-149), and within
+//  (1 +- phi_m) of the exact ratio W_s / W_b, phi_m = b^(lse_abs_a + lse_abs_b) (1 + phi_e) - 1; d^
+//  = fl(1 + e^) adds one rounding: phi = (1 + phi_m)(1 + u) - 1 bounds both the numerator's and the
+//  denominator's perturbation. o = (W_s o_s + W_b o_b) / (W_s + W_b) and M = (W_s M_s + W_b M_b) /
+//  (W_s + W_b) exactly (the merged M_c is the union's). As in (c), with the inputs' errors R_i M_i
+//  + abs_i carried by weights within (1 + phi)/(1 - phi) of the exact ones:
 //    o_rel = (1 + (R + 2 phi + 2 phi R)(1 + phi)/(1 - phi)) (1 + u)^2 (1 + u_T) - 1, R = max R_i
 //    (one fma rounding, one division, one store), and
-//    o_abs = max abs_i (1 + phi)/(1 - phi) (1 + u)^2 (1 + u_T) + c_x 2^-149 V + 3 2^-150
-//            + 2^(e_min - p_T)   (e^ subnormal: absolute c_x 2^-149 times |o_s| <= V).
-//  lse: LSE_b is 1-Lipschitz (max lse_abs_i); log_b(1 + e^) moves by at most (phi_e + c_x
+//    o_abs = max abs_i (1 + phi)/(1 - phi) (1 + u)^2 (1 + u_T) + (c_x + 2) 2^-149 V + 3 2^-150
+//            + 2^(e_min - p_T)   (e^ tiny: absolute (c_x + 2) 2^-149 times |o_s| <= V).
+//  lse: LSE_b is 1-Lipschitz (max lse_abs_i); log_b(1 + e^) moves by at most (phi_e + (c_x + 2)
 //  2^-149) / lambda_b from e^'s error and u / lambda_b from the rounding of 1 + e^; the log of
 //  d^ in [1, 2] errs by at most eps_l (|log_b d^| <= 1); the final sum rounds once:
-//    lse_abs = max lse_abs_i + (phi_e + u + c_x 2^-149) / lambda_b + eps_l + u (Lambda + 1).
+//    lse_abs = max lse_abs_i + (phi_e + u + (c_x + 2) 2^-149) / lambda_b + eps_l + u (Lambda + 1).
+// A perturbation phi >= 1/2 leaves no useful bound: the bound is +inf (unless_useless).
 // A tree applies the merge bound at every node (tree_bound walks the plan's merges).
 #include "osvs/oracle/attention_bounds.h"
 
@@ -68,6 +71,17 @@ namespace osvs::oracle {
 namespace {
 
 constexpr double kU = 0x1p-24;
+
+/// Beyond this many b-units below the maximum a weight b^Delta is below 2^-149 (base e: 2^-216):
+/// it is 0 or subnormal whatever its argument's rounding, and the absolute underflow terms
+/// cover it. Within it, an exp argument's rounding costs at most u kArgRange in the exponent.
+constexpr double kArgRange = 150;
+
+/// A perturbation this large leaves no useful bound: the result is +inf (never violated, and
+/// never mistaken for a bound that was approached).
+double unless_useless(double phi, double value) {
+  return phi < 0.5 ? value : INFINITY;
+}
 
 double gamma(double k) {
   return k * kU / (1 - k * kU);
@@ -122,12 +136,12 @@ AttnBound split_bound(const SplitKeys& keys, const AttnBoundContext& ctx) {
       ((1 + gamma(lanes_chain + 5)) * (1 + u_mu) * (1 + kU) - 1) * keys.max_dot_magnitude;
   // (b) weights
   const double rounding = std::pow(1 + eps_x, n) * std::pow(1 + kU, n);
-  const double phi = rounding * pow_b(ctx.base, h + 2 * kU * lambda) - 1;
+  const double phi = rounding * pow_b(ctx.base, h + kU * kArgRange) - 1;
   const double underflow = n * (2 * n + 2) * (c_x + 1) * 0x1p-149;
   // (c) o
   AttnBound b;
   b.empty = false;
-  b.o_rel = (1 + 2 * phi / (1 - phi)) * (1 + kU) * (1 + u_t) - 1;
+  b.o_rel = unless_useless(phi, (1 + 2 * phi / (1 - phi)) * (1 + kU) * (1 + u_t) - 1);
   b.o_abs = underflow * ctx.v_max + (n + 2) * 0x1p-150 + half_subnormal_ulp(ctx.out);
   // (d) lse
   const double phi_d = rounding * pow_b(ctx.base, 2 * kU * lambda) - 1 + underflow;
@@ -146,7 +160,7 @@ AttnBound merge_bound(const AttnBound& a, const AttnBound& b, const AttnBoundCon
   const double u_t = unit_roundoff(ctx.out);
   const double lambda = ctx.lse_magnitude;
   const double lambda_b = lambda_of(ctx.base);
-  const double phi_e = pow_b(ctx.base, 2 * kU * lambda) * (1 + eps_x) - 1;
+  const double phi_e = pow_b(ctx.base, kU * kArgRange) * (1 + eps_x) - 1;
   const double phi_m = pow_b(ctx.base, a.lse_abs + b.lse_abs) * (1 + phi_e) - 1;
   const double phi = (1 + phi_m) * (1 + kU) - 1;
   const double r = std::max(a.o_rel, b.o_rel);
@@ -154,11 +168,11 @@ AttnBound merge_bound(const AttnBound& a, const AttnBound& b, const AttnBoundCon
   const double spread = (1 + phi) / (1 - phi);
   AttnBound m;
   m.empty = false;
-  m.o_rel = (1 + (r + 2 * phi + 2 * phi * r) * spread) * stores - 1;
-  m.o_abs = std::max(a.o_abs, b.o_abs) * spread * stores + c_x * 0x1p-149 * ctx.v_max +
+  m.o_rel = unless_useless(phi, (1 + (r + 2 * phi + 2 * phi * r) * spread) * stores - 1);
+  m.o_abs = std::max(a.o_abs, b.o_abs) * spread * stores + (c_x + 2) * 0x1p-149 * ctx.v_max +
             3 * 0x1p-150 + half_subnormal_ulp(ctx.out);
-  m.lse_abs = std::max(a.lse_abs, b.lse_abs) + (phi_e + kU + c_x * 0x1p-149) / lambda_b + eps_l +
-              kU * (lambda + 1);
+  m.lse_abs = std::max(a.lse_abs, b.lse_abs) + (phi_e + kU + (c_x + 2) * 0x1p-149) / lambda_b +
+              eps_l + kU * (lambda + 1);
   return m;
 }
 
@@ -189,22 +203,27 @@ AttnBoundContext decode_context(const DecodeProblem& p, std::int64_t row, bool g
   return ctx;
 }
 
-AttnBound decode_bound(const DecodeProblem& p, const SplitPlan& plan, std::int64_t row, bool gpu) {
-  const AttnBoundContext ctx = decode_context(p, row, gpu);
+SplitKeys split_keys(const DecodeProblem& p, std::int64_t row, std::int64_t begin,
+                     std::int64_t end) {
   const int b = static_cast<int>(row / p.heads);
   const float* q = p.q.data() + static_cast<std::size_t>(row * p.head_dim);
-  std::vector<AttnBound> leaves;
-  for (int s = 0; s < plan.splits(); ++s) {
-    SplitKeys keys;
-    for (std::int64_t j = plan.offsets[static_cast<std::size_t>(s)];
-         j < plan.offsets[static_cast<std::size_t>(s) + 1]; ++j) {
-      if (p.is_masked(b, j)) continue;
-      ++keys.unmasked;
-      keys.max_dot_magnitude =
-          std::max(keys.max_dot_magnitude, dot_magnitude(p, q, key_row(p.k, p, row, j)));
-    }
-    leaves.push_back(split_bound(keys, ctx));
+  SplitKeys keys;
+  for (std::int64_t j = begin; j < end; ++j) {
+    if (p.is_masked(b, j)) continue;
+    ++keys.unmasked;
+    keys.max_dot_magnitude =
+        std::max(keys.max_dot_magnitude, dot_magnitude(p, q, key_row(p.k, p, row, j)));
   }
+  return keys;
+}
+
+AttnBound decode_bound(const DecodeProblem& p, const SplitPlan& plan, std::int64_t row, bool gpu) {
+  const AttnBoundContext ctx = decode_context(p, row, gpu);
+  std::vector<AttnBound> leaves;
+  for (int s = 0; s < plan.splits(); ++s)
+    leaves.push_back(split_bound(split_keys(p, row, plan.offsets[static_cast<std::size_t>(s)],
+                                            plan.offsets[static_cast<std::size_t>(s) + 1]),
+                                 ctx));
   return tree_bound(std::move(leaves), plan.merges, ctx);
 }
 
@@ -233,10 +252,12 @@ bool in_bound_domain(const DecodeProblem& p, std::int64_t row) {
 }
 
 double o_tolerance(const AttnBound& b, double magnitude) {
+  if (!std::isfinite(b.o_rel) || !std::isfinite(b.o_abs)) return INFINITY;  // no useful bound
   return b.o_rel * magnitude + b.o_abs + 0x1p-50 * magnitude;
 }
 
 double lse_tolerance(const AttnBound& b, double lse) {
+  if (!std::isfinite(b.lse_abs)) return INFINITY;  // no useful bound
   return b.lse_abs + 0x1p-50 * std::fabs(lse);
 }
 

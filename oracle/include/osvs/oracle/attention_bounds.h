@@ -48,6 +48,10 @@ AttnBound merge_bound(const AttnBound& a, const AttnBound& b, const AttnBoundCon
 AttnBound tree_bound(std::vector<AttnBound> leaves, const std::vector<Merge>& merges,
                      const AttnBoundContext& ctx);
 
+/// The unmasked keys of query row `row` of p in [begin, end).
+SplitKeys split_keys(const DecodeProblem& p, std::int64_t row, std::int64_t begin,
+                     std::int64_t end);
+
 /// The context of query row `row` of p (Lambda and v_max from its unmasked keys).
 AttnBoundContext decode_context(const DecodeProblem& p, std::int64_t row, bool gpu);
 
