@@ -17,7 +17,8 @@ class Findings {
  public:
   void fail(const std::string& why, Evidence e);
   bool failed() const { return !why_.empty(); }
-  /// Records a bounded comparison that held (for the tightness statistics of the evidence).
+  /// Records a bounded comparison that held: the verdict's evidence "worst error / bound" keeps
+  /// the largest ratio (observed = error, bound = bound, ulp_error = the ratio).
   void held(double error, double bound);
   Verdict verdict(const std::string& law) const;
 

@@ -61,6 +61,7 @@ void run_attention_law(const std::string& name, rc::Gen<Case> gen,
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess = std::max(1, params.maxSuccess * limits.percent_of_max_success / 100);
   int cases = 0, vacuous = 0;
+  Evidence tightest{"worst error / bound", 0, 0, 0, 0};  // over every passing case
   bool failed = false, not_run = false;
   std::string not_run_reason, smallest;
   const auto property = [&] {
@@ -76,6 +77,8 @@ void run_attention_law(const std::string& name, rc::Gen<Case> gen,
       RC_CLASSIFY(v.status == VerdictStatus::Vacuous, "vacuous: outside the law's domain");
       if (v.status == VerdictStatus::Vacuous) ++vacuous;
     }
+    for (const Evidence& e : v.evidence)
+      if (e.what == tightest.what && e.ulp_error > tightest.ulp_error) tightest = e;
     if (!v.fails()) return;
     if (!failed)
       std::cout << "[ osvs     ] " << name << ": first counterexample: " << v.explanation
@@ -98,7 +101,11 @@ void run_attention_law(const std::string& name, rc::Gen<Case> gen,
            << limits.max_shrink_seconds << " s)";
   }
   if (not_run) GTEST_SKIP() << name << " not run: " << not_run_reason;
-  std::cout << "[ osvs     ] " << name << ": " << cases << " cases, " << vacuous << " vacuous\n";
+  std::cout << "[ osvs     ] " << name << ": " << cases << " cases, " << vacuous << " vacuous";
+  if (tightest.ulp_error > 0)
+    std::cout << ", tightness " << tightest.ulp_error << " (error " << tightest.observed
+              << " of bound " << tightest.bound << ")";
+  std::cout << "\n";
   EXPECT_FALSE(failed) << name << " fails; smallest counterexample found: " << smallest << "\n"
                        << report.str();
   EXPECT_LE(2 * vacuous, cases) << name << ": most cases were vacuous, the law was hardly checked";
