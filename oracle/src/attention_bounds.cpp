@@ -144,10 +144,11 @@ AttnBound split_bound(const SplitKeys& keys, const AttnBoundContext& ctx) {
   b.o_rel = unless_useless(phi, (1 + 2 * phi / (1 - phi)) * (1 + kU) * (1 + u_t) - 1);
   b.o_abs = underflow * ctx.v_max + (n + 2) * 0x1p-150 + half_subnormal_ulp(ctx.out);
   // (d) lse
-  const double phi_d = rounding * pow_b(ctx.base, 2 * kU * lambda) - 1 + underflow;
+  const double phi_d = rounding * pow_b(ctx.base, kU * kArgRange) - 1 + underflow;
   const double lambda_b = lambda_of(ctx.base);
-  b.lse_abs = h - std::log(1 - phi_d) / lambda_b + eps_l * std::log(n * (1 + phi_d)) / lambda_b +
-              kU * (lambda + 1);
+  b.lse_abs =
+      unless_useless(phi_d, h - std::log(1 - phi_d) / lambda_b +
+                                eps_l * std::log(n * (1 + phi_d)) / lambda_b + kU * (lambda + 1));
   return b;
 }
 

@@ -103,8 +103,8 @@ namespace {
 /// fixed): the edges the laws are meant to cover must all occur.
 TEST(AttentionGenerators, DecodeCasesReachTheirEdges) {
   bool dim_1 = false, dim_256 = false, dim_odd_over_32 = false, long_kv = false, empty_kv = false,
-       empty_split = false, many_splits = false, fully_masked = false, bf16 = false, f16 = false,
-       base_2 = false, ties = false;
+       empty_split = false, many_splits = false, split_per_key = false, fully_masked = false,
+       bf16 = false, f16 = false, base_2 = false, ties = false;
   std::int64_t work = 0;
   for (int size = 0; size < 100; ++size) {
     const DecodeCase c = gen::decode_case()(rc::Random(1000 + size), size).value();
@@ -115,6 +115,7 @@ TEST(AttentionGenerators, DecodeCasesReachTheirEdges) {
     long_kv |= p.kv_len >= 100;
     empty_kv |= p.kv_len == 0;
     many_splits |= c.plan.splits() >= 6;
+    split_per_key |= p.kv_len >= 12 && c.plan.splits() > p.kv_len / 2;
     for (int s = 0; s < c.plan.splits(); ++s)
       empty_split |= p.kv_len > 0 && c.plan.offsets[static_cast<std::size_t>(s)] ==
                                          c.plan.offsets[static_cast<std::size_t>(s) + 1];
@@ -131,7 +132,7 @@ TEST(AttentionGenerators, DecodeCasesReachTheirEdges) {
   std::cout << "[ osvs     ] 100 decode cases: " << work << " key components in all\n";
   EXPECT_TRUE(dim_1 && dim_256 && dim_odd_over_32);
   EXPECT_TRUE(long_kv && empty_kv);
-  EXPECT_TRUE(empty_split && many_splits);
+  EXPECT_TRUE(empty_split && many_splits && split_per_key);
   EXPECT_TRUE(fully_masked);
   EXPECT_TRUE(bf16 && f16 && base_2);
   EXPECT_TRUE(ties);

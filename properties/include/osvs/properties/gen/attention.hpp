@@ -66,11 +66,14 @@ inline rc::Gen<MergeCase> merge_case() {
 
 namespace detail {
 
-/// A plan of kv_len keys: 1 .. min(kv_len + 1, 12) splits at random cuts (repeated cuts make
-/// empty splits), merged by a random tree.
+/// A plan of kv_len keys: usually 1 .. min(kv_len + 1, 12) splits, sometimes up to one split per
+/// key and an empty one (at most 65), at random cuts (repeated cuts make empty splits), merged by
+/// a random tree.
 inline SplitPlan attn_plan(std::int64_t kv_len) {
-  const int splits =
-      *rc::gen::inRange(1, static_cast<int>(std::min<std::int64_t>(kv_len + 1, 12)) + 1);
+  const int most = *rc::gen::weightedOneOf<int>(
+      {{3, rc::gen::just(static_cast<int>(std::min<std::int64_t>(kv_len + 1, 12)))},
+       {1, rc::gen::just(static_cast<int>(std::min<std::int64_t>(kv_len + 1, 65)))}});
+  const int splits = *rc::gen::inRange(1, most + 1);
   const auto cuts = *rc::gen::container<std::vector<std::int64_t>>(
       static_cast<std::size_t>(splits - 1), rc::gen::inRange<std::int64_t>(0, kv_len + 1));
   const auto choices = *rc::gen::container<std::vector<std::int64_t>>(
