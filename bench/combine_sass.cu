@@ -1,6 +1,7 @@
 // One kernel per combine operator, nothing else, so that `cuobjdump --dump-sass` of the cubin
 // shows each operator's instruction count side by side (bench/README.md).
-#include "osvs/kernels/combine_kind.h"
+#include "osvs/kernels/combine_hardened.h"
+#include "osvs/kernels/combine_seed.h"
 
 template <class Op>
 __global__ void combine_only(const osvs::State* a, const osvs::State* b, osvs::State* out) {

@@ -8,6 +8,7 @@
 
 #include "contract.h"
 #include "exact_outputs.h"
+#include "large_batch_law.h"
 #include "row_judge.h"
 
 namespace osvs {
@@ -219,6 +220,11 @@ std::vector<RowLaw> make_laws() {
        &needs_declaration<&Traits::order_independent>},
       {"shift_invariance", "x + c gives the outputs of x for a shift exact on the row",
        &check_shift, &needs_declaration<&Traits::exact_shift_invariant>},
+      {"large_batch",
+       "a batch of M * N >= 2^31 elements: the rows around element 2^31 and the last row within "
+       "the contract (opt-in: " +
+           std::string(api::kLargeLawsVariable) + "=1)",
+       &api::check_large_batch, &api::large_batch_excluded, true},
   };
 }
 

@@ -126,7 +126,7 @@ RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOpt
   params.disableShrinking = true;
   rc::detail::checkTestable(
       [&] {
-        if (!failure.empty()) return;
+        if (!failure.empty() || (law.single_case && judged > 0)) return;
         const RowCase c = *cases;
         Verdict v;
         try {

@@ -1,5 +1,7 @@
 #include "row_cases.h"
 
+#include "large_batch_law.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -125,6 +127,7 @@ rc::Gen<std::int64_t> row_length(const RowKernel& k, bool with_empty) {
 }
 
 rc::Gen<RowCase> row_case(const RowKernel& k, const std::string& law) {
+  if (law == "large_batch") return rc::gen::just(api::large_batch_case(k));
   if (law == "shift_invariance") return shift_case(k);
   if (law == "permutation") return permutation_case(k);
   const bool special = law == "accuracy" || law == "determinism";

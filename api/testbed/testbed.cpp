@@ -12,10 +12,13 @@
 #include <optional>
 #include <sstream>
 
+#include "combine_laws.h"
+#include "osvs/api/combine.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
 #include "row_cases.h"
+#include "testbed_settings.h"
 
 namespace osvs {
 namespace {
@@ -24,15 +27,6 @@ using Clock = std::chrono::steady_clock;
 
 /// The fixed default seed: CI is deterministic; RC_PARAMS overrides it.
 constexpr const char* kDefaultRcParams = "seed=20261130";
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
-double shrink_budget_seconds() {
-  return std::strtod(env_or("OSVS_SHRINK_SECONDS", "20").c_str(), nullptr);
-}
 
 /// A short summary of a case for the first-counterexample line.
 std::string summary(const RowCase& c) {
@@ -66,7 +60,7 @@ class LawTest : public ::testing::Test {
     const auto defect = k_->known_defects().find(law_->name);
     const bool expect_failure = defect != k_->known_defects().end();
     const auto cases = testbed::row_case(*k_, law_->name);
-    const double budget = shrink_budget_seconds();
+    const double budget = testbed::shrink_budget_seconds();
     std::optional<Clock::time_point> first_failure;
     std::optional<std::pair<RowCase, Verdict>> last;
     int judged = 0, not_judged = 0, shrink_steps = 0;
@@ -80,6 +74,7 @@ class LawTest : public ::testing::Test {
         budget_spent = true;
         return;
       }
+      if (law_->single_case && judged + not_judged > 0) return;  // its one case ran
       const RowCase c = *cases;
       const Verdict v = judge(*law_, *k_, c);
       if (is_not_judged(v)) {
@@ -128,7 +123,7 @@ class LawTest : public ::testing::Test {
     r.found = row_provenance(std::string("testbed, ") + to_string(k_->where()));
     r.explanation = last->second.explanation;
     r.input = last->first;
-    const auto root = std::filesystem::path(env_or("OSVS_REGRESSION_DIR", "osvs-regressions"));
+    const auto root = testbed::regression_root();
     std::string saved;
     try {
       saved = write_row_regression(r, root).string();
@@ -154,7 +149,7 @@ class ReplayTest : public ::testing::Test {
  public:
   explicit ReplayTest(const RowKernel* k) : k_(k) {}
   void TestBody() override {
-    const std::string dir = env_or("OSVS_REPLAY_DIR", "");
+    const std::string dir = testbed::replay_dir();
     if (dir.empty()) GTEST_SKIP() << "OSVS_REPLAY_DIR not set: no saved cases to replay";
     std::string why;
     const auto files = read_row_regressions(dir, k_->name());
@@ -239,17 +234,29 @@ int run_testbed(int argc, char** argv) {
       std::cout << k.name() << "  " << to_string(k.op()) << " " << to_string(k.in_type()) << "->"
                 << to_string(k.out_type()) << " on " << to_string(k.where()) << ", contract "
                 << k.accuracy().describe() << "\n";
+    for (const RegisteredCombineTest& t : combine_tests()) {
+      const CombineAlgebra a = algebra_of(t.kind);
+      std::cout << to_string(t.kind) << "  combine operator"
+                << (a.bitwise_commutative ? ", bitwise commutative" : "")
+                << (a.exact_identity ? ", exact identity" : "") << ", bound shape "
+                << (a.rescales_both_sides ? "two exps per combine" : "one exp per combine")
+                << (t.kind.op().device ? ", host and device" : ", host only") << "\n";
+    }
     return 0;
   }
-  if (replay) return replay_one(*replay);
+  if (replay) {
+    if (const auto status = testbed::replay_combine_file(*replay)) return *status;
+    return replay_one(*replay);
+  }
   if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
-  if (row_kernels().empty()) {
-    std::cerr << "osvs: no row kernel is registered in this program\n";
+  if (row_kernels().empty() && combine_tests().empty()) {
+    std::cerr << "osvs: no row kernel and no combine operator is registered in this program\n";
     return 2;
   }
   register_tests();
+  testbed::register_combine_tests();
   return RUN_ALL_TESTS();
 }
 

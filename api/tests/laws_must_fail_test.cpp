@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "large_batch_law.h"
 #include "misbehaving_kernels.h"
 #include "osvs/api/row_laws.h"
 #include "row_cases.h"
@@ -125,6 +126,48 @@ TEST(RowLaws, WithoutAContractAccuracyIsNotJudgedNotPassed) {
   const Verdict v = find_row_law("accuracy")->check(k, RowCase::of({{1, 2, 3}}));
   EXPECT_TRUE(is_not_judged(v)) << v.explanation;
   EXPECT_NE(v.explanation.find("no accuracy contract declared"), std::string::npos);
+}
+
+/// A kernel whose row offset wraps at `bits` bits (the int32 `row * N` bug at 2^bits elements):
+/// rows past the wrap read the inputs of an earlier row.
+template <int Bits>
+void wrapping_offset_softmax(const RowProblem& p) {
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const std::int64_t offset = (i * p.x_stride) & ((std::int64_t{1} << Bits) - 1);
+    RowProblem one = p;
+    one.rows = 1;
+    one.x_ptr = p.x<float>() + offset;
+    one.y_ptr = p.y<float>() + i * p.y_stride;
+    good_softmax(one);
+  }
+}
+
+/// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+TEST(RowLaws, LargeBatchIsOptInAndCatchesAnOffsetThatWraps) {
+  const RowLaw* law = find_row_law("large_batch");
+  ASSERT_NE(law, nullptr);
+  const auto good = host_kernel("good", good_softmax);
+  EXPECT_NE(law->excluded(good).find("OSVS_LARGE_LAWS=1"), std::string::npos);
+  // The law at 2^20 elements instead of 2^31: the same rows judged, 1/2048 of the memory.
+  const ScopedEnv opt_in("OSVS_LARGE_LAWS", "1"), small("OSVS_LARGE_LAWS_ELEMENTS", "1048576");
+  EXPECT_EQ(law->excluded(good), "");
+  EXPECT_TRUE(law->single_case);
+  const Verdict holds = law->check(good, api::large_batch_case(good));
+  EXPECT_TRUE(holds.holds()) << holds.explanation;
+  EXPECT_FALSE(holds.evidence.empty());
+  const auto wrapping = host_kernel("wrapping", wrapping_offset_softmax<20>);
+  const Verdict fails = law->check(wrapping, api::large_batch_case(wrapping));
+  EXPECT_TRUE(fails.fails()) << fails.explanation;
+  EXPECT_NE(fails.explanation.find("row 256 of 257"), std::string::npos) << fails.explanation;
 }
 
 }  // namespace

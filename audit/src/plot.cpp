@@ -100,6 +100,9 @@ std::string script(const json& audit) {
 
 bool draw_plots(const std::filesystem::path& dir, std::string* message) {
   const json audit = read_audit(dir);
+  // A plugin audit's report (its kernels carry a sweep) has plots of its own.
+  const json& kernels = audit.at("kernels");
+  if (!kernels.empty() && kernels.front().contains("sweep")) return draw_plugin_plots(dir, message);
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
     *message = "gnuplot not found: plots skipped (run `osvs audit --plot " + dir.string() +
                "` where gnuplot is installed)";

@@ -20,6 +20,7 @@
 #include "osvs/api/registry.h"
 #include "osvs/api/row_audit.h"
 #include "osvs/api/runner.h"
+#include "osvs/audit/plot.h"
 
 extern char** environ;
 
@@ -180,6 +181,15 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
                a.error.empty() ? "" : " - " + a.error.substr(0, 300), a.seconds);
     write_file(out / "audit.md", row_audit_markdown(audits, prov));
     write_file(out / "audit.json", row_audit_json(audits, prov));
+  }
+  if (o.plots) {
+    std::string message;
+    try {
+      draw_plugin_plots(out, &message);
+    } catch (const std::exception& e) {
+      message = std::string("plots not drawn: ") + e.what();
+    }
+    fmt::print("osvs audit: {}\n", message);
   }
   fmt::print("osvs audit: release gate {} ({} kernels); report in {}\n", gate ? "passes" : "FAILS",
              audits.size(), (out / "audit.md").string());

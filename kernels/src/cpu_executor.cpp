@@ -1,12 +1,12 @@
 // The CPU model: every kernel's reduction order replayed on the host (block_schedule.h), with the
-// same combine operators and exp as the device code.
-#include <array>
+// same combine operators and exp as the device code. A combine's orders are its registry entry's
+// host model (combine_entry.h), instantiated for its type where it was registered.
 #include <string>
 
 #include "osvs/kernels/algebras.h"
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/executor.h"
-#include "osvs/kernels/harness_model.h"
 
 namespace osvs {
 namespace {
@@ -16,20 +16,7 @@ void two_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
     throw InvalidLaunch(std::string("kernel mutation ") + to_string(b.mutation) +
                         " exists only on the device (a race, uninitialised shared memory or "
                         "2^31 elements); the CPU model cannot replay it");
-  visit_combine(b.combine, [&](auto op) {
-    using Op = decltype(op);
-    const OnlineAlg<Op> alg;
-    for (std::int64_t i = 0; i < b.rows; ++i) {
-      const float* row = b.x.data() + i * b.cols;
-      const auto red = model_block_reduce_detail(row, b.cols, b.block, alg, b.mutation);
-      r.row_state[i] = red.row;
-      for (std::int64_t j = 0; j < b.cols; ++j) {
-        const int warp = static_cast<int>(j % b.block) / kWarpSize;
-        const State s = b.mutation == KernelMutation::PerWarpDivisor ? red.warp[warp] : red.row;
-        r.y[i * b.cols + j] = Op::output(row[j], s);
-      }
-    }
-  });
+  b.combine.op().host.two_pass_rows(b, r);
 }
 
 void three_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
@@ -67,23 +54,16 @@ class CpuExecutor final : public Executor {
                                    const std::vector<State>& b) override {
     if (a.size() != b.size()) throw InvalidLaunch("combine_pairs: operand counts differ");
     std::vector<State> out(a.size());
-    visit_combine(k, [&](auto op) {
-      for (std::size_t i = 0; i < a.size(); ++i) out[i] = decltype(op)::combine(a[i], b[i]);
-    });
+    const auto combine = k.op().host.combine;
+    for (std::size_t i = 0; i < a.size(); ++i) out[i] = combine(a[i], b[i]);
     return out;
   }
 
   std::vector<State> warp_reduce(CombineKind k, const std::vector<State>& lanes) override {
     if (lanes.size() % kWarpSize != 0) throw InvalidLaunch("warp_reduce: need 32 states per warp");
     std::vector<State> out(lanes.size() / kWarpSize);
-    visit_combine(k, [&](auto op) {
-      const OnlineAlg<decltype(op)> alg;
-      for (std::size_t w = 0; w < out.size(); ++w) {
-        std::array<State, kWarpSize> l;
-        for (int i = 0; i < kWarpSize; ++i) l[i] = lanes[w * kWarpSize + i];
-        out[w] = model_warp_reduce(l, alg);
-      }
-    });
+    for (std::size_t w = 0; w < out.size(); ++w)
+      out[w] = k.op().host.warp_reduce(lanes.data() + w * kWarpSize);
     return out;
   }
 
@@ -92,12 +72,9 @@ class CpuExecutor final : public Executor {
     HarnessResult r;
     r.root.resize(b.cases.size());
     if (b.want_chunk_states) r.chunk_states.resize(b.cases.size());
-    visit_combine(b.combine, [&](auto op) {
-      const OnlineAlg<decltype(op)> alg;
-      for (std::size_t i = 0; i < b.cases.size(); ++i)
-        r.root[i] =
-            model_harness_case(b.cases[i], alg, b.want_chunk_states ? &r.chunk_states[i] : nullptr);
-    });
+    const auto harness_case = b.combine.op().host.harness_case;
+    for (std::size_t i = 0; i < b.cases.size(); ++i)
+      r.root[i] = harness_case(b.cases[i], b.want_chunk_states ? &r.chunk_states[i] : nullptr);
     return r;
   }
 };

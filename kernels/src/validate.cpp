@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/combine_operator.h"
 
 namespace osvs {
 
@@ -19,7 +20,7 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
     throw InvalidLaunch("rows of 2^31 or more elements are not supported (columns are int)");
   if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
-  const bool seed_int_indexing = kernel == KernelKind::TwoPass && combine == CombineKind::Seed;
+  const bool seed_int_indexing = kernel == KernelKind::TwoPass && combine.op().int32_two_pass_index;
   if (seed_int_indexing && rows * cols >= kSeedIndexLimit)
     throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
                         std::to_string(rows * cols) +

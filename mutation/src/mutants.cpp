@@ -2,20 +2,10 @@
 
 #include <algorithm>
 
+#include "osvs/kernels/combine_operator.h"
+
 namespace osvs::mutation {
 namespace {
-
-/// The bug of each combine mutant, as combine_mutants.h documents it.
-constexpr EnumName<CombineKind> kCombineBugs[] = {
-    {CombineKind::MutantOverwriteM,
-     "m overwritten before d is rescaled: the rescale factor of d1 becomes exp(0) = 1"},
-    {CombineKind::MutantNoRescale, "d never rescaled: d = d1 + d2"},
-    {CombineKind::MutantNaiveIdentity,
-     "initial state (-inf, 0) with the unguarded formula: -inf - -inf = NaN"},
-    {CombineKind::MutantUnorderedTies,
-     "hardened combine without its tie rule: the first operand's m on ties (+0 vs -0)"},
-    {CombineKind::MutantFastExp, "__expf instead of expf (error grows with |x - m|)"},
-};
 
 /// The bug of each kernel mutation, as cases.h documents it.
 constexpr EnumName<KernelMutation> kKernelBugs[] = {
@@ -37,11 +27,12 @@ constexpr EnumName<KernelMutation> kKernelBugs[] = {
 
 std::vector<Mutant> all_mutants() {
   std::vector<Mutant> out;
-  for (CombineKind k : kMutantCombines) {
+  // Every registered combine mutant (osvs's own and any a user registered), with its declared bug.
+  for (CombineKind k : registered_mutants()) {
     Case c;
     c.kernel = KernelKind::TwoPass;
     c.combine = k;
-    out.push_back({to_string(k), name_in(kCombineBugs, k, "not a mutant"), c, true});
+    out.push_back({to_string(k), k.op().defect ? k.op().defect : "(no defect stated)", c, true});
   }
   for (KernelMutation m : kAllKernelMutations) {
     Case c;

@@ -86,7 +86,7 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
   require_finite(row, n, "softmax_bound");
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {
-    const detail::OnlineAccAlg alg{combine == CombineKind::Seed, exp_ulp};
+    const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
     const detail::AccState s = model_block_reduce(row, n, block, alg);
     return outputs_bound(row, n, s.m, s.D, s.err, path, exp_ulp);
   }
@@ -107,7 +107,7 @@ double harness_d_bound(const HarnessCase& c, CombineKind combine, double exp_ulp
   for (std::size_t k = 1; k < c.chunk_offsets.size(); ++k)
     longest_chunk = std::max(longest_chunk, c.chunk_offsets[k] - c.chunk_offsets[k - 1]);
   const double path = static_cast<double>(longest_chunk + std::ssize(c.merges));
-  const detail::OnlineAccAlg alg{combine == CombineKind::Seed, exp_ulp};
+  const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
   const detail::AccState s = model_harness_case(c, alg, nullptr);
   if (s.zero) return 0;  // d_hat = D = 0 exactly (no element reached the root)
   return s.err / s.D * arithmetic_safety(path);

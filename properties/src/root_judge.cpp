@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "osvs/kernels/combine_kind.h"
+#include "osvs/kernels/combine_operator.h"
 #include "osvs/oracle/bounds.h"
 #include "osvs/oracle/ulp.h"
 #include "support.h"
@@ -17,8 +17,7 @@ Verdict judge_root(State root, const oracle::RowReference& ref, const HarnessCas
                    CombineKind combine, double exp_ulp, const std::string& what) {
   if (ref.kind == oracle::RowKind::Empty) {
     // A mutant must start from the initial state of the operator it was derived from.
-    const State init =
-        visit_combine(original_of(combine), [](auto op) { return decltype(op)::initial(); });
+    const State init = original_of(combine).op().host.initial();
     if (bitwise_equal(root, init)) return Verdict::pass();
     return Verdict::fail(what + ": empty row gives " + hex(root) + ", not the initial state " +
                          hex(init));

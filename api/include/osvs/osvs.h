@@ -19,6 +19,7 @@
 #pragma once
 
 #include "osvs/api/accuracy.h"
+#include "osvs/api/combine.h"
 #include "osvs/api/dtype.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_kernel.h"

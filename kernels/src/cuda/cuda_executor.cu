@@ -4,11 +4,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "combine_kernels.cuh"
 #include "cuda_check.cuh"
+#include "osvs/kernels/combine_operator.h"
+#include "osvs/kernels/cuda/block_dispatch.cuh"
+#include "osvs/kernels/cuda/combine_kernels.cuh"
+#include "osvs/kernels/cuda/softmax_kernels.cuh"
 #include "osvs/kernels/cuda_launch.h"
 #include "osvs/kernels/executor.h"
-#include "softmax_kernels.cuh"
 
 namespace osvs {
 namespace {
@@ -18,25 +20,8 @@ using cuda::DeviceBuffer;
 /// Calls f(std::integral_constant<int, B>{}) for the supported block size b.
 template <class F>
 void dispatch_block(int b, F&& f) {
-  switch (b) {
-    case 32:
-      return f(std::integral_constant<int, 32>{});
-    case 64:
-      return f(std::integral_constant<int, 64>{});
-    case 128:
-      return f(std::integral_constant<int, 128>{});
-    case 256:
-      return f(std::integral_constant<int, 256>{});
-    case 512:
-      return f(std::integral_constant<int, 512>{});
-    case 1024:
-      return f(std::integral_constant<int, 1024>{});
-  }
-  throw InvalidLaunch("unsupported block size " + std::to_string(b));
-}
-
-unsigned grid_for(std::int64_t n, int block) {
-  return static_cast<unsigned>((n + block - 1) / block);
+  if (!with_block_size(b, std::forward<F>(f)))
+    throw InvalidLaunch("unsupported block size " + std::to_string(b));
 }
 
 class CudaExecutor final : public Executor {
@@ -69,12 +54,8 @@ class CudaExecutor final : public Executor {
     std::vector<State> out(a.size());
     if (a.empty()) return out;
     DeviceBuffer<State> da(a.data(), a.size()), db(b.data(), b.size()), dout(a.size());
-    const auto n = static_cast<std::int64_t>(a.size());
-    visit_combine(k, [&](auto op) {
-      cuda::combine_pairs_kernel<decltype(op)>
-          <<<grid_for(n, 256), 256>>>(da.get(), db.get(), dout.get(), n);
-    });
-    cuda::check_launch("combine_pairs_kernel");
+    device_ops(k).pairs(da.get(), db.get(), dout.get(), static_cast<std::int64_t>(a.size()));
+    cuda::check_launch((std::string("combine_pairs_kernel of ") + to_string(k)).c_str());
     dout.download(out.data());
     return out;
   }
@@ -85,11 +66,8 @@ class CudaExecutor final : public Executor {
     std::vector<State> out(static_cast<std::size_t>(groups));
     if (groups == 0) return out;
     DeviceBuffer<State> din(lanes.data(), lanes.size()), dout(out.size());
-    visit_combine(k, [&](auto op) {
-      cuda::warp_reduce_kernel<decltype(op)>
-          <<<grid_for(groups * kWarpSize, 128), 128>>>(din.get(), dout.get(), groups);
-    });
-    cuda::check_launch("warp_reduce_kernel");
+    device_ops(k).warp_reduce(din.get(), dout.get(), groups);
+    cuda::check_launch((std::string("warp_reduce_kernel of ") + to_string(k)).c_str());
     dout.download(out.data());
     return out;
   }
@@ -130,12 +108,9 @@ class CudaExecutor final : public Executor {
     DeviceBuffer<cuda::DeviceHarnessCase> dc(cases.data(), cases.size());
     DeviceBuffer<State> dchunks(static_cast<std::size_t>(chunk_total)), dslots(slot_chunk.size()),
         droots(cases.size());
-    visit_combine(b.combine, [&](auto op) {
-      cuda::harness_kernel<decltype(op)>
-          <<<grid_for(n, 128), 128>>>(dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n,
-                                      dchunks.get(), dslots.get(), droots.get());
-    });
-    cuda::check_launch("harness_kernel");
+    device_ops(b.combine).harness({dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n,
+                                   dchunks.get(), dslots.get(), droots.get()});
+    cuda::check_launch((std::string("harness_kernel of ") + to_string(b.combine)).c_str());
     droots.download(r.root.data());
     if (b.want_chunk_states) {
       std::vector<State> all(static_cast<std::size_t>(chunk_total));
@@ -198,14 +173,8 @@ void launch_softmax(KernelKind kernel, CombineKind combine, int block, const flo
                        stream, x, y, row_state, rows, cols);
     } else if (kernel == KernelKind::ThreePass) {
       safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    } else if (combine == CombineKind::Seed) {
-      online_two_pass<SeedCombine, B, int>
-          <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
     } else {
-      visit_combine(combine, [&](auto op) {
-        online_two_pass<decltype(op), B, std::int64_t>
-            <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-      });
+      device_ops(combine).two_pass(B, x, y, row_state, rows, cols, stream);
     }
   });
   const cudaError_t status = cudaGetLastError();

@@ -40,6 +40,9 @@ struct RowLaw {
   Verdict (*check)(const RowKernel& k, const RowCase& c);
   /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
   std::string (*excluded)(const RowKernel& k);
+  /// The law has one fixed case per kernel (no generation, nothing to shrink): drivers run it
+  /// once.
+  bool single_case = false;
 };
 
 /// Every row law, cheapest first.

@@ -13,4 +13,8 @@ namespace osvs::audit {
 /// missing or malformed.
 bool draw_plots(const std::filesystem::path& dir, std::string* message);
 
+/// The plots of a plugin audit (osvs audit --plugin): worst_vs_n.png and
+/// contract_ratio_vs_n.png, per kernel, from dir/audit.json; same contract as draw_plots.
+bool draw_plugin_plots(const std::filesystem::path& dir, std::string* message);
+
 }  // namespace osvs::audit

@@ -37,6 +37,7 @@ struct HardenedCombineWith {
   static constexpr bool kBitwiseCommutative = true;
   static constexpr bool kExactIdentity = true;
   static constexpr bool kRescalesBothSides = false;
+  static constexpr bool kMaskedRowZero = true;  // d == 0 gives 0s (flash-attention's convention)
 
   OSVS_HD static State initial() { return identity_state(); }
   OSVS_HD static State lift(float x) {

@@ -31,6 +31,7 @@ struct SeedCombine {
   static constexpr bool kBitwiseCommutative = false;
   static constexpr bool kExactIdentity = false;  // (-inf, 0) is not an identity
   static constexpr bool kRescalesBothSides = true;
+  static constexpr bool kMaskedRowZero = false;  // a fully masked row gives 0/0 = NaN
 
   OSVS_HD static State initial() { return seed_initial_state(); }
   OSVS_HD static State lift(float x) { return State{x, 1.0f}; }

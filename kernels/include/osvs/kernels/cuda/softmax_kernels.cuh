@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "block_reduce.cuh"
+#include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/algebras.h"
 
 namespace osvs::cuda {

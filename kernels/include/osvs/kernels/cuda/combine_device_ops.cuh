@@ -1,0 +1,54 @@
+// The device launchers of one combine operator (combine_operator.h, CombineDeviceOps): the
+// harness kernels (pairs, a warp's shuffle tree, partitions and merge orders) and the 2-pass
+// softmax kernel, instantiated for Op in the file that registers it. Launch errors are left for
+// the executor to check.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "osvs/kernels/combine_operator.h"
+#include "osvs/kernels/cuda/block_dispatch.cuh"
+#include "osvs/kernels/cuda/combine_kernels.cuh"
+#include "osvs/kernels/cuda/softmax_kernels.cuh"
+
+namespace osvs::cuda {
+
+inline unsigned blocks_for(std::int64_t threads, int block) {
+  return static_cast<unsigned>((threads + block - 1) / block);
+}
+
+/// Int32TwoPassIndex: the 2-pass kernel indexes rows and columns in int (the seed as written;
+/// validation keeps its batches inside int).
+template <class Op, bool Int32TwoPassIndex>
+struct DeviceOpsOf {
+  static void pairs(const State* a, const State* b, State* out, std::int64_t n) {
+    combine_pairs_kernel<Op><<<blocks_for(n, 256), 256>>>(a, b, out, n);
+  }
+  static void warp_reduce(const State* lanes, State* out, std::int64_t groups) {
+    warp_reduce_kernel<Op><<<blocks_for(groups * kWarpSize, 128), 128>>>(lanes, out, groups);
+  }
+  static void harness(const DeviceHarnessArgs& a) {
+    harness_kernel<Op>
+        <<<blocks_for(a.num_cases, 128), 128>>>(a.values, a.chunk_offsets, a.slot_chunk, a.merges,
+                                                static_cast<const DeviceHarnessCase*>(a.cases),
+                                                a.num_cases, a.chunk_states, a.slots, a.roots);
+  }
+  static bool two_pass(int block, const float* x, float* y, State* row_state, std::int64_t rows,
+                       std::int64_t cols, void* stream) {
+    const dim3 grid(static_cast<unsigned>(rows));
+    const auto s = static_cast<cudaStream_t>(stream);
+    return with_block_size(block, [&](auto block_size) {
+      constexpr int B = decltype(block_size)::value;
+      if constexpr (Int32TwoPassIndex)
+        online_two_pass<Op, B, int>
+            <<<grid, B, 0, s>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
+      else
+        online_two_pass<Op, B, std::int64_t><<<grid, B, 0, s>>>(x, y, row_state, rows, cols);
+    });
+  }
+  static constexpr CombineDeviceOps kOps{&pairs, &warp_reduce, &harness, &two_pass};
+};
+
+}  // namespace osvs::cuda
