@@ -9,7 +9,7 @@
 namespace osvs {
 namespace {
 
-/// An empty set of partial states shaped like `like`.
+/// Partial states of `rows` rows of head_dim components of type `type`, zero-filled.
 AttnStates shaped_like(std::int64_t rows, int head_dim, DType type) {
   AttnStates s;
   s.rows = rows;
