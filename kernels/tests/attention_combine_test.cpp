@@ -9,6 +9,7 @@
 #include "osvs/kernels/attention/attention_executor.h"
 #include "osvs/kernels/attention/attention_state.h"
 #include "osvs/kernels/attention/merge_states.h"
+#include "osvs/kernels/validate.h"
 
 namespace osvs {
 namespace {
@@ -122,6 +123,31 @@ TEST(CpuSplitDecode, FullyMaskedQueryGivesTheEmptyResult) {
   EXPECT_EQ(r.out.lse[0], -kInf);
   EXPECT_EQ(float_bits(r.out.o[0]), float_bits(0.0f));
   EXPECT_EQ(float_bits(r.out.o[1]), float_bits(0.0f));
+}
+
+TEST(SplitDecodeValidation, RejectsInconsistentPlans) {
+  DecodeProblem p;
+  p.head_dim = 2;
+  p.kv_len = 3;
+  p.q = {1.0f, 1.0f};
+  p.k.assign(6, 1.0f);
+  p.v.assign(6, 1.0f);
+  const auto cpu = make_cpu_attention_executor();
+  const auto rejects = [&](const SplitPlan& plan) {
+    EXPECT_THROW(cpu->split_decode(p, plan), InvalidLaunch);
+  };
+  rejects(SplitPlan{{0, 2}, {}});                      // does not end at kv_len
+  rejects(SplitPlan{{0, 2, 1, 3}, {{0, 1}, {0, 2}}});  // decreasing offsets
+  rejects(SplitPlan{{0, 1, 3}, {}});                   // two splits, no merge
+  rejects(SplitPlan{{0, 1, 3}, {{1, 0}}});             // merged into slot 1, not 0
+  rejects(SplitPlan{{0, 1, 2, 3}, {{0, 1}, {0, 1}}});  // slot 1 merged twice
+  DecodeProblem wide = p;  // consistent sizes, head_dim beyond the kernel's 256
+  wide.head_dim = 257;
+  wide.q.assign(257, 1.0f);
+  wide.k.assign(3 * 257, 1.0f);
+  wide.v.assign(3 * 257, 1.0f);
+  EXPECT_THROW(cpu->split_decode(wide, SplitPlan{{0, 3}, {}}), InvalidLaunch);
+  EXPECT_NO_THROW(cpu->split_decode(p, SplitPlan{{0, 3}, {}}));
 }
 
 }  // namespace

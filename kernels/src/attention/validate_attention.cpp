@@ -45,6 +45,9 @@ void validate(const DecodeProblem& p, const SplitPlan& plan) {
           "split_decode: mask size");
   const int splits = plan.splits();
   require(splits >= 1, "split_decode: a plan needs at least one split");
+  // The decode kernel's grid is rows x splits: gridDim.y is at most 65535, gridDim.x 2^31 - 1.
+  require(splits <= 65535, "split_decode: more than 65535 splits");
+  require(p.rows() <= std::int64_t{2147483647}, "split_decode: more than 2^31 - 1 query rows");
   require(plan.offsets.front() == 0 && plan.offsets.back() == p.kv_len,
           "split_decode: offsets must run from 0 to kv_len");
   for (int s = 0; s < splits; ++s)
