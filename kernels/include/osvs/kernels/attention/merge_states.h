@@ -1,0 +1,67 @@
+// The merge of two partial attention results in the form engines exchange: (lse, o), o normalised
+// (o = sum p_j v_j over the chunk), lse in base e or 2 (lse_math.h). This is what a
+// `merge_attn_states` kernel computes after split-KV (flash-decoding) attention:
+//
+//   lse = log_b(b^lse_a + b^lse_b),   o = (b^lse_a o_a + b^lse_b o_b) / (b^lse_a + b^lse_b).
+//
+// Hardened form, one exp (osvs's recommendation; docs/semantics.md §8):
+//
+//   big, small  the operand with the larger lse; on a tie, the first operand is big
+//   empty       lse = -inf: a chunk with no key or only masked keys; its o is never read (the
+//               convention "o of an empty partial: anything")
+//   e           b^(small.lse - big.lse) in (0, 1]                                      (one exp)
+//   d           1 + e, in [1, 2]
+//   lse         big.lse + log_b(d)
+//   o_c         (small.o_c * e + big.o_c) / d                           (one fma, one division)
+//   special     small empty: (lse, o) = big's, bitwise; both empty: (-inf, +0), never NaN;
+//               a NaN or +inf lse on either side: (NaN, NaN...) canonical; an o_c that comes out
+//               NaN is the canonical NaN.
+//
+// Exact laws (bitwise, by construction): commutativity (off a tie the roles are fixed; on a tie
+// e = b^(+-0) = 1, d = 2, o_c = fl(fl(o_a + o_b) / 2) either way, lse = big.lse + log_b(2) with
+// big.lse == small.lse as values; -0 and +0 give the same sum) and identity on either side.
+// Approximate: associativity and tree invariance within oracle/attention_bounds.h.
+#pragma once
+
+#include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/fp_model.h"
+
+namespace osvs {
+
+/// What merging two lse's decided, for the lanes' o updates.
+struct LseMerge {
+  float lse;         ///< the merged lse
+  float e;           ///< b^(small.lse - big.lse)
+  float d;           ///< 1 + e
+  bool a_is_small;   ///< the first operand is the small one
+  bool small_empty;  ///< o = big.o, bitwise
+  bool both_empty;   ///< o = +0
+  bool nan;          ///< o = canonical NaN
+};
+
+OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase base) {
+  const float inf = __builtin_huge_valf();
+  LseMerge r;
+  r.a_is_small = lse_a < lse_b;
+  const float big = r.a_is_small ? lse_b : lse_a;
+  const float small = r.a_is_small ? lse_a : lse_b;
+  r.nan = unordered(lse_a, lse_b) || big == inf;
+  r.small_empty = small == -inf;
+  r.both_empty = big == -inf;
+  r.e = r.small_empty ? 0.0f : lse_exp(base, detail::sub_rn(small, big));
+  r.d = detail::add_rn(1.0f, r.e);
+  r.lse = r.nan ? canonical_nan() : (r.small_empty ? big : detail::add_rn(big, lse_log(base, r.d)));
+  return r;
+}
+
+OSVS_HD float merge_o(const LseMerge& r, float o_a, float o_b) {
+  if (r.nan) return canonical_nan();
+  if (r.both_empty) return 0.0f;
+  const float big = r.a_is_small ? o_b : o_a;
+  const float small = r.a_is_small ? o_a : o_b;
+  if (r.small_empty) return big;
+  const float o = detail::div_rn(mul_add_k(small, r.e, big), r.d);
+  return is_nan(o) ? canonical_nan() : o;
+}
+
+}  // namespace osvs

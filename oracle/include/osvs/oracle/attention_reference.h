@@ -1,0 +1,72 @@
+// The exact attention of one query, and the exact merge of partial results (docs/semantics.md §8).
+//
+// For a query q, keys k_j and values v_j (j unmasked), the exact scores are s_j = (q . k_j) scale
+// (real arithmetic, no rounding), p_j = e^(s_j - m) / sum_i e^(s_i - m), and
+//
+//   lse = m + log(sum_j e^(s_j - m))    (base e; base 2: lse * log2(e), exactly)
+//   o_c = sum_j p_j v_jc                 (every component c)
+//
+// attention_reference gives lse correctly rounded to float and as a double, each o_c correctly
+// rounded to the output type (f32 / bf16 / fp16, round to nearest even, subnormals included) and
+// as a double, and M_c = sum_j p_j |v_jc|, the scale in which the bounds measure o's errors
+// (oracle/attention_bounds.h). MPFR with a Ziv loop; the error analysis is beside the code
+// (src/attention_reference.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/dtype.h"
+
+namespace osvs::oracle {
+
+enum class AttnOutcome {
+  Finite,     ///< at least one unmasked key, q and every unmasked k finite
+  Empty,      ///< no unmasked key: lse = -inf, o = 0 (the documented empty result)
+  NotFinite,  ///< a NaN or inf in q or an unmasked k: no exact attention (special-value laws)
+};
+
+/// One query: q (head_dim), k and v (kv_len x head_dim), masked (kv_len, or null: none masked).
+struct AttentionQuery {
+  const float* q = nullptr;
+  const float* k = nullptr;
+  const float* v = nullptr;
+  const std::uint8_t* masked = nullptr;
+  std::int64_t kv_len = 0;
+  int head_dim = 1;
+  float scale = 1.0f;
+  LseBase base = LseBase::E;
+  DType out = DType::F32;
+};
+
+struct AttentionReference {
+  AttnOutcome outcome = AttnOutcome::Empty;
+  std::int64_t unmasked = 0;      ///< unmasked keys
+  float lse_rounded = 0;          ///< lse correctly rounded to float (-inf when Empty)
+  double lse = 0;                 ///< lse, relative error below 2^-52
+  std::vector<float> o_rounded;   ///< o_c correctly rounded to the output type
+  std::vector<double> o;          ///< o_c, absolute error below 2^-52 M_c
+  std::vector<double> magnitude;  ///< M_c = sum_j p_j |v_jc| (relative error below 2^-52)
+  std::vector<bool> o_finite;     ///< false where an unmasked v_jc is NaN or inf
+};
+
+/// The exact attention of one query. Throws std::runtime_error if the Ziv loop cannot decide a
+/// rounding at its last precision (never observed; see the source).
+AttentionReference attention_reference(const AttentionQuery& query);
+
+struct MergeReference {
+  AttnOutcome outcome = AttnOutcome::Empty;
+  double lse = 0;                 ///< log_b sum_i b^lse_i
+  std::vector<double> o;          ///< sum_i b^lse_i o_i / sum_i b^lse_i, per component
+  std::vector<double> magnitude;  ///< sum_i b^lse_i |o_i| / sum_i b^lse_i
+  std::vector<bool> o_finite;     ///< false where a non-empty partial's o_c is not finite
+};
+
+/// The exact merge of partials (lse_i, o_i) (lse in base b; -inf: an empty partial whose o is
+/// ignored; NaN or +inf: NotFinite). Doubles within 2^-52 relative (of M_c for o).
+MergeReference merge_reference(const std::vector<float>& lse,
+                               const std::vector<std::vector<float>>& o, int head_dim,
+                               LseBase base);
+
+}  // namespace osvs::oracle

@@ -1,0 +1,376 @@
+// The exact attention (attention_reference.h): MPFR with a Ziv loop.
+//
+// Scores. Each s_j = (sum_c q_c k_jc) scale is computed EXACTLY at kScoreBits = 1200 bits: a
+// product of two floats has 48 significant bits and an exponent in [-298, 256]; their sum over
+// head_dim <= 256 terms spans fewer than 256 + 298 + 48 + 8 = 610 bits; the scale adds 24. Every
+// operation's ternary value is checked to be 0 (exact).
+//
+// Error analysis at working precision p (u = 2^-p, round to nearest; MPFR's exponent range keeps
+// every intermediate normal). m = max s_j (exact). Keys with t_j = s_j - m < -kGap (kGap = 4096)
+// are left out: each e^(t_j) < 2^-5909, and d >= 1 (the maximum's term is 1), so together they
+// move o_c by less than n 2^-5909 max|v| =: tiny and log d by less than n 2^-5909.
+//   t_j = fl(s_j - m)    |t_j - (s_j - m)| <= u |s_j - m| <= kGap u
+//   e_j = fl(exp(t_j))   relative error <= e^(kGap u) (1 + u) - 1 <= 1.01 (kGap + 1) u =: eps_e
+//   d   = sum e_j        n - 1 roundings of positive terms:  rel <= 1.01 (eps_e + n u) =: eps_d
+//   N_c = sum e_j v_jc   products and sums:  |N^ - N| <= 1.01 (eps_e + (n + 1) u) A_c =: eps_n A_c
+//   A_c = sum e_j |v_jc| (same bound; M_c = A_c / d)
+//   o_c = fl(N_c / d)    |o^ - o| <= (eps_n + eps_d) / (1 - eps_d) M_c + u |o^| + tiny
+//                        <= 2 (eps_n + eps_d) M^_c + 2 u |o^| + tiny =: err_c
+//                        (M_c <= M^_c (1 + 2 eps) / (1 - eps) <= 2 M^_c for eps << 1)
+//   lse = fl(m + fl(log d))   |err| <= 2 (eps_d + u |log d^| + u |lse^|) + tiny =: err_l
+//   base 2: lse2 = fl(lse / fl(log 2))   |err| <= 1.5 err_l + 3 u |lse2^|
+// A component is decided when both ends of [o^ - err_c, o^ + err_c] (rounded outward) round to
+// the same value of the output type; the lse likewise, to float.
+//
+// Why the loop ends. By Lindemann-Weierstrass (e^a for distinct algebraic a are linearly
+// independent over the algebraic numbers), grouping the keys by distinct score g,
+// o_c = sum_g e^(s_g) V_g / sum_g e^(s_g) n_g (V_g = sum of v_jc over group g, n_g its size) is
+// a rational r only if V_g = r n_g for every g: all groups have the same mean. That case is
+// detected exactly (rational_mean) and o_c = sum_j v_jc / n computed directly (rounded correctly,
+// see there); otherwise o_c is irrational, at a positive distance from every rounding boundary,
+// and a finite precision decides it. lse = m + log d with one key is m itself (exact); with more,
+// d > 1 and no rounding boundary has been met at 4096 bits (the last rung throws if one is).
+#include "osvs/oracle/attention_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "mpfr_value.h"
+
+namespace osvs::oracle {
+namespace detail {
+
+float round_to_type(mpfr_srcptr x, DType t) {
+  if (mpfr_nan_p(x)) return std::numeric_limits<float>::quiet_NaN();
+  if (mpfr_inf_p(x)) return mpfr_sgn(x) > 0 ? INFINITY : -INFINITY;
+  if (mpfr_zero_p(x)) return mpfr_signbit(x) ? -0.0f : 0.0f;
+  const long p = precision_of(t);
+  const long binade = mpfr_get_exp(x) - 1;  // x = 1.f... 2^binade
+  const long q = std::max(binade, static_cast<long>(min_exponent_of(t))) - (p - 1);
+  MpValue scaled(mpfr_get_prec(x));
+  mpfr_mul_2si(scaled.get(), x, -q, MPFR_RNDN);  // exact
+  MpValue integer(static_cast<mpfr_prec_t>(p + 2));
+  mpfr_rint(integer.get(), scaled.get(), MPFR_RNDN);  // |X| <= 2^p: exact in p + 2 bits
+  mpfr_mul_2si(integer.get(), integer.get(), q, MPFR_RNDN);
+  const float r = mpfr_get_flt(integer.get(), MPFR_RNDN);  // exact, or +-inf past float's range
+  if (std::fabs(r) > max_finite_of(t)) return r > 0 ? INFINITY : -INFINITY;
+  return r;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::MpValue;
+using detail::round_to_type;
+
+constexpr mpfr_prec_t kScoreBits = 1200;
+constexpr double kGap = 4096;
+constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096};
+
+void require_exact(int ternary, const char* what) {
+  if (ternary != 0)
+    throw std::logic_error(std::string("attention reference: inexact ") + what +
+                           " (the exactness argument in attention_reference.cpp is broken)");
+}
+
+/// The exact score of key j.
+MpValue exact_score(const AttentionQuery& a, std::int64_t j) {
+  MpValue acc(kScoreBits), product(kScoreBits);
+  mpfr_set_zero(acc.get(), 1);
+  const float* k = a.k + j * a.head_dim;
+  for (int c = 0; c < a.head_dim; ++c) {
+    require_exact(mpfr_set_flt(product.get(), a.q[c], MPFR_RNDN), "q");
+    require_exact(mpfr_mul_d(product.get(), product.get(), k[c], MPFR_RNDN), "q k");
+    require_exact(mpfr_add(acc.get(), acc.get(), product.get(), MPFR_RNDN), "dot");
+  }
+  require_exact(mpfr_mul_d(acc.get(), acc.get(), a.scale, MPFR_RNDN), "score");
+  return acc;
+}
+
+bool all_finite(const float* x, std::int64_t n) {
+  return std::all_of(x, x + n, [](float v) { return std::isfinite(v); });
+}
+
+/// When o_c is rational (every group of equal scores has the same mean of v_jc; see the top), its
+/// value sum_j v_jc / n correctly rounded to type t; otherwise nothing. `order` lists the keys by
+/// score. Rounding: the sum is exact at kScoreBits; the quotient at 4 kScoreBits is either exact
+/// (then rounded correctly by round_to_type) or not dyadic with few bits, and then more than
+/// 2^-(278 + log2 n) relative away from every boundary of t (S and n B are multiples of 2^-150
+/// for a boundary B), far beyond its 2^-4800 error: the approximation rounds like the exact value.
+std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<std::int64_t>& order,
+                                   const std::vector<MpValue>& score, int c, DType t) {
+  MpValue total(kScoreBits), group(kScoreBits), first_group(kScoreBits), lhs(2 * kScoreBits),
+      rhs(2 * kScoreBits);
+  mpfr_set_zero(total.get(), 1);
+  std::int64_t first_count = 0;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t end = i;
+    mpfr_set_zero(group.get(), 1);
+    while (end < order.size() && mpfr_equal_p(score[static_cast<std::size_t>(order[i])].get(),
+                                              score[static_cast<std::size_t>(order[end])].get())) {
+      const float v = a.v[order[end] * a.head_dim + c];
+      require_exact(mpfr_add_d(group.get(), group.get(), v, MPFR_RNDN), "group sum");
+      ++end;
+    }
+    const auto count = static_cast<std::int64_t>(end - i);
+    if (first_count == 0) {
+      mpfr_set(first_group.get(), group.get(), MPFR_RNDN);
+      first_count = count;
+    } else {  // same mean: V_g n_first == V_first n_g, exactly
+      require_exact(mpfr_mul_si(lhs.get(), group.get(), static_cast<long>(first_count), MPFR_RNDN),
+                    "mean test");
+      require_exact(mpfr_mul_si(rhs.get(), first_group.get(), static_cast<long>(count), MPFR_RNDN),
+                    "mean test");
+      if (!mpfr_equal_p(lhs.get(), rhs.get())) return std::nullopt;
+    }
+    require_exact(mpfr_add(total.get(), total.get(), group.get(), MPFR_RNDN), "total");
+    i = end;
+  }
+  MpValue mean(4 * kScoreBits);
+  mpfr_div_si(mean.get(), total.get(), static_cast<long>(order.size()), MPFR_RNDN);
+  return round_to_type(mean.get(), t);
+}
+
+/// Both ends of [x - err, x + err], rounded outward, round to the same value of type t.
+std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t) {
+  const mpfr_prec_t p = mpfr_get_prec(x) + 8;
+  MpValue lo(p), hi(p);
+  mpfr_sub(lo.get(), x, err, MPFR_RNDD);
+  mpfr_add(hi.get(), x, err, MPFR_RNDU);
+  const float a = round_to_type(lo.get(), t), b = round_to_type(hi.get(), t);
+  if (!(a == b)) return std::nullopt;
+  return round_to_type(x, t);
+}
+
+}  // namespace
+
+AttentionReference attention_reference(const AttentionQuery& a) {
+  AttentionReference r;
+  const auto dim = static_cast<std::size_t>(a.head_dim);
+  r.o_rounded.assign(dim, 0.0f);
+  r.o.assign(dim, 0.0);
+  r.magnitude.assign(dim, 0.0);
+  r.o_finite.assign(dim, true);
+  std::vector<std::int64_t> keys;
+  for (std::int64_t j = 0; j < a.kv_len; ++j)
+    if (a.masked == nullptr || a.masked[j] == 0) keys.push_back(j);
+  r.unmasked = static_cast<std::int64_t>(keys.size());
+  if (keys.empty()) {
+    r.outcome = AttnOutcome::Empty;
+    r.lse_rounded = -INFINITY;
+    r.lse = -INFINITY;
+    return r;
+  }
+  bool finite = all_finite(a.q, a.head_dim);
+  for (std::int64_t j : keys) finite = finite && all_finite(a.k + j * a.head_dim, a.head_dim);
+  if (!finite) {
+    r.outcome = AttnOutcome::NotFinite;
+    return r;
+  }
+  r.outcome = AttnOutcome::Finite;
+
+  // Exact scores (indexed like `keys`), their maximum, the keys in score order, finite columns.
+  std::vector<MpValue> score;
+  for (std::int64_t j : keys) score.push_back(exact_score(a, j));
+  std::size_t arg_max = 0;
+  for (std::size_t i = 1; i < score.size(); ++i)
+    if (mpfr_greater_p(score[i].get(), score[arg_max].get())) arg_max = i;
+  std::vector<std::int64_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
+  std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+    return mpfr_less_p(score[static_cast<std::size_t>(x)].get(),
+                       score[static_cast<std::size_t>(y)].get());
+  });
+  double v_max = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t c = 0; c < dim; ++c) {
+      const float v = a.v[static_cast<std::size_t>(keys[i]) * dim + c];
+      if (!std::isfinite(v))
+        r.o_finite[c] = false;
+      else
+        v_max = std::max(v_max, std::fabs(double{v}));
+    }
+  // Keys renumbered 0..n-1 for rational_mean (it reads v through `order`).
+  AttentionQuery compact = a;
+  std::vector<float> v_compact(keys.size() * dim);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    std::copy_n(a.v + static_cast<std::size_t>(keys[i]) * dim, dim, v_compact.begin() + i * dim);
+  compact.v = v_compact.data();
+
+  const auto n = static_cast<double>(keys.size());
+  std::vector<bool> o_done(dim, false);
+  for (std::size_t c = 0; c < dim; ++c) {
+    if (!r.o_finite[c]) {
+      r.o_rounded[c] = std::numeric_limits<float>::quiet_NaN();
+      r.o[c] = std::numeric_limits<double>::quiet_NaN();
+      o_done[c] = true;
+    } else if (const auto mean = rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
+      r.o_rounded[c] = *mean;
+      o_done[c] = true;
+    }
+  }
+  bool lse_done = false;
+  if (keys.size() == 1 && a.base == LseBase::E) {
+    r.lse_rounded = mpfr_get_flt(score[0].get(), MPFR_RNDN);  // lse = m exactly: correct rounding
+    lse_done = true;
+  }
+
+  for (const mpfr_prec_t p : kZivBits) {
+    const double u = std::ldexp(1.0, -static_cast<int>(p));
+    const double eps_e = 1.01 * (kGap + 1) * u;
+    const double eps_d = 1.01 * (eps_e + n * u);
+    const double eps_n = 1.01 * (eps_e + (n + 1) * u);
+    const double tiny = n * std::ldexp(1.0, -5909) * std::max(v_max, 1.0);
+    MpValue t(p), e(p), d(p), term(p), log_d(p), lse(p), err(p);
+    std::vector<MpValue> num, abs_sum;
+    for (std::size_t c = 0; c < dim; ++c) {
+      num.emplace_back(p);
+      abs_sum.emplace_back(p);
+      mpfr_set_zero(num.back().get(), 1);
+      mpfr_set_zero(abs_sum.back().get(), 1);
+    }
+    mpfr_set_zero(d.get(), 1);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      mpfr_sub(t.get(), score[i].get(), score[arg_max].get(), MPFR_RNDN);
+      if (mpfr_cmp_d(t.get(), -kGap) < 0) continue;  // left out (tiny)
+      mpfr_exp(e.get(), t.get(), MPFR_RNDN);
+      mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
+      for (std::size_t c = 0; c < dim; ++c) {
+        if (!r.o_finite[c]) continue;
+        const float v = compact.v[i * dim + c];
+        mpfr_mul_d(term.get(), e.get(), v, MPFR_RNDN);
+        mpfr_add(num[c].get(), num[c].get(), term.get(), MPFR_RNDN);
+        mpfr_mul_d(term.get(), e.get(), std::fabs(double{v}), MPFR_RNDN);
+        mpfr_add(abs_sum[c].get(), abs_sum[c].get(), term.get(), MPFR_RNDN);
+      }
+    }
+    bool all = true;
+    for (std::size_t c = 0; c < dim; ++c) {
+      if (!r.o_finite[c]) continue;
+      MpValue o(p), mag(p);
+      mpfr_div(o.get(), num[c].get(), d.get(), MPFR_RNDN);
+      mpfr_div(mag.get(), abs_sum[c].get(), d.get(), MPFR_RNDN);
+      r.o[c] = mpfr_get_d(o.get(), MPFR_RNDN);
+      r.magnitude[c] = mpfr_get_d(mag.get(), MPFR_RNDN);
+      if (o_done[c]) continue;
+      mpfr_mul_d(err.get(), mag.get(), 2 * (eps_n + eps_d), MPFR_RNDU);
+      mpfr_mul_d(term.get(), o.get(), 2 * u, MPFR_RNDU);
+      mpfr_abs(term.get(), term.get(), MPFR_RNDU);
+      mpfr_add(err.get(), err.get(), term.get(), MPFR_RNDU);
+      mpfr_add_d(err.get(), err.get(), tiny, MPFR_RNDU);
+      if (const auto rounded = decided(o.get(), err.get(), a.out)) {
+        r.o_rounded[c] = *rounded;
+        o_done[c] = true;
+      } else {
+        all = false;
+      }
+    }
+    // lse = m + log d, in base e; base 2 divides by log 2.
+    mpfr_log(log_d.get(), d.get(), MPFR_RNDN);
+    mpfr_add(lse.get(), score[arg_max].get(), log_d.get(), MPFR_RNDN);
+    double err_l = 2 * (eps_d + u * std::fabs(mpfr_get_d(log_d.get(), MPFR_RNDU)) +
+                        u * std::fabs(mpfr_get_d(lse.get(), MPFR_RNDU))) +
+                   tiny;
+    if (a.base == LseBase::Two) {
+      MpValue ln2(p);
+      mpfr_const_log2(ln2.get(), MPFR_RNDN);
+      mpfr_div(lse.get(), lse.get(), ln2.get(), MPFR_RNDN);
+      err_l = 1.5 * err_l + 3 * u * std::fabs(mpfr_get_d(lse.get(), MPFR_RNDU));
+    }
+    r.lse = mpfr_get_d(lse.get(), MPFR_RNDN);
+    if (!lse_done) {
+      mpfr_set_d(err.get(), err_l, MPFR_RNDU);
+      if (const auto rounded = decided(lse.get(), err.get(), DType::F32)) {
+        r.lse_rounded = *rounded;
+        lse_done = true;
+      } else {
+        all = false;
+      }
+    }
+    if (all && lse_done) return r;
+  }
+  throw std::runtime_error(
+      "attention reference: a rounding is undecided at 4096 bits (an output within 2^-4000 "
+      "relative of a rounding boundary)");
+}
+
+MergeReference merge_reference(const std::vector<float>& lse,
+                               const std::vector<std::vector<float>>& o, int head_dim,
+                               LseBase base) {
+  constexpr mpfr_prec_t kBits = 320;  // errors ~2^-300 (times |lse| <= 2^128): far below 2^-60
+  MergeReference r;
+  const auto dim = static_cast<std::size_t>(head_dim);
+  r.o.assign(dim, 0.0);
+  r.magnitude.assign(dim, 0.0);
+  r.o_finite.assign(dim, true);
+  std::vector<std::size_t> live;
+  for (std::size_t i = 0; i < lse.size(); ++i) {
+    if (std::isnan(lse[i]) || lse[i] == INFINITY) {
+      r.outcome = AttnOutcome::NotFinite;
+      return r;
+    }
+    if (lse[i] != -INFINITY) live.push_back(i);
+  }
+  if (live.empty()) {
+    r.outcome = AttnOutcome::Empty;
+    r.lse = -INFINITY;
+    return r;
+  }
+  r.outcome = AttnOutcome::Finite;
+  float top = lse[live[0]];
+  for (std::size_t i : live) top = std::max(top, lse[i]);
+  MpValue w(kBits), d(kBits), term(kBits), ln2(kBits);
+  mpfr_const_log2(ln2.get(), MPFR_RNDN);
+  std::vector<MpValue> num, mag;
+  for (std::size_t c = 0; c < dim; ++c) {
+    num.emplace_back(kBits);
+    mag.emplace_back(kBits);
+    mpfr_set_zero(num.back().get(), 1);
+    mpfr_set_zero(mag.back().get(), 1);
+  }
+  mpfr_set_zero(d.get(), 1);
+  for (std::size_t i : live) {
+    mpfr_set_flt(w.get(), lse[i], MPFR_RNDN);
+    mpfr_sub_d(w.get(), w.get(), top, MPFR_RNDN);  // exact: a difference of two floats
+    if (base == LseBase::E)
+      mpfr_exp(w.get(), w.get(), MPFR_RNDN);
+    else
+      mpfr_exp2(w.get(), w.get(), MPFR_RNDN);
+    mpfr_add(d.get(), d.get(), w.get(), MPFR_RNDN);
+    for (std::size_t c = 0; c < dim; ++c) {
+      const float v = o[i][c];
+      if (!std::isfinite(v)) {
+        r.o_finite[c] = false;
+        continue;
+      }
+      mpfr_mul_d(term.get(), w.get(), v, MPFR_RNDN);
+      mpfr_add(num[c].get(), num[c].get(), term.get(), MPFR_RNDN);
+      mpfr_mul_d(term.get(), w.get(), std::fabs(double{v}), MPFR_RNDN);
+      mpfr_add(mag[c].get(), mag[c].get(), term.get(), MPFR_RNDN);
+    }
+  }
+  for (std::size_t c = 0; c < dim; ++c) {
+    if (!r.o_finite[c]) {
+      r.o[c] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    mpfr_div(term.get(), num[c].get(), d.get(), MPFR_RNDN);
+    r.o[c] = mpfr_get_d(term.get(), MPFR_RNDN);
+    mpfr_div(term.get(), mag[c].get(), d.get(), MPFR_RNDN);
+    r.magnitude[c] = mpfr_get_d(term.get(), MPFR_RNDN);
+  }
+  if (base == LseBase::E)
+    mpfr_log(term.get(), d.get(), MPFR_RNDN);
+  else
+    mpfr_log2(term.get(), d.get(), MPFR_RNDN);
+  mpfr_add_d(term.get(), term.get(), top, MPFR_RNDN);
+  r.lse = mpfr_get_d(term.get(), MPFR_RNDN);
+  return r;
+}
+
+}  // namespace osvs::oracle

@@ -1,0 +1,42 @@
+// A minimal owning wrapper of an mpfr_t, and the correct rounding of an MPFR value to an output
+// type (f32 / bf16 / fp16) used by the attention reference.
+#pragma once
+
+#include <mpfr.h>
+
+#include <utility>
+
+#include "osvs/kernels/dtype.h"
+
+namespace osvs::oracle::detail {
+
+class MpValue {
+ public:
+  explicit MpValue(mpfr_prec_t precision) { mpfr_init2(x_, precision); }
+  MpValue(MpValue&& other) noexcept {
+    mpfr_init2(x_, mpfr_get_prec(other.x_));
+    mpfr_swap(x_, other.x_);
+  }
+  MpValue& operator=(MpValue&& other) noexcept {
+    mpfr_swap(x_, other.x_);
+    return *this;
+  }
+  MpValue(const MpValue&) = delete;
+  MpValue& operator=(const MpValue&) = delete;
+  ~MpValue() { mpfr_clear(x_); }
+
+  mpfr_ptr get() { return x_; }
+  mpfr_srcptr get() const { return x_; }
+
+ private:
+  mpfr_t x_;
+};
+
+/// x rounded to nearest, ties to even, to type t (p significand bits, smallest normal exponent
+/// e_min, subnormals included); +-inf beyond the largest finite value (a value at or past
+/// max + ulp(max)/2 rounds to the next power of two, which is past max). Method: x = X 2^q with
+/// q = max(b(x), e_min) - p + 1 the exponent of ulp_t(x); X rounded to an integer by mpfr_rint
+/// (ties to even) is the significand of the result, exactly as IEEE rounding defines it.
+float round_to_type(mpfr_srcptr x, DType t);
+
+}  // namespace osvs::oracle::detail

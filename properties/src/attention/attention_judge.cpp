@@ -1,0 +1,131 @@
+#include "attention_judge.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "osvs/kernels/hex.h"
+
+namespace osvs::attention_judge {
+
+void Findings::fail(const std::string& why, Evidence e) {
+  if (why_.empty()) why_ = why;
+  if (evidence_.size() < 4) evidence_.push_back(std::move(e));
+}
+
+void Findings::held(double error, double bound) {
+  if (bound > 0 && error / bound > worst_ratio_) {
+    worst_ratio_ = error / bound;
+    worst_ = Evidence{"worst error / bound", error, 0, error / bound, bound};
+  }
+}
+
+Verdict Findings::verdict(const std::string& law) const {
+  if (failed()) return Verdict::fail(law + ": " + why_, evidence_);
+  Verdict v = Verdict::pass();
+  if (worst_ratio_ > 0) v.evidence.push_back(worst_);
+  return v;
+}
+
+namespace {
+
+float o_at(const AttnStates& x, std::int64_t row, int c) {
+  return x.o[static_cast<std::size_t>(row * x.head_dim + c)];
+}
+
+float lse_at(const AttnStates& x, std::int64_t row) {
+  return x.lse[static_cast<std::size_t>(row)];
+}
+
+}  // namespace
+
+void expect_bitwise_row(const AttnStates& x, std::int64_t row_x, const AttnStates& y,
+                        std::int64_t row_y, const std::string& what, Findings& f) {
+  if (float_bits(lse_at(x, row_x)) != float_bits(lse_at(y, row_y)))
+    f.fail(what + ": lse of row " + std::to_string(row_x) + " is " + hex(lse_at(x, row_x)) +
+               ", expected the bits of " + hex(lse_at(y, row_y)),
+           Evidence{"lse", lse_at(x, row_x), lse_at(y, row_y), 0, 0});
+  for (int c = 0; c < x.head_dim; ++c)
+    if (float_bits(o_at(x, row_x, c)) != float_bits(o_at(y, row_y, c)))
+      f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row_x) + " is " +
+                 hex(o_at(x, row_x, c)) + ", expected the bits of " + hex(o_at(y, row_y, c)),
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row_x, c), o_at(y, row_y, c), 0, 0});
+}
+
+void expect_bitwise(const AttnStates& x, const AttnStates& y, const std::string& what,
+                    Findings& f) {
+  for (std::int64_t r = 0; r < x.rows; ++r) expect_bitwise_row(x, r, y, r, what, f);
+}
+
+void expect_empty_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f) {
+  if (lse_at(x, row) != -INFINITY)
+    f.fail(what + ": row " + std::to_string(row) + " should be empty (lse -inf), lse is " +
+               hex(lse_at(x, row)),
+           Evidence{"lse", lse_at(x, row), -INFINITY, 0, 0});
+  for (int c = 0; c < x.head_dim; ++c)
+    if (float_bits(o_at(x, row, c)) != 0u)
+      f.fail(what + ": o[" + std::to_string(c) + "] of empty row " + std::to_string(row) + " is " +
+                 hex(o_at(x, row, c)) + ", the empty result is +0",
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), 0, 0, 0});
+}
+
+void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f) {
+  const std::uint32_t nan = float_bits(canonical_nan());
+  if (float_bits(lse_at(x, row)) != nan)
+    f.fail(what + ": lse of row " + std::to_string(row) + " is " + hex(lse_at(x, row)) +
+               ", expected the canonical NaN",
+           Evidence{"lse", lse_at(x, row), NAN, 0, 0});
+  for (int c = 0; c < x.head_dim; ++c)
+    if (float_bits(o_at(x, row, c)) != nan)
+      f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row) + " is " +
+                 hex(o_at(x, row, c)) + ", expected the canonical NaN",
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), NAN, 0, 0});
+}
+
+void expect_within(const AttnStates& x, std::int64_t row, double lse, const std::vector<double>& o,
+                   const std::vector<double>& magnitude, const oracle::AttnBound& bound,
+                   const std::string& what, Findings& f) {
+  const double lse_err = std::fabs(lse_at(x, row) - lse);
+  const double lse_tol = oracle::lse_tolerance(bound, lse);
+  if (!(lse_err <= lse_tol))
+    f.fail(what + ": lse of row " + std::to_string(row) + " is " + hex(lse_at(x, row)) +
+               ", exact " + hex(static_cast<float>(lse)) + ", error " + std::to_string(lse_err) +
+               " > bound " + std::to_string(lse_tol),
+           Evidence{"lse", lse_at(x, row), lse, lse_err, lse_tol});
+  else
+    f.held(lse_err, lse_tol);
+  for (int c = 0; c < x.head_dim; ++c) {
+    const auto i = static_cast<std::size_t>(c);
+    const double err = std::fabs(o_at(x, row, c) - o[i]);
+    const double tol = oracle::o_tolerance(bound, magnitude[i]);
+    if (!(err <= tol))
+      f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row) + " is " +
+                 hex(o_at(x, row, c)) + ", exact " + std::to_string(o[i]) + " (M " +
+                 std::to_string(magnitude[i]) + "), error " + std::to_string(err) + " > bound " +
+                 std::to_string(tol),
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), o[i], err, tol});
+    else
+      f.held(err, tol);
+  }
+}
+
+oracle::AttentionReference reference_of(const DecodeProblem& p, std::int64_t row,
+                                        std::int64_t begin, std::int64_t end) {
+  const auto key = static_cast<std::size_t>((row * p.kv_len + begin) * p.head_dim);
+  const std::uint8_t* masked =
+      p.masked.empty()
+          ? nullptr
+          : p.masked.data() + static_cast<std::size_t>((row / p.heads) * p.kv_len + begin);
+  return oracle::attention_reference(
+      oracle::AttentionQuery{p.q.data() + row * p.head_dim, p.k.data() + key, p.v.data() + key,
+                             masked, end - begin, p.head_dim, p.scale, p.base, p.out});
+}
+
+std::string describe(const DecodeProblem& p, const SplitPlan& plan) {
+  std::ostringstream s;
+  s << "batch " << p.batch << ", heads " << p.heads << ", head_dim " << p.head_dim << ", kv_len "
+    << p.kv_len << ", " << to_string(p.out) << ", base " << to_string(p.base) << ", scale "
+    << hex(p.scale) << ", " << plan.splits() << " splits";
+  return s.str();
+}
+
+}  // namespace osvs::attention_judge
