@@ -28,22 +28,37 @@
 
 namespace osvs {
 
+/// Where a declaration applies: the CPU model, the GPU, or both (a defect of the device's
+/// arithmetic, say, shows on the GPU only).
+enum class CombineSide { Both, Cpu, Gpu };
+
+/// A known defect: why, and where it shows.
+struct CombineDefect {
+  std::string reason;
+  CombineSide side = CombineSide::Both;
+  bool applies(bool gpu) const {
+    return side == CombineSide::Both || (side == CombineSide::Gpu) == gpu;
+  }
+};
+
 /// What the testbed is told about a registered operator beyond its type's declarations.
 class CombineTest {
  public:
-  /// The law must fail on this operator (a documented defect); the testbed checks that it does.
-  CombineTest& known_defect(const std::string& law, std::string reason) {
-    return (defects_[law] = std::move(reason), *this);
+  /// The law must fail on this operator where `side` says (a documented defect); the testbed
+  /// checks that it does there, and holds it to the law elsewhere.
+  CombineTest& known_defect(const std::string& law, std::string reason,
+                            CombineSide side = CombineSide::Both) {
+    return (defects_[law] = {std::move(reason), side}, *this);
   }
   /// The law is not run on this operator, for the reason given.
   CombineTest& skip(const std::string& law, std::string reason) {
     return (skips_[law] = std::move(reason), *this);
   }
-  const std::map<std::string, std::string>& known_defects() const { return defects_; }
+  const std::map<std::string, CombineDefect>& known_defects() const { return defects_; }
   const std::map<std::string, std::string>& skips() const { return skips_; }
 
  private:
-  std::map<std::string, std::string> defects_;
+  std::map<std::string, CombineDefect> defects_;
   std::map<std::string, std::string> skips_;
 };
 
