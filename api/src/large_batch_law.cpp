@@ -7,7 +7,7 @@
 
 #include "osvs/kernels/dtype.h"
 #include "osvs/kernels/stable_hash.h"
-#include "row_judge.h"
+#include "osvs/api/row_judge.h"
 
 namespace osvs::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "row_judge.h"
+#include "osvs/api/row_judge.h"
 
 #include <cmath>
 

@@ -9,7 +9,7 @@
 #include "contract.h"
 #include "exact_outputs.h"
 #include "large_batch_law.h"
-#include "row_judge.h"
+#include "osvs/api/row_judge.h"
 
 namespace osvs {
 namespace {

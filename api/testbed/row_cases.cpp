@@ -1,4 +1,4 @@
-#include "row_cases.h"
+#include "osvs/api/row_cases.h"
 
 #include "large_batch_law.h"
 

@@ -17,7 +17,7 @@
 #include "osvs/api/registry.h"
 #include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
-#include "row_cases.h"
+#include "osvs/api/row_cases.h"
 #include "testbed_settings.h"
 
 namespace osvs {

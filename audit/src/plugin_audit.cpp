@@ -18,7 +18,7 @@
 
 #include "osvs/api/plugin.h"
 #include "osvs/api/registry.h"
-#include "osvs/api/row_audit.h"
+#include "osvs/audit/kernel_audit.h"
 #include "osvs/api/runner.h"
 #include "osvs/audit/plot.h"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "misbehaving_kernels.h"
-#include "osvs/api/row_audit.h"
+#include "osvs/audit/kernel_audit.h"
 
 namespace osvs::test {
 namespace {

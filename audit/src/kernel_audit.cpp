@@ -1,75 +1,93 @@
-#include "osvs/api/row_audit.h"
+#include "osvs/audit/kernel_audit.h"
 
 #include <rapidcheck.h>
 
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
+#include "json_parts.h"
+#include "osvs/api/row_cases.h"
+#include "osvs/api/row_judge.h"
 #include "osvs/api/row_laws.h"
 #include "osvs/api/runner.h"
+#include "osvs/audit/families.h"
 #include "osvs/kernels/stable_hash.h"
-#include "row_cases.h"
-#include "row_judge.h"
 
 namespace osvs {
 namespace {
 
-using nlohmann::json;
+using audit::json;
+using audit::number;
 
-/// SplitMix64 (Steele, Lea & Flood 2014): the same stream on every platform.
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() { return splitmix64_mix(s += 0x9e3779b97f4a7c15ull); }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53; }  // [0, 1)
-  double normal() {                                                         // Box-Muller
-    const double u = 1 - uniform(), v = uniform();
-    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
-  }
-};
+/// The family of rows that exercise the declared conventions (the sweep's other families are
+/// audit/families.h's, finite and never fully masked).
+constexpr const char* kConventionsFamily = "conventions";
 
-const std::vector<std::string>& families() {
-  static const std::vector<std::string> f = {"normal_1", "normal_10", "normal_100", "wide",
-                                             "peaked",   "ties",      "special"};
+/// Every family of the sweep: the audit's input families, then the conventions.
+std::vector<std::string> families() {
+  std::vector<std::string> f;
+  for (const audit::InputFamily& family : audit::all_families()) f.push_back(family.name);
+  f.push_back(kConventionsFamily);
   return f;
 }
 
-/// A value of the family, made exact in the kernel's input type (finite values kept finite).
-float draw(const RowKernel& k, const std::string& family, SplitMix& r, std::int64_t j,
-           std::int64_t row) {
-  double x = 0;
-  if (family == "normal_1") x = r.normal();
-  if (family == "normal_10") x = 10 * r.normal();
-  if (family == "normal_100") x = 100 * r.normal();
-  if (family == "wide") x = -300 + 350 * r.uniform();
-  if (family == "peaked") x = j == 0 ? 0 : -60 + 40 * r.uniform();
-  if (family == "ties") x = -static_cast<double>(r.next() % 3);
-  if (family == "special") {
-    const float inf = std::numeric_limits<float>::infinity();
-    switch (row % 6) {
-      case 0:  // a NaN among normal values
-        return j == 0 ? std::nanf("") : round_to(k.in_type(), static_cast<float>(r.normal()));
-      case 1:  // +inf among normal values
-        return j == 0 ? inf : round_to(k.in_type(), static_cast<float>(r.normal()));
-      case 2:  // fully masked
-        return -inf;
-      case 3:  // partly masked
-        return j % 2 ? -inf : round_to(k.in_type(), static_cast<float>(r.normal()));
-      case 4:  // the type's largest magnitudes
-        return (r.next() & 1 ? 1 : -1) * max_finite_of(k.in_type()) *
-               (k.out_type() == DType::F16 ? 0.25f : 1.0f);
-      default:  // subnormal and tiny values
-        return round_to(k.in_type(), static_cast<float>(std::ldexp(r.uniform(), -130)));
-    }
-  }
+/// x exact in k's input type, and inside the range where an f16 kernel's results stay finite.
+float exact_in_type(const RowKernel& k, float x) {
   const float limit = k.in_type() == DType::F16 || k.out_type() == DType::F16
                           ? 16384.0f
                           : max_finite_of(k.in_type());
-  const float v =
-      static_cast<float>(std::clamp(x, -static_cast<double>(limit), static_cast<double>(limit)));
-  return round_to(k.in_type(), v);
+  return round_to(k.in_type(), std::isnan(x) || std::isinf(x) ? x : std::clamp(x, -limit, limit));
+}
+
+/// Row `row` of the conventions family: each row one special case the declaration rules on.
+void conventions_row(const RowKernel& k, std::mt19937_64& rng, std::int64_t row, float* x,
+                     std::int64_t n) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::normal_distribution<float> normal;
+  for (std::int64_t j = 0; j < n; ++j) {
+    switch (row % 6) {
+      case 0:  // a NaN among normal values
+        x[j] = j == 0 ? std::nanf("") : exact_in_type(k, normal(rng));
+        break;
+      case 1:  // +inf among normal values
+        x[j] = j == 0 ? inf : exact_in_type(k, normal(rng));
+        break;
+      case 2:  // fully masked
+        x[j] = -inf;
+        break;
+      case 3:  // partly masked
+        x[j] = j % 2 ? -inf : exact_in_type(k, normal(rng));
+        break;
+      case 4:  // the type's largest magnitudes
+        x[j] = (rng() & 1 ? 1 : -1) * max_finite_of(k.in_type()) *
+               (k.out_type() == DType::F16 ? 0.25f : 1.0f);
+        break;
+      default:  // subnormal and tiny values
+        x[j] = exact_in_type(k, std::ldexp(std::uniform_real_distribution<float>()(rng), -130));
+    }
+  }
+}
+
+/// The rows of one sweep cell, from a seed that depends on nothing but the audit's seed, the
+/// kernel, the family and n (stable_hash.h).
+Rows draw_rows(const RowKernel& k, const std::string& family, std::int64_t rows, std::int64_t n,
+               std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Rows out(static_cast<std::size_t>(rows), std::vector<float>(static_cast<std::size_t>(n)));
+  const audit::InputFamily* f = audit::find_family(family);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    float* x = out[static_cast<std::size_t>(i)].data();
+    if (!f) {
+      conventions_row(k, rng, i, x, n);
+      continue;
+    }
+    f->fill(rng, x, n);
+    for (std::int64_t j = 0; j < n; ++j) x[j] = exact_in_type(k, x[j]);
+  }
+  return out;
 }
 
 std::vector<std::int64_t> lengths(const RowKernel& k, bool quick) {
@@ -90,12 +108,10 @@ RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int6
   cell.n = n;
   const std::int64_t budget = o.quick ? (std::int64_t{1} << 14) : (std::int64_t{1} << 20);
   cell.rows = std::max<std::int64_t>(1, std::min<std::int64_t>(16, budget / n));
-  if (family == "special") cell.rows = std::max<std::int64_t>(cell.rows, 6);
-  SplitMix r{
-      fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n))};
-  Rows rows(static_cast<std::size_t>(cell.rows), std::vector<float>(static_cast<std::size_t>(n)));
-  for (std::int64_t i = 0; i < cell.rows; ++i)
-    for (std::int64_t j = 0; j < n; ++j) rows[i][j] = draw(k, family, r, j, i);
+  if (family == kConventionsFamily) cell.rows = std::max<std::int64_t>(cell.rows, 6);
+  const Rows rows = draw_rows(
+      k, family, cell.rows, n,
+      fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + family + "/" + std::to_string(n)));
   const RowOutputs out = run_row_kernel(k, rows);
   for (std::int64_t i = 0; i < cell.rows; ++i) {
     const auto j = api::judge_row(k, rows[i].data(), n, out.row(i), "row " + std::to_string(i));
@@ -204,12 +220,6 @@ bool gate_passes(const RowKernelAudit& a) {
 
 namespace {
 
-/// A double for JSON: numbers when finite, else "inf", "-inf" or "nan" (JSON has no such numbers).
-json number(double v) {
-  if (std::isfinite(v)) return v;
-  return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
-}
-
 double number_of(const json& j) {
   if (j.is_number()) return j.get<double>();
   const std::string s = j.get<std::string>();
@@ -286,6 +296,8 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
   md << "# osvs audit of registered kernels\n\n"
      << provenance << "\n\n"
      << "**Release gate: " << (gate ? "passes" : "fails") << "**\n\n"
+     << "Plots (drawn where gnuplot is installed; `osvs audit --plot DIR` draws them later): "
+        "`worst_vs_n.png`, `contract_ratio_vs_n.png`.\n\n"
      << "| kernel | declaration | contract | status | worst ulp | worst / contract | violations |\n"
      << "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& a : audits) {
