@@ -47,6 +47,7 @@ void add_audit_command(CLI::App& app) {
   sub->add_option("--regression-dir", opt->regression_dir,
                   "Where bound-violating cases are saved (default <out>/regressions)");
   sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
+  sub->add_flag("!--no-attention", opt->attention, "Skip the attention section");
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
   sub->add_option("--plot", *plot_dir, "Only draw the plots of an existing report folder")
       ->check(CLI::ExistingDirectory);

@@ -108,6 +108,23 @@ void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir) {
   write_detail_file(dir, "worst_cases.json", worst_cases_json_text(r));
 }
 
+/// The attention section; per-case tightness in generation order (the plot reads it).
+json attention_json(const AttentionAudit& a) {
+  json laws = json::array();
+  for (const AttentionLawAudit& l : a.laws) {
+    json tightness = json::array();
+    for (double t : l.tightness) tightness.push_back(number(t));
+    laws.push_back({{"law", l.law},
+                    {"cases", l.cases},
+                    {"vacuous", l.vacuous},
+                    {"worst_tightness", number(l.worst_tightness)},
+                    {"violations", l.violations},
+                    {"first_violation", l.first_violation},
+                    {"tightness", tightness}});
+  }
+  return {{"executor", a.executor}, {"not_run", a.not_run}, {"passes", a.passes()}, {"laws", laws}};
+}
+
 std::string audit_json_text(const AuditReport& r) {
   json kernels = json::array();
   for (const KernelSummary& k : summarize_kernels(r))
@@ -172,6 +189,7 @@ std::string audit_json_text(const AuditReport& r) {
         {"improvements", r.search.improvements}}},
       {"regression_files", r.regression_files},
       {"performance", perf(r.perf)},
+      {"attention", attention_json(r.attention)},
       {"configs", configs}};
   return j.dump(1) + "\n";
 }

@@ -115,6 +115,28 @@ std::string search_section(const AuditReport& r) {
   return s;
 }
 
+std::string attention_section(const AuditReport& r) {
+  const AttentionAudit& a = r.attention;
+  if (!a.not_run.empty()) return "Not run: " + a.not_run + ".\n";
+  std::string s = fmt::format(
+      "osvs's merge-states and split-KV decode kernels on {}, over generated cases (head_dim 1 … "
+      "256, o in f32 / bf16 / f16, lse base e and 2, empty splits, masks, random merge trees and "
+      "key permutations; docs/semantics.md §8), each judged against the MPFR attention reference "
+      "and its derived bound (`oracle/attention_bounds.h`). Tightness = worst error ÷ bound of a "
+      "case; above 1 is a violation.\n\n"
+      "| law | cases | vacuous | worst tightness | violations |\n| --- | --- | --- | --- | --- |\n",
+      a.executor);
+  std::string failures;
+  for (const AttentionLawAudit& l : a.laws) {
+    s += fmt::format("| {} | {} | {} | {:.4f} | {} |\n", l.law, l.cases, l.vacuous,
+                     l.worst_tightness, l.violations);
+    if (l.violations > 0) failures += fmt::format("- **{}**: {}\n", l.law, l.first_violation);
+  }
+  if (!failures.empty()) s += "\nFirst violation of each law:\n\n" + failures;
+  return s +
+         fmt::format("\n{:.1f} s. ![Attention tightness](attention_tightness.png)\n", a.seconds);
+}
+
 std::string timing_section(const AuditReport& r) {
   return fmt::format(
       "Wall-clock time of this run (the only numbers of this report that differ between two runs "
@@ -174,6 +196,7 @@ std::string markdown_text(const AuditReport& r) {
       "failing law that the configuration claims fails the release; one it does not claim is a "
       "known defect and is reported, not failed.\n\n{}\n"
       "## Targeted search\n\n{}\n"
+      "## Attention\n\n{}\n"
       "## Performance\n\n{}\n"
       "## Timing\n\n{}\n"
       "## Plots\n\n![ULP-error histogram](ulp_histogram.png)\n![Worst error vs N](worst_vs_n.png)\n"
@@ -188,7 +211,8 @@ std::string markdown_text(const AuditReport& r) {
       r.provenance.executor, r.provenance.device,
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,
-      kMaxLawRow, law_table(r), search_section(r), perf_section(r), timing_section(r));
+      kMaxLawRow, law_table(r), search_section(r), attention_section(r), perf_section(r),
+      timing_section(r));
   return md;
 }
 

@@ -1,5 +1,6 @@
 #include "osvs/audit/plot.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -63,6 +64,36 @@ void write_data(const json& audit, const std::filesystem::path& dir) {
   }
 }
 
+/// One block per attention law: case index and tightness, sorted (a law's distribution).
+/// Returns the plot command, or "" when the section did not run.
+std::string attention_data(const json& audit, const std::filesystem::path& dir) {
+  if (!audit.contains("attention") ||
+      !audit.at("attention").at("not_run").get<std::string>().empty())
+    return "";
+  std::ofstream data(dir / "plot_attention.dat");
+  std::string plot;
+  int i = 0;
+  for (const json& l : audit.at("attention").at("laws")) {
+    std::vector<double> t;
+    for (const json& v : l.at("tightness"))
+      if (v.is_number()) t.push_back(v.get<double>());
+    std::sort(t.begin(), t.end());
+    data << "# " << l.at("law").get<std::string>() << "\n";
+    for (std::size_t k = 0; k < t.size(); ++k)
+      data << fmt::format("{} {}\n", t.size() > 1 ? double(k) / double(t.size() - 1) : 0.0,
+                          std::max(t[k], 1e-6));
+    data << "\n\n";
+    plot += fmt::format("{}'plot_attention.dat' index {} using 1:2 with lines title '{}'",
+                        i ? ", " : "", i, l.at("law").get<std::string>());
+    ++i;
+  }
+  if (plot.empty()) return "";
+  return "set output 'attention_tightness.png'\nset title 'Attention: error / bound of every "
+         "case, sorted'\nset xlabel 'fraction of cases'\nset ylabel 'worst error / bound'\n"
+         "unset logscale\nset logscale y\nset xrange [0:1]\nset yrange [1e-6:2]\nplot " +
+         plot + ", 1 with lines dt 2 lc 'black' title 'bound'\n";
+}
+
 std::string script(const json& audit) {
   const std::string title =
       fmt::format("{} ({})", audit.at("provenance").at("executor").get<std::string>(),
@@ -110,7 +141,7 @@ bool draw_plots(const std::filesystem::path& dir, std::string* message) {
   }
   try {
     write_data(audit, dir);
-    std::ofstream(dir / "plots.gp") << script(audit);
+    std::ofstream(dir / "plots.gp") << script(audit) << attention_data(audit, dir);
   } catch (const json::exception& e) {
     throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
   }

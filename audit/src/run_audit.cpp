@@ -24,6 +24,10 @@ namespace fs = std::filesystem;
 constexpr std::int64_t kMaxSearchRow = 4097;
 constexpr int kSeedsPerKernel = 4;
 
+/// Generated cases per attention law: a count, so the section is the same in every run.
+constexpr int kAttentionCases = 300;
+constexpr int kQuickAttentionCases = 25;
+
 std::vector<SearchCase> search_seeds(const AuditReport& r) {
   std::vector<const ConfigResult*> order;
   for (const ConfigResult& c : r.configs)
@@ -150,6 +154,15 @@ int run_audit(const AuditOptions& opt) {
       r.regression_files.push_back(
           save_violation(s.kut, s.block, s.row, *executor, opt, regressions, s.origin));
 
+  if (opt.attention)
+    r.attention =
+        audit_attention(opt.executor, opt.seed, opt.quick ? kQuickAttentionCases : kAttentionCases);
+  else
+    r.attention.not_run = "--no-attention";
+  fmt::print("attention: {}\n", r.attention.not_run.empty()
+                                    ? (r.attention.passes() ? "every case within its bound"
+                                                            : "VIOLATIONS (audit.md, Attention)")
+                                    : "not run: " + r.attention.not_run);
   if (opt.perf)
     r.perf = audit_performance(r.plan.kernels, *executor);
   else

@@ -30,6 +30,7 @@ struct AuditOptions {
   std::uint64_t seed = 20240607;      ///< seed of every random input of the run
   std::string out;                    ///< report folder (empty: default_out_dir, run_audit.h)
   bool perf = true;                   ///< run the performance audit on a GPU
+  bool attention = true;              ///< run the attention section (attention_audit.h)
   bool plots = true;                  ///< draw the PNG plots after the run (needs gnuplot)
   std::string regression_dir;         ///< where bound-violating cases go (empty: <out>/regressions)
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "osvs/audit/attention_audit.h"
 #include "osvs/audit/config_audit.h"
 #include "osvs/audit/options.h"
 #include "osvs/audit/perf_audit.h"
@@ -28,6 +29,7 @@ struct AuditReport {
   SearchResult search;
   std::vector<std::string> regression_files;  ///< written for bound violations
   PerfAudit perf;
+  AttentionAudit attention;  ///< the attention section (not_run says why when skipped)
   double total_seconds = 0;
 };
 
