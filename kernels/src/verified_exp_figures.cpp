@@ -20,6 +20,8 @@
                 #name " exceeds the declared " #constant                                     \
                       "; counterexample: " OSVS_MEASURED_WORST_##name)
 
+namespace osvs {
+
 OSVS_CHECK_EXP_FIGURE(glibc_expf, GLIBC_EXPF_MAX_ULP, 0.0);
 OSVS_CHECK_EXP_FIGURE(glibc_exp2f, GLIBC_EXP2F_MAX_ULP, 0.0);
 OSVS_CHECK_EXP_FIGURE(portable_expf_host, PORTABLE_EXP_MAX_ULP, 0.0);
@@ -27,8 +29,6 @@ OSVS_CHECK_EXP_FIGURE(cuda_expf, CUDA_EXPF_MAX_ULP, 0.0);
 OSVS_CHECK_EXP_FIGURE(cuda_exp2f, CUDA_EXP2F_MAX_ULP, 0.0);
 OSVS_CHECK_EXP_FIGURE(cuda_fast_expf, CUDA_FAST_EXPF_MAX_ULP, CUDA_FAST_EXPF_ULP_PER_ABS_X);
 OSVS_CHECK_EXP_FIGURE(portable_expf_device, PORTABLE_EXP_MAX_ULP, 0.0);
-
-namespace osvs {
 
 const char* exp_figures_hold_for() {
   return OSVS_MEASURED_HOLDS_FOR;
