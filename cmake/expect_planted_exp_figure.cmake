@@ -22,7 +22,7 @@ execute_process(COMMAND ${CXX} -I${WORK} ${flags} ${check} RESULT_VARIABLE statu
 if(status EQUAL 0)
   message(FATAL_ERROR "CUDA_EXPF_MAX_ULP = 0.5 compiled: the build check missed it")
 endif()
-if(NOT "${out}${err}" MATCHES "cuda_expf exceeds the declared CUDA_EXPF_MAX_ULP; counterexample: cuda_expf\\(0x[^)]+\\) = ")
+if(NOT "${out}${err}" MATCHES "cuda_expf exceeds the declared CUDA_EXPF_MAX_ULP; counterexample: cuda_expf\\(-?0x[^)]+\\) = ")
   message(FATAL_ERROR "the planted figure failed without naming the counterexample:\n${out}${err}")
 endif()
 string(REGEX MATCH "counterexample: [^\"]*" quoted "${out}${err}")

@@ -28,6 +28,7 @@ function(osvs_write_exp_measured_header)
       endforeach()
     endif()
     if(found)
+      string(REGEX REPLACE "; declared .*$" "" cex "${cex}")  # the declaration of that run
       string(REPLACE "\"" "\\\"" cex "${cex}")
       if(NOT needed MATCHES "^[0-9.eE+-]+$")  # "inf" or "nan": no finite figure holds
         set(needed 1e308)
