@@ -8,6 +8,7 @@
 
 #include "osvs/exhaustive/measurement.h"
 #include "osvs/exhaustive/report.h"
+#include "osvs/kernels/exp_figures.h"
 #include "osvs/kernels/hd.h"
 
 namespace osvs::exhaustive {
@@ -87,6 +88,17 @@ TEST(Measurement, RecordedWorstInputsReproduceOnThisLibm) {
     ++checked;
   }
   EXPECT_EQ(checked, 3) << "glibc_expf, glibc_exp2f and portable_expf_host are measured";
+}
+
+/// The figures the build checked are those of the committed measurement, and say where they hold.
+TEST(Measurement, TheBuildReadTheCommittedFigures) {
+  std::ifstream in(OSVS_VERIFIED_JSON);
+  ASSERT_TRUE(in);
+  const nlohmann::json provenance = nlohmann::json::parse(in).at("provenance");
+  const std::string hold_for = exp_figures_hold_for();
+  for (const char* field : {"device", "nvcc", "libc", "date", "commit"})
+    EXPECT_NE(hold_for.find(provenance.at(field).get<std::string>()), std::string::npos)
+        << field << " of " << OSVS_VERIFIED_JSON << " missing from: " << hold_for;
 }
 
 }  // namespace
