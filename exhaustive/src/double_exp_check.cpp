@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "mpfr_thread_caches.h"
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/stable_hash.h"
 
@@ -18,6 +19,7 @@ namespace osvs::exhaustive {
 namespace {
 
 double double_ulp_error(double s, ExpBase base) {
+  oracle::detail::free_mpfr_caches_at_thread_exit();
   const double e = base == ExpBase::E ? std::exp(s) : std::exp2(s);
   mpfr_t y, d;
   mpfr_inits2(160, y, d, static_cast<mpfr_ptr>(nullptr));

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "mpfr_thread_caches.h"
 #include "osvs/exhaustive/exact_exp.h"
 #include "osvs/kernels/hex.h"
 #include "special_exp.h"
@@ -50,6 +51,7 @@ int binade_of_mpfr(mpfr_srcptr y) {
 
 ExactExp mpfr_exact_exp(float x, ExpBase base) {
   if (const auto special = detail::special_exp(x)) return *special;
+  oracle::detail::free_mpfr_caches_at_thread_exit();
   for (mpfr_prec_t bits = 200; bits <= 3200; bits *= 2) {
     Mpfr y(bits);
     const int ternary = power(y.get(), x, base);
@@ -77,6 +79,7 @@ ExactExp mpfr_exact_exp(float x, ExpBase base) {
 }
 
 double mpfr_ulp_distance(float observed, float x, ExpBase base) {
+  oracle::detail::free_mpfr_caches_at_thread_exit();
   const ExactExp ref = mpfr_exact_exp(x, base);
   if (ref.nan || std::isinf(ref.rounded) || !std::isfinite(observed))
     return ulp_distance(observed, ref);
