@@ -70,9 +70,9 @@ fi
 
 if wants sanitize; then
   # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
-  # 3-pass, hardened, combine-level and harness kernels; the mutants' bitwise test runs only in the
-  # portable build), osvs's kernels through the API testbed, the examples' CUDA kernels and the exp
-  # measurement's kernel. Few property cases per law (RC_PARAMS): the
+  # 3-pass, hardened, combine-level and harness kernels; the mutants' kernels run in the portable
+  # build's, when its bundle is here), osvs's kernels through the API testbed, the examples' CUDA
+  # kernels and the exp measurement's kernel. Few property cases per law (RC_PARAMS): the
   # tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
   mkdir -p "$res/sanitize"
   export RC_PARAMS="seed=20261130 max_success=4" OSVS_SHRINK_SECONDS=5
@@ -86,7 +86,11 @@ if wants sanitize; then
       >> "$res/sanitize/summary.txt"
   }
   for tool in memcheck racecheck synccheck initcheck; do
-    sanitize $tool kernels build-gpu/kernels/tests/osvs_kernel_gpu_tests --gtest_filter='GpuAgreement.*' &
+    for b in build-gpu build-gpu-portable; do
+      [ -x $b/kernels/tests/osvs_kernel_gpu_tests ] &&
+        sanitize $tool kernels-${b#build-} $b/kernels/tests/osvs_kernel_gpu_tests \
+          --gtest_filter='GpuAgreement.*' &
+    done
     sanitize $tool builtin_testbed build-gpu/api/tests/osvs_builtin_kernel_tests \
       --gtest_filter='-*cpu_model*' &
     # The examples with their saved cases, as in ctest. A declared finding must show up, which 4

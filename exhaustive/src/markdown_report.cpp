@@ -8,9 +8,16 @@
 namespace osvs::exhaustive {
 namespace {
 
+/// Four decimals; errors below 10^-3 ulp (inputs next to 0, whose b^x is next to 1) in %.2e.
 std::string ulps(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4f", v);
+  std::snprintf(buf, sizeof buf, v > 0 && v < 1e-3 ? "%.2e" : "%.4f", v);
+  return buf;
+}
+
+std::string seconds(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
 }
 
@@ -32,8 +39,7 @@ void summary(std::ostringstream& o, const Report& r) {
     o << "| " << m.exp.name << " | " << to_string(m.exp.side) << " | "
       << declared_text(m.exp.declared) << " (`" << m.exp.declared.constant << "`) | "
       << at(m.worst_normal) << " | " << at(m.worst_subnormal) << " | " << m.not_correctly_rounded
-      << " of " << m.inputs << " | " << m.violations << " | " << ulps(m.seconds).substr(0, 6)
-      << " |\n";
+      << " of " << m.inputs << " | " << m.violations << " | " << seconds(m.seconds) << " |\n";
 }
 
 void worst_inputs(std::ostringstream& o, const Report& r) {
@@ -85,7 +91,8 @@ void double_exps(std::ostringstream& o, const Report& r) {
        "| --- | --- | --- | --- | --- | --- |\n";
   for (const DoubleExpCheck& c : r.double_exps)
     o << "| glibc " << to_string(c.base) << " | " << c.domain << " | " << c.samples << " | "
-      << ulps(c.max_ulp) << " | `" << hex(c.worst_argument) << "` | " << ulps(c.seconds) << " |\n";
+      << ulps(c.max_ulp) << " | `" << hex(c.worst_argument) << "` | " << seconds(c.seconds)
+      << " |\n";
 }
 
 }  // namespace
