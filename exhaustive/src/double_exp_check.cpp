@@ -94,6 +94,22 @@ DoubleExpCheck check_double_exp_on_floats(ExpBase base, const InputRange& floats
   });
 }
 
+DoubleExpCheck check_double_exp_against_long_double(ExpBase base, unsigned threads) {
+  DoubleExpCheck c;
+  c.base = base;
+  c.domain = "every float input with |x| <= 160, against glibc's long double (x87) function";
+  return run(c, std::uint64_t{1} << 32, threads, [base](std::uint64_t i) {
+    const float x = bits_float(static_cast<std::uint32_t>(i));
+    if (!(std::fabs(x) <= 160.0f)) return Checked{NAN, 0};
+    const double e = base == ExpBase::E ? std::exp(double{x}) : std::exp2(double{x});
+    const long double l = base == ExpBase::E ? std::exp(static_cast<long double>(x))
+                                             : std::exp2(static_cast<long double>(x));
+    // |e - l| in ulps of the double binade of l (a normal double: |x| <= 160).
+    const long double ulp = std::ldexp(1.0L, std::ilogb(l) - 52);
+    return Checked{x, static_cast<double>(std::fabs(static_cast<long double>(e) - l) / ulp)};
+  });
+}
+
 DoubleExpCheck check_double_exp_on_gaps(std::uint64_t count, unsigned threads) {
   DoubleExpCheck c;
   c.domain = "gaps fl64(x - m) >= -128 of pseudo-random floats x <= m (SplitMix64, seed 0)";

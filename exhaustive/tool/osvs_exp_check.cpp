@@ -26,6 +26,7 @@ struct Options {
   std::string out;
   unsigned threads = 0;
   bool double_exps = false;
+  bool double_only = false;
   std::uint64_t double_stride = 64;
   std::uint64_t gaps = 4'000'000;
   std::string driver;
@@ -79,12 +80,14 @@ int run(const Options& o) {
   settings.progress = settings.range.count() > (std::uint64_t{1} << 28);
   ex::Report report;
   report.provenance = ex::current_provenance(settings.range, o.driver);
-  report.exps = ex::measure(selected(o, device), settings);
-  if (o.double_exps) {
+  if (!o.double_only) report.exps = ex::measure(selected(o, device), settings);
+  if (o.double_exps || o.double_only) {
     ex::InputRange floats;
     floats.stride = o.double_stride;
-    for (const ex::ExpBase b : {ex::ExpBase::E, ex::ExpBase::Two})
+    for (const ex::ExpBase b : {ex::ExpBase::E, ex::ExpBase::Two}) {
       report.double_exps.push_back(ex::check_double_exp_on_floats(b, floats, o.threads));
+      report.double_exps.push_back(ex::check_double_exp_against_long_double(b, o.threads));
+    }
     report.double_exps.push_back(ex::check_double_exp_on_gaps(o.gaps, o.threads));
   }
   int status = 0;
@@ -136,6 +139,7 @@ int main(int argc, char** argv) {
   app.add_option("--out", o.out, "folder for exp-check.json, exp-check.md and verified.json");
   app.add_option("--threads", o.threads, "host threads (default: all)");
   app.add_flag("--double", o.double_exps, "also measure glibc's double exp and exp2");
+  app.add_flag("--double-only", o.double_only, "measure glibc's double exp and exp2 only");
   app.add_option("--double-stride", o.double_stride, "float stride of the double measurement");
   app.add_option("--gaps", o.gaps, "pseudo-random gaps x - m for the double exp");
   app.add_option("--driver", o.driver, "driver version for the provenance (nvidia-smi's)");

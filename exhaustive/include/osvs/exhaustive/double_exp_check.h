@@ -25,6 +25,11 @@ struct DoubleExpCheck {
 /// checked by the float measurement's special ranges).
 DoubleExpCheck check_double_exp_on_floats(ExpBase base, const InputRange& floats, unsigned threads);
 
+/// exp or exp2 of every float with |x| <= 160 against glibc's long double expl / exp2l, an
+/// independent implementation (x87, 64-bit significand, documented 1 ulp: 2^-11 double ulp): the
+/// error of the double function on every float input, up to that 2^-11.
+DoubleExpCheck check_double_exp_against_long_double(ExpBase base, unsigned threads);
+
 /// exp of `count` gaps s = fl64(x - m) of pseudo-random floats x <= m with s >= -128 (fixed seed).
 DoubleExpCheck check_double_exp_on_gaps(std::uint64_t count, unsigned threads);
 
