@@ -80,6 +80,7 @@ int run(const Options& o) {
   settings.progress = settings.range.count() > (std::uint64_t{1} << 28);
   ex::Report report;
   report.provenance = ex::current_provenance(settings.range, o.driver);
+  if (o.double_only) report.provenance.inputs = "none of the float exps (--double-only)";
   if (!o.double_only) report.exps = ex::measure(selected(o, device), settings);
   if (o.double_exps || o.double_only) {
     ex::InputRange floats;
