@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
-# Usage: gpu-suite.sh OUT PART    PART = tests | api | large | audit | all
+# Usage: gpu-suite.sh OUT PARTS   PARTS = one or more (quoted) of tests api large audit exp
+#                                  sanitize, or all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -10,6 +11,7 @@
 set -uo pipefail
 out=${1:?usage: gpu-suite.sh OUT PART}
 part=${2:-all}
+wants() { [ "$part" = all ] || [[ " $part " == *" $1 "* ]]; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 res="$out/results"
 mkdir -p "$res"
@@ -31,7 +33,7 @@ echo "cuDNN from: ${cudnn_dir:-the system}, version $(python3 -c 'import ctypes;
 # Tests write their shrunk failures under <bundle>/regressions (OSVS_BUILD_DIR, relocated by
 # gpu-relocate.sh); they are collected at the end, to be reviewed before joining reports/.
 
-if [ "$part" = tests ] || [ "$part" = all ]; then
+if wants tests; then
   (cd build-gpu && ctest -L gpu --output-on-failure -j1 --timeout 300 \
      --output-junit "$res/ctest-gpu-default.xml") > "$res/ctest-gpu-default.log" 2>&1
   tail -15 "$res/ctest-gpu-default.log"
@@ -45,15 +47,68 @@ if [ "$part" = tests ] || [ "$part" = all ]; then
   build-gpu/bench/osvs_softmax_bench "$res/bench.json" > "$res/bench.log" 2>&1
   tail -30 "$res/bench.log"
   cuobjdump --dump-sass build-gpu/bench/combine_sass.o > "$res/combine_sass.txt" 2>&1
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu-portable/kernels/tests/osvs_kernel_gpu_tests \
-    --gtest_filter='GpuAgreement.*' > "$res/memcheck.log" 2>&1
-  echo "memcheck exit $?" | tee -a "$res/memcheck.log"
-  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu-portable/kernels/tests/osvs_kernel_gpu_tests \
-    --gtest_filter='GpuAgreement.EveryKernelCombineAndBlockSize' > "$res/racecheck.log" 2>&1
-  echo "racecheck exit $?" | tee -a "$res/racecheck.log"
 fi
 
-if [ "$part" = api ] || [ "$part" = all ]; then
+if wants exp; then
+  # The exps the bounds stand on, on every binary32 input against the correctly rounded result
+  # (exhaustive/README.md). reports/exp/verified.json records the driver its figures were
+  # measured on; every run measures again, and says whether this driver is a new one.
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  if grep -qF "driver $driver " reports/exp/verified.json; then
+    echo "driver $driver: the one the verified figures were measured on" | tee "$res/exp.log"
+  else
+    echo "driver $driver is not the one of reports/exp/verified.json: re-checking" | tee "$res/exp.log"
+  fi
+  start=$(date +%s)
+  timeout "${OSVS_EXP_TIMEOUT:-420}" build-gpu/exhaustive/osvs_exp_check --double --driver "$driver" \
+    --threads "${OSVS_EXP_THREADS:-0}" --out "$res/exp" >> "$res/exp.log" 2>&1
+  echo "osvs_exp_check exit $? after $(( $(date +%s) - start )) s" | tee -a "$res/exp.log"
+  cat "$res/exp.log"
+  mkdir -p "$res/commit/exp"
+  cp "$res/exp"/* "$res/exp.log" "$res/commit/exp/" 2>/dev/null
+fi
+
+if wants sanitize; then
+  # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
+  # 3-pass, hardened, combine-level and harness kernels; the mutants' kernels run in the portable
+  # build's, when its bundle is here), osvs's kernels through the API testbed, the examples' CUDA
+  # kernels and the exp measurement's kernel. Few property cases per law (RC_PARAMS): the
+  # tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
+  mkdir -p "$res/sanitize"
+  export RC_PARAMS="seed=20261130 max_success=4" OSVS_SHRINK_SECONDS=5
+  export OSVS_REGRESSION_DIR="$res/sanitize/regressions"  # a testbed's shrunk failures come back
+  sanitize() {  # sanitize TOOL NAME PROGRAM [ARGS...]
+    local tool=$1 name=$2 log="$res/sanitize/$1-$2.log"
+    shift 2
+    timeout "${OSVS_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$@" > "$log" 2>&1
+    echo "$tool $name: exit $?, $(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1)" \
+      >> "$res/sanitize/summary.txt"
+  }
+  for tool in memcheck racecheck synccheck initcheck; do
+    for b in build-gpu build-gpu-portable; do
+      [ -x $b/kernels/tests/osvs_kernel_gpu_tests ] &&
+        sanitize $tool kernels-${b#build-} $b/kernels/tests/osvs_kernel_gpu_tests \
+          --gtest_filter='GpuAgreement.*' &
+    done
+    sanitize $tool builtin_testbed build-gpu/api/tests/osvs_builtin_kernel_tests \
+      --gtest_filter='-*cpu_model*' &
+    # The examples with their saved cases, as in ctest. A declared finding must show up, which 4
+    # cases do not make sure of for the combine operator's NaN findings: its laws (cheap) run with
+    # RapidCheck's default count.
+    OSVS_REPLAY_DIR=examples/fast_softmax/osvs-regressions \
+      sanitize $tool fast_softmax build-gpu/examples/fast_softmax/example_fast_softmax_test &
+    OSVS_REPLAY_DIR=examples/combine_operator/osvs-regressions RC_PARAMS="seed=20261130" \
+      sanitize $tool combine_operator build-gpu/examples/combine_operator/example_combine_operator_test &
+    sanitize $tool exp_check build-gpu/exhaustive/osvs_exp_check --stride 65537 --threads 2 &
+  done
+  wait
+  sort "$res/sanitize/summary.txt" | tee "$res/sanitize/summary.sorted" && mv "$res/sanitize/summary.sorted" "$res/sanitize/summary.txt"
+  mkdir -p "$res/commit/sanitize"
+  cp "$res/sanitize/summary.txt" "$res/sanitize"/*.log "$res/commit/sanitize/"
+fi
+
+if wants api; then
   # Kernels nobody in osvs wrote, through the public API: the examples' laws ran in the gpu tests
   # above; here their plugins are audited (each kernel in a process of its own).
   for plugin in build-gpu/examples/fast_softmax/libexample_fast_softmax_plugin.so \
@@ -74,7 +129,7 @@ if [ "$part" = api ] || [ "$part" = all ]; then
     mkdir -p "$res/regressions/rows/$(dirname "$f")"; cp "$f" "$res/regressions/rows/$f"; done)
 fi
 
-if [ "$part" = large ] || [ "$part" = all ]; then
+if wants large; then
   # The opt-in law of batches past 2^31 elements, on the device kernels: osvs's own, the example
   # and cuDNN's f32 modes (each run moves 8.6 GB each way).
   export OSVS_LARGE_LAWS=1
@@ -91,7 +146,7 @@ if [ "$part" = large ] || [ "$part" = all ]; then
   unset OSVS_LARGE_LAWS
 fi
 
-if [ "$part" = audit ] || [ "$part" = all ]; then
+if wants audit; then
   timeout 420 build-gpu/cli/osvs audit --executor cuda --budget 2^30 --no-plots --out "$res/audit" \
     --regression-dir "$res/regressions/audit" > "$res/audit.log" 2>&1
   echo "audit exit $?" | tee -a "$res/audit.log"

@@ -35,6 +35,7 @@
 #include <string>
 
 #include "mpfr_decide.h"
+#include "mpfr_thread_caches.h"
 #include "osvs/oracle/ulp.h"
 #include "reference_common.h"
 
@@ -43,17 +44,7 @@ namespace {
 
 namespace bmp = boost::multiprecision;
 
-/// MPFR keeps per-thread caches (constants such as log 2) that it frees only when asked; a worker
-/// thread of the audit that used MPFR would leak them at its exit. The first MPFR call of each
-/// thread arms this guard, which frees the thread's caches when the thread ends.
-struct MpfrThreadCaches {
-  ~MpfrThreadCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-
-void free_mpfr_caches_at_thread_exit() {
-  thread_local MpfrThreadCaches guard;
-  (void)guard;
-}
+using detail::free_mpfr_caches_at_thread_exit;
 constexpr double kMpfrGap = 1024.0;
 
 template <unsigned Digits10>

@@ -1,0 +1,56 @@
+// Provenance of a measurement: date, commit, CPU, libc, device, driver and compiler.
+#include <gnu/libc-version.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "osvs/build_commit.h"
+#include "osvs/exhaustive/device_exps.h"
+#include "osvs/exhaustive/report.h"
+
+namespace osvs::exhaustive {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+}  // namespace
+
+Provenance current_provenance(const InputRange& range, const std::string& driver) {
+  Provenance p;
+  p.date = utc_now();
+  const char* env_commit = std::getenv("OSVS_COMMIT");
+  p.commit = env_commit && *env_commit ? env_commit : OSVS_BUILD_COMMIT;
+  p.host = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) + " threads";
+  p.libc = std::string("glibc ") + gnu_get_libc_version();
+  const DeviceDescription d = describe_device();
+  p.device = d.present ? d.name + " (compute capability " + d.compute_capability + "), driver " +
+                             (driver.empty() ? "unknown" : driver) + " (CUDA " +
+                             std::to_string(d.driver_cuda_version) + "), runtime " +
+                             std::to_string(d.runtime_version)
+                       : "none (" + d.why_absent + ")";
+  p.nvcc = d.nvcc.empty() ? "none" : "nvcc " + d.nvcc + ", sm_" + d.architectures;
+  p.inputs = range.exhaustive()
+                 ? "every binary32 input (2^32)"
+                 : std::to_string(range.count()) + " inputs: bit patterns " +
+                       std::to_string(range.first) + " to " + std::to_string(range.end) + " step " +
+                       std::to_string(range.stride);
+  return p;
+}
+
+}  // namespace osvs::exhaustive
