@@ -41,7 +41,8 @@ inline RowKernel declare(const Shape& s, Where where) {
     k.known_defect("large_batch",
                    "the seed kernel indexes `row * N` in int: validation refuses M * N >= 2^31 "
                    "rather than address the wrong elements (kernels/validate.h)");
-  return k.softmax()
+  return k
+      .softmax()
       .types(DType::F32, DType::F32)
       .block(s.block)
       .masked_rows(zero ? MaskedRow::Zero : MaskedRow::NaN)
