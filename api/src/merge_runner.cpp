@@ -47,11 +47,13 @@ void check_output(const std::string& who, const char* what, DType t, const Bytes
       throw KernelFailure(who + "wrote past the end of its output " + what + " (" +
                           std::to_string(b) + " bytes after the last element)");
   }
-  for (std::size_t e = 0; e < body / es; ++e)
-    if (is_sentinel(t, image.data() + kGuardBytes + e * es))
-      throw KernelFailure(
-          who + "left " + what + "[" + std::to_string(static_cast<std::int64_t>(e) / row_length) +
-          "][" + std::to_string(static_cast<std::int64_t>(e) % row_length) + "] unwritten");
+  for (std::size_t e = 0; e < body / es; ++e) {
+    if (!is_sentinel(t, image.data() + kGuardBytes + e * es)) continue;
+    const auto i = static_cast<std::int64_t>(e);
+    throw KernelFailure(who + "left " + what + "[" + std::to_string(i / row_length) + "]" +
+                        (row_length > 1 ? "[" + std::to_string(i % row_length) + "]" : "") +
+                        " unwritten");
+  }
 }
 
 std::vector<float> loaded(DType t, const Bytes& image) {
@@ -73,17 +75,16 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
   if (std::find(k.o_types().begin(), k.o_types().end(), t) == k.o_types().end())
     throw std::invalid_argument("merge kernel '" + k.name() + "' does not declare o type " +
                                 to_string(t));
-  // One input image (o_a, o_b, lse_a, lse_b), compared byte for byte after the launch.
-  const Bytes oa = staged(t, a.o, "o_a"), ob = staged(t, b.o, "o_b");
-  const std::size_t lse_bytes = a.lse.size() * sizeof(float);
-  Bytes in(oa.size() + ob.size() + 2 * lse_bytes);
-  std::copy(oa.begin(), oa.end(), in.begin());
-  std::copy(ob.begin(), ob.end(), in.begin() + static_cast<std::ptrdiff_t>(oa.size()));
-  if (lse_bytes > 0) {
-    std::memcpy(in.data() + oa.size() + ob.size(), a.lse.data(), lse_bytes);
-    std::memcpy(in.data() + oa.size() + ob.size() + lse_bytes, b.lse.data(), lse_bytes);
-  }
-  const Bytes in0 = in;
+  // Each input in an image of its own (so each starts aligned as an allocation does), compared
+  // byte for byte after the launch.
+  const auto lse_image = [](const std::vector<float>& lse) {
+    Bytes out(lse.size() * sizeof(float));
+    if (!out.empty()) std::memcpy(out.data(), lse.data(), out.size());
+    return out;
+  };
+  std::vector<Bytes> in{staged(t, a.o, "o_a"), lse_image(a.lse), staged(t, b.o, "o_b"),
+                        lse_image(b.lse)};
+  const std::vector<Bytes> in0 = in;
   Bytes o = guarded(t, a.o.size()), lse = guarded(DType::F32, a.lse.size());
 
   MergeProblem p;
@@ -91,27 +92,25 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
   p.head_dim = a.head_dim;
   p.o_type = t;
   p.base = base;
-  const auto launch = [&](unsigned char* input, unsigned char* o_image, unsigned char* lse_image,
-                          void* stream) {
+  const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     MergeProblem q = p;
-    q.o_a_ptr = input;
-    q.o_b_ptr = input + oa.size();
-    q.lse_a = reinterpret_cast<const float*>(input + oa.size() + ob.size());
-    q.lse_b = reinterpret_cast<const float*>(input + oa.size() + ob.size() + lse_bytes);
-    q.o_out_ptr = o_image + kGuardBytes;
-    q.lse_out = reinterpret_cast<float*>(lse_image + kGuardBytes);
+    q.o_a_ptr = image[0];
+    q.lse_a = reinterpret_cast<const float*>(image[1]);
+    q.o_b_ptr = image[2];
+    q.lse_b = reinterpret_cast<const float*>(image[3]);
+    q.o_out_ptr = image[4] + kGuardBytes;
+    q.lse_out = reinterpret_cast<float*>(image[5] + kGuardBytes);
     q.stream = stream;
     k(q);
   };
   const std::string who = "merge kernel '" + k.name() + "' ";
   try {
     if (k.where() == Where::Host)
-      launch(in.data(), o.data(), lse.data(), nullptr);
+      launch({in[0].data(), in[1].data(), in[2].data(), in[3].data(), o.data(), lse.data()},
+             nullptr);
     else
-      detail::run_on_device("merge kernel '" + k.name() + "'", {&in, &o, &lse},
-                            [&](const std::vector<unsigned char*>& image, void* stream) {
-                              launch(image[0], image[1], image[2], stream);
-                            });
+      detail::run_on_device("merge kernel '" + k.name() + "'",
+                            {&in[0], &in[1], &in[2], &in[3], &o, &lse}, launch);
   } catch (const KernelFailure&) {
     throw;
   } catch (const DeviceUnavailable&) {
@@ -121,7 +120,9 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
   } catch (...) {
     throw KernelFailure(who + "threw a non-standard exception");
   }
-  if (in != in0) throw KernelFailure(who + "modified its inputs (o_a, o_b, lse_a or lse_b)");
+  const char* inputs[] = {"o_a", "lse_a", "o_b", "lse_b"};
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
   check_output(who, "lse", DType::F32, lse, 1);
   check_output(who, "o", t, o, a.head_dim);
   return AttnStates{a.rows, a.head_dim, t, loaded(DType::F32, lse), loaded(t, o)};
