@@ -1,9 +1,7 @@
 // A testbed program whose kernel declares its defects: it passes only because the testbed finds
 // a counterexample for each declared defect (and saves it as a documented defect).
-#include <algorithm>
-
 #include "misbehaving_kernels.h"
-#include "osvs/kernels/attention/merge_model.h"
+#include "misbehaving_merges.h"
 
 OSVS_REGISTER_ROW_KERNEL(unsafe_softmax) {
   return osvs::RowKernel("test.unsafe_softmax", osvs::Where::Host)
@@ -20,23 +18,7 @@ OSVS_REGISTER_ROW_KERNEL(unsafe_softmax) {
 // must find it, through the testbed's merge half, as a declared defect.
 OSVS_REGISTER_MERGE_KERNEL(merge_without_empty_guards) {
   return osvs::MergeKernel("test.merge_without_empty_guards", osvs::Where::Host)
-      .run([](const osvs::MergeProblem& p) {
-        const auto n = p.rows * p.head_dim;
-        const osvs::AttnStates a{p.rows,
-                                 p.head_dim,
-                                 p.o_type,
-                                 {p.lse_a, p.lse_a + p.rows},
-                                 {p.o_a<float>(), p.o_a<float>() + n}};
-        const osvs::AttnStates b{p.rows,
-                                 p.head_dim,
-                                 p.o_type,
-                                 {p.lse_b, p.lse_b + p.rows},
-                                 {p.o_b<float>(), p.o_b<float>() + n}};
-        const osvs::AttnStates out =
-            osvs::merge_states_model(a, b, p.base, osvs::MergeMutation::EmptyGivesNan);
-        std::copy(out.lse.begin(), out.lse.end(), p.lse_out);
-        std::copy(out.o.begin(), out.o.end(), p.o_out<float>());
-      })
+      .run(osvs::test::merge_without_empty_guards)
       .lse_bases({osvs::LseBase::E, osvs::LseBase::Two})
       .known_defect("identity", "an empty partial's o is multiplied by 0: NaN garbage gives NaN")
       .known_defect("accuracy", "two empty partials give -inf - -inf = NaN, not the empty result")
