@@ -2,11 +2,11 @@
 // CPU model of each (it replays the device kernel's reduction order with the host's expf), so
 // that the black-box laws run on them where there is no GPU. Their contracts are the derived
 // bounds of their reduction shapes; their conventions are the ones kernels/documented.h states.
-#include <algorithm>
 #include <cstring>
 
 #include "builtin_merge.h"
 #include "builtin_shapes.h"
+#include "osvs/api/merge_host_io.h"
 #include "osvs/kernels/attention/merge_model.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/osvs.h"
@@ -35,19 +35,9 @@ void run_cpu_model(const Shape& s, const RowProblem& p) {
 
 const bool registered = (register_shapes(Where::Host, run_cpu_model), true);
 
-/// The merge-states kernel's CPU model on the launch's buffers (in the o type's storage).
+/// The merge-states kernel's CPU model on the launch's buffers.
 void merge_cpu_model(const MergeProblem& p) {
-  const auto n = p.rows * p.head_dim;
-  const auto states = [&](const void* o, const float* lse) {
-    AttnStates s{p.rows, p.head_dim, p.o_type, std::vector<float>(lse, lse + p.rows),
-                 std::vector<float>(static_cast<std::size_t>(n))};
-    load_from(p.o_type, o, s.o.data(), n);
-    return s;
-  };
-  const AttnStates out =
-      merge_states_model(states(p.o_a_ptr, p.lse_a), states(p.o_b_ptr, p.lse_b), p.base);
-  std::copy(out.lse.begin(), out.lse.end(), p.lse_out);
-  store_as(p.o_type, out.o.data(), p.o_out_ptr, n);
+  store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base));
 }
 
 const bool merge_registered =

@@ -11,6 +11,7 @@
 #include "osvs/api/merge_regression.h"
 #include "osvs/api/merge_runner.h"
 #include "osvs/api/row_regression.h"  // row_provenance
+#include "test_names.h"
 #include "testbed_settings.h"
 
 namespace osvs::testbed {
@@ -107,14 +108,6 @@ class MergeReplayTest : public ::testing::Test {
  private:
   const MergeKernel* k_;
 };
-
-/// GoogleTest names: letters, digits and '_' only.
-std::string test_name(const std::string& s) {
-  std::string out = s;
-  for (char& ch : out)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return out;
-}
 
 }  // namespace
 

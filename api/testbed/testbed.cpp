@@ -17,9 +17,10 @@
 #include "osvs/api/combine.h"
 #include "osvs/api/merge_registry.h"
 #include "osvs/api/registry.h"
+#include "osvs/api/row_cases.h"
 #include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
-#include "osvs/api/row_cases.h"
+#include "test_names.h"
 #include "testbed_settings.h"
 
 namespace osvs {
@@ -167,18 +168,10 @@ class ReplayTest : public ::testing::Test {
   const RowKernel* k_;
 };
 
-/// GoogleTest names: letters, digits and '_' only.
-std::string test_name(const std::string& s) {
-  std::string out = s;
-  for (char& ch : out)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return out;
-}
-
 void register_tests() {
   for (const RowKernel& k : row_kernels()) {
     const RowKernel* kp = &k;
-    const std::string suite = test_name(k.name());
+    const std::string suite = testbed::test_name(k.name());
     ::testing::RegisterTest(suite.c_str(), "replay", nullptr, nullptr, __FILE__, __LINE__,
                             [kp]() -> ::testing::Test* { return new ReplayTest(kp); });
     for (const RowLaw& law : row_laws()) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "osvs/api/merge_host_io.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_registry.h"
 #include "osvs/api/merge_regression.h"
@@ -20,22 +21,19 @@ namespace {
 const AttnStates kA{2, 3, DType::F32, {0.5f, -INFINITY}, {1, 2, 3, 4, 5, 6}};
 const AttnStates kB{2, 3, DType::F32, {0.25f, 1.0f}, {-1, 0, 7, 8, 9, 10}};
 
-/// The CPU model's merge on the launch's f32 buffers, with `lse_of_empty` for an empty result.
+/// The CPU model's merge on the launch's buffers; lse_of_empty = +inf: a kernel that reads and
+/// writes +inf for an empty partial.
 void model_merge(const MergeProblem& p, float lse_of_empty = -INFINITY) {
-  const auto n = p.rows * p.head_dim;
-  const auto states = [&](const float* o, const float* lse) {
-    AttnStates s{p.rows, p.head_dim, DType::F32, {lse, lse + p.rows}, {o, o + n}};
+  const auto translated = [&](AttnStates s, float from, float to) {
     for (float& x : s.lse)
-      if (lse_of_empty == INFINITY && x == INFINITY) x = -INFINITY;  // +inf is its empty
+      if (x == from) x = to;
     return s;
   };
-  const AttnStates out =
-      merge_states_model(states(p.o_a<float>(), p.lse_a), states(p.o_b<float>(), p.lse_b), p.base);
-  for (std::int64_t r = 0; r < p.rows; ++r)
-    p.lse_out[r] = out.lse[static_cast<std::size_t>(r)] == -INFINITY
-                       ? lse_of_empty
-                       : out.lse[static_cast<std::size_t>(r)];
-  std::copy(out.o.begin(), out.o.end(), p.o_out<float>());
+  const float inf = INFINITY;
+  AttnStates a = operand_a(p), b = operand_b(p);
+  if (lse_of_empty == inf) a = translated(a, inf, -inf), b = translated(b, inf, -inf);
+  const AttnStates out = merge_states_model(a, b, p.base);
+  store_result(p, lse_of_empty == inf ? translated(out, -inf, inf) : out);
 }
 
 MergeKernel host_merge(const std::string& name, MergeKernelFn fn) {

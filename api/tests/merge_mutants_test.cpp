@@ -9,6 +9,7 @@
 #include <set>
 
 #include "merge_law_run.h"
+#include "osvs/api/merge_host_io.h"
 #include "osvs/api/merge_regression.h"
 #include "osvs/api/row_regression.h"  // row_provenance
 #include "osvs/kernels/attention/merge_model.h"
@@ -28,17 +29,7 @@ MergeKernel mutant_kernel(MergeMutation m) {
       .o_types({DType::F32, DType::BF16, DType::F16})
       .lse_bases({LseBase::E, LseBase::Two})
       .run([m](const MergeProblem& p) {
-        const auto n = p.rows * p.head_dim;
-        const auto states = [&](const void* o, const float* lse) {
-          AttnStates s{p.rows, p.head_dim, p.o_type, std::vector<float>(lse, lse + p.rows),
-                       std::vector<float>(static_cast<std::size_t>(n))};
-          load_from(p.o_type, o, s.o.data(), n);
-          return s;
-        };
-        const AttnStates out =
-            merge_states_model(states(p.o_a_ptr, p.lse_a), states(p.o_b_ptr, p.lse_b), p.base, m);
-        std::copy(out.lse.begin(), out.lse.end(), p.lse_out);
-        store_as(p.o_type, out.o.data(), p.o_out_ptr, n);
+        store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base, m));
       })
       .description(bug_of(m));
 }
