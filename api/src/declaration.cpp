@@ -1,8 +1,18 @@
 #include "declaration.h"
 
+#include <cctype>
+
 #include "osvs/kernels/cases.h"
 
 namespace osvs::api {
+
+std::string name_problem(const std::string& name) {
+  if (name.empty()) return "a kernel needs a name";
+  for (char ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
+      return "kernel name '" + name + "' may hold only letters, digits, '_', '-' and '.'";
+  return "";
+}
 
 std::string derived_contract_problem(const RowKernel& k) {
   if (k.accuracy().kind() != Accuracy::Kind::Derived) return "";

@@ -7,6 +7,10 @@
 
 namespace osvs::api {
 
+/// Why `name` cannot name a kernel (empty, or characters other than letters, digits, '_', '-'
+/// and '.', which regression folders and test names are made of), or "".
+std::string name_problem(const std::string& name);
+
 /// Why a derived contract cannot apply to k (a shape not in the catalogue, not f32 softmax), or
 /// "" (also for kernels whose contract is not derived).
 std::string derived_contract_problem(const RowKernel& k);

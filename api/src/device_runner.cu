@@ -3,7 +3,9 @@
 // checked; a kernel that leaves an error behind is named in the KernelFailure.
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "osvs/api/runner.h"
 
@@ -50,32 +52,34 @@ bool device_available(std::string* why_not) {
 
 namespace detail {
 
-void execute_on_device(const RowKernel& k, RowProblem p, std::vector<unsigned char>& x_image,
-                       std::vector<unsigned char>& y_image, std::size_t guard_bytes) {
+void run_on_device(const std::string& who, const std::vector<std::vector<unsigned char>*>& images,
+                   const DeviceLaunch& launch) {
   std::string why;
   if (!device_available(&why)) throw DeviceUnavailable(why);
-  const std::string who = "kernel '" + k.name() + "'";
   // Errors left by earlier work are not this kernel's: report them as such.
   check(cudaDeviceSynchronize(), "before " + who + ": the device already holds an error");
-  DeviceBytes x(x_image.size()), y(y_image.size());
+  std::vector<std::unique_ptr<DeviceBytes>> copies;
+  std::vector<unsigned char*> pointers;
+  for (const std::vector<unsigned char>* image : images) {
+    copies.push_back(std::make_unique<DeviceBytes>(image->size()));
+    pointers.push_back(static_cast<unsigned char*>(copies.back()->p));
+    check(cudaMemcpy(copies.back()->p, image->data(), image->size(), cudaMemcpyHostToDevice),
+          "copy an image in");
+  }
   Stream stream;
-  check(cudaMemcpy(x.p, x_image.data(), x_image.size(), cudaMemcpyHostToDevice), "copy x in");
-  check(cudaMemcpy(y.p, y_image.data(), y_image.size(), cudaMemcpyHostToDevice), "copy y in");
-  p.x_ptr = x.p;
-  p.y_ptr = static_cast<unsigned char*>(y.p) + guard_bytes;
-  p.stream = stream.s;
-  k(p);
-  const cudaError_t launch = cudaGetLastError();
-  if (launch != cudaSuccess)
-    throw KernelFailure(who + " left a CUDA error after its launch: " + cudaGetErrorName(launch) +
-                        " (" + cudaGetErrorString(launch) + ")");
+  launch(pointers, stream.s);
+  const cudaError_t launched = cudaGetLastError();
+  if (launched != cudaSuccess)
+    throw KernelFailure(who + " left a CUDA error after its launch: " + cudaGetErrorName(launched) +
+                        " (" + cudaGetErrorString(launched) + ")");
   const cudaError_t done = cudaStreamSynchronize(stream.s);
   if (done != cudaSuccess)
     throw KernelFailure(who + " failed on the device: " + cudaGetErrorName(done) + " (" +
                         cudaGetErrorString(done) + ")");
   check(cudaDeviceSynchronize(), who + ": work outside its stream failed");
-  check(cudaMemcpy(x_image.data(), x.p, x_image.size(), cudaMemcpyDeviceToHost), "copy x out");
-  check(cudaMemcpy(y_image.data(), y.p, y_image.size(), cudaMemcpyDeviceToHost), "copy y out");
+  for (std::size_t i = 0; i < images.size(); ++i)
+    check(cudaMemcpy(images[i]->data(), pointers[i], images[i]->size(), cudaMemcpyDeviceToHost),
+          "copy an image out");
 }
 
 }  // namespace detail

@@ -9,8 +9,8 @@ bool device_available(std::string* why_not) {
 }
 
 namespace detail {
-void execute_on_device(const RowKernel&, RowProblem, std::vector<unsigned char>&,
-                       std::vector<unsigned char>&, std::size_t) {
+void run_on_device(const std::string&, const std::vector<std::vector<unsigned char>*>&,
+                   const DeviceLaunch&) {
   std::string why;
   device_available(&why);
   throw DeviceUnavailable(why);

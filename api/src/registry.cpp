@@ -30,10 +30,7 @@ const char* to_string(Where w) {
 }
 
 std::string declaration_problem(const RowKernel& k) {
-  if (k.name().empty()) return "a kernel needs a name";
-  for (char ch : k.name())
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
-      return "kernel name '" + k.name() + "' may hold only letters, digits, '_', '-' and '.'";
+  if (const std::string why = api::name_problem(k.name()); !why.empty()) return why;
   if (!k.has_callable()) return "kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.traits().vector_width < 1 || k.traits().block < 0 || k.traits().max_cols < 1)
     return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";

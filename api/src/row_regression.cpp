@@ -1,6 +1,4 @@
 #include "osvs/api/row_regression.h"
-#include "osvs/build_commit.h"
-#include "osvs/kernels/stable_hash.h"
 
 #include <chrono>
 #include <cstdint>
@@ -9,51 +7,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "json_values.h"
 #include "osvs/replay/hex_float.h"
 
 namespace osvs {
 namespace {
 
+using api::content_id;
+using api::field;
+using api::floats;
+using api::floats_of;
+using api::get;
 using nlohmann::json;
-
-json floats(const std::vector<float>& v) {
-  json a = json::array();
-  for (float x : v) a.push_back(format_hex_float(x));
-  return a;
-}
-
-std::vector<float> floats_of(const json& a, const std::string& field) {
-  if (!a.is_array()) throw std::runtime_error(field + ": expected an array of hex floats");
-  std::vector<float> v;
-  for (const json& e : a) {
-    const auto x = e.is_string() ? parse_hex_float(e.get<std::string>()) : std::nullopt;
-    if (!x) throw std::runtime_error(field + ": '" + e.dump() + "' is not an exact hex float");
-    v.push_back(*x);
-  }
-  return v;
-}
-
-const json& field(const json& j, const char* name) {
-  if (!j.contains(name)) throw std::runtime_error(std::string("missing field '") + name + "'");
-  return j.at(name);
-}
-
-template <class T>
-T get(const json& j, const char* name) {
-  try {
-    return field(j, name).get<T>();
-  } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("field '") + name + "': " + e.what());
-  }
-}
-
-/// A content id that is the same on every platform (FNV-1a 64, kernels/stable_hash.h).
-std::string content_id(const std::string& text) {
-  const std::uint64_t h = fnv1a64(text);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return std::string(buf, 12);
-}
 
 json input_json(const RowCase& c) {
   json rows = json::array();
@@ -160,12 +125,7 @@ std::string replay_row_regression(const RowKernel& k, const RowRegression& r) {
 }
 
 std::string row_provenance(const std::string& found_by) {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  const char* commit = std::getenv("OSVS_COMMIT");
-  return std::string(date) + ", osvs " + (commit && *commit ? commit : OSVS_BUILD_COMMIT) + ", " +
-         found_by;
+  return api::provenance(found_by);
 }
 
 }  // namespace osvs

@@ -4,37 +4,10 @@
 #include <cstring>
 #include <exception>
 
+#include "sentinel.h"
+
 namespace osvs {
 namespace {
-
-/// Guard zone on each side of the output: 256 bytes catches the usual off-by-one-vector writes.
-constexpr std::size_t kGuardBytes = 256;
-
-/// The sentinel in each type: a signalling NaN with a payload no arithmetic produces (generated
-/// NaNs are quiet), so an element still holding it was not written.
-constexpr std::uint32_t kSentinel32 = 0x7fa5a5a5u;
-constexpr std::uint16_t kSentinelBf16 = 0x7fa5u;
-constexpr std::uint16_t kSentinelF16 = 0x7da5u;
-
-void fill_sentinel(DType t, unsigned char* p, std::size_t bytes) {
-  if (t == DType::F32) {
-    for (std::size_t i = 0; i + 4 <= bytes; i += 4) std::memcpy(p + i, &kSentinel32, 4);
-    return;
-  }
-  const std::uint16_t s = t == DType::BF16 ? kSentinelBf16 : kSentinelF16;
-  for (std::size_t i = 0; i + 2 <= bytes; i += 2) std::memcpy(p + i, &s, 2);
-}
-
-bool is_sentinel(DType t, const unsigned char* p) {
-  if (t == DType::F32) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v == kSentinel32;
-  }
-  std::uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v == (t == DType::BF16 ? kSentinelBf16 : kSentinelF16);
-}
 
 std::string where_in(std::int64_t element, std::int64_t stride, std::int64_t cols) {
   const std::int64_t row = element / stride, col = element % stride;
@@ -130,7 +103,14 @@ RowOutputs run_row_kernel(const RowKernel& k, const Rows& rows, Layout layout) {
     if (k.where() == Where::Host)
       run_on_host(k, p, x, y);
     else
-      detail::execute_on_device(k, p, x, y, kGuardBytes);
+      detail::run_on_device("kernel '" + k.name() + "'", {&x, &y},
+                            [&](const std::vector<unsigned char*>& image, void* stream) {
+                              RowProblem q = p;
+                              q.x_ptr = image[0];
+                              q.y_ptr = image[1] + kGuardBytes;
+                              q.stream = stream;
+                              k(q);
+                            });
   } catch (const KernelFailure&) {
     throw;
   } catch (const DeviceUnavailable&) {

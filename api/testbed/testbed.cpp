@@ -13,11 +13,14 @@
 #include <sstream>
 
 #include "combine_laws.h"
+#include "merge_tests.h"
 #include "osvs/api/combine.h"
+#include "osvs/api/merge_registry.h"
 #include "osvs/api/registry.h"
+#include "osvs/api/row_cases.h"
 #include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
-#include "osvs/api/row_cases.h"
+#include "test_names.h"
 #include "testbed_settings.h"
 
 namespace osvs {
@@ -165,18 +168,10 @@ class ReplayTest : public ::testing::Test {
   const RowKernel* k_;
 };
 
-/// GoogleTest names: letters, digits and '_' only.
-std::string test_name(const std::string& s) {
-  std::string out = s;
-  for (char& ch : out)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return out;
-}
-
 void register_tests() {
   for (const RowKernel& k : row_kernels()) {
     const RowKernel* kp = &k;
-    const std::string suite = test_name(k.name());
+    const std::string suite = testbed::test_name(k.name());
     ::testing::RegisterTest(suite.c_str(), "replay", nullptr, nullptr, __FILE__, __LINE__,
                             [kp]() -> ::testing::Test* { return new ReplayTest(kp); });
     for (const RowLaw& law : row_laws()) {
@@ -242,21 +237,31 @@ int run_testbed(int argc, char** argv) {
                 << (a.rescales_both_sides ? "two exps per combine" : "one exp per combine")
                 << (t.kind.op().device ? ", host and device" : ", host only") << "\n";
     }
+    for (const MergeKernel& k : merge_kernels()) {
+      std::cout << k.name() << "  merge kernel on " << to_string(k.where()) << ", o";
+      for (DType t : k.o_types()) std::cout << " " << to_string(t);
+      std::cout << ", lse base";
+      for (LseBase b : k.lse_bases()) std::cout << " " << to_string(b);
+      std::cout << ", empty partial " << to_string(k.empty_partial()) << "\n";
+    }
     return 0;
   }
   if (replay) {
+    if (const auto status = testbed::replay_merge_file(*replay)) return *status;
     if (const auto status = testbed::replay_combine_file(*replay)) return *status;
     return replay_one(*replay);
   }
   if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
-  if (row_kernels().empty() && combine_tests().empty()) {
-    std::cerr << "osvs: no row kernel and no combine operator is registered in this program\n";
+  if (row_kernels().empty() && combine_tests().empty() && merge_kernels().empty()) {
+    std::cerr << "osvs: no row kernel, combine operator or merge kernel is registered in this "
+                 "program\n";
     return 2;
   }
   register_tests();
   testbed::register_combine_tests();
+  testbed::register_merge_tests();
   return RUN_ALL_TESTS();
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "osvs/replay/case_io.h"
@@ -95,8 +97,27 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
   return o;
 }
 
+namespace {
+
+/// The public API's regression files (row and merge kernels, api/README.md) live beside the
+/// suite's; they name a registered kernel and are replayed by that kernel's testbed program.
+const char* api_format_of(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object()) return nullptr;
+  for (const char* key : {"osvs_row_regression", "osvs_merge_regression"})
+    if (j.contains(key)) return key;
+  return nullptr;
+}
+
+}  // namespace
+
 ReplayOutcome replay_file(const std::filesystem::path& file, Executor& executor,
                           const PropertyLookup& lookup) {
+  if (const char* format = api_format_of(file))
+    return outcome(file, ReplayStatus::Skipped,
+                   std::string("an ") + format +
+                       " file: replayed by the testbed program that registers its kernel");
   RegressionRecord r;
   try {
     r = read_regression(file);

@@ -15,11 +15,15 @@
 //   }
 //
 // and in CMake: osvs_add_kernel_test(NAME my_kernels SOURCES my_adapter.cu LIBRARIES my_lib).
+// A merge of attention partials (o_a, lse_a, o_b, lse_b) -> (o, lse) is registered the same way
+// with OSVS_REGISTER_MERGE_KERNEL and osvs::MergeKernel (merge_kernel.h).
 // The README's "Test your own kernel" walks through it; api/README.md lists every declaration.
 #pragma once
 
 #include "osvs/api/accuracy.h"
 #include "osvs/api/combine.h"
 #include "osvs/api/dtype.h"
+#include "osvs/api/merge_kernel.h"
+#include "osvs/api/merge_registry.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_kernel.h"

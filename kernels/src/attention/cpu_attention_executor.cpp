@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "osvs/kernels/attention/attention_executor.h"
-#include "osvs/kernels/attention/merge_states.h"
+#include "osvs/kernels/attention/merge_model.h"
 #include "osvs/kernels/attention/split_decode.h"
 
 namespace osvs {
@@ -18,22 +18,6 @@ AttnStates shaped_like(std::int64_t rows, int head_dim, DType type) {
   s.lse.resize(static_cast<std::size_t>(rows));
   s.o.resize(static_cast<std::size_t>(rows * head_dim));
   return s;
-}
-
-/// The merge-states kernel's work for one row: every thread (component) computes the same
-/// merge_lse and its own merge_o; the thread of component 0 writes lse.
-AttnStates merge_model(const AttnStates& a, const AttnStates& b, LseBase base) {
-  AttnStates out = shaped_like(a.rows, a.head_dim, a.o_type);
-  for (std::int64_t r = 0; r < a.rows; ++r) {
-    const auto row = static_cast<std::size_t>(r);
-    const LseMerge m = merge_lse(a.lse[row], b.lse[row], base);
-    out.lse[row] = m.lse;
-    for (int c = 0; c < a.head_dim; ++c) {
-      const auto i = row * static_cast<std::size_t>(a.head_dim) + static_cast<std::size_t>(c);
-      out.o[i] = round_attn(a.o_type, merge_o(m, a.o[i], b.o[i]));
-    }
-  }
-  return out;
 }
 
 /// One warp's work: the partial of keys [begin, end) for query row r, written into `out` row r.
@@ -73,7 +57,7 @@ class CpuAttentionExecutor final : public AttentionExecutor {
 
   AttnStates merge_states(const AttnStates& a, const AttnStates& b, LseBase base) override {
     validate(a, b);
-    return merge_model(a, b, base);
+    return merge_states_model(a, b, base);
   }
 
   DecodeResult split_decode(const DecodeProblem& p, const SplitPlan& plan) override {
@@ -88,7 +72,7 @@ class CpuAttentionExecutor final : public AttentionExecutor {
     }
     std::vector<AttnStates> slots = r.partials;
     for (const Merge& m : plan.merges)
-      slots[static_cast<std::size_t>(m.dst)] = merge_model(
+      slots[static_cast<std::size_t>(m.dst)] = merge_states_model(
           slots[static_cast<std::size_t>(m.dst)], slots[static_cast<std::size_t>(m.src)], p.base);
     r.out = std::move(slots[0]);
     return r;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,10 +62,15 @@ bool device_available(std::string* why_not);
 bool runnable(const RowKernel& k, std::string* why_not);
 
 namespace detail {
-/// One launch on byte images: x_image holds the input (with padding), y_image the output with
-/// guard zones of guard_bytes on either side; the problem's pointers are left for the executor.
-void execute_on_device(const RowKernel& k, RowProblem problem, std::vector<unsigned char>& x_image,
-                       std::vector<unsigned char>& y_image, std::size_t guard_bytes);
+/// Pointers to the device copies of the images, in their order, and the stream to launch on.
+using DeviceLaunch = std::function<void(const std::vector<unsigned char*>& images, void* stream)>;
+
+/// One launch on byte images (the row and merge runners' device half): copies every image to
+/// the device, calls `launch` with their device addresses and a stream of its own, checks that
+/// no CUDA error is left (a KernelFailure naming `who` otherwise), synchronises and copies every
+/// image back. DeviceUnavailable where no device is usable.
+void run_on_device(const std::string& who, const std::vector<std::vector<unsigned char>*>& images,
+                   const DeviceLaunch& launch);
 }  // namespace detail
 
 }  // namespace osvs

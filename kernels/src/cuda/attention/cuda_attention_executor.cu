@@ -6,18 +6,13 @@
 #include "../cuda_check.cuh"
 #include "attention_kernels.cuh"
 #include "osvs/kernels/attention/attention_executor.h"
+#include "osvs/kernels/attention/merge_states_launch.h"
 
 namespace osvs {
 namespace {
 
 using cuda::DeviceBuffer;
 using cuda::storage_t;
-
-constexpr int kMergeBlock = 256;
-
-unsigned merge_grid(std::int64_t n) {
-  return static_cast<unsigned>((n + kMergeBlock - 1) / kMergeBlock);
-}
 
 /// Calls f(std::integral_constant<DType, t>{}).
 template <class F>
@@ -53,10 +48,9 @@ template <DType T>
 void launch_merge(const storage_t<T>* o_a, const float* lse_a, const storage_t<T>* o_b,
                   const float* lse_b, storage_t<T>* o_out, float* lse_out, std::int64_t rows,
                   int head_dim, LseBase base) {
-  const std::int64_t n = rows * head_dim;
-  if (n == 0) return;
-  cuda::merge_states_kernel<T><<<merge_grid(n), kMergeBlock>>>(o_a, lse_a, o_b, lse_b, o_out,
-                                                               lse_out, rows, head_dim, base);
+  if (rows * head_dim == 0) return;
+  cuda::launch_merge_states(T, o_a, lse_a, o_b, lse_b, o_out, lse_out, rows, head_dim, base,
+                            nullptr);
   cuda::check_launch("merge_states_kernel");
 }
 

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/attention/merge_mutation.h"
 #include "osvs/kernels/fp_model.h"
 
 namespace osvs {
@@ -39,28 +40,42 @@ struct LseMerge {
   bool nan;          ///< o = canonical NaN
 };
 
-OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase base) {
+/// The merge of the lse's. M is MergeMutation::None in every kernel; a mutant (merge_mutation.h)
+/// changes the one line marked with its name, in the CPU model only.
+template <MergeMutation M = MergeMutation::None>
+OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase declared_base) {
   const float inf = __builtin_huge_valf();
+  const LseBase base = M == MergeMutation::BaseConfusion ? LseBase::E : declared_base;
   LseMerge r;
-  r.a_is_small = lse_a < lse_b;
+  r.a_is_small = M == MergeMutation::PositionalOrder ? false : lse_a < lse_b;
   const float big = r.a_is_small ? lse_b : lse_a;
   const float small = r.a_is_small ? lse_a : lse_b;
-  r.nan = unordered(lse_a, lse_b) || big == inf;
-  r.small_empty = small == -inf;
-  r.both_empty = big == -inf;
+  r.nan = M == MergeMutation::NanNotCanonical ? false : unordered(lse_a, lse_b) || big == inf;
+  r.small_empty = M == MergeMutation::EmptyGivesNan  ? false
+                  : M == MergeMutation::SmallDropped ? true
+                                                     : small == -inf;
+  r.both_empty = M == MergeMutation::EmptyGivesNan ? false : big == -inf;
   r.e = r.small_empty ? 0.0f : lse_exp(base, detail::sub_rn(small, big));
   r.d = detail::add_rn(1.0f, r.e);
-  r.lse = r.nan ? canonical_nan() : (r.small_empty ? big : detail::add_rn(big, lse_log(base, r.d)));
+  r.lse = r.nan ? canonical_nan()
+                : (r.small_empty || M == MergeMutation::LseNotUpdated
+                       ? big
+                       : detail::add_rn(big, lse_log(base, r.d)));
+  if constexpr (M == MergeMutation::OverwriteLse)
+    if (!r.small_empty) r.e = lse_exp(base, detail::sub_rn(small, r.lse));
   return r;
 }
 
+template <MergeMutation M = MergeMutation::None>
 OSVS_HD float merge_o(const LseMerge& r, float o_a, float o_b) {
   if (r.nan) return canonical_nan();
   if (r.both_empty) return 0.0f;
   const float big = r.a_is_small ? o_b : o_a;
   const float small = r.a_is_small ? o_a : o_b;
   if (r.small_empty) return big;
-  const float o = detail::div_rn(mul_add_k(small, r.e, big), r.d);
+  const float sum =
+      M == MergeMutation::NoRescale ? detail::add_rn(small, big) : mul_add_k(small, r.e, big);
+  const float o = M == MergeMutation::WrongNormaliser ? sum : detail::div_rn(sum, r.d);
   return is_nan(o) ? canonical_nan() : o;
 }
 

@@ -1,0 +1,125 @@
+// MergeKernel: a black-box merge of attention partials under test, the engines'
+// `merge_attn_states`: (o_a, lse_a, o_b, lse_b) -> (o, lse) over rows = tokens x heads, each row
+// head_dim components of o and one f32 lse (docs/semantics.md §8). Declared like a RowKernel: a
+// name, where it runs, the callable, the o types it takes, the base of its lse, how it represents
+// an empty partial, and the laws it is known to break or leaves out.
+//
+//   osvs::MergeKernel("my.merge", osvs::Where::Device)
+//       .run([](const osvs::MergeProblem& p) {
+//         my_merge(p.o_out<float>(), p.lse_out, p.o_a<float>(), p.lse_a, p.o_b<float>(), p.lse_b,
+//                  p.rows, p.head_dim, p.cuda_stream<cudaStream_t>());
+//       })
+//       .lse_bases({osvs::LseBase::E})
+//       .empty_partial(osvs::EmptyPartial::NegInfLse);
+//
+// Every merge law (api/README.md) runs on it: bitwise commutativity, identity and special values,
+// and accuracy, associativity and tree invariance within the derived merge bound, whose exp and
+// log accuracies are CUDA's (Where::Device) or glibc's (Where::Host).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "osvs/api/dtype.h"
+#include "osvs/api/row_kernel.h"  // Where
+#include "osvs/kernels/attention/lse_math.h"
+
+namespace osvs {
+
+/// One launch: rows partials of each operand, row r's o at o + r * head_dim (o_type values),
+/// its lse at lse[r] (f32). The kernel writes o_out and lse_out and nothing else. base says in
+/// which base every lse is (one of the declared lse_bases); stream is the cudaStream_t to launch
+/// on (Where::Device) or null (Where::Host).
+struct MergeProblem {
+  const void* o_a_ptr = nullptr;
+  const float* lse_a = nullptr;
+  const void* o_b_ptr = nullptr;
+  const float* lse_b = nullptr;
+  void* o_out_ptr = nullptr;
+  float* lse_out = nullptr;
+  std::int64_t rows = 0;
+  int head_dim = 1;
+  DType o_type = DType::F32;
+  LseBase base = LseBase::E;
+  void* stream = nullptr;
+
+  template <class T>
+  const T* o_a() const {
+    return static_cast<const T*>(o_a_ptr);
+  }
+  template <class T>
+  const T* o_b() const {
+    return static_cast<const T*>(o_b_ptr);
+  }
+  template <class T>
+  T* o_out() const {
+    return static_cast<T*>(o_out_ptr);
+  }
+  template <class Stream = void*>
+  Stream cuda_stream() const {
+    return reinterpret_cast<Stream>(stream);
+  }
+};
+
+/// How the kernel represents an empty partial (a split with no key, or only masked ones); its o
+/// is never read. NegInfLse: lse = -inf (osvs's convention, vLLM's and FlashInfer's merges);
+/// PosInfLse: lse = +inf (what some attention kernels write for an empty split, and what vLLM's
+/// merge also accepts). The laws speak -inf; the testbed translates to and from the kernel's
+/// representation, so a PosInfLse kernel cannot be asked about a +inf lse as a value
+/// (special_values, which asks, is left out for it with that reason).
+enum class EmptyPartial { NegInfLse, PosInfLse };
+
+const char* to_string(EmptyPartial e);
+
+using MergeKernelFn = std::function<void(const MergeProblem&)>;
+
+class MergeKernel {
+ public:
+  MergeKernel() = default;
+  MergeKernel(std::string name, Where where) : name_(std::move(name)), where_(where) {}
+
+  // --- declaration (each returns *this)
+  MergeKernel& run(MergeKernelFn fn) { return (fn_ = std::move(fn), *this); }
+  /// The o types it accepts (default f32 only); cases of other types are converted to these.
+  MergeKernel& o_types(std::vector<DType> t) { return (o_types_ = std::move(t), *this); }
+  /// The lse bases it computes in (default e only); cases use only these.
+  MergeKernel& lse_bases(std::vector<LseBase> b) { return (bases_ = std::move(b), *this); }
+  MergeKernel& empty_partial(EmptyPartial e) { return (empty_ = e, *this); }
+  /// Leaves out one law, with the reason printed wherever it would have run.
+  MergeKernel& skip(const std::string& law, std::string reason) {
+    return (skips_[law] = std::move(reason), *this);
+  }
+  /// The law fails on this kernel (a known finding): the testbed requires a counterexample.
+  MergeKernel& known_defect(const std::string& law, std::string reason) {
+    return (defects_[law] = std::move(reason), *this);
+  }
+  MergeKernel& description(std::string d) { return (description_ = std::move(d), *this); }
+
+  // --- reading the declaration
+  const std::string& name() const { return name_; }
+  Where where() const { return where_; }
+  const std::vector<DType>& o_types() const { return o_types_; }
+  const std::vector<LseBase>& lse_bases() const { return bases_; }
+  EmptyPartial empty_partial() const { return empty_; }
+  const std::map<std::string, std::string>& skips() const { return skips_; }
+  const std::map<std::string, std::string>& known_defects() const { return defects_; }
+  const std::string& description() const { return description_; }
+  void operator()(const MergeProblem& p) const { fn_(p); }
+  bool has_callable() const { return static_cast<bool>(fn_); }
+
+ private:
+  std::string name_;
+  Where where_ = Where::Host;
+  MergeKernelFn fn_;
+  std::vector<DType> o_types_{DType::F32};
+  std::vector<LseBase> bases_{LseBase::E};
+  EmptyPartial empty_ = EmptyPartial::NegInfLse;
+  std::map<std::string, std::string> skips_;
+  std::map<std::string, std::string> defects_;
+  std::string description_;
+};
+
+}  // namespace osvs

@@ -1,0 +1,37 @@
+// The merge laws of a MergeKernel: the properties' black-box merge laws
+// (osvs/properties/attention/attention_laws.h) by name, the adapter that turns a registered
+// kernel into the properties' MergeUnderTest, and the fitting of generated cases to what the
+// kernel declares (its o types and lse bases).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "osvs/api/merge_kernel.h"
+#include "osvs/properties/attention/attention_laws.h"
+
+namespace osvs {
+
+struct MergeLaw {
+  std::string name;  ///< stable identifier: "commutativity", "accuracy", ...
+  std::string law;   ///< one sentence
+  Verdict (*check)(const MergeCase& c, const MergeUnderTest& m);
+};
+
+/// Every merge law, exact ones first: commutativity, identity, special_values, accuracy,
+/// associativity, tree_invariance.
+const std::vector<MergeLaw>& merge_laws();
+
+/// The law named `name`, or nullptr.
+const MergeLaw* find_merge_law(const std::string& name);
+
+/// k as a MergeUnderTest: every merge runs through run_merge_kernel (merge_runner.h), the laws'
+/// empty partials (lse -inf) handed over in the kernel's representation and its results read
+/// back into -inf; bounds assume device exp / log accuracies for a Where::Device kernel.
+MergeUnderTest merge_under_test(const MergeKernel& k);
+
+/// c fitted to k: a base k does not declare becomes its first base, an o type it does not take
+/// its first o type (every o rounded to it).
+MergeCase fit_to(const MergeKernel& k, MergeCase c);
+
+}  // namespace osvs

@@ -1,0 +1,72 @@
+#include "osvs/api/merge_laws.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "osvs/api/merge_runner.h"
+
+namespace osvs {
+namespace {
+
+/// Every lse equal to `from` replaced by `to` (the empty representations).
+AttnStates with_empty_as(AttnStates s, float from, float to) {
+  for (float& lse : s.lse)
+    if (lse == from) lse = to;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<MergeLaw>& merge_laws() {
+  static const std::vector<MergeLaw> laws{
+      {"commutativity", "merge(a, b) and merge(b, a) have the same bits",
+       check_merge_commutativity},
+      {"identity",
+       "an empty partial (whatever its o holds) merges away bitwise, on either side; two empty "
+       "ones give (-inf, +0)",
+       check_merge_identity},
+      {"special_values",
+       "a NaN or +inf lse gives the canonical NaN row; a NaN in one o component stays there",
+       check_merge_special_values},
+      {"accuracy", "one merge is within the derived merge bound of the exact merge",
+       check_merge_accuracy},
+      {"associativity", "(a + b) + c and a + (b + c) are within their trees' derived bounds",
+       check_merge_associativity},
+      {"tree_invariance", "any merge tree of 3 to 6 partials is within its derived bound",
+       check_merge_tree_invariance},
+  };
+  return laws;
+}
+
+const MergeLaw* find_merge_law(const std::string& name) {
+  for (const MergeLaw& l : merge_laws())
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+MergeUnderTest merge_under_test(const MergeKernel& k) {
+  const bool pos_inf = k.empty_partial() == EmptyPartial::PosInfLse;
+  return MergeUnderTest{k.name(),
+                        [&k, pos_inf](const AttnStates& a, const AttnStates& b, LseBase base) {
+                          if (!pos_inf) return run_merge_kernel(k, a, b, base);
+                          return with_empty_as(
+                              run_merge_kernel(k, with_empty_as(a, -INFINITY, INFINITY),
+                                               with_empty_as(b, -INFINITY, INFINITY), base),
+                              INFINITY, -INFINITY);
+                        },
+                        k.where() == Where::Device};
+}
+
+MergeCase fit_to(const MergeKernel& k, MergeCase c) {
+  const auto& bases = k.lse_bases();
+  if (std::find(bases.begin(), bases.end(), c.base) == bases.end()) c.base = bases.front();
+  const auto& types = k.o_types();
+  for (AttnStates& p : c.parts) {
+    if (std::find(types.begin(), types.end(), p.o_type) != types.end()) continue;
+    p.o_type = types.front();
+    for (float& o : p.o) o = round_to(p.o_type, o);
+  }
+  return c;
+}
+
+}  // namespace osvs

@@ -1,0 +1,150 @@
+#include "osvs/api/merge_regression.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "json_values.h"
+#include "osvs/api/merge_runner.h"
+
+namespace osvs {
+namespace {
+
+using api::field;
+using api::floats;
+using api::floats_of;
+using api::get;
+using nlohmann::json;
+
+constexpr const char* kFormat = "osvs_merge_regression";
+
+json states_json(const AttnStates& s) {
+  return {{"rows", s.rows},
+          {"head_dim", s.head_dim},
+          {"o_type", to_string(s.o_type)},
+          {"lse", floats(s.lse)},
+          {"o", floats(s.o)}};
+}
+
+AttnStates states_of(const json& j) {
+  AttnStates s;
+  s.rows = get<std::int64_t>(j, "rows");
+  s.head_dim = get<int>(j, "head_dim");
+  const auto type = parse_dtype(get<std::string>(j, "o_type"));
+  if (!type) throw std::runtime_error("field 'o_type': not f32, bf16 or f16");
+  s.o_type = *type;
+  s.lse = floats_of(field(j, "lse"), "input.parts[].lse");
+  s.o = floats_of(field(j, "o"), "input.parts[].o");
+  validate(s, s);
+  return s;
+}
+
+json input_json(const MergeCase& c) {
+  json parts = json::array();
+  for (const AttnStates& p : c.parts) parts.push_back(states_json(p));
+  return {{"base", to_string(c.base)},
+          {"parts", parts},
+          {"tree_choices", c.tree_choices},
+          {"other_choices", c.other_choices}};
+}
+
+}  // namespace
+
+std::string to_json(const MergeRegression& r) {
+  const json j = {{kFormat, 1},
+                  {"kernel", r.kernel},
+                  {"law", r.law},
+                  {"expect", r.expect_holds ? "holds" : "violates"},
+                  {"note", r.note},
+                  {"found", r.found},
+                  {"explanation", r.explanation},
+                  {"input", input_json(r.input)}};
+  return j.dump(1) + "\n";
+}
+
+bool is_merge_regression(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  return j.is_object() && j.contains(kFormat);
+}
+
+MergeRegression merge_regression_from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object() || get<int>(j, kFormat) != 1)
+    throw std::runtime_error("not an osvs merge regression file (version 1)");
+  MergeRegression r;
+  r.kernel = get<std::string>(j, "kernel");
+  r.law = get<std::string>(j, "law");
+  if (!find_merge_law(r.law)) throw std::runtime_error("field 'law': no merge law '" + r.law + "'");
+  const auto expect = get<std::string>(j, "expect");
+  if (expect != "holds" && expect != "violates")
+    throw std::runtime_error("field 'expect': '" + expect + "' (holds or violates)");
+  r.expect_holds = expect == "holds";
+  r.note = get<std::string>(j, "note");
+  r.found = get<std::string>(j, "found");
+  r.explanation = get<std::string>(j, "explanation");
+  const json& in = field(j, "input");
+  const auto base = parse_lse_base(get<std::string>(in, "base"));
+  if (!base) throw std::runtime_error("field 'input.base': not e or 2");
+  r.input.base = *base;
+  for (const json& p : field(in, "parts")) r.input.parts.push_back(states_of(p));
+  if (r.input.parts.size() < 2) throw std::runtime_error("field 'input.parts': fewer than two");
+  for (const AttnStates& p : r.input.parts) validate(r.input.parts[0], p);
+  r.input.tree_choices = get<std::vector<std::int64_t>>(in, "tree_choices");
+  r.input.other_choices = get<std::vector<std::int64_t>>(in, "other_choices");
+  return r;
+}
+
+std::filesystem::path write_merge_regression(const MergeRegression& r,
+                                             const std::filesystem::path& root) {
+  const std::string id = api::content_id(r.kernel + "/" + r.law + "/" + input_json(r.input).dump());
+  const auto dir = root / r.kernel;
+  std::filesystem::create_directories(dir);
+  const auto path = dir / (r.law + "-" + id + ".json");
+  if (std::filesystem::exists(path)) return path;
+  std::ofstream out(path);
+  out << to_json(r);
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  return path;
+}
+
+std::vector<std::pair<std::filesystem::path, MergeRegression>> read_merge_regressions(
+    const std::filesystem::path& root, const std::string& kernel) {
+  std::vector<std::pair<std::filesystem::path, MergeRegression>> out;
+  const auto dir = root / kernel;
+  if (!std::filesystem::is_directory(dir)) return out;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    try {
+      out.emplace_back(f, merge_regression_from_json(api::read_text(f.string())));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(f.string() + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+std::string replay_merge_regression(const MergeKernel& k, const MergeRegression& r) {
+  const MergeLaw* law = find_merge_law(r.law);
+  if (!law) return "no merge law named '" + r.law + "'";
+  Verdict v;
+  try {
+    v = law->check(fit_to(k, r.input), merge_under_test(k));
+  } catch (const KernelFailure& e) {
+    v = Verdict::fail(e.what());
+  }
+  if (v.status == VerdictStatus::Vacuous || v.status == VerdictStatus::NotRun)
+    return "the law could not judge the case: " + v.explanation;
+  if (v.fails() != r.expect_holds) return "";
+  return r.expect_holds ? "the law fails again: " + v.explanation
+                        : "the documented defect no longer shows (the law holds): update the "
+                          "file's expectation if the kernel was fixed";
+}
+
+}  // namespace osvs
