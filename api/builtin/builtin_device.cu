@@ -13,6 +13,9 @@ namespace osvs::builtin {
 namespace {
 
 void run_device(const Shape& s, const RowProblem& p) {
+  // What the executor checks before every launch (a batch the kernel cannot index, a block size
+  // it was not built for): refused with InvalidLaunch, never launched.
+  validate_shape(s.kernel, s.combine, s.block, p.rows, p.cols);
   // The kernels write each row's state too: scratch the adapter owns for the launch.
   State* states = nullptr;
   const auto stream = p.cuda_stream<cudaStream_t>();

@@ -39,10 +39,10 @@ inline RowKernel declare(const Shape& s, Where where) {
   RowKernel k(name_of(s, where), where);
   if (s.kernel == KernelKind::TwoPass && s.combine.op().int32_two_pass_index)
     k.known_defect("large_batch",
-                   "the seed kernel indexes `row * N` in int: validation refuses M * N >= 2^31 "
-                   "rather than address the wrong elements (kernels/validate.h)");
-  return k
-      .softmax()
+                   "the seed kernel indexes `row * N` in int: its adapter's validation refuses "
+                   "M * N >= 2^31 (kernels/validate.h); launched anyway, it stopped with "
+                   "cudaErrorIllegalAddress on the H200");
+  return k.softmax()
       .types(DType::F32, DType::F32)
       .block(s.block)
       .masked_rows(zero ? MaskedRow::Zero : MaskedRow::NaN)

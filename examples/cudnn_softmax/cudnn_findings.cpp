@@ -7,6 +7,10 @@ osvs::RowKernel& cudnn_as_found(osvs::RowKernel& k, const std::string& name) {
   // others (N = 7, 33, 255, 257 on the H200): no convention holds for every N.
   if (name == "accurate.f16" || name == "accurate.bf16")
     k.known_defect("accuracy", "a fully masked row gives NaN or 0 depending on N");
+  // Every mode and type: no batch of 2^31 elements or more (M * N >= 2^31).
+  k.known_defect("large_batch",
+                 "cudnnSetTensor4dDescriptorEx returns CUDNN_STATUS_NOT_SUPPORTED for a tensor of "
+                 "2^31 elements or more (H200, cuDNN 9.14)");
   // Every mode: outputs depend on the row stride (padded rows differ from dense ones by an ulp).
   k.known_defect("strided", "padded and dense rows give different last bits");
   if (name == "accurate.f32")
