@@ -133,16 +133,16 @@ std::string attention_section(const AuditReport& r) {
     if (l.violations > 0) failures += fmt::format("- **{}**: {}\n", l.law, l.first_violation);
   }
   if (!failures.empty()) s += "\nFirst violation of each law:\n\n" + failures;
-  return s +
-         fmt::format("\n{:.1f} s. ![Attention tightness](attention_tightness.png)\n", a.seconds);
+  return s + "\n![Attention tightness](attention_tightness.png)\n";
 }
 
 std::string timing_section(const AuditReport& r) {
   return fmt::format(
       "Wall-clock time of this run (the only numbers of this report that differ between two runs "
       "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s), "
-      "targeted search {:.1f} s, total {:.1f} s.\n",
-      r.sweep_seconds, elements_per_second(r), r.search.seconds, r.total_seconds);
+      "targeted search {:.1f} s, attention section {:.1f} s, total {:.1f} s.\n",
+      r.sweep_seconds, elements_per_second(r), r.search.seconds, r.attention.seconds,
+      r.total_seconds);
 }
 
 std::string not_run_note(const AuditReport& r) {
