@@ -5,9 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "osvs/api/row_judge.h"
 #include "osvs/kernels/dtype.h"
 #include "osvs/kernels/stable_hash.h"
-#include "osvs/api/row_judge.h"
 
 namespace osvs::api {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "large_batch_law.h"
 #include "misbehaving_kernels.h"
-#include "osvs/api/row_laws.h"
 #include "osvs/api/row_cases.h"
+#include "osvs/api/row_laws.h"
 
 namespace osvs::test {
 namespace {

@@ -108,7 +108,7 @@ TEST(MergeRunner, ADeviceKernelWithoutADeviceIsUnavailableOrNamedOnError) {
       MergeKernel("device.nothing", Where::Device).run([](const MergeProblem&) {});
   if (!runnable(k, &why)) {
     EXPECT_THROW(run_merge_kernel(k, kA, kB, LseBase::E), DeviceUnavailable);
-    GTEST_SKIP() << why;
+    GTEST_SKIP() << why << " (the refusal was checked; the device half needs a GPU)";
   }
   // With a device: a kernel that launches nothing leaves its outputs unwritten.
   EXPECT_THROW(run_merge_kernel(k, kA, kB, LseBase::E), KernelFailure);

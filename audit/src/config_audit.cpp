@@ -5,8 +5,8 @@
 #include <string>
 
 #include "osvs/audit/row_merge.h"
-#include "osvs/kernels/stable_hash.h"
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/stable_hash.h"
 #include "parallel.h"
 
 namespace osvs::audit {

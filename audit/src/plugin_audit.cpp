@@ -18,8 +18,8 @@
 
 #include "osvs/api/plugin.h"
 #include "osvs/api/registry.h"
-#include "osvs/audit/kernel_audit.h"
 #include "osvs/api/runner.h"
+#include "osvs/audit/kernel_audit.h"
 #include "osvs/audit/plot.h"
 
 extern char** environ;

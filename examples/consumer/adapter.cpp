@@ -5,9 +5,8 @@ void my_softmax(const float* x, float* y, std::int64_t m, std::int64_t n);
 
 OSVS_REGISTER_ROW_KERNEL(my_softmax) {
   return osvs::RowKernel("my_softmax", osvs::Where::Host)
-      .run([](const osvs::RowProblem& p) {
-        my_softmax(p.x<float>(), p.y<float>(), p.rows, p.cols);
-      })
+      .run(
+          [](const osvs::RowProblem& p) { my_softmax(p.x<float>(), p.y<float>(), p.rows, p.cols); })
       .strided(false)
       .accuracy(osvs::Accuracy::ulps(1));
 }

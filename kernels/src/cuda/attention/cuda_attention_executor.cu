@@ -154,29 +154,10 @@ class CudaAttentionExecutor final : public AttentionExecutor {
 }  // namespace
 
 std::unique_ptr<AttentionExecutor> make_cuda_attention_executor(std::string* why_not) {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
-    if (why_not)
-      *why_not = std::string("no usable CUDA device (cudaGetDeviceCount: ") +
-                 (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") + ")";
-    cudaGetLastError();  // clear the error state of the failed query
-    return nullptr;
-  }
-  cudaDeviceProp prop{};
-  int driver = 0, runtime = 0;
-  try {
-    OSVS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    OSVS_CUDA_CHECK(cudaDriverGetVersion(&driver));
-    OSVS_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  } catch (const std::exception& e) {
-    if (why_not) *why_not = e.what();
-    return nullptr;
-  }
+  const std::string device = cuda::describe_device(why_not);
+  if (device.empty()) return nullptr;
   return std::make_unique<CudaAttentionExecutor>(
-      std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
-      "), CUDA driver " + std::to_string(driver) + ", runtime " + std::to_string(runtime) +
-      (kPortableExp ? ", portable exp/log" : ", CUDA exp/log"));
+      device + (kPortableExp ? ", portable exp/log" : ", CUDA exp/log"));
 }
 
 }  // namespace osvs

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/algebras.h"
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/cuda/block_reduce.cuh"
 
 namespace osvs::cuda {
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/algebras.h"
+#include "osvs/kernels/cuda/block_reduce.cuh"
 
 namespace osvs::cuda {
 
