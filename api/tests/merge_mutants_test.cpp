@@ -1,5 +1,6 @@
 // The merge mutants (kernels/include/osvs/kernels/attention/merge_mutation.h) under the merge
-// laws, each as a registered kernel would be: every mutant must be killed by some law, and its
+// laws, each as a registered kernel would be, on the CPU model and on the device (the merge-states
+// kernel compiled with the mutation): every mutant must be killed by some law, and its
 // counterexample must shrink to at most 4 partials of head_dim at most 4. The shrunk cases are
 // saved (OSVS_REGRESSION_DIR); the committed ones (reports/regressions/attention/) are replayed.
 #include <gtest/gtest.h>
@@ -7,14 +8,20 @@
 #include <cstdlib>
 #include <iostream>
 #include <set>
+#include <tuple>
 
 #include "merge_law_run.h"
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/merge_regression.h"
+#include "osvs/api/merge_runner.h"
 #include "osvs/api/row_regression.h"  // row_provenance
+#include "osvs/kernels/attention/attention_executor.h"
 #include "osvs/kernels/attention/merge_model.h"
 #include "osvs/testing/skip_marker.h"
 #include "testbed_settings.h"
+#ifdef OSVS_WITH_CUDA
+#include "osvs/kernels/attention/merge_states_launch.h"
+#endif
 
 namespace osvs::test {
 namespace {
@@ -23,27 +30,62 @@ constexpr std::size_t kMaxShrunkPartials = 4;
 constexpr int kMaxShrunkHeadDim = 4;
 constexpr double kShrinkSeconds = 10;
 
-/// The CPU model's merge with one mutation, declared as osvs's own CPU-model entry is.
-MergeKernel mutant_kernel(MergeMutation m) {
-  return MergeKernel(std::string("osvs.merge_mutant.") + to_string(m), Where::Host)
-      .o_types({DType::F32, DType::BF16, DType::F16})
+/// The mutant as osvs's own merge kernel is declared (api/builtin/builtin_merge.h): on the host
+/// the CPU model with the mutation, on the device the merge-states kernel compiled with it.
+MergeKernel mutant_kernel(MergeMutation m, Where where) {
+  const std::string name = std::string("osvs.merge_mutant.") + to_string(m);
+  MergeKernel k(where == Where::Host ? name + ".cpu_model" : name, where);
+  if (where == Where::Host)
+    k.run([m](const MergeProblem& p) {
+      store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base, m));
+    });
+#ifdef OSVS_WITH_CUDA
+  else
+    k.run([m](const MergeProblem& p) {
+      cuda::launch_merge_states_mutant(m, p.o_type, p.o_a_ptr, p.lse_a, p.o_b_ptr, p.lse_b,
+                                       p.o_out_ptr, p.lse_out, p.rows, p.head_dim, p.base,
+                                       p.stream);
+    });
+#endif
+  return k.o_types({DType::F32, DType::BF16, DType::F16})
       .lse_bases({LseBase::E, LseBase::Two})
-      .run([m](const MergeProblem& p) {
-        store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base, m));
-      })
       .description(bug_of(m));
 }
 
-class MergeMutantTest : public ::testing::TestWithParam<MergeMutation> {};
+/// Why the device mutants cannot run here ("" when they can).
+std::string device_unavailable() {
+#ifndef OSVS_WITH_CUDA
+  return "built without CUDA (OSVS_WITH_CUDA=OFF): the device mutants are not compiled";
+#else
+  std::string why;
+  return runnable(MergeKernel("probe", Where::Device), &why) ? "" : why;
+#endif
+}
+
+/// The device, driver and exp of this process's GPU, for the saved cases' provenance.
+std::string device_description() {
+  std::string why;
+  const auto gpu = make_cuda_attention_executor(&why);
+  return gpu ? gpu->describe() : why;
+}
+
+const char* side_name(Where w) {
+  return w == Where::Host ? "cpu_model" : "cuda";
+}
+
+class MergeMutantTest : public ::testing::TestWithParam<std::tuple<MergeMutation, Where>> {};
 
 TEST_P(MergeMutantTest, IsKilledWithASmallCounterexample) {
-  const MergeKernel k = mutant_kernel(GetParam());
+  const auto [mutation, where] = GetParam();
+  if (where == Where::Device)
+    if (const std::string why = device_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  const MergeKernel k = mutant_kernel(mutation, where);
   for (const MergeLaw& law : merge_laws()) {
     const testbed::MergeLawRun run =
         testbed::run_merge_law(law, k, kShrinkSeconds, [](const Verdict&, const MergeCase&) {});
     if (!run.failed()) continue;
     const MergeCase& c = *run.smallest;
-    std::cout << "[ osvs     ] " << k.name() << " (" << bug_of(GetParam()) << ") killed by "
+    std::cout << "[ osvs     ] " << k.name() << " (" << bug_of(mutation) << ") killed by "
               << law.name << ": " << testbed::summary(c) << " after " << run.shrink_steps
               << " shrinking steps: " << run.smallest_verdict.explanation.substr(0, 240) << "\n";
     EXPECT_LE(c.parts.size(), kMaxShrunkPartials) << testbed::summary(c);
@@ -52,19 +94,25 @@ TEST_P(MergeMutantTest, IsKilledWithASmallCounterexample) {
     r.kernel = k.name();
     r.law = law.name;
     r.expect_holds = false;
-    r.note = std::string("mutant: ") + bug_of(GetParam());
-    r.found = row_provenance("merge mutant gate, cpu model");
+    r.note = std::string("mutant: ") + bug_of(mutation);
+    r.found = row_provenance(std::string("merge mutant gate, ") +
+                             (where == Where::Host ? "cpu model" : device_description()));
     r.explanation = run.smallest_verdict.explanation;
     r.input = c;
     std::cout << "[ osvs     ] saved " << write_merge_regression(r, testbed::regression_root())
               << "\n";
     return;
   }
-  ADD_FAILURE() << k.name() << " survived every merge law: " << bug_of(GetParam());
+  ADD_FAILURE() << k.name() << " survived every merge law: " << bug_of(mutation);
 }
 
-INSTANTIATE_TEST_SUITE_P(Every, MergeMutantTest, ::testing::ValuesIn(kAllMergeMutations),
-                         [](const auto& info) { return std::string(to_string(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Every, MergeMutantTest,
+                         ::testing::Combine(::testing::ValuesIn(kAllMergeMutations),
+                                            ::testing::Values(Where::Host, Where::Device)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  side_name(std::get<1>(info.param));
+                         });
 
 TEST(MergeMutants, TheCatalogueHasEightOrMoreDistinctMutants) {
   std::set<std::string> names;
@@ -74,19 +122,31 @@ TEST(MergeMutants, TheCatalogueHasEightOrMoreDistinctMutants) {
   EXPECT_EQ(names.count("none"), 0u) << "the real merge is not a mutant";
 }
 
-TEST(MergeMutants, CommittedCounterexamplesStillKill) {
+/// The committed counterexamples of every mutant on one side: each must still fail its law.
+void replay_committed(Where where) {
   int replayed = 0;
   for (MergeMutation m : kAllMergeMutations) {
-    const MergeKernel k = mutant_kernel(m);
+    const MergeKernel k = mutant_kernel(m, where);
     for (const auto& [path, r] : read_merge_regressions(OSVS_ATTENTION_REGRESSIONS, k.name())) {
       EXPECT_FALSE(r.expect_holds) << path << ": a mutant's case must expect the law to fail";
       EXPECT_EQ(replay_merge_regression(k, r), "") << path;
       ++replayed;
     }
   }
-  std::cout << "[ osvs     ] " << replayed << " committed mutant counterexamples replayed\n";
+  std::cout << "[ osvs     ] " << replayed << " committed " << side_name(where)
+            << " mutant counterexamples replayed\n";
   EXPECT_GE(replayed, static_cast<int>(std::size(kAllMergeMutations)))
-      << "every mutant should have its counterexample under " << OSVS_ATTENTION_REGRESSIONS;
+      << "every " << side_name(where) << " mutant should have its counterexample under "
+      << OSVS_ATTENTION_REGRESSIONS;
+}
+
+TEST(MergeMutants, CommittedCounterexamplesStillKill_cpu_model) {
+  replay_committed(Where::Host);
+}
+
+TEST(MergeMutants, CommittedCounterexamplesStillKill_cuda) {
+  if (const std::string why = device_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  replay_committed(Where::Device);
 }
 
 }  // namespace

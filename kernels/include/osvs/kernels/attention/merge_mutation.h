@@ -1,8 +1,9 @@
 // Deliberately broken merges of attention partials: the mutants the merge laws must kill
 // (api/tests/merge_mutants_test.cpp). Each is one change away from the real merge
-// (merge_states.h, MergeMutation::None) and runs in the CPU model only (merge_model.h); the
-// change is written where the real line is, under a compile-time condition on the mutation, so a
-// mutant is the model with that one line changed and nothing else.
+// (merge_states.h, MergeMutation::None) and runs in the CPU model (merge_model.h) and in the
+// merge-states kernel compiled with it (cuda::launch_merge_states_mutant); the change is written
+// where the real line is, under a compile-time condition on the mutation, so a mutant is the model
+// or the kernel with that one line changed and nothing else.
 #pragma once
 
 #include "osvs/kernels/enum_names.h"

@@ -41,7 +41,7 @@ struct LseMerge {
 };
 
 /// The merge of the lse's. M is MergeMutation::None in every kernel; a mutant (merge_mutation.h)
-/// changes the one line marked with its name, in the CPU model only.
+/// changes the one line marked with its name (the mutation gate, on the CPU model and the device).
 template <MergeMutation M = MergeMutation::None>
 OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase declared_base) {
   const float inf = __builtin_huge_valf();
