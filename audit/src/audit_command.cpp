@@ -46,6 +46,10 @@ void add_audit_command(CLI::App& app) {
                   "directory; the committed report: --out reports/audit/<executor>)");
   sub->add_option("--regression-dir", opt->regression_dir,
                   "Where bound-violating cases are saved (default <out>/regressions)");
+  sub->add_option("--devices", opt->devices,
+                  "GPUs the sweep's kernels run on (default 0: every visible one); the report "
+                  "is the same whatever the number")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
   sub->add_flag("!--no-attention", opt->attention, "Skip the attention section");
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");

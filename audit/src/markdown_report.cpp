@@ -139,10 +139,12 @@ std::string attention_section(const AuditReport& r) {
 std::string timing_section(const AuditReport& r) {
   return fmt::format(
       "Wall-clock time of this run (the only numbers of this report that differ between two runs "
-      "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s), "
-      "targeted search {:.1f} s, attention section {:.1f} s, total {:.1f} s.\n",
-      r.sweep_seconds, elements_per_second(r), r.search.seconds, r.attention.seconds,
-      r.total_seconds);
+      "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s; "
+      "kernels on {} {}, judged on {} CPU threads), targeted search {:.1f} s, attention section "
+      "{:.1f} s, total {:.1f} s.\n",
+      r.sweep_seconds, elements_per_second(r), r.launchers,
+      r.gpu ? (r.launchers == 1 ? "GPU" : "GPUs") : "CPU-model executor", r.cpu_threads,
+      r.search.seconds, r.attention.seconds, r.total_seconds);
 }
 
 std::string not_run_note(const AuditReport& r) {

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "osvs/kernels/index_loop.h"
+
 namespace osvs::audit {
 
 /// Number of worker threads: the machine's cores (at least 1).
@@ -41,6 +43,15 @@ void parallel_for(std::int64_t count, int workers, std::int64_t grain, Body&& bo
   run(0);
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+/// An IndexLoop (kernels/index_loop.h) on `workers` threads, one index at a time.
+inline IndexLoop index_loop_on(int workers) {
+  return [workers](std::int64_t count, const std::function<void(std::int64_t)>& body) {
+    parallel_for(count, workers, 1, [&](int, std::int64_t begin, std::int64_t end) {
+      for (std::int64_t i = begin; i < end; ++i) body(i);
+    });
+  };
 }
 
 }  // namespace osvs::audit

@@ -3,10 +3,12 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "osvs/kernels/documented.h"
 #include "osvs/kernels/hex.h"
 #include "osvs/oracle/bounds.h"
+#include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/matcher.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
@@ -45,29 +47,51 @@ RowAudit audit_special_row(const KernelUnderTest& kut, const float* x, std::int6
 }  // namespace
 
 RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
-                   const float* y, State state, double exp_ulp, ErrorStats* stats) {
-  const oracle::RowReference ref = oracle::reference_row(x, n);
+                   const float* y, State state, double exp_ulp, ErrorStats* stats,
+                   const IndexLoop* loops) {
+  const oracle::RowReference ref = oracle::reference_row(x, n, loops);
   if (ref.kind != oracle::RowKind::Finite) return audit_special_row(kut, x, n, y, ref);
   const oracle::SoftmaxBound bound =
-      oracle::softmax_bound(kut.kernel, kut.combine, block, x, n, exp_ulp);
+      oracle::softmax_bound(kut.kernel, kut.combine, block, x, n, exp_ulp, loops);
+  // The elements' errors per chunk (oracle/element_chunks.h), folded in chunk order with the
+  // comparisons of an element-order loop: the same worst elements (ties to the lower index) and,
+  // the chunks depending on n only, the same statistics in every run. A row of one chunk adds to
+  // *stats directly.
+  const std::int64_t chunks = oracle::element_chunk_count(n);
+  std::vector<RowAudit> part(static_cast<std::size_t>(chunks));
+  std::vector<ErrorStats> part_stats(chunks > 1 && stats ? static_cast<std::size_t>(chunks) : 0);
+  oracle::run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    const auto c = static_cast<std::size_t>(begin / oracle::kElementChunk);
+    RowAudit& r = part[c];
+    ErrorStats* s = part_stats.empty() ? stats : &part_stats[c];
+    for (std::int64_t j = begin; j < end; ++j) {
+      const auto k = static_cast<std::size_t>(j);
+      const double ulp = oracle::ulp_distance(y[j], ref.y[k]);
+      // the matcher's ratio: a zero bound allows only a zero error
+      const double ratio = bound.y_ulp[k] > 0
+                               ? ulp / bound.y_ulp[k]
+                               : (ulp > 0 ? std::numeric_limits<double>::infinity() : 0);
+      if (s) s->add(ulp);
+      if (r.worst_ulp.index < 0 || ulp > r.worst_ulp.ulp)
+        r.worst_ulp = element(x, y, ref, bound, j, ulp);
+      if (r.worst_ratio.index < 0 || ratio > r.ratio) {
+        r.ratio = ratio;
+        r.worst_ratio = element(x, y, ref, bound, j, ulp);
+      }
+      r.y_bound_max = std::max(r.y_bound_max, bound.y_ulp[k]);
+    }
+  });
   RowAudit r;
   r.mpfr_fallbacks = ref.mpfr_fallbacks;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const auto k = static_cast<std::size_t>(j);
-    const double ulp = oracle::ulp_distance(y[j], ref.y[k]);
-    // the matcher's ratio: a zero bound allows only a zero error
-    const double ratio = bound.y_ulp[k] > 0
-                             ? ulp / bound.y_ulp[k]
-                             : (ulp > 0 ? std::numeric_limits<double>::infinity() : 0);
-    if (stats) stats->add(ulp);
-    if (r.worst_ulp.index < 0 || ulp > r.worst_ulp.ulp)
-      r.worst_ulp = element(x, y, ref, bound, j, ulp);
-    if (r.worst_ratio.index < 0 || ratio > r.ratio) {
-      r.ratio = ratio;
-      r.worst_ratio = element(x, y, ref, bound, j, ulp);
+  for (const RowAudit& p : part) {
+    if (r.worst_ulp.index < 0 || p.worst_ulp.ulp > r.worst_ulp.ulp) r.worst_ulp = p.worst_ulp;
+    if (r.worst_ratio.index < 0 || p.ratio > r.ratio) {
+      r.ratio = p.ratio;
+      r.worst_ratio = p.worst_ratio;
     }
-    r.y_bound_max = std::max(r.y_bound_max, bound.y_ulp[k]);
+    r.y_bound_max = std::max(r.y_bound_max, p.y_bound_max);
   }
+  for (const ErrorStats& p : part_stats) stats->merge(p);
   // The verdict on the outputs is the matcher's (one definition of "within bound" for osvs).
   const oracle::MatchResult match = oracle::match_softmax(x, n, y, ref, bound.y_ulp);
   if (!match.ok) {

@@ -10,6 +10,7 @@
 #include "osvs/audit/plot.h"
 #include "osvs/audit/progress.h"
 #include "osvs/audit/report.h"
+#include "osvs/audit/sweep.h"
 #include "osvs/kernels/exp.h"
 #include "osvs/properties/registry.h"
 #include "parallel.h"
@@ -70,31 +71,6 @@ std::string save_violation(const KernelUnderTest& kut, int block, const std::vec
   return write_regression(rec, root).string();
 }
 
-/// The progress bar's estimate of a configuration's cost in element-equivalents: its elements,
-/// the law cases (about 40 oracle passes over one row) and a fixed cost per launch.
-std::int64_t config_work(const Config& c) {
-  return c.rows * c.n + (c.n <= kMaxLawRow ? 40 * c.n + 20000 : 0) + 2000;
-}
-
-void run_sweep(AuditReport& r, Executor& executor) {
-  std::int64_t total = 0;
-  for (const Config& c : r.plan.configs) total += config_work(c);
-  ProgressBar bar(total, "work units");
-  const auto start = std::chrono::steady_clock::now();
-  for (const Config& c : r.plan.configs) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (r.options.budget.seconds && elapsed > *r.options.budget.seconds) {
-      r.not_run.push_back(c);
-      continue;
-    }
-    r.configs.push_back(audit_config(c, executor, r.options.seed));
-    bar.advance(config_work(c));
-  }
-  bar.finish();
-  r.sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 /// The report files: the full detail, summary.json and audit.md, then the plots (drawn from the
 /// detail).
 void write_reports(const AuditReport& r, const fs::path& out) {
@@ -142,7 +118,7 @@ int run_audit(const AuditOptions& opt) {
                                    : fmt::format("{} rounds", r.plan.search.rounds),
              out.string());
 
-  run_sweep(r, *executor);
+  run_sweep(r, *executor, sweep_launchers(*executor, opt.devices));
   for (const ConfigResult& c : r.configs)
     if (c.violating_rows > 0 && !c.worst_row.empty())
       r.regression_files.push_back(save_violation(c.config.kut, c.config.block, c.worst_row,

@@ -3,20 +3,24 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <thread>
 
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/exp.h"
+#include "osvs/oracle/element_chunks.h"
 
 namespace osvs::audit {
 namespace {
 
 const KernelUnderTest kHardened{KernelKind::TwoPass, CombineKind::Hardened};
 
-SoftmaxResult run(const std::vector<float>& x) {
+SoftmaxResult run(const std::vector<float>& x, int block = 32) {
   SoftmaxBatch b;
   b.kernel = kHardened.kernel;
   b.combine = kHardened.combine;
-  b.block = 32;
+  b.block = block;
   b.rows = 1;
   b.cols = std::ssize(x);
   b.x = x;
@@ -71,6 +75,63 @@ TEST(RowAudit, SpecialRowsAreHeldToTheDocumentedOutputs) {
   const KernelUnderTest seed{KernelKind::TwoPass, CombineKind::Seed};
   EXPECT_TRUE(audit_row(seed, 32, masked.data(), 2, all_nan.data(), State{}, 1, nullptr).ok);
   EXPECT_FALSE(audit_row(seed, 32, masked.data(), 2, zeros.data(), State{}, 1, nullptr).ok);
+}
+
+/// An IndexLoop on 3 threads that takes the indices from the top down, interleaved: as unlike
+/// the sequential order as a loop can be.
+const IndexLoop kScrambled = [](std::int64_t count, const std::function<void(std::int64_t)>& body) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      for (std::int64_t i = count - 1 - t; i >= 0; i -= 3) body(i);
+    });
+  for (auto& th : threads) th.join();
+};
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+void expect_same(const WorstElement& a, const WorstElement& b) {
+  EXPECT_EQ(a.index, b.index);
+  EXPECT_TRUE(same_bits(a.reference, b.reference) && same_bits(a.ulp, b.ulp) &&
+              same_bits(a.bound, b.bound));
+}
+
+// A row of several element chunks audited with its per-element work spread over threads gives the
+// sequential audit bit for bit: worst elements, ratios, bounds, statistics, verdict. One output is
+// pushed out of its bound in the third chunk so that the verdict and the worst element are at
+// stake too.
+TEST(RowAudit, ALongRowOnSeveralThreadsIsTheSequentialAudit) {
+  const std::int64_t n = 3 * oracle::kElementChunk + 123;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(7);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  for (float& v : x) v = normal(rng);
+  x[5] = x[77] = 60.0f;  // a tied maximum
+  x[1000] = -INFINITY;   // a masked element
+  SoftmaxResult r = run(x, 256);
+  const std::size_t pushed = 2 * oracle::kElementChunk + 17;
+  for (const bool perturbed : {false, true}) {
+    if (perturbed) r.y[pushed] *= 1.5f;  // far outside any bound of this row
+    ErrorStats s1, s2;
+    const RowAudit a = audit_row(kHardened, 256, x.data(), n, r.y.data(), r.row_state[0],
+                                 kexp_max_ulp(false), &s1);
+    const RowAudit b = audit_row(kHardened, 256, x.data(), n, r.y.data(), r.row_state[0],
+                                 kexp_max_ulp(false), &s2, &kScrambled);
+    EXPECT_EQ(a.ok, !perturbed) << a.explanation;
+    EXPECT_EQ(a.ok, b.ok);
+    EXPECT_EQ(a.explanation, b.explanation);
+    EXPECT_TRUE(same_bits(a.ratio, b.ratio) && same_bits(a.y_bound_max, b.y_bound_max) &&
+                same_bits(a.d_rel, b.d_rel) && same_bits(a.d_bound, b.d_bound));
+    expect_same(a.worst_ulp, b.worst_ulp);
+    expect_same(a.worst_ratio, b.worst_ratio);
+    if (perturbed) EXPECT_EQ(a.worst_ratio.index, static_cast<std::int64_t>(pushed));
+    EXPECT_EQ(s1.count(), n);
+    EXPECT_EQ(s1.count(), s2.count());
+    EXPECT_TRUE(same_bits(s1.mean(), s2.mean()) && same_bits(s1.max(), s2.max()));
+    EXPECT_EQ(s1.counts(), s2.counts());
+  }
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 
 namespace osvs {
 
-std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
+int cuda_device_count() {
+  return 0;
+}
+
+std::unique_ptr<Executor> make_cuda_executor(std::string* why_not, int) {
   if (why_not) *why_not = "osvs was built without CUDA (OSVS_WITH_CUDA=OFF)";
   return nullptr;
 }

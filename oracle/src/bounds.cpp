@@ -18,6 +18,7 @@
 #include "osvs/kernels/harness_model.h"
 #include "osvs/kernels/validate.h"
 #include "osvs/oracle/bounds.h"
+#include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
 
@@ -66,20 +67,22 @@ double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
 }
 
 SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, double err,
-                           double path, double exp_ulp) {
+                           double path, double exp_ulp, const IndexLoop* loops) {
   const double safety = arithmetic_safety(path);
   SoftmaxBound b;
   b.d_rel = err / D * safety;
   b.y_ulp.resize(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j)
-    b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t j = begin; j < end; ++j)
+      b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+  });
   return b;
 }
 
 }  // namespace
 
 SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, const float* row,
-                           std::int64_t n, double exp_ulp) {
+                           std::int64_t n, double exp_ulp, const IndexLoop* loops) {
   if (!is_supported_block(block))
     throw std::invalid_argument("bound: block size " + std::to_string(block) + " not supported");
   require_exp_ulp(exp_ulp);
@@ -87,14 +90,14 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {
     const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
-    const detail::AccState s = model_block_reduce(row, n, block, alg);
-    return outputs_bound(row, n, s.m, s.D, s.err, path, exp_ulp);
+    const detail::AccState s = model_block_reduce(row, n, block, alg, loops);
+    return outputs_bound(row, n, s.m, s.D, s.err, path, exp_ulp, loops);
   }
   // 3-pass: the max pass is exact (fmaxf), then the sum pass in the same block order.
   float m = -INFINITY;
   for (std::int64_t j = 0; j < n; ++j) m = fmax_k(m, row[j]);
-  const detail::AccSum s = model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp});
-  return outputs_bound(row, n, m, s.D, s.err, path, exp_ulp);
+  const detail::AccSum s = model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp}, loops);
+  return outputs_bound(row, n, m, s.D, s.err, path, exp_ulp, loops);
 }
 
 double harness_d_bound(const HarnessCase& c, CombineKind combine, double exp_ulp) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "mpfr_decide.h"
+#include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/ulp.h"
 #include "reference_common.h"
 
@@ -62,7 +63,7 @@ std::optional<int> common_binade(double lo, double hi) {
 
 }  // namespace
 
-RowReference reference_row(const float* x, std::int64_t n) {
+RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops) {
   const RowKind kind = classify_row(x, n);
   if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r;
@@ -72,14 +73,15 @@ RowReference reference_row(const float* x, std::int64_t n) {
   r.y.resize(size);
   r.y_rounded.resize(size);
   r.y_binade.assign(size, detail::kLowestBinade);
-  Sum2 sum;
-  for (std::size_t j = 0; j < size; ++j) {
-    // A masked element (-inf) is exactly 0 (TwoSum of -inf would give NaN); negligible ones keep
-    // their tiny exact value but are left out of d (reference_common.h).
-    const double e = x[j] == -INFINITY ? 0.0 : detail::exp_gap(x[j], r.m);
-    r.y[j] = e;
-    if (!detail::negligible(x[j], r.m)) sum.add(e);
-  }
+  // A masked element (-inf) is exactly 0 (TwoSum of -inf would give NaN); negligible ones keep
+  // their tiny exact value but are left out of d (reference_common.h).
+  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t j = begin; j < end; ++j)
+      r.y[static_cast<std::size_t>(j)] = x[j] == -INFINITY ? 0.0 : detail::exp_gap(x[j], r.m);
+  });
+  Sum2 sum;  // in element order, whoever computed the terms: the analysis above is for this order
+  for (std::size_t j = 0; j < size; ++j)
+    if (!detail::negligible(x[j], r.m)) sum.add(r.y[j]);
   r.d = sum.value();
   const double nd = static_cast<double>(n);
   const double g = gamma_d(nd);
@@ -88,27 +90,40 @@ RowReference reference_row(const float* x, std::int64_t n) {
   const double lo_factor = 1 - 2 * eps_y, hi_factor = 1 + 2 * eps_y;
   r.lse = static_cast<double>(r.m) + std::log(r.d);
   const std::optional<int> max_binade = detail::binade_of_maximum(detail::maximum_ties(x, n, r.m));
-  std::vector<std::int64_t> undecided;
-  for (std::size_t j = 0; j < size; ++j) {
-    r.y[j] /= r.d;
-    if (detail::negligible(x[j], r.m)) {
-      r.y_rounded[j] = 0.0f;  // y_j < 2^-184.6 (reference_common.h); binade kLowestBinade
-      continue;
+  std::vector<std::vector<std::int64_t>> undecided_in(
+      static_cast<std::size_t>(element_chunk_count(n)));
+  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<std::int64_t>& undecided =
+        undecided_in[static_cast<std::size_t>(begin / kElementChunk)];
+    for (std::int64_t i = begin; i < end; ++i) {
+      const auto j = static_cast<std::size_t>(i);
+      r.y[j] /= r.d;
+      if (detail::negligible(x[j], r.m)) {
+        r.y_rounded[j] = 0.0f;  // y_j < 2^-184.6 (reference_common.h); binade kLowestBinade
+        continue;
+      }
+      const double lo = r.y[j] * lo_factor, hi = r.y[j] * hi_factor;
+      const float rounded_lo = static_cast<float>(lo), rounded_hi = static_cast<float>(hi);
+      std::optional<int> binade = detail::known_binade(x[j], r.m, max_binade);
+      if (!binade) binade = common_binade(lo, hi);
+      if (rounded_lo == rounded_hi && binade) {
+        r.y_rounded[j] = rounded_lo;
+        r.y_binade[j] = *binade;
+      } else {
+        undecided.push_back(i);
+      }
     }
-    const double lo = r.y[j] * lo_factor, hi = r.y[j] * hi_factor;
-    const float rounded_lo = static_cast<float>(lo), rounded_hi = static_cast<float>(hi);
-    std::optional<int> binade = detail::known_binade(x[j], r.m, max_binade);
-    if (!binade) binade = common_binade(lo, hi);
-    if (rounded_lo == rounded_hi && binade) {
-      r.y_rounded[j] = rounded_lo;
-      r.y_binade[j] = *binade;
-    } else {
-      undecided.push_back(static_cast<std::int64_t>(j));
-    }
-  }
+  });
+  std::vector<std::int64_t> undecided;  // ascending, as the chunks are
+  for (const auto& u : undecided_in) undecided.insert(undecided.end(), u.begin(), u.end());
   if (!undecided.empty()) detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded, r.y_binade);
   r.mpfr_fallbacks = static_cast<std::int64_t>(undecided.size());
-  detail::place_in_binades(r);
+  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const auto j = static_cast<std::size_t>(i);
+      r.y[j] = detail::into_binade(r.y[j], r.y_binade[j]);
+    }
+  });
   return r;
 }
 

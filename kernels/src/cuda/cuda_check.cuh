@@ -57,22 +57,25 @@ inline void check_launch(const char* what) {
                              " failed while running: " + cudaGetErrorString(sync));
 }
 
-/// "NAME (sm_XY), CUDA driver D, runtime R" of device 0, or "" with *why_not set when no usable
-/// device is present (the failed query's error is cleared). Both executors start from it.
-inline std::string describe_device(std::string* why_not) {
+/// "NAME (sm_XY), CUDA driver D, runtime R" of device `device` (default 0), or "" with *why_not
+/// set when it is not there (the failed query's error is cleared). Both executors start from it.
+inline std::string describe_device(std::string* why_not, int device = 0) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
+  if (status != cudaSuccess || count <= device || device < 0) {
     if (why_not)
-      *why_not = std::string("no usable CUDA device (cudaGetDeviceCount: ") +
-                 (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") + ")";
+      *why_not = status != cudaSuccess || count == 0
+                     ? std::string("no usable CUDA device (cudaGetDeviceCount: ") +
+                           (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") + ")"
+                     : "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) +
+                           " visible)";
     cudaGetLastError();  // clear the error state of the failed query
     return "";
   }
   cudaDeviceProp prop{};
   int driver = 0, runtime = 0;
   try {
-    OSVS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    OSVS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     OSVS_CUDA_CHECK(cudaDriverGetVersion(&driver));
     OSVS_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
   } catch (const std::exception& e) {
@@ -82,6 +85,16 @@ inline std::string describe_device(std::string* why_not) {
   return std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
          std::to_string(prop.minor) + "), CUDA driver " + std::to_string(driver) + ", runtime " +
          std::to_string(runtime);
+}
+
+/// The number of CUDA devices visible (0 when the query fails; its error is cleared).
+inline int visible_devices() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
 }
 
 }  // namespace osvs::cuda

@@ -24,14 +24,18 @@ void dispatch_block(int b, F&& f) {
     throw InvalidLaunch("unsupported block size " + std::to_string(b));
 }
 
+/// Every call selects the executor's device first (cudaSetDevice is per host thread), so an
+/// executor of device 1 runs there from whichever thread calls it.
 class CudaExecutor final : public Executor {
  public:
-  explicit CudaExecutor(std::string description) : description_(std::move(description)) {}
+  CudaExecutor(std::string description, int device)
+      : description_(std::move(description)), device_(device) {}
   const char* name() const override { return "cuda"; }
   bool is_gpu() const override { return true; }
   std::string describe() const override { return description_; }
 
   SoftmaxResult softmax(const SoftmaxBatch& b) override {
+    select_device();
     validate(b);
     SoftmaxResult r;
     r.y.resize(static_cast<std::size_t>(b.rows * b.cols));
@@ -50,6 +54,7 @@ class CudaExecutor final : public Executor {
 
   std::vector<State> combine_pairs(CombineKind k, const std::vector<State>& a,
                                    const std::vector<State>& b) override {
+    select_device();
     if (a.size() != b.size()) throw InvalidLaunch("combine_pairs: operand counts differ");
     std::vector<State> out(a.size());
     if (a.empty()) return out;
@@ -61,6 +66,7 @@ class CudaExecutor final : public Executor {
   }
 
   std::vector<State> warp_reduce(CombineKind k, const std::vector<State>& lanes) override {
+    select_device();
     if (lanes.size() % kWarpSize != 0) throw InvalidLaunch("warp_reduce: need 32 states per warp");
     const auto groups = static_cast<std::int64_t>(lanes.size() / kWarpSize);
     std::vector<State> out(static_cast<std::size_t>(groups));
@@ -73,6 +79,7 @@ class CudaExecutor final : public Executor {
   }
 
   HarnessResult run_harness(const HarnessBatch& b) override {
+    select_device();
     validate(b);
     HarnessResult r;
     const auto n = static_cast<std::int64_t>(b.cases.size());
@@ -124,7 +131,10 @@ class CudaExecutor final : public Executor {
   }
 
  private:
+  void select_device() const { OSVS_CUDA_CHECK(cudaSetDevice(device_)); }
+
   std::string description_;
+  int device_;
 };
 
 }  // namespace
@@ -184,10 +194,15 @@ void launch_softmax(KernelKind kernel, CombineKind combine, int block, const flo
 
 }  // namespace cuda
 
-std::unique_ptr<Executor> make_cuda_executor(std::string* why_not) {
-  const std::string device = cuda::describe_device(why_not);
-  if (device.empty()) return nullptr;
-  return std::make_unique<CudaExecutor>(device + (kPortableExp ? ", portable exp" : ", CUDA expf"));
+std::unique_ptr<Executor> make_cuda_executor(std::string* why_not, int device) {
+  const std::string description = cuda::describe_device(why_not, device);
+  if (description.empty()) return nullptr;
+  return std::make_unique<CudaExecutor>(
+      description + (kPortableExp ? ", portable exp" : ", CUDA expf"), device);
+}
+
+int cuda_device_count() {
+  return cuda::visible_devices();
 }
 
 }  // namespace osvs

@@ -48,7 +48,23 @@ struct ConfigResult {
 /// input, is the same whatever standard library the audit was built with.
 std::uint64_t config_seed(const Config& config, std::uint64_t run_seed);
 
-/// Generates config.rows rows of config.family, runs them and audits every row.
+/// A configuration's rows and the kernel's outputs for them, before any judging.
+struct LaunchedConfig {
+  SoftmaxBatch batch;
+  SoftmaxResult out;
+  bool gpu = false;    ///< the outputs come from a GPU (the bounds' exp accuracy)
+  double seconds = 0;  ///< generating and running
+};
+
+/// Generates config.rows rows of config.family and runs them on `executor`.
+LaunchedConfig launch_config(const Config& config, Executor& executor, std::uint64_t run_seed);
+
+/// Audits every launched row against the oracle and its bound, and judges the laws on its first
+/// rows on `law_executor` (the same kind of executor as the one that launched them).
+ConfigResult judge_config(const Config& config, const LaunchedConfig& launched,
+                          Executor& law_executor, std::uint64_t run_seed);
+
+/// launch_config then judge_config, on one executor.
 ConfigResult audit_config(const Config& config, Executor& executor, std::uint64_t run_seed);
 
 }  // namespace osvs::audit

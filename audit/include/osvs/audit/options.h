@@ -33,6 +33,7 @@ struct AuditOptions {
   bool attention = true;              ///< run the attention section (attention_audit.h)
   bool plots = true;                  ///< draw the PNG plots after the run (needs gnuplot)
   std::string regression_dir;         ///< where bound-violating cases go (empty: <out>/regressions)
+  int devices = 0;                    ///< GPUs the sweep launches on (0: every visible one)
 };
 
 }  // namespace osvs::audit

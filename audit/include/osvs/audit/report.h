@@ -23,6 +23,7 @@ struct AuditReport {
   bool gpu = false;
   double exp_ulp = 0;  ///< accuracy of the kernels' exp the bounds assume
   int cpu_threads = 1;
+  int launchers = 1;                  ///< executors the sweep's batches ran on (one per GPU used)
   std::vector<ConfigResult> configs;  ///< audited, in plan order
   std::vector<Config> not_run;        ///< planned but left out by a time budget, in plan order
   double sweep_seconds = 0;

@@ -7,6 +7,7 @@
 
 #include "osvs/audit/error_stats.h"
 #include "osvs/audit/plan.h"
+#include "osvs/kernels/index_loop.h"
 #include "osvs/kernels/state.h"
 
 namespace osvs::audit {
@@ -37,7 +38,10 @@ struct RowAudit {
 /// exp of `exp_ulp` ulps. Adds every finite row's element errors to *stats when stats is not null.
 /// A row with NaN or +inf, a fully masked or an empty row is held to the spec and the kernel's
 /// documented outputs (kernels/documented.h) bit for bit instead.
+/// `loops` may run the oracle's, the bound's and the comparison's per-element work on several
+/// threads (long rows): the same audit, bit for bit.
 RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
-                   const float* y, State state, double exp_ulp, ErrorStats* stats);
+                   const float* y, State state, double exp_ulp, ErrorStats* stats,
+                   const IndexLoop* loops = nullptr);
 
 }  // namespace osvs::audit

@@ -17,8 +17,10 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/index_loop.h"
 
 namespace osvs {
 
@@ -62,24 +64,27 @@ struct BlockReduction {
   int num_warps;
 };
 
-/// The whole block's reduction of one row of n elements with block size `block`.
+/// The whole block's reduction of one row of n elements with block size `block`. The threads'
+/// stride loops are independent: `loops` may run them concurrently (same result).
 template <class Alg>
 BlockReduction<typename Alg::value_type> model_block_reduce_detail(
     const float* row, std::int64_t n, int block, const Alg& alg,
-    KernelMutation mut = KernelMutation::None) {
+    KernelMutation mut = KernelMutation::None, const IndexLoop* loops = nullptr) {
   using V = typename Alg::value_type;
   const int num_warps = (block + kWarpSize - 1) / kWarpSize;
   const std::int64_t end = mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
   BlockReduction<V> r{};
   r.num_warps = num_warps;
+  std::vector<V> thread_values(static_cast<std::size_t>(num_warps) * kWarpSize);
+  run_indices(loops, static_cast<std::int64_t>(thread_values.size()), [&](std::int64_t tid) {
+    V v = alg.initial();
+    for (std::int64_t col = tid; col < end; col += block) v = alg.combine(v, alg.lift(row[col]));
+    thread_values[static_cast<std::size_t>(tid)] = v;
+  });
   for (int warp = 0; warp < num_warps; ++warp) {
     std::array<V, kWarpSize> lanes;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      const std::int64_t tid = std::int64_t{warp} * kWarpSize + lane;
-      V v = alg.initial();
-      for (std::int64_t col = tid; col < end; col += block) v = alg.combine(v, alg.lift(row[col]));
-      lanes[lane] = v;
-    }
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      lanes[lane] = thread_values[static_cast<std::size_t>(warp) * kWarpSize + lane];
     r.warp[warp] = model_warp_reduce(lanes, alg, mut);
   }
   std::array<V, kWarpSize> lanes;
@@ -92,8 +97,8 @@ BlockReduction<typename Alg::value_type> model_block_reduce_detail(
 /// The row's value of model_block_reduce_detail.
 template <class Alg>
 typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, int block,
-                                            const Alg& alg) {
-  return model_block_reduce_detail(row, n, block, alg).row;
+                                            const Alg& alg, const IndexLoop* loops = nullptr) {
+  return model_block_reduce_detail(row, n, block, alg, KernelMutation::None, loops).row;
 }
 
 }  // namespace osvs

@@ -38,9 +38,13 @@ class Executor {
 /// The CPU model; always available.
 std::unique_ptr<Executor> make_cpu_executor();
 
-/// The CUDA executor, or nullptr with *why_not set when no usable device is present (or the build
-/// has no CUDA). Never throws for a missing device.
-std::unique_ptr<Executor> make_cuda_executor(std::string* why_not);
+/// The CUDA executor of device `device` (every call it makes runs there, from whichever thread),
+/// or nullptr with *why_not set when that device is not present (or the build has no CUDA).
+/// Never throws for a missing device.
+std::unique_ptr<Executor> make_cuda_executor(std::string* why_not, int device = 0);
+
+/// CUDA devices visible to this process (0 in a build without CUDA or without a device).
+int cuda_device_count();
 
 /// "cpu", "cuda", or "best" (cuda when present, else cpu). nullptr with *why_not on failure.
 std::unique_ptr<Executor> make_executor(const std::string& name, std::string* why_not);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/index_loop.h"
 
 namespace osvs::oracle {
 
@@ -23,8 +24,10 @@ struct SoftmaxBound {
 /// Bound for one finite row run by `kernel` with `combine` and `block`, where the kernels' exp has
 /// at most `exp_ulp` ulps of error (osvs::kexp_max_ulp(executor.is_gpu())). Throws
 /// std::invalid_argument for a row that is not Finite, an unsupported block or exp_ulp < 0.
+/// `loops` may run the independent parts (the threads' stride loops, the elements' output steps)
+/// on several threads: the same bound, bit for bit.
 SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, const float* row,
-                           std::int64_t n, double exp_ulp);
+                           std::int64_t n, double exp_ulp, const IndexLoop* loops = nullptr);
 
 /// Bound on the relative error of d for a combine-harness case (chunk lifts, then its merges),
 /// relative to the exact d of the multiset the merges combine (the row's d when every chunk is

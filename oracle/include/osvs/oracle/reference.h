@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "osvs/kernels/index_loop.h"
+
 namespace osvs::oracle {
 
 enum class RowKind { Finite, NaN, PosInf, AllMasked, Empty };
@@ -52,8 +54,9 @@ struct RowReference {
 /// Classifies a row by the special-value semantics above (n >= 0; x may be null when n == 0).
 RowKind classify_row(const float* x, std::int64_t n);
 
-/// Fast path with certified error and MPFR fallback when the rounding is undecided.
-RowReference reference_row(const float* x, std::int64_t n);
+/// Fast path with certified error and MPFR fallback when the rounding is undecided. `loops` may
+/// run the per-element work of a long row on several threads: the same reference, bit for bit.
+RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops = nullptr);
 
 /// MPFR-only path (slow; used to cross-check the fast path).
 RowReference reference_row_mpfr(const float* x, std::int64_t n);
