@@ -10,6 +10,7 @@
 #include "osvs/audit/plot.h"
 #include "osvs/audit/plugin_audit.h"
 #include "osvs/audit/run_audit.h"
+#include "osvs/audit/shard.h"
 
 namespace osvs {
 
@@ -18,6 +19,8 @@ void add_audit_command(CLI::App& app) {
   auto budget = std::make_shared<std::string>();
   auto plot_dir = std::make_shared<std::string>();
   auto plugins = std::make_shared<audit::PluginAuditOptions>();
+  auto shard = std::make_shared<std::string>();
+  auto merge = std::make_shared<std::vector<std::string>>();
   CLI::App* sub = app.add_subcommand(
       "audit", "Audit every kernel's error against its derived bound and its laws (release gate)");
   sub->add_flag("--quick", opt->quick, "A small sweep for CI (well under a minute on a CPU)");
@@ -50,6 +53,13 @@ void add_audit_command(CLI::App& app) {
                   "GPUs the sweep's kernels run on (default 0: every visible one); the report "
                   "is the same whatever the number")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--shard", *shard,
+                  "Sweep only part i/n of the plan (configurations k with k % n == i; default: "
+                  "the GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS environment, else the whole plan)");
+  sub->add_option("--merge", *merge,
+                  "Join the reports of shard runs (their folders) into the report of the whole "
+                  "plan, written to --out")
+      ->check(CLI::ExistingDirectory);
   sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
   sub->add_flag("!--no-attention", opt->attention, "Skip the attention section");
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
@@ -65,7 +75,7 @@ void add_audit_command(CLI::App& app) {
   // The process that audits one plugin kernel (started by the audit itself).
   sub->add_option("--row-child", plugins->child_kernel)->group("");
   sub->add_option("--row-child-out", plugins->child_out)->group("");
-  sub->callback([opt, budget, plot_dir, plugins] {
+  sub->callback([opt, budget, plot_dir, plugins, shard, merge] {
     if (!plugins->plugins.empty()) {
       const int status = audit::run_plugin_audit(*plugins, *opt);
       if (status != 0) throw CLI::RuntimeError(status);
@@ -80,7 +90,18 @@ void add_audit_command(CLI::App& app) {
     }
     int status = 0;
     try {
+      if (!merge->empty()) {
+        if (opt->out.empty())
+          throw std::invalid_argument("--merge needs --out, the folder of the joined report");
+        status = audit::merge_audit(*merge, opt->out, opt->plots);
+        if (status != 0) throw CLI::RuntimeError(status);
+        return;
+      }
       if (!budget->empty()) opt->budget = audit::parse_budget(*budget);
+      if (!shard->empty())
+        opt->shard = audit::parse_shard(*shard);
+      else if (const auto from_env = audit::shard_from_environment())
+        opt->shard = *from_env;
       status = audit::run_audit(*opt);
     } catch (const std::invalid_argument& e) {
       throw CLI::ValidationError("osvs audit", e.what());

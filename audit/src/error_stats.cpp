@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace osvs::audit {
 
@@ -32,6 +34,24 @@ void ErrorStats::merge(const ErrorStats& other) {
   count_ += other.count_;
   sum_ += other.sum_;
   max_ = std::max(max_, other.max_);
+}
+
+ErrorStats ErrorStats::from_parts(std::int64_t count, double sum, double max,
+                                  std::vector<std::int64_t> counts) {
+  ErrorStats s;
+  if (counts.size() != s.counts_.size())
+    throw std::invalid_argument("error statistics with " + std::to_string(counts.size()) +
+                                " histogram bins, expected " + std::to_string(s.counts_.size()));
+  std::int64_t total = 0;
+  for (std::int64_t c : counts) total += c;
+  if (total != count)
+    throw std::invalid_argument("error statistics: the histogram holds " + std::to_string(total) +
+                                " elements, the count says " + std::to_string(count));
+  s.count_ = count;
+  s.sum_ = sum;
+  s.max_ = max;
+  s.counts_ = std::move(counts);
+  return s;
 }
 
 double ErrorStats::quantile_upper(double q) const {

@@ -138,13 +138,32 @@ std::string attention_section(const AuditReport& r) {
 
 std::string timing_section(const AuditReport& r) {
   return fmt::format(
-      "Wall-clock time of this run (the only numbers of this report that differ between two runs "
-      "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s; "
-      "kernels on {} {}, judged on {} CPU threads), targeted search {:.1f} s, attention section "
-      "{:.1f} s, total {:.1f} s.\n",
-      r.sweep_seconds, elements_per_second(r), r.launchers,
-      r.gpu ? (r.launchers == 1 ? "GPU" : "GPUs") : "CPU-model executor", r.cpu_threads,
-      r.search.seconds, r.attention.seconds, r.total_seconds);
+             "Wall-clock time of this run (the only numbers of this report that differ between two "
+             "runs "
+             "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s; "
+             "kernels on {} {}, judged on {} CPU threads), targeted search {:.1f} s, attention "
+             "section "
+             "{:.1f} s, total {:.1f} s.\n",
+             r.sweep_seconds, elements_per_second(r), r.launchers,
+             r.gpu ? (r.launchers == 1 ? "GPU" : "GPUs") : "CPU-model executor", r.cpu_threads,
+             r.search.seconds, r.attention.seconds, r.total_seconds) +
+         (r.merged_shards > 0
+              ? fmt::format("Joined from {} shard runs (`osvs audit --merge`): the sweep is the "
+                            "longest shard's, the targeted search the sum of theirs.\n",
+                            r.merged_shards)
+              : "");
+}
+
+/// What part of the plan a shard run swept (none for a whole or merged run).
+std::string shard_note(const AuditReport& r) {
+  if (r.shard.whole()) return "";
+  return fmt::format(
+      "\n\n**Shard {} of {}**: the configurations k of the plan with k mod {} = {} only, {} of "
+      "{}; the targeted search climbs from their worst rows, and the attention section and the "
+      "performance audit run in shard 0. `osvs audit --merge` joins the shards' folders into the "
+      "report of the whole plan",
+      r.shard.index, r.shard.count, r.shard.count, r.shard.index,
+      r.configs.size() + r.not_run.size(), r.plan.configs.size());
 }
 
 std::string not_run_note(const AuditReport& r) {
@@ -209,7 +228,7 @@ std::string markdown_text(const AuditReport& r) {
         for (const auto& c : r.configs) e += c.elements;
         return e;
       }(),
-      r.cpu_threads, not_run_note(r), r.provenance.date, r.provenance.osvs_commit,
+      r.cpu_threads, not_run_note(r) + shard_note(r), r.provenance.date, r.provenance.osvs_commit,
       r.provenance.executor, r.provenance.device,
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,

@@ -101,6 +101,7 @@ int run_audit(const AuditOptions& opt) {
   }
   AuditReport r;
   r.options = opt;
+  r.shard = opt.shard;
   r.gpu = executor->is_gpu();
   r.plan = make_plan(opt, r.gpu);
   r.provenance = make_provenance(*executor, "audit");
@@ -118,35 +119,62 @@ int run_audit(const AuditOptions& opt) {
                                    : fmt::format("{} rounds", r.plan.search.rounds),
              out.string());
 
-  run_sweep(r, *executor, sweep_launchers(*executor, opt.devices));
+  std::vector<Config> swept;
+  for (std::size_t k = 0; k < r.plan.configs.size(); ++k)
+    if (r.shard.owns(k)) swept.push_back(r.plan.configs[k]);
+  run_sweep(r, swept, *executor, sweep_launchers(*executor, opt.devices));
   for (const ConfigResult& c : r.configs)
     if (c.violating_rows > 0 && !c.worst_row.empty())
       r.regression_files.push_back(save_violation(c.config.kut, c.config.block, c.worst_row,
                                                   *executor, opt, regressions, describe(c.config)));
 
-  r.search = targeted_search(search_seeds(r), *executor, r.plan.search, opt.seed);
+  // A shard climbs from its own worst rows with its share of the rounds (shard.h).
+  SearchBudget search = r.plan.search;
+  search.rounds = (search.rounds + r.shard.count - 1) / r.shard.count;
+  const std::uint64_t search_seed =
+      opt.seed ^ (static_cast<std::uint64_t>(r.shard.index) * 0x9e3779b97f4a7c15ull);
+  r.search = targeted_search(search_seeds(r), *executor, search, search_seed);
   for (const SearchCase& s : r.search.worst)
     if (!s.audit.ok)
       r.regression_files.push_back(
           save_violation(s.kut, s.block, s.row, *executor, opt, regressions, s.origin));
 
-  if (opt.attention)
+  const std::string other_shard = "shard " + std::to_string(r.shard.index) + "/" +
+                                  std::to_string(r.shard.count) + " (shard 0 runs it)";
+  if (!opt.attention)
+    r.attention.not_run = "--no-attention";
+  else if (r.shard.index != 0)
+    r.attention.not_run = other_shard;
+  else
     r.attention =
         audit_attention(opt.executor, opt.seed, opt.quick ? kQuickAttentionCases : kAttentionCases);
-  else
-    r.attention.not_run = "--no-attention";
   fmt::print("attention: {}\n", r.attention.not_run.empty()
                                     ? (r.attention.passes() ? "every case within its bound"
                                                             : "VIOLATIONS (audit.md, Attention)")
                                     : "not run: " + r.attention.not_run);
-  if (opt.perf)
-    r.perf = audit_performance(r.plan.kernels, *executor);
-  else
+  if (!opt.perf)
     r.perf.skipped_because = "--no-perf";
+  else if (r.shard.index != 0)
+    r.perf.skipped_because = other_shard;
+  else
+    r.perf = audit_performance(r.plan.kernels, *executor);
 
   r.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   write_reports(r, out);
+  if (!r.shard.whole()) write_shard_file(r, out);
   fmt::print("\n{}report: {}\n", console_table(r), (out / "audit.md").string());
+  return release_passes(r) ? 0 : 1;
+}
+
+int merge_audit(const std::vector<std::string>& shard_dirs, const std::string& out, bool plots) {
+  std::vector<AuditReport> shards;
+  for (const std::string& dir : shard_dirs) shards.push_back(read_shard_file(dir));
+  AuditReport r = merge_shards(std::move(shards));
+  r.options.plots = plots;
+  fs::create_directories(out);
+  write_reports(r, out);
+  fmt::print("{} shards joined: {} configurations\n\n{}report: {}\n", r.merged_shards,
+             r.configs.size(), console_table(r), (fs::path(out) / "audit.md").string());
   return release_passes(r) ? 0 : 1;
 }
 

@@ -38,7 +38,8 @@ std::vector<RowAudit> audit_mutants(const SearchCase& s,
   return audits;
 }
 
-/// The `keep` highest ratios per kernel, highest first; equal ratios keep the seeds' order.
+}  // namespace
+
 std::vector<SearchCase> best_per_kernel(std::vector<SearchCase> all, int keep) {
   std::stable_sort(all.begin(), all.end(), [](const SearchCase& a, const SearchCase& b) {
     return a.audit.ratio > b.audit.ratio;
@@ -49,8 +50,6 @@ std::vector<SearchCase> best_per_kernel(std::vector<SearchCase> all, int keep) {
     if (taken[c.kut.label()]++ < keep) out.push_back(std::move(c));
   return out;
 }
-
-}  // namespace
 
 SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor,
                              const SearchBudget& budget, std::uint64_t seed, int keep) {

@@ -48,9 +48,8 @@ std::vector<std::unique_ptr<Executor>> sweep_launchers(const Executor& executor,
   return out;
 }
 
-void run_sweep(AuditReport& r, Executor& law_executor,
+void run_sweep(AuditReport& r, const std::vector<Config>& configs, Executor& law_executor,
                std::vector<std::unique_ptr<Executor>> launchers) {
-  const std::vector<Config>& configs = r.plan.configs;
   const std::size_t count = configs.size(), lanes = launchers.size();
   r.launchers = static_cast<int>(lanes);
   std::int64_t total = 0;

@@ -19,10 +19,15 @@ class ErrorStats {
   void add(double ulp);
   /// Adds every element of `other`.
   void merge(const ErrorStats& other);
+  /// The statistics with these parts (a shard file's, read back); throws std::invalid_argument
+  /// when counts is not one count per bin or does not add up to count.
+  static ErrorStats from_parts(std::int64_t count, double sum, double max,
+                               std::vector<std::int64_t> counts);
 
   std::int64_t count() const { return count_; }
   double max() const { return max_; }
   double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0; }
+  double sum() const { return sum_; }
   /// The upper edge of the bin holding the q-quantile (0 < q <= 1): a value at least as large as
   /// the true quantile and less than one bin above it (1/64 ulp below 4 ulps, 9 % above).
   double quantile_upper(double q) const;

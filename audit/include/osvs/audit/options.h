@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "osvs/audit/shard.h"
+
 namespace osvs::audit {
 
 /// A limit on the sweep: wall-clock seconds or a number of audited elements.
@@ -34,6 +36,7 @@ struct AuditOptions {
   bool plots = true;                  ///< draw the PNG plots after the run (needs gnuplot)
   std::string regression_dir;         ///< where bound-violating cases go (empty: <out>/regressions)
   int devices = 0;                    ///< GPUs the sweep launches on (0: every visible one)
+  Shard shard;                        ///< the part of the plan this run sweeps (shard.h)
 };
 
 }  // namespace osvs::audit

@@ -12,6 +12,7 @@
 #include "osvs/audit/perf_audit.h"
 #include "osvs/audit/plan.h"
 #include "osvs/audit/search.h"
+#include "osvs/audit/shard.h"
 #include "osvs/replay/regression.h"
 
 namespace osvs::audit {
@@ -24,6 +25,8 @@ struct AuditReport {
   double exp_ulp = 0;  ///< accuracy of the kernels' exp the bounds assume
   int cpu_threads = 1;
   int launchers = 1;                  ///< executors the sweep's batches ran on (one per GPU used)
+  Shard shard;                        ///< the part of the plan this run swept (whole by default)
+  int merged_shards = 0;              ///< joined from this many shard runs (0: one run)
   std::vector<ConfigResult> configs;  ///< audited, in plan order
   std::vector<Config> not_run;        ///< planned but left out by a time budget, in plan order
   double sweep_seconds = 0;

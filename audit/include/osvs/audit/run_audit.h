@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "osvs/audit/options.h"
 
@@ -18,6 +19,14 @@ std::filesystem::path default_out_dir(const std::string& executor, const std::st
 /// bound-violating cases under regressions/). Exit status: 0 when the release
 /// passes, 1 when a bound is violated or a claimed law fails, 2 when the executor is missing.
 /// Throws std::invalid_argument for bad options, std::runtime_error when a file cannot be written.
+/// With opt.shard not whole, sweeps only that part of the plan (the targeted search from its own
+/// worst rows; the attention section and the performance audit in shard 0 only) and also writes
+/// the shard file that merge_audit joins (shard.h).
 int run_audit(const AuditOptions& opt);
+
+/// Joins the shard runs of one audit (their report folders) and writes the report of the whole
+/// plan to `out`. Exit status as run_audit's; throws std::invalid_argument when the folders are
+/// not the shards of one audit and std::runtime_error when a shard file cannot be read.
+int merge_audit(const std::vector<std::string>& shard_dirs, const std::string& out, bool plots);
 
 }  // namespace osvs::audit

@@ -33,9 +33,16 @@ struct SearchResult {
   double seconds = 0;
 };
 
+/// Search cases kept per kernel.
+inline constexpr int kSearchKeep = 3;
+
 /// Hill-climbs from `seeds` (each a sweep row with its configuration) within `budget`, round robin
 /// over the seeds; keeps the `keep` highest ratios per kernel (ties: the earlier seed first).
 SearchResult targeted_search(std::vector<SearchCase> seeds, Executor& executor,
-                             const SearchBudget& budget, std::uint64_t seed, int keep = 3);
+                             const SearchBudget& budget, std::uint64_t seed,
+                             int keep = kSearchKeep);
+
+/// The `keep` highest ratios per kernel of `all`, highest first; equal ratios keep their order.
+std::vector<SearchCase> best_per_kernel(std::vector<SearchCase> all, int keep);
 
 }  // namespace osvs::audit

@@ -15,12 +15,13 @@ namespace osvs::audit {
 /// executor the laws and the search use, so that launching ahead never shares one with them.
 std::vector<std::unique_ptr<Executor>> sweep_launchers(const Executor& executor, int max_devices);
 
-/// Runs r.plan.configs: configuration k is generated and run on launchers[k % L], up to a few
-/// configurations ahead of the judging, which takes them in plan order on this thread's cores
-/// (judge_config; laws on law_executor). Fills r.configs, r.not_run (a time budget is checked
-/// when a configuration is launched), r.sweep_seconds and r.launchers. The results do not depend
-/// on L: every configuration's inputs come from the plan and the seed only.
-void run_sweep(AuditReport& r, Executor& law_executor,
+/// Runs `configs` (the plan's, or a shard's part of it, in plan order): configuration k is
+/// generated and run on launchers[k % L], up to a few configurations ahead of the judging, which
+/// takes them in order on this thread's cores (judge_config; laws on law_executor). Fills
+/// r.configs, r.not_run (a time budget is checked when a configuration is launched),
+/// r.sweep_seconds and r.launchers. The results do not depend on L: every configuration's inputs
+/// come from the plan and the seed only.
+void run_sweep(AuditReport& r, const std::vector<Config>& configs, Executor& law_executor,
                std::vector<std::unique_ptr<Executor>> launchers);
 
 }  // namespace osvs::audit
