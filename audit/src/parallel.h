@@ -1,6 +1,8 @@
 // A minimal parallel loop over index ranges on all CPU cores (std::thread; no pool to manage).
 #pragma once
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -13,8 +15,11 @@
 
 namespace osvs::audit {
 
-/// Number of worker threads: the machine's cores (at least 1).
+/// Number of worker threads: the cores this process may run on (its affinity mask, so that
+/// `taskset` and container CPU sets are honoured), at least 1.
 inline int worker_count() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
