@@ -43,12 +43,19 @@ LaunchedConfig launch_config(const Config& config, Executor& executor, std::uint
 
   l.out = executor.softmax(batch);
   l.gpu = executor.is_gpu();
+  if (n <= kMaxLawRow) {  // the laws on the first rows, on this executor
+    const auto row_of = [&](std::int64_t i) {
+      return std::vector<float>(batch.x.begin() + i * n, batch.x.begin() + (i + 1) * n);
+    };
+    std::vector<std::vector<float>> law_rows = {row_of(0)};
+    if (config.rows > 1) law_rows.push_back(row_of(1));
+    l.laws = audit_laws(config, law_rows, executor, config_seed(config, run_seed + 1));
+  }
   l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return l;
 }
 
-ConfigResult judge_config(const Config& config, const LaunchedConfig& launched,
-                          Executor& law_executor, std::uint64_t run_seed) {
+ConfigResult judge_config(const Config& config, LaunchedConfig launched) {
   const auto start = std::chrono::steady_clock::now();
   ConfigResult r;
   r.config = config;
@@ -86,22 +93,17 @@ ConfigResult judge_config(const Config& config, const LaunchedConfig& launched,
   for (const ErrorStats& s : stats) r.ulp.merge(s);
   r.elements = config.rows * n;
 
-  const auto row_of = [&](std::int64_t i) {
-    return std::vector<float>(batch.x.begin() + i * n, batch.x.begin() + (i + 1) * n);
-  };
-  if (n <= kMaxKeptRow) r.worst_row = row_of(r.worst_ratio_row);
-  if (n <= kMaxLawRow) {
-    std::vector<std::vector<float>> law_rows = {row_of(0)};
-    if (config.rows > 1) law_rows.push_back(row_of(1));
-    r.laws = audit_laws(config, law_rows, law_executor, config_seed(config, run_seed + 1));
-  }
+  if (n <= kMaxKeptRow)
+    r.worst_row = std::vector<float>(batch.x.begin() + r.worst_ratio_row * n,
+                                     batch.x.begin() + (r.worst_ratio_row + 1) * n);
+  r.laws = std::move(launched.laws);
   r.seconds = launched.seconds +
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
 
 ConfigResult audit_config(const Config& config, Executor& executor, std::uint64_t run_seed) {
-  return judge_config(config, launch_config(config, executor, run_seed), executor, run_seed);
+  return judge_config(config, launch_config(config, executor, run_seed));
 }
 
 }  // namespace osvs::audit

@@ -31,7 +31,8 @@ json element(const WorstElement& w, std::int64_t row) {
 json timing(const AuditReport& r) {
   return {{"sweep_seconds", r.sweep_seconds},   {"elements_per_second", elements_per_second(r)},
           {"search_seconds", r.search.seconds}, {"total_seconds", r.total_seconds},
-          {"sweep_launchers", r.launchers},     {"cpu_threads", r.cpu_threads}};
+          {"sweep_launchers", r.launchers},     {"sweep_devices", r.devices},
+          {"cpu_threads", r.cpu_threads}};
 }
 
 json not_run_list(const AuditReport& r) {

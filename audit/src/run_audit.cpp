@@ -122,7 +122,8 @@ int run_audit(const AuditOptions& opt) {
   std::vector<Config> swept;
   for (std::size_t k = 0; k < r.plan.configs.size(); ++k)
     if (r.shard.owns(k)) swept.push_back(r.plan.configs[k]);
-  run_sweep(r, swept, *executor, sweep_launchers(*executor, opt.devices));
+  r.devices = sweep_devices(*executor, opt.devices);
+  run_sweep(r, swept, sweep_launchers(*executor, opt.devices));
   for (const ConfigResult& c : r.configs)
     if (c.violating_rows > 0 && !c.worst_row.empty())
       r.regression_files.push_back(save_violation(c.config.kut, c.config.block, c.worst_row,

@@ -121,6 +121,7 @@ AuditReport merge_shards(std::vector<AuditReport> shards) {
       throw std::invalid_argument("shard " + name(shard.shard) +
                                   " holds configurations outside its part of the plan");
     r.launchers += shard.launchers;
+    r.devices += shard.devices;
     r.sweep_seconds = std::max(r.sweep_seconds, shard.sweep_seconds);
     r.total_seconds = std::max(r.total_seconds, shard.total_seconds);
     searched.insert(searched.end(), shard.search.worst.begin(), shard.search.worst.end());

@@ -392,6 +392,7 @@ void write_shard_file(const AuditReport& r, const std::filesystem::path& dir) {
                     {"exp_ulp", real(r.exp_ulp)},
                     {"cpu_threads", r.cpu_threads},
                     {"launchers", r.launchers},
+                    {"devices", r.devices},
                     {"configs", configs},
                     {"not_run", not_run},
                     {"sweep_seconds", real(r.sweep_seconds)},
@@ -423,6 +424,7 @@ AuditReport read_shard_file(const std::filesystem::path& dir) {
     r.exp_ulp = real_of(j.at("exp_ulp"));
     r.cpu_threads = j.at("cpu_threads").get<int>();
     r.launchers = j.at("launchers").get<int>();
+    r.devices = j.at("devices").get<int>();
     for (const json& c : j.at("configs")) r.configs.push_back(config_of(c, r.plan));
     for (const json& k : j.at("not_run")) {
       const auto i = k.get<std::size_t>();

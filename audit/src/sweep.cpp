@@ -34,21 +34,27 @@ struct Slot {
 
 }  // namespace
 
+int sweep_devices(const Executor& executor, int max_devices) {
+  if (!executor.is_gpu()) return 0;
+  const int visible = cuda_device_count();
+  return max_devices > 0 ? std::min(visible, max_devices) : visible;
+}
+
 std::vector<std::unique_ptr<Executor>> sweep_launchers(const Executor& executor, int max_devices) {
   std::vector<std::unique_ptr<Executor>> out;
   std::string why;
   if (executor.is_gpu()) {
-    int devices = cuda_device_count();
-    if (max_devices > 0) devices = std::min(devices, max_devices);
-    for (int d = 0; d < devices; ++d)
-      if (auto e = make_cuda_executor(&why, d)) out.push_back(std::move(e));
+    const int devices = sweep_devices(executor, max_devices);
+    // Lane l on device l % devices: consecutive configurations go to different devices.
+    for (int lane = 0; lane < devices * kLaunchersPerDevice; ++lane)
+      if (auto e = make_cuda_executor(&why, lane % devices)) out.push_back(std::move(e));
   }
   if (out.empty()) out.push_back(make_executor(executor.name(), &why));
   if (!out.front()) throw std::runtime_error("no executor to launch the sweep on: " + why);
   return out;
 }
 
-void run_sweep(AuditReport& r, const std::vector<Config>& configs, Executor& law_executor,
+void run_sweep(AuditReport& r, const std::vector<Config>& configs,
                std::vector<std::unique_ptr<Executor>> launchers) {
   const std::size_t count = configs.size(), lanes = launchers.size();
   r.launchers = static_cast<int>(lanes);
@@ -114,7 +120,7 @@ void run_sweep(AuditReport& r, const std::vector<Config>& configs, Executor& law
       if (s.skipped)
         r.not_run.push_back(configs[k]);
       else
-        r.configs.push_back(judge_config(configs[k], s.launched, law_executor, r.options.seed));
+        r.configs.push_back(judge_config(configs[k], std::move(s.launched)));
       {
         std::lock_guard lock(mutex);
         judged = k + 1;

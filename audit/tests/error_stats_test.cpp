@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace osvs::audit {
 namespace {
@@ -41,6 +44,30 @@ TEST(ErrorStats, MergeAddsCounts) {
   EXPECT_EQ(a.count(), 3);
   EXPECT_DOUBLE_EQ(a.max(), 2.0);
   EXPECT_DOUBLE_EQ(a.mean(), 1.0);
+}
+
+}  // namespace
+}  // namespace osvs::audit
+
+namespace osvs::audit {
+namespace {
+
+// add() computes the bin of values up to 4 ulps directly; it must be the bin a search of the
+// edges finds ((edges[k-1], edges[k]]), on the edges, next to them and between them.
+TEST(ErrorStats, TheDirectBinIsTheSearchedOne) {
+  const auto& edges = ulp_bin_edges();
+  std::vector<double> values = {0.0, 1e-300, 4.0, std::nextafter(4.0, 5.0), 1e30,
+                                std::numeric_limits<double>::infinity()};
+  for (double e : edges)
+    for (double v : {std::nextafter(e, 0.0), e, std::nextafter(e, 1e300), e * 0.999})
+      values.push_back(v);
+  for (double v : values) {
+    ErrorStats s;
+    s.add(v);
+    const auto searched =
+        static_cast<std::size_t>(std::lower_bound(edges.begin(), edges.end(), v) - edges.begin());
+    ASSERT_EQ(s.counts()[searched], 1) << "ulp " << v;
+  }
 }
 
 }  // namespace

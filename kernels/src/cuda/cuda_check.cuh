@@ -45,6 +45,53 @@ class DeviceBuffer {
   std::size_t n_;
 };
 
+/// Owning device allocation of n elements of T ordered on `stream` (cudaMallocAsync /
+/// cudaFreeAsync, copies with cudaMemcpyAsync then a wait on the stream): unlike DeviceBuffer it
+/// never synchronises the whole device, so that several host threads, each on its own stream
+/// (cudaStreamPerThread), keep the device busy together.
+template <class T>
+class StreamBuffer {
+ public:
+  StreamBuffer(std::size_t n, cudaStream_t stream) : n_(n), stream_(stream) {
+    if (n_ > 0)
+      OSVS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&ptr_), n_ * sizeof(T), stream_));
+  }
+  ~StreamBuffer() {
+    if (ptr_) cudaFreeAsync(ptr_, stream_);
+  }
+  StreamBuffer(const StreamBuffer&) = delete;
+  StreamBuffer& operator=(const StreamBuffer&) = delete;
+
+  void upload(const T* host) {
+    if (n_ > 0)
+      OSVS_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n_ * sizeof(T), cudaMemcpyHostToDevice, stream_));
+  }
+  /// Copies to the host and waits for the copy (and what came before it on the stream).
+  void download(T* host) const {
+    if (n_ == 0) return;
+    OSVS_CUDA_CHECK(cudaMemcpyAsync(host, ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    OSVS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  T* get() const { return ptr_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t n_;
+  cudaStream_t stream_;
+};
+
+/// Checks the launch just made on `stream` and waits for that stream only.
+inline void check_stream_launch(const char* what, cudaStream_t stream) {
+  const cudaError_t launch = cudaGetLastError();
+  if (launch != cudaSuccess)
+    throw std::runtime_error(std::string("launch of ") + what +
+                             " failed: " + cudaGetErrorString(launch));
+  const cudaError_t sync = cudaStreamSynchronize(stream);
+  if (sync != cudaSuccess)
+    throw std::runtime_error(std::string(what) +
+                             " failed while running: " + cudaGetErrorString(sync));
+}
+
 /// Checks the launch just made and waits for it, so that errors surface at the right call.
 inline void check_launch(const char* what) {
   const cudaError_t launch = cudaGetLastError();

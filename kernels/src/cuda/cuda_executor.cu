@@ -41,12 +41,15 @@ class CudaExecutor final : public Executor {
     r.y.resize(static_cast<std::size_t>(b.rows * b.cols));
     r.row_state.resize(static_cast<std::size_t>(b.rows));
     if (b.rows == 0) return r;
-    DeviceBuffer<float> x(b.x.data(), b.x.size());
-    DeviceBuffer<float> y(r.y.size());
-    DeviceBuffer<State> s(r.row_state.size());
+    // On this thread's own stream: executors driven from several threads (the audit's launchers)
+    // run their batches on the device at the same time; a batch of one long row occupies one SM.
+    const cudaStream_t stream = cudaStreamPerThread;
+    cuda::StreamBuffer<float> x(b.x.size(), stream), y(r.y.size(), stream);
+    cuda::StreamBuffer<State> s(r.row_state.size(), stream);
+    x.upload(b.x.data());
     cuda::launch_softmax(b.kernel, b.combine, b.block, x.get(), y.get(), s.get(), b.rows, b.cols,
-                         nullptr, b.mutation);
-    cuda::check_launch("softmax kernel");
+                         stream, b.mutation);
+    cuda::check_stream_launch("softmax kernel", stream);
     y.download(r.y.data());
     s.download(r.row_state.data());
     return r;

@@ -48,21 +48,22 @@ struct ConfigResult {
 /// input, is the same whatever standard library the audit was built with.
 std::uint64_t config_seed(const Config& config, std::uint64_t run_seed);
 
-/// A configuration's rows and the kernel's outputs for them, before any judging.
+/// A configuration's rows, the kernel's outputs for them and the laws judged on its first rows:
+/// everything that needs the executor, before the judging of the outputs.
 struct LaunchedConfig {
   SoftmaxBatch batch;
   SoftmaxResult out;
-  bool gpu = false;    ///< the outputs come from a GPU (the bounds' exp accuracy)
-  double seconds = 0;  ///< generating and running
+  std::vector<LawResult> laws;  ///< empty when n > kMaxLawRow
+  bool gpu = false;             ///< the outputs come from a GPU (the bounds' exp accuracy)
+  double seconds = 0;           ///< generating, running and the laws
 };
 
-/// Generates config.rows rows of config.family and runs them on `executor`.
+/// Generates config.rows rows of config.family, runs them on `executor` and judges the laws on
+/// the first rows there.
 LaunchedConfig launch_config(const Config& config, Executor& executor, std::uint64_t run_seed);
 
-/// Audits every launched row against the oracle and its bound, and judges the laws on its first
-/// rows on `law_executor` (the same kind of executor as the one that launched them).
-ConfigResult judge_config(const Config& config, const LaunchedConfig& launched,
-                          Executor& law_executor, std::uint64_t run_seed);
+/// Audits every launched row against the oracle and its bound, on all cores.
+ConfigResult judge_config(const Config& config, LaunchedConfig launched);
 
 /// launch_config then judge_config, on one executor.
 ConfigResult audit_config(const Config& config, Executor& executor, std::uint64_t run_seed);

@@ -24,7 +24,8 @@ struct AuditReport {
   bool gpu = false;
   double exp_ulp = 0;  ///< accuracy of the kernels' exp the bounds assume
   int cpu_threads = 1;
-  int launchers = 1;                  ///< executors the sweep's batches ran on (one per GPU used)
+  int launchers = 1;                  ///< launcher threads of the sweep (sweep.h)
+  int devices = 0;                    ///< GPUs the sweep's batches ran on (0: the CPU model)
   Shard shard;                        ///< the part of the plan this run swept (whole by default)
   int merged_shards = 0;              ///< joined from this many shard runs (0: one run)
   std::vector<ConfigResult> configs;  ///< audited, in plan order
