@@ -2,7 +2,7 @@
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
 # Usage: gpu-suite.sh OUT PARTS   PARTS = one or more (quoted) of tests api large audit exp
-#                                  sanitize, or all
+#                                  grid sanitize, or all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -66,6 +66,20 @@ if wants exp; then
   cat "$res/exp.log"
   mkdir -p "$res/commit/exp"
   cp "$res/exp"/* "$res/exp.log" "$res/commit/exp/" 2>/dev/null
+fi
+
+if wants grid; then
+  # The combine laws on the bf16 grid (exhaustive/README.md, "The combine grid"): every registered
+  # operator but the mutants, every (m1, m2) pair of bf16 values with each of the 49 (d1, d2)
+  # pairs, on the device. Exit 1 when a held law fails (the seed's unclaimed laws are counted).
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  start=$(date +%s)
+  timeout "${OSVS_GRID_TIMEOUT:-540}" build-gpu/exhaustive/osvs_combine_grid --executor cuda \
+    --driver "$driver" --out "$res/grid" > "$res/grid.log" 2>&1
+  echo "osvs_combine_grid exit $? after $(( $(date +%s) - start )) s" | tee -a "$res/grid.log"
+  cat "$res/grid.log"
+  mkdir -p "$res/commit/grid"
+  cp "$res/grid"/* "$res/grid.log" "$res/commit/grid/" 2>/dev/null
 fi
 
 if wants sanitize; then
