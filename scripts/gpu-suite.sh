@@ -86,8 +86,8 @@ if wants sanitize; then
   # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
   # 3-pass, hardened, combine-level and harness kernels; the mutants' kernels run in the portable
   # build's, when its bundle is here), osvs's kernels through the API testbed, the examples' CUDA
-  # kernels and the exp measurement's kernel. Few property cases per law (RC_PARAMS): the
-  # tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
+  # kernels, the exp measurement's and the combine grid's kernels. Few property cases per law
+  # (RC_PARAMS): the tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
   mkdir -p "$res/sanitize"
   export RC_PARAMS="seed=20261130 max_success=4" OSVS_SHRINK_SECONDS=5
   export OSVS_REGRESSION_DIR="$res/sanitize/regressions"  # a testbed's shrunk failures come back
@@ -115,6 +115,8 @@ if wants sanitize; then
     OSVS_REPLAY_DIR=examples/combine_operator/osvs-regressions RC_PARAMS="seed=20261130" \
       sanitize $tool combine_operator build-gpu/examples/combine_operator/example_combine_operator_test &
     sanitize $tool exp_check build-gpu/exhaustive/osvs_exp_check --stride 65537 --threads 2 &
+    sanitize $tool combine_grid build-gpu/exhaustive/osvs_combine_grid --executor cuda \
+      --stride 65537 --d-passes 1 --threads 2 &
   done
   wait
   sort "$res/sanitize/summary.txt" | tee "$res/sanitize/summary.sorted" && mv "$res/sanitize/summary.sorted" "$res/sanitize/summary.txt"

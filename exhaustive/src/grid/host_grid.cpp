@@ -16,18 +16,6 @@ namespace {
 
 using Combine = State (*)(State, State);
 
-/// The outcome of one pair, with an undecided bound verdict decided by MPFR.
-PairOutcome outcome(const GridPair& p, State ab, State ba, double exp_ulp, bool* by_mpfr) {
-  PairOutcome o = check_pair(p.a, p.b, ab, ba, exp_ulp);
-  *by_mpfr = (o.bits & kBoundUndecided) != 0;
-  if (*by_mpfr) {
-    const double bound = one_step(p.a, p.b, exp_ulp).bound;
-    if (!mpfr_step_holds(p.a, p.b, ab, bound) || !mpfr_step_holds(p.a, p.b, ba, bound))
-      o.bits |= kBoundViolated;
-  }
-  return o;
-}
-
 void run_share(Combine combine, const GridSpec& spec, double exp_ulp, std::uint64_t lo,
                std::uint64_t hi, GridTally& t) {
   for (std::uint32_t pass = spec.first_pass; pass < spec.first_pass + spec.passes; ++pass)
@@ -36,7 +24,7 @@ void run_share(Combine combine, const GridSpec& spec, double exp_ulp, std::uint6
       const GridPair p = grid_pair(i, pass);
       const State ab = combine(p.a, p.b), ba = combine(p.b, p.a);
       bool by_mpfr = false;
-      const PairOutcome o = outcome(p, ab, ba, exp_ulp, &by_mpfr);
+      const PairOutcome o = check_pair_decided(p, ab, ba, exp_ulp, false, &by_mpfr);
       t.count_pair(p, o);
       if (o.bits != 0) t.note_pair(pass, i, p, ab, ba, o, exp_ulp, by_mpfr);
       if (o.bound_domain && o.ratio > t.worst_ratio)

@@ -64,4 +64,16 @@ bool mpfr_step_holds(State a, State b, State r, double bound) {
   return mpfr_cmp_d(x.get(), bound) <= 0;
 }
 
+PairOutcome check_pair_decided(const GridPair& p, State ab, State ba, double exp_ulp, bool open,
+                               bool* by_mpfr) {
+  PairOutcome o = check_pair(p.a, p.b, ab, ba, exp_ulp);
+  *by_mpfr = o.bound_domain && (open || (o.bits & kBoundUndecided) != 0);
+  if (!*by_mpfr) return o;
+  o.bits = static_cast<std::uint8_t>((o.bits & ~kBoundViolated) | kBoundUndecided);
+  const double bound = one_step(p.a, p.b, exp_ulp).bound;
+  if (!mpfr_step_holds(p.a, p.b, ab, bound) || !mpfr_step_holds(p.a, p.b, ba, bound))
+    o.bits |= kBoundViolated;
+  return o;
+}
+
 }  // namespace osvs::exhaustive::grid
