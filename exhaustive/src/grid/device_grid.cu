@@ -156,8 +156,7 @@ class Chunks {
 
 struct PairRun {
   std::vector<Flagged> examples, undecided;
-  std::vector<Flagged> worst;  ///< one per pass
-  std::vector<double> worst_ratio;
+  std::vector<Flagged> worst;  ///< the largest err / B of each pass
   DeviceCounters counters{};
 };
 
@@ -209,15 +208,20 @@ PairRun run_pairs(Chunks& chunks, const GridSpec& spec, double exp_ulp, int sm_c
     OSVS_CUDA_CHECK(
         cudaMemcpy(&run.counters, counters.get(), sizeof(DeviceCounters), cudaMemcpyDeviceToHost));
     const unsigned long long w = run.counters.worst;
-    if (w != 0) {
+    if (w != 0)
       run.worst.push_back({pass, 0, 0xffffffffu - static_cast<std::uint32_t>(w & 0xffffffffu)});
-      run.worst_ratio.push_back(
-          static_cast<double>(bits_float(static_cast<std::uint32_t>(w >> 32))));
-    }
     OSVS_CUDA_CHECK(cudaMemset(&counters.get()->worst, 0, sizeof(unsigned long long)));
   }
   OSVS_CUDA_CHECK(
       cudaMemcpy(&run.counters, counters.get(), sizeof(DeviceCounters), cudaMemcpyDeviceToHost));
+  if (run.counters.undecided_slots > kMaxUndecided)
+    throw std::runtime_error(
+        "combine grid: more than 2^20 bound verdicts left open by the double reference (its "
+        "margin, one_step_bound.h, is 2^-40 relative: so many is a defect)");
+  run.undecided.resize(static_cast<std::size_t>(run.counters.undecided_slots));
+  if (!run.undecided.empty())
+    OSVS_CUDA_CHECK(cudaMemcpy(run.undecided.data(), undecided.get(),
+                               run.undecided.size() * sizeof(Flagged), cudaMemcpyDeviceToHost));
   return run;
 }
 
