@@ -36,6 +36,22 @@ bool is_signed_zero_tie(const Counterexample& c) {
   return c.a.m == 0.0f && c.b.m == 0.0f && std::signbit(c.a.m) != std::signbit(c.b.m);
 }
 
+TEST(GridSpace, PairsAndStatesAreTheDocumentedOnes) {
+  for (std::uint64_t i = 0; i < kGridPairs; i += 999'983)
+    for (std::uint32_t pass = 0; pass < kDPairs; ++pass) {
+      const GridPair p = grid_pair(i, pass);
+      const auto k = static_cast<int>((i + pass) % kDPairs);
+      ASSERT_EQ(p.d1 * kDValues + p.d2, k) << i << " " << pass;
+      EXPECT_EQ(float_bits(p.a.m), static_cast<std::uint32_t>(i >> 16) << 16);
+      EXPECT_EQ(float_bits(p.b.m), static_cast<std::uint32_t>(i & 0xffff) << 16);
+    }
+  EXPECT_EQ(d_pair_of(kGridPairs - 1, kDPairs - 1),
+            static_cast<int>((kGridPairs - 1 + kDPairs - 1) % kDPairs));
+  EXPECT_EQ(float_bits(d_value(1)), 1u);
+  EXPECT_TRUE(std::isnan(d_value(kDValues - 1)));
+  EXPECT_TRUE(bitwise_equal(grid_state(kGridStates - 1).s, State{bf16_float(0xffff), d_value(6)}));
+}
+
 TEST(OneStepBound, DoubleReferenceWithinItsMarginOfMpfr) {
   std::uint64_t compared = 0;
   for (std::uint64_t i = 0; i < kGridPairs; i += 1'000'003) {

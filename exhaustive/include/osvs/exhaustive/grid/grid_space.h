@@ -64,9 +64,17 @@ struct GridPair {
   int d1, d2;  ///< numbers of a.d and b.d in the d table
 };
 
+/// (i + pass) mod 49 for i < 2^32 in 32-bit arithmetic (a 64-bit remainder is a long emulated
+/// sequence on the GPU): i = hi 2^16 + lo and 2^16 = 23 (mod 49).
+OSVS_HD int d_pair_of(std::uint64_t i, std::uint32_t pass) {
+  constexpr std::uint32_t kRowShift = kBf16Patterns % kDPairs;  // 23
+  const auto hi = static_cast<std::uint32_t>(i >> 16), lo = static_cast<std::uint32_t>(i & 0xffffu);
+  return static_cast<int>((hi * kRowShift + lo + pass) % kDPairs);  // < 2^21 + 2^16 + 49: no wrap
+}
+
 /// The pair of index i < 2^32 in pass r.
 OSVS_HD GridPair grid_pair(std::uint64_t i, std::uint32_t pass) {
-  const int k = static_cast<int>((i + pass) % kDPairs);
+  const int k = d_pair_of(i, pass);
   const int d1 = k / kDValues, d2 = k % kDValues;
   return {State{bf16_float(static_cast<std::uint32_t>(i >> 16)), d_value(d1)},
           State{bf16_float(static_cast<std::uint32_t>(i & 0xffffu)), d_value(d2)}, d1, d2};
