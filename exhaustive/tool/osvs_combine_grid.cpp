@@ -62,7 +62,7 @@ void print(const grid::GridResult& r) {
     std::printf("\n");
   }
   if (r.worst_ratio > 0)
-    std::printf("  largest err / B of the one-step bound: %.4g\n", r.worst_ratio);
+    std::printf("  largest err / B of the one-step bound: %.7g\n", r.worst_ratio);
   for (const std::string& line : grid::counterexample_lines(r)) std::printf("%s\n", line.c_str());
 }
 

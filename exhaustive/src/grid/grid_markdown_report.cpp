@@ -70,7 +70,7 @@ void details(std::ostringstream& o, const GridResult& g) {
     << state_text(g.initial_twice) << "`. " << fixed(g.seconds, "%.1f") << " s"
     << (g.device.empty() ? "" : " on " + g.device) << ".\n";
   if (g.worst_ratio > 0)
-    o << "\nOne-step bound: largest err / B = " << fixed(g.worst_ratio, "%.4g")
+    o << "\nOne-step bound: largest err / B = " << fixed(g.worst_ratio, "%.7g")
       << " (tightness) at `" << counterexample_text(Law::OneStepBound, g.worst) << "`.\n";
   for (const LawResult& l : g.laws) {
     if (l.violations == 0 && l.outside_differences == 0) continue;

@@ -32,7 +32,7 @@ std::string example_text(Law l, const Counterexample& c) {
                   ": a (+) b = " + state_text(c.r1) + ", b (+) a = " + state_text(c.r2);
   if (l == Law::OneStepBound) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "; T = %a, B = %a, err / B = %.4g%s", c.reference, c.bound,
+    std::snprintf(buf, sizeof buf, "; T = %a, B = %a, err / B = %.7g%s", c.reference, c.bound,
                   c.ratio, c.decided_by_mpfr ? " (decided by MPFR)" : "");
     t += buf;
   }
