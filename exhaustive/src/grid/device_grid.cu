@@ -121,37 +121,36 @@ unsigned blocks_for(std::int64_t n) {
 }
 
 /// The device's buffers for one chunk and the launcher of the operator's pairs.
-class Chunks {
- public:
+struct Chunks {
   Chunks(const CombineDeviceOps& ops, std::int64_t capacity)
-      : ops_(ops), a_(capacity), b_(capacity), ab_(capacity), ba_(capacity), bits_(capacity) {}
+      : ops(ops), a(capacity), b(capacity), ab(capacity), ba(capacity), bits(capacity) {}
 
   /// a (+) b and b (+) a on the device for the first n entries of a and b.
   void combine_both(std::int64_t n) {
-    ops_.pairs(a_.get(), b_.get(), ab_.get(), n);
+    ops.pairs(a.get(), b.get(), ab.get(), n);
     cuda::check_launch("the operator's pairs kernel (a, b)");
-    ops_.pairs(b_.get(), a_.get(), ba_.get(), n);
+    ops.pairs(b.get(), a.get(), ba.get(), n);
     cuda::check_launch("the operator's pairs kernel (b, a)");
   }
   /// Combines host pairs on the device: out_ab[k] = a[k] (+) b[k], out_ba[k] = b[k] (+) a[k].
-  void combine_host(const std::vector<State>& a, const std::vector<State>& b,
+  void combine_host(const std::vector<State>& host_a, const std::vector<State>& host_b,
                     std::vector<State>& out_ab, std::vector<State>& out_ba) {
-    const auto n = static_cast<std::int64_t>(a.size());
+    const auto n = static_cast<std::int64_t>(host_a.size());
     for (std::int64_t done = 0; done < n; done += capacity()) {
       const std::int64_t m = std::min(capacity(), n - done);
       const std::size_t bytes = static_cast<std::size_t>(m) * sizeof(State);
-      OSVS_CUDA_CHECK(cudaMemcpy(a_.get(), a.data() + done, bytes, cudaMemcpyHostToDevice));
-      OSVS_CUDA_CHECK(cudaMemcpy(b_.get(), b.data() + done, bytes, cudaMemcpyHostToDevice));
+      OSVS_CUDA_CHECK(cudaMemcpy(a.get(), host_a.data() + done, bytes, cudaMemcpyHostToDevice));
+      OSVS_CUDA_CHECK(cudaMemcpy(b.get(), host_b.data() + done, bytes, cudaMemcpyHostToDevice));
       combine_both(m);
-      OSVS_CUDA_CHECK(cudaMemcpy(out_ab.data() + done, ab_.get(), bytes, cudaMemcpyDeviceToHost));
-      OSVS_CUDA_CHECK(cudaMemcpy(out_ba.data() + done, ba_.get(), bytes, cudaMemcpyDeviceToHost));
+      OSVS_CUDA_CHECK(cudaMemcpy(out_ab.data() + done, ab.get(), bytes, cudaMemcpyDeviceToHost));
+      OSVS_CUDA_CHECK(cudaMemcpy(out_ba.data() + done, ba.get(), bytes, cudaMemcpyDeviceToHost));
     }
   }
-  std::int64_t capacity() const { return static_cast<std::int64_t>(a_.size()); }
+  std::int64_t capacity() const { return static_cast<std::int64_t>(a.size()); }
 
-  const CombineDeviceOps& ops_;
-  cuda::DeviceBuffer<State> a_, b_, ab_, ba_;
-  cuda::DeviceBuffer<std::uint8_t> bits_;
+  const CombineDeviceOps& ops;
+  cuda::DeviceBuffer<State> a, b, ab, ba;
+  cuda::DeviceBuffer<std::uint8_t> bits;
 };
 
 struct PairRun {
@@ -175,13 +174,13 @@ PairRun run_pairs(Chunks& chunks, const GridSpec& spec, double exp_ulp, int sm_c
       const std::int64_t n =
           std::min(chunks.capacity(), static_cast<std::int64_t>(spec.count) - done);
       const std::uint64_t first = spec.first + static_cast<std::uint64_t>(done) * spec.stride;
-      generate_kernel<<<blocks_for(n), kBlock>>>(chunks.a_.get(), chunks.b_.get(), first,
-                                                 spec.stride, pass, n);
+      generate_kernel<<<blocks_for(n), kBlock>>>(chunks.a.get(), chunks.b.get(), first, spec.stride,
+                                                 pass, n);
       cuda::check_launch("generate_kernel");
       chunks.combine_both(n);
       check_kernel<<<std::min(check_blocks, blocks_for(n)), kBlock>>>(
-          chunks.ab_.get(), chunks.ba_.get(), chunks.bits_.get(), first, spec.stride, pass, n,
-          exp_ulp, counters.get(), undecided.get());
+          chunks.ab.get(), chunks.ba.get(), chunks.bits.get(), first, spec.stride, pass, n, exp_ulp,
+          counters.get(), undecided.get());
       cuda::check_launch("check_kernel");
       unsigned long long now[kScalarCounters];
       OSVS_CUDA_CHECK(cudaMemcpy(now, counters.get(), sizeof now, cudaMemcpyDeviceToHost));
@@ -192,7 +191,7 @@ PairRun run_pairs(Chunks& chunks, const GridSpec& spec, double exp_ulp, int sm_c
       if (!(more_comm || more_outside || more_bound)) continue;
       bits.resize(static_cast<std::size_t>(n));
       OSVS_CUDA_CHECK(
-          cudaMemcpy(bits.data(), chunks.bits_.get(), bits.size(), cudaMemcpyDeviceToHost));
+          cudaMemcpy(bits.data(), chunks.bits.get(), bits.size(), cudaMemcpyDeviceToHost));
       for (std::int64_t j = 0; j < n; ++j) {
         const std::uint8_t b = bits[static_cast<std::size_t>(j)];
         if (b == 0) continue;
