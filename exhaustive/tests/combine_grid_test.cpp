@@ -52,6 +52,23 @@ TEST(GridSpace, PairsAndStatesAreTheDocumentedOnes) {
   EXPECT_TRUE(bitwise_equal(grid_state(kGridStates - 1).s, State{bf16_float(0xffff), d_value(6)}));
 }
 
+TEST(GridSpace, RangesOutsideTheGridAreRefused) {
+  GridSpec s;
+  s.first = kGridPairs - 1;
+  s.count = 1;
+  EXPECT_NO_THROW(s.validate());
+  s.count = 2;
+  EXPECT_THROW(s.validate(), std::invalid_argument);
+  s.first = 0;
+  s.count = 3;
+  s.stride = std::uint64_t{1} << 63;  // (count - 1) * stride wraps around 2^64
+  EXPECT_THROW(s.validate(), std::invalid_argument);
+  s = GridSpec{};
+  s.first_pass = 40;
+  s.passes = 10;
+  EXPECT_THROW(s.validate(), std::invalid_argument);
+}
+
 TEST(OneStepBound, DoubleReferenceWithinItsMarginOfMpfr) {
   std::uint64_t compared = 0;
   for (std::uint64_t i = 0; i < kGridPairs; i += 1'000'003) {

@@ -9,7 +9,7 @@ namespace osvs::exhaustive::grid {
 
 void GridSpec::validate() const {
   if (stride == 0) throw std::invalid_argument("combine grid: stride must be positive");
-  if (count > 0 && first + (count - 1) * stride >= kGridPairs)
+  if (count > 0 && (first >= kGridPairs || (count - 1) > (kGridPairs - 1 - first) / stride))
     throw std::invalid_argument("combine grid: pair indices beyond 2^32 (first " +
                                 std::to_string(first) + ", count " + std::to_string(count) +
                                 ", stride " + std::to_string(stride) + ")");
