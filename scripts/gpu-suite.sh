@@ -2,7 +2,7 @@
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
 # Usage: gpu-suite.sh OUT PARTS   PARTS = one or more (quoted) of tests api large audit exp
-#                                  sanitize, or all
+#                                  grid sanitize, or all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -68,12 +68,26 @@ if wants exp; then
   cp "$res/exp"/* "$res/exp.log" "$res/commit/exp/" 2>/dev/null
 fi
 
+if wants grid; then
+  # The combine laws on the bf16 grid (exhaustive/README.md, "The combine grid"): every registered
+  # operator but the mutants, every (m1, m2) pair of bf16 values with each of the 49 (d1, d2)
+  # pairs, on the device. Exit 1 when a held law fails (the seed's unclaimed laws are counted).
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  start=$(date +%s)
+  timeout "${OSVS_GRID_TIMEOUT:-540}" build-gpu/exhaustive/osvs_combine_grid --executor cuda \
+    --driver "$driver" --out "$res/grid" > "$res/grid.log" 2>&1
+  echo "osvs_combine_grid exit $? after $(( $(date +%s) - start )) s" | tee -a "$res/grid.log"
+  cat "$res/grid.log"
+  mkdir -p "$res/commit/grid"
+  cp "$res/grid"/* "$res/grid.log" "$res/commit/grid/" 2>/dev/null
+fi
+
 if wants sanitize; then
   # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
   # 3-pass, hardened, combine-level and harness kernels; the mutants' kernels run in the portable
   # build's, when its bundle is here), osvs's kernels through the API testbed, the examples' CUDA
-  # kernels and the exp measurement's kernel. Few property cases per law (RC_PARAMS): the
-  # tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
+  # kernels, the exp measurement's and the combine grid's kernels. Few property cases per law
+  # (RC_PARAMS): the tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
   mkdir -p "$res/sanitize"
   export RC_PARAMS="seed=20261130 max_success=4" OSVS_SHRINK_SECONDS=5
   export OSVS_REGRESSION_DIR="$res/sanitize/regressions"  # a testbed's shrunk failures come back
@@ -101,6 +115,8 @@ if wants sanitize; then
     OSVS_REPLAY_DIR=examples/combine_operator/osvs-regressions RC_PARAMS="seed=20261130" \
       sanitize $tool combine_operator build-gpu/examples/combine_operator/example_combine_operator_test &
     sanitize $tool exp_check build-gpu/exhaustive/osvs_exp_check --stride 65537 --threads 2 &
+    sanitize $tool combine_grid build-gpu/exhaustive/osvs_combine_grid --executor cuda \
+      --stride 65537 --d-passes 1 --threads 2 &
   done
   wait
   sort "$res/sanitize/summary.txt" | tee "$res/sanitize/summary.sorted" && mv "$res/sanitize/summary.sorted" "$res/sanitize/summary.txt"
