@@ -7,6 +7,7 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/executor.h"
+#include "osvs/kernels/fast_model.h"
 
 namespace osvs {
 namespace {
@@ -45,6 +46,8 @@ class CpuExecutor final : public Executor {
     r.row_state.resize(static_cast<std::size_t>(b.rows));
     if (b.kernel == KernelKind::TwoPass)
       two_pass_rows(b, r);
+    else if (b.kernel == KernelKind::Fast)
+      fast_model_rows(b, r);
     else
       three_pass_rows(b, r);
     return r;

@@ -20,6 +20,10 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
     throw InvalidLaunch("rows of 2^31 or more elements are not supported (columns are int)");
   if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
+  if (kernel == KernelKind::Fast && combine != CombineKind::Hardened)
+    throw InvalidLaunch(
+        std::string("the fast kernel merges with the hardened combine only (asked: ") +
+        to_string(combine) + ")");
   const bool seed_int_indexing = kernel == KernelKind::TwoPass && combine.op().int32_two_pass_index;
   if (seed_int_indexing && rows * cols >= kSeedIndexLimit)
     throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
@@ -36,9 +40,10 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
 void validate(const SoftmaxBatch& b) {
   validate_shape(b.kernel, b.combine, b.block, b.rows, b.cols);
   if (b.mutation != KernelMutation::None &&
-      (b.kernel != KernelKind::TwoPass || b.combine != CombineKind::Hardened))
+      (b.kernel != mutated_kernel(b.mutation) || b.combine != CombineKind::Hardened))
     throw InvalidLaunch(std::string("kernel mutation ") + to_string(b.mutation) +
-                        " applies to the hardened 2-pass kernel only");
+                        " applies to the " + to_string(mutated_kernel(b.mutation)) +
+                        " kernel with the hardened combine only");
   if (static_cast<std::int64_t>(b.x.size()) != b.rows * b.cols)
     throw InvalidLaunch("input has " + std::to_string(b.x.size()) + " values, shape " +
                         std::to_string(b.rows) + "x" + std::to_string(b.cols) + " needs " +

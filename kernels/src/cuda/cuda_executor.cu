@@ -11,6 +11,7 @@
 #include "osvs/kernels/cuda/softmax_kernels.cuh"
 #include "osvs/kernels/cuda_launch.h"
 #include "osvs/kernels/executor.h"
+#include "osvs/kernels/fast_launch.h"
 
 namespace osvs {
 namespace {
@@ -177,6 +178,11 @@ void launch_softmax(KernelKind kernel, CombineKind combine, int block, const flo
                     State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr,
                     KernelMutation mutation) {
   if (rows == 0) return;
+  if (kernel == KernelKind::Fast) {  // its plan picks its own block size (fast_plan.h)
+    launch_fast_softmax(x, y, row_state, rows, cols, nullptr, stream_ptr, FastSplitPath::Auto,
+                        mutation);
+    return;
+  }
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   const dim3 grid(static_cast<unsigned>(rows));
   dispatch_block(block, [&](auto block_size) {

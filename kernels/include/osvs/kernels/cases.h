@@ -20,12 +20,17 @@ enum class KernelKind {
   TwoPass,    ///< the seed's online 2-pass kernel (int indexing, as written) or, with the
               ///< hardened combine, the hardened kernel (real identity, 64-bit indexing)
   ThreePass,  ///< safe-softmax baseline: max pass, sum pass, write pass (combine unused)
+  Fast,       ///< the row held on chip (a warp, a block, or the blocks of a split row, each its
+              ///< chunk in registers), one read and one write of HBM; hardened combine only
+              ///< (fast_plan.h, fast_schedule.h); the block size is its plan's, not the batch's
 };
 
+/// The one-block-per-row kernels of the lesson, whose batch block size is their launch's.
 inline constexpr KernelKind kAllKernels[] = {KernelKind::TwoPass, KernelKind::ThreePass};
 
 inline constexpr EnumName<KernelKind> kKernelNames[] = {{KernelKind::TwoPass, "two_pass"},
-                                                        {KernelKind::ThreePass, "three_pass"}};
+                                                        {KernelKind::ThreePass, "three_pass"},
+                                                        {KernelKind::Fast, "fast"}};
 
 inline const char* to_string(KernelKind k) {
   return name_in(kKernelNames, k);
@@ -35,8 +40,8 @@ inline std::optional<KernelKind> parse_kernel(std::string_view s) {
   return value_in(kKernelNames, s);
 }
 
-/// Deliberate structural bugs of the 2-pass kernel (mutation testing, reports/mutation/). Each
-/// applies to the hardened 2-pass kernel, so a kill is due to the mutation alone.
+/// Deliberate structural bugs (mutation testing, reports/mutation/). Each applies to one kernel
+/// (mutated_kernel) with the hardened combine, so a kill is due to the mutation alone.
 enum class KernelMutation {
   None,
   ShuffleFromOffset8,       ///< shuffle tree starts at offset 8: lanes 16..31 never reach lane 0
@@ -47,6 +52,10 @@ enum class KernelMutation {
   PerWarpDivisor,           ///< pass 2 divides by its warp's state instead of the row's
   SkipLastElement,          ///< stride loop stops at N - 1
   Int32Index,               ///< `row * N` in int (wrong for rows * cols >= 2^31)
+  // The fast kernel's (fast_schedule.h):
+  FastLostChunk,    ///< the cross-block merge of a split row stops one chunk short
+  FastSkippedTail,  ///< only whole float4s are loaded: the row's last n % 4 elements never are
+  FastPrefixMerge,  ///< block c merges chunk states 0 .. c only (a scan's order, not a reduction's)
 };
 
 inline constexpr KernelMutation kAllKernelMutations[] = {KernelMutation::ShuffleFromOffset8,
@@ -68,7 +77,23 @@ inline constexpr EnumName<KernelMutation> kKernelMutationNames[] = {
     {KernelMutation::PerWarpDivisor, "per_warp_divisor"},
     {KernelMutation::SkipLastElement, "skip_last_element"},
     {KernelMutation::Int32Index, "int32_index"},
+    {KernelMutation::FastLostChunk, "fast_lost_chunk"},
+    {KernelMutation::FastSkippedTail, "fast_skipped_tail"},
+    {KernelMutation::FastPrefixMerge, "fast_prefix_merge"},
 };
+
+/// The fast kernel's mutations.
+inline constexpr KernelMutation kFastKernelMutations[] = {KernelMutation::FastLostChunk,
+                                                          KernelMutation::FastSkippedTail,
+                                                          KernelMutation::FastPrefixMerge};
+
+/// The kernel a mutation applies to (None: any).
+inline constexpr KernelKind mutated_kernel(KernelMutation m) {
+  return m == KernelMutation::FastLostChunk || m == KernelMutation::FastSkippedTail ||
+                 m == KernelMutation::FastPrefixMerge
+             ? KernelKind::Fast
+             : KernelKind::TwoPass;
+}
 
 inline const char* to_string(KernelMutation m) {
   return name_in(kKernelMutationNames, m);
@@ -83,7 +108,7 @@ inline std::optional<KernelMutation> parse_mutation(std::string_view s) {
 inline constexpr bool modelled_on_cpu(KernelMutation m) {
   return m == KernelMutation::None || m == KernelMutation::ShuffleFromOffset8 ||
          m == KernelMutation::ShuffleUp || m == KernelMutation::PerWarpDivisor ||
-         m == KernelMutation::SkipLastElement;
+         m == KernelMutation::SkipLastElement || mutated_kernel(m) == KernelKind::Fast;
 }
 
 /// A batch of rows, row-major, for one kernel configuration.

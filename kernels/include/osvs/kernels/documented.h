@@ -10,16 +10,17 @@
 namespace osvs {
 
 /// A fully masked row's outputs: the 3-pass and the seed 2-pass kernels give NaN (0/0, like
-/// PyTorch softmax); the hardened 2-pass kernel gives 0 (flash-attention's convention). A 2-pass
-/// kernel around any operator: what the operator (its original, for a mutant) declares.
+/// PyTorch softmax); the hardened 2-pass kernel and the fast kernel (hardened) give 0
+/// (flash-attention's convention). A 2-pass kernel around any operator: what the operator (its
+/// original, for a mutant) declares.
 inline float documented_masked_output(KernelKind kernel, CombineKind combine) {
-  const bool zero = kernel == KernelKind::TwoPass && original_of(combine).op().masked_row_zero;
+  const bool zero = kernel != KernelKind::ThreePass && original_of(combine).op().masked_row_zero;
   return zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
 }
 
 /// The state reported for N = 0: a 2-pass kernel's initial state ((-inf, 0) hardened,
 /// (-FLT_MAX, 0) seed; a mutant's original's); the 3-pass kernel's (max of nothing, sum of
-/// nothing) = (-inf, 0).
+/// nothing) = (-inf, 0); the fast kernel's (hardened) (-inf, 0).
 inline State documented_empty_state(KernelKind kernel, CombineKind combine) {
   if (kernel == KernelKind::ThreePass) return identity_state();
   return original_of(combine).op().host.initial();

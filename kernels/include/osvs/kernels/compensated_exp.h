@@ -1,0 +1,50 @@
+// exp(x - m) with the rounding of x - m compensated: the fast kernel's output step.
+//
+// The plain form kexp(fl(x - m)) inherits the rounding of the difference amplified by exp's
+// condition number |x - m|: |fl(g) - g| <= u |g| gives a relative error up to e^(u|g|) - 1 ~ u |g|,
+// some 100 u for the elements far below the maximum, the dominant error of the lesson's kernels
+// (docs/semantics.md). Here the difference is split exactly (TwoSum, Knuth: six IEEE operations,
+// no branch, no condition on the operands' magnitudes):
+//
+//   t = fl(x - m)                          rounded difference
+//   e = (x - m) - t                        exact (TwoSum)         |e| <= ulp(t) / 2 <= u |t|
+//   E = kexp(t)                            exp_ulp ulps of e^t
+//   r = fma(E, e, E) = fl(E (1 + e))       one rounding           e^t (1 + e) = e^(x - m) (1 +
+//   O(e^2))
+//
+// so r = e^(x - m) (1 + d), |d| <= (1 + 2 exp_ulp u)(1 + (u |g|)^2)(1 + u) - 1 for a normal
+// result (oracle/src/error_terms.h, compensated_exp_error): about (2 exp_ulp + 1) u, whatever the
+// gap g = x - m. Specials: x = -inf or an overflowing difference (t = -inf) give kexp(t) = 0
+// without the correction (TwoSum of infinities is NaN); a NaN operand gives NaN.
+#pragma once
+
+#include "osvs/kernels/exp.h"
+#include "osvs/kernels/fp_model.h"
+#include "osvs/kernels/hd.h"
+#include "osvs/kernels/portable_exp.h"
+
+namespace osvs {
+
+/// The exact error (a - b) - t of t = fl(a - b) = fl(a + c), c = -b (negation is exact): Knuth's
+/// TwoSum, valid for every finite a, b whose rounded sum t is finite (TAOCP vol. 2, 4.2.2).
+OSVS_HD float two_diff_error(float a, float b, float t) {
+  const float c = -b;
+  const float a1 = t - c;   // the part of a that made it into t
+  const float c1 = t - a1;  // the part of c that made it into t
+  return (a - a1) + (c - c1);
+}
+
+/// e^(x - m) with the difference compensated (see above). Every step is an IEEE binary32 operation
+/// written out (fma explicitly), so the host and the device compute the same bits for the same
+/// kexp.
+OSVS_HD float compensated_exp_diff(float x, float m) {
+  const float t = x - m;
+  const float E = kexp(t);
+  // t = -inf (x = -inf, or an overflowing difference): E = 0 exactly, and e^(x - m) < 2^-150;
+  // t NaN or +inf (a NaN operand, or m = -inf of a masked row): E itself, uncorrected.
+  if (!(t > -__builtin_huge_valf() && t < __builtin_huge_valf())) return E;
+  const float e = two_diff_error(x, m, t);
+  return detail::fma_f(E, e, E);
+}
+
+}  // namespace osvs

@@ -1,0 +1,49 @@
+// Launching the fast kernel family (fast_plan.h, kernels/src/cuda/fast/) on device memory the
+// caller owns. Only in builds with CUDA (OSVS_WITH_CUDA); launch_softmax (cuda_launch.h) calls it
+// for KernelKind::Fast with a workspace of its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "osvs/kernels/cases.h"
+
+namespace osvs::cuda {
+
+/// How a split row's chunk states meet (rows of at most kFastChunkElems are never split).
+enum class FastSplitPath {
+  Auto,         ///< Cooperative where the device can hold a row's blocks at once, else TwoLaunch
+  Cooperative,  ///< one cooperative launch, chunks in registers: x read once (throws if impossible)
+  TwoLaunch,    ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
+};
+
+/// Device bytes of workspace a rows x cols launch needs: the chunk states and one counter a row
+/// of a split plan; 0 when rows are not split.
+std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols);
+
+/// What a launch of rows x cols does: the path it takes on device 0 and the HBM traffic it
+/// implies (bytes; `read_twice` when x is read a second time, from L2 where still resident).
+struct FastLaunchInfo {
+  const char* layout;  ///< "warp_per_row", "block_per_row" or "split_row"
+  const char* path;    ///< "single", "cooperative" or "two_launch"
+  int threads;         ///< threads per chunk
+  int vec;             ///< float4s per thread
+  std::int64_t chunks;
+  std::int64_t grid;  ///< blocks launched (per launch)
+  double hbm_bytes;   ///< x read once, y written once, chunk states and counters
+  bool read_twice;    ///< the second launch reads x again: up to rows * cols * 4 more bytes
+};
+FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols,
+                                    FastSplitPath path = FastSplitPath::Auto);
+
+/// Enqueues the fast kernel on `stream` (a cudaStream_t; nullptr = default stream). `workspace`:
+/// fast_workspace_bytes(rows, cols) of device memory, or nullptr to allocate it on the stream
+/// (cudaMallocAsync) for this launch. Validate the shape first (osvs::validate_shape). Throws
+/// std::runtime_error when a CUDA call fails, InvalidLaunch for a mutation of another kernel or
+/// a Cooperative path the device cannot run.
+void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
+                         std::int64_t cols, void* workspace, void* stream,
+                         FastSplitPath path = FastSplitPath::Auto,
+                         KernelMutation mutation = KernelMutation::None);
+
+}  // namespace osvs::cuda

@@ -1,0 +1,70 @@
+// The fast kernel's plan: how a row of n elements is laid out over threads, warps, blocks and
+// chunks. A pure function of n, the same on host and device and independent of the GPU it runs
+// on (SM count, occupancy), so that the CPU model replays the device's order for every n.
+//
+//   n <= 1024           a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
+//   1024 < n <= 16384   a block per row         threads = 64 ... 512, vec = 8 float4s a thread
+//   n > 16384           a row split in chunks   threads = 512, vec = 8; chunks of 16384 elements,
+//                                               one block each, chunk states merged across blocks
+//
+// In every case the row (or the chunk) is held in registers: each element is read from HBM once
+// and written once (fast_kernels.cuh says how the chunk states travel between the blocks of a
+// row). Thread t of a chunk holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t)
+// * 4 .. + 3 of its chunk: each k is one coalesced 128-bit access of the whole warp. Offsets at or
+// past the row's end (the tail) hold -inf, a masked element, which contributes exactly nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "osvs/kernels/hd.h"
+
+namespace osvs {
+
+/// Elements of one chunk of a split row; rows up to this length are not split.
+inline constexpr std::int64_t kFastChunkElems = 16384;
+/// Rows up to this length get a warp each.
+inline constexpr std::int64_t kFastWarpRowMax = 1024;
+/// Threads of a split row's block.
+inline constexpr int kFastSplitThreads = 512;
+/// float4s a thread holds in the block and split layouts.
+inline constexpr int kFastBlockVec = 8;
+
+struct FastPlan {
+  int threads = 32;         ///< threads per chunk (32: a warp per row)
+  int vec = 1;              ///< float4s per thread (a power of two)
+  std::int64_t chunks = 1;  ///< chunks per row (1: not split)
+
+  /// Elements one chunk covers (threads * vec * 4; the last chunk of a row may be partial).
+  OSVS_HD std::int64_t chunk_span() const { return std::int64_t{threads} * vec * 4; }
+  /// Values a thread holds.
+  OSVS_HD int per_thread() const { return vec * 4; }
+};
+
+namespace detail {
+OSVS_HD std::int64_t pow2_at_least(std::int64_t v) {
+  std::int64_t p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+}  // namespace detail
+
+/// The plan for a row of n elements (n >= 0; n = 0 gets the smallest warp plan).
+OSVS_HD FastPlan fast_plan(std::int64_t n) {
+  FastPlan p;
+  if (n <= kFastWarpRowMax) {
+    p.threads = 32;
+    p.vec = static_cast<int>(detail::pow2_at_least((n + 127) / 128));  // 1, 2, 4, 8
+    return p;
+  }
+  p.vec = kFastBlockVec;
+  if (n <= kFastChunkElems) {
+    const std::int64_t t = detail::pow2_at_least((n + 4 * kFastBlockVec - 1) / (4 * kFastBlockVec));
+    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 512
+    return p;
+  }
+  p.threads = kFastSplitThreads;
+  p.chunks = (n + kFastChunkElems - 1) / kFastChunkElems;
+  return p;
+}
+
+}  // namespace osvs

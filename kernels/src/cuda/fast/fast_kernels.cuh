@@ -1,0 +1,228 @@
+// The fast kernel family on the device: the order of fast_schedule.h, the layout of fast_plan.h.
+//
+//   fast_row_kernel      chunks = 1: a warp (T = 32, ROWS rows a block) or a block (T > 32) per
+//                        row; the row in registers. HBM: one read and one write of each element.
+//   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
+//                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
+//                        otherwise, never assumed); block b always handles chunk b % C of the
+//                        rows b / C, b / C + R, ... Each block holds its chunk in registers,
+//                        writes its chunk state, announces it on the row's counter and waits
+//                        until the row's C states are written; then every block of the row
+//                        merges them in the same fixed order (fast_schedule.h, step 4) and writes
+//                        its chunk from registers. The C blocks of a row are one fixed group of
+//                        co-resident blocks that only ever waits on itself, so it cannot
+//                        deadlock. HBM: one read, one write, plus 8 bytes a chunk.
+//   fast_chunk_state_kernel + fast_chunk_output_kernel
+//                        chunks > 1 where a row's C blocks cannot all be co-resident (or the
+//                        device has no cooperative launch): the same arithmetic in two launches,
+//                        the second reading x again (from L2 where it is still resident, else
+//                        HBM): one write and up to two reads.
+//
+// The counters carry no arithmetic: they only tell a block that its row's states are written.
+#pragma once
+
+#include <cstdint>
+
+#include "osvs/kernels/cuda/block_reduce.cuh"
+#include "osvs/kernels/fast_schedule.h"
+
+namespace osvs::cuda::fast {
+
+using HardenedAlg = OnlineAlg<HardenedCombine>;
+
+__device__ __forceinline__ bool aligned16(const void* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+}
+
+/// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
+/// 128-bit load for each whole float4 of an aligned row, element loads for the tail (or for a row
+/// not 16-byte aligned), -inf past the row's end. FastSkippedTail drops the last partial float4.
+template <int T, int K, KernelMutation Mut>
+__device__ __forceinline__ void load_chunk(const float* __restrict__ row, std::int64_t n,
+                                           std::int64_t base, int t, bool vec_ok,
+                                           float (&v)[4 * K]) {
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
+    if (vec_ok && j + 4 <= end) {
+      const float4 q = *reinterpret_cast<const float4*>(row + j);
+      v[4 * k] = q.x;
+      v[4 * k + 1] = q.y;
+      v[4 * k + 2] = q.z;
+      v[4 * k + 3] = q.w;
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) v[4 * k + c] = j + c < end ? row[j + c] : -__builtin_huge_valf();
+    }
+  }
+}
+
+/// Writes the outputs of thread t's values (step 5) for the row state s: 128-bit stores where
+/// the row is aligned and the float4 whole, element stores for the tail.
+template <int T, int K>
+__device__ __forceinline__ void store_chunk(float* __restrict__ row, std::int64_t n,
+                                            std::int64_t base, int t, bool vec_ok,
+                                            const float (&v)[4 * K], State s) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
+    if (vec_ok && j + 4 <= n) {
+      *reinterpret_cast<float4*>(row + j) =
+          make_float4(fast_output(v[4 * k], s), fast_output(v[4 * k + 1], s),
+                      fast_output(v[4 * k + 2], s), fast_output(v[4 * k + 3], s));
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        if (j + c < n) row[j + c] = fast_output(v[4 * k + c], s);
+    }
+  }
+}
+
+/// Steps 2 and 3: every thread of the T threads receives their fold. T = 32: the warp alone (no
+/// shared memory, no block barrier: the warps of a block are independent rows).
+template <int T>
+__device__ __forceinline__ State chunk_fold(State v) {
+  v = warp_reduce(v, HardenedAlg{});
+  if constexpr (T == kWarpSize) {
+    return shfl_from_lane0(v);
+  } else {
+    constexpr int kWarps = T / kWarpSize;
+    __shared__ State warp_state[kWarps];
+    __shared__ State result;
+    const int lane = threadIdx.x & (kWarpSize - 1);
+    const int warp = threadIdx.x / kWarpSize;
+    if (lane == 0) warp_state[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+      State w = lane < kWarps ? warp_state[lane] : identity_state();
+      w = warp_reduce(w, HardenedAlg{});
+      if (lane == 0) result = w;
+    }
+    __syncthreads();
+    const State out = result;
+    __syncthreads();  // warp_state and result are reused by the next fold of the block
+    return out;
+  }
+}
+
+/// A chunk state written by another block: read from L2 (bypassing this SM's L1).
+__device__ __forceinline__ State load_state_cg(const State* p) {
+  const float2 v = __ldcg(reinterpret_cast<const float2*>(p));
+  return State{v.x, v.y};
+}
+
+/// Step 4: the row state from its C chunk states, for the block of chunk c.
+template <int T, KernelMutation Mut>
+__device__ __forceinline__ State merge_chunks(const State* states, std::int64_t C, std::int64_t c) {
+  const std::int64_t count = Mut == KernelMutation::FastLostChunk     ? C - 1
+                             : Mut == KernelMutation::FastPrefixMerge ? c + 1
+                                                                      : C;
+  const std::int64_t q = fast_merge_per_thread(C, T);
+  const std::int64_t lo = std::int64_t{threadIdx.x} * q;
+  const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
+  // q = 1 (C <= T, every split row up to T chunks): one state a thread, no tree of its own
+  const State v = q == 1 ? (len == 1 ? load_state_cg(states + lo) : identity_state())
+                         : pairwise_stream(
+                               len, identity_state(),
+                               [&](std::int64_t i) { return load_state_cg(states + lo + i); },
+                               [](State a, State b) { return HardenedCombine::combine(a, b); });
+  return chunk_fold<T>(v);
+}
+
+/// Steps 1-3 for thread t's values of a chunk.
+template <int T, int K>
+__device__ __forceinline__ State chunk_state(const float (&v)[4 * K]) {
+  return chunk_fold<T>(fast_thread_state<4 * K>(v));
+}
+
+/// chunks = 1: ROWS rows per block (T = 32), else one.
+template <int T, int K, int ROWS, KernelMutation Mut>
+__global__ void __launch_bounds__(T* ROWS)
+    fast_row_kernel(const float* __restrict__ x, float* __restrict__ y,
+                    State* __restrict__ row_state, std::int64_t M, std::int64_t n) {
+  static_assert(T == kWarpSize || ROWS == 1, "several rows per block only for a warp per row");
+  const std::int64_t row = std::int64_t{blockIdx.x} * ROWS + threadIdx.x / T;
+  if (row >= M) return;  // uniform over the row's threads (a warp, or the whole block)
+  const int t = static_cast<int>(threadIdx.x % T);
+  const float* row_x = x + row * n;
+  float* row_y = y + row * n;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, 0, t, aligned16(row_x), v);
+  const State s = chunk_state<T, K>(v);
+  if (t == 0) row_state[row] = s;
+  store_chunk<T, K>(row_y, n, 0, t, aligned16(row_y), v, s);
+}
+
+/// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
+/// other C - 1. Thread 0 holds s; every thread returns when the row's C states are readable.
+__device__ __forceinline__ void publish_and_wait(State* slot, State s, unsigned* arrived,
+                                                 std::int64_t C) {
+  if (threadIdx.x == 0) {
+    *slot = s;
+    __threadfence();  // the state before the count
+    atomicAdd(arrived, 1u);
+    const volatile unsigned* count = arrived;
+    while (static_cast<std::int64_t>(*count) < C) __nanosleep(64);
+    __threadfence();  // the count before the states
+  }
+  __syncthreads();
+}
+
+/// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] zeroed for M rows.
+template <int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T)
+    fast_split_kernel(const float* __restrict__ x, float* __restrict__ y,
+                      State* __restrict__ row_state, std::int64_t M, std::int64_t n, std::int64_t C,
+                      State* chunk_states, unsigned* arrived) {
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t span = std::int64_t{T} * K * 4;
+  for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
+    const std::int64_t row = item / C, c = item % C;
+    const float* row_x = x + row * n;
+    float* row_y = y + row * n;
+    float v[4 * K];
+    load_chunk<T, K, Mut>(row_x, n, c * span, t, aligned16(row_x), v);
+    const State mine = chunk_state<T, K>(v);
+    publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
+    const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
+    if (c == 0 && t == 0) row_state[row] = s;
+    store_chunk<T, K>(row_y, n, c * span, t, aligned16(row_y), v, s);
+  }
+}
+
+/// Fallback, launch 1 of 2: each block's chunk state. Grid: M * C blocks.
+template <int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T)
+    fast_chunk_state_kernel(const float* __restrict__ x, std::int64_t n, std::int64_t C,
+                            State* __restrict__ chunk_states) {
+  const std::int64_t item = blockIdx.x;
+  const std::int64_t row = item / C, c = item % C;
+  const float* row_x = x + row * n;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
+                        aligned16(row_x), v);
+  const State s = chunk_state<T, K>(v);
+  if (threadIdx.x == 0) chunk_states[item] = s;
+}
+
+/// Fallback, launch 2 of 2: reads its chunk again, merges the row's states, writes.
+template <int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T)
+    fast_chunk_output_kernel(const float* __restrict__ x, float* __restrict__ y,
+                             State* __restrict__ row_state, std::int64_t n, std::int64_t C,
+                             const State* __restrict__ chunk_states) {
+  const std::int64_t item = blockIdx.x;
+  const std::int64_t row = item / C, c = item % C;
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t base = c * std::int64_t{T} * K * 4;
+  const float* row_x = x + row * n;
+  float* row_y = y + row * n;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, base, t, aligned16(row_x), v);
+  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
+  if (c == 0 && t == 0) row_state[row] = s;
+  store_chunk<T, K>(row_y, n, base, t, aligned16(row_y), v, s);
+}
+
+}  // namespace osvs::cuda::fast

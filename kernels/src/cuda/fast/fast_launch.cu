@@ -1,0 +1,222 @@
+// The launcher of the fast kernel family: the plan of the row length picks the kernel
+// (fast_plan.h); a split plan runs cooperatively where the device holds a row's blocks at once.
+// Every CUDA call's status is checked.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "../cuda_check.cuh"
+#include "fast_kernels.cuh"
+#include "osvs/kernels/fast_launch.h"
+#include "osvs/kernels/validate.h"
+
+namespace osvs::cuda {
+namespace {
+
+using fast::fast_chunk_output_kernel;
+using fast::fast_chunk_state_kernel;
+using fast::fast_row_kernel;
+using fast::fast_split_kernel;
+
+constexpr int kWarpRowsPerBlock = 4;  // a warp per row: 4 rows (128 threads) a block
+constexpr int kSplitT = kFastSplitThreads;
+constexpr int kSplitK = kFastBlockVec;
+
+struct Launch {
+  const float* x;
+  float* y;
+  State* row_state;
+  std::int64_t rows, cols;
+  cudaStream_t stream;
+};
+
+unsigned grid_of(std::int64_t blocks) {
+  if (blocks > 0x7fffffff) throw InvalidLaunch("fast kernel: more than 2^31 - 1 blocks");
+  return static_cast<unsigned>(blocks);
+}
+
+template <int T, int K, int ROWS, KernelMutation Mut>
+void launch_rows(const Launch& l) {
+  const unsigned grid = grid_of((l.rows + ROWS - 1) / ROWS);
+  fast_row_kernel<T, K, ROWS, Mut>
+      <<<grid, T * ROWS, 0, l.stream>>>(l.x, l.y, l.row_state, l.rows, l.cols);
+}
+
+/// A row kernel for the plan p (chunks = 1); the mutations of the chunk merge change nothing here.
+template <KernelMutation Mut>
+void launch_unsplit(const FastPlan& p, const Launch& l) {
+  if (p.threads == kWarpSize) {
+    switch (p.vec) {
+      case 1:
+        return launch_rows<32, 1, kWarpRowsPerBlock, Mut>(l);
+      case 2:
+        return launch_rows<32, 2, kWarpRowsPerBlock, Mut>(l);
+      case 4:
+        return launch_rows<32, 4, kWarpRowsPerBlock, Mut>(l);
+      default:
+        return launch_rows<32, 8, kWarpRowsPerBlock, Mut>(l);
+    }
+  }
+  switch (p.threads) {
+    case 64:
+      return launch_rows<64, kFastBlockVec, 1, Mut>(l);
+    case 128:
+      return launch_rows<128, kFastBlockVec, 1, Mut>(l);
+    case 256:
+      return launch_rows<256, kFastBlockVec, 1, Mut>(l);
+    default:
+      return launch_rows<512, kFastBlockVec, 1, Mut>(l);
+  }
+}
+
+struct Workspace {
+  State* chunk_states;
+  unsigned* arrived;
+};
+
+Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
+  auto* states = static_cast<State*>(ws);
+  return {states, reinterpret_cast<unsigned*>(states + rows * chunks)};
+}
+
+/// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
+template <KernelMutation Mut>
+std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
+  int device = 0, coop = 0, sms = 0, per_sm = 0;
+  OSVS_CUDA_CHECK(cudaGetDevice(&device));
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+  if (!coop) return 0;
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, fast_split_kernel<kSplitT, kSplitK, Mut>, kSplitT, 0));
+  const std::int64_t r = std::int64_t{sms} * per_sm / chunks;
+  return r < rows ? r : rows;
+}
+
+template <KernelMutation Mut>
+void launch_split(const FastPlan& p, const Launch& l, void* ws, FastSplitPath path) {
+  const std::int64_t C = p.chunks;
+  const Workspace w = carve(ws, l.rows, C);
+  const std::int64_t R = path == FastSplitPath::TwoLaunch ? 0 : cooperative_rows<Mut>(l.rows, C);
+  if (R == 0 && path == FastSplitPath::Cooperative)
+    throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
+                        " blocks of one row at once (cooperative launch impossible)");
+  if (R > 0) {
+    OSVS_CUDA_CHECK(cudaMemsetAsync(w.arrived, 0, sizeof(unsigned) * l.rows, l.stream));
+    const float* x = l.x;
+    float* y = l.y;
+    State* rs = l.row_state;
+    std::int64_t M = l.rows, n = l.cols, chunks = C;
+    State* states = w.chunk_states;
+    unsigned* arrived = w.arrived;
+    void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived};
+    OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(
+        reinterpret_cast<const void*>(fast_split_kernel<kSplitT, kSplitK, Mut>),
+        dim3(grid_of(R * C)), dim3(kSplitT), args, 0, l.stream));
+    return;
+  }
+  const unsigned grid = grid_of(l.rows * C);
+  fast_chunk_state_kernel<kSplitT, kSplitK, Mut>
+      <<<grid, kSplitT, 0, l.stream>>>(l.x, l.cols, C, w.chunk_states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  fast_chunk_output_kernel<kSplitT, kSplitK, Mut>
+      <<<grid, kSplitT, 0, l.stream>>>(l.x, l.y, l.row_state, l.cols, C, w.chunk_states);
+}
+
+/// Stream-ordered scratch for one launch: freed on the stream after the kernels that use it
+/// (release), or right away when the launch throws before enqueuing them.
+class StreamScratch {
+ public:
+  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes > 0) OSVS_CUDA_CHECK(cudaMallocAsync(&ptr_, bytes, stream));
+  }
+  ~StreamScratch() {
+    if (ptr_) cudaFreeAsync(ptr_, stream_);  // on an error path: nothing to report it to
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  void* get() const { return ptr_; }
+  void release() {
+    if (ptr_) OSVS_CUDA_CHECK(cudaFreeAsync(ptr_, stream_));
+    ptr_ = nullptr;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  cudaStream_t stream_;
+};
+
+template <KernelMutation Mut>
+void launch_plan(const Launch& l, void* ws, FastSplitPath path) {
+  const FastPlan p = fast_plan(l.cols);
+  if (p.chunks == 1) {
+    constexpr KernelMutation kRowMut =
+        Mut == KernelMutation::FastSkippedTail ? Mut : KernelMutation::None;
+    launch_unsplit<kRowMut>(p, l);
+  } else {
+    launch_split<Mut>(p, l, ws, path);
+  }
+}
+
+}  // namespace
+
+std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols) {
+  const FastPlan p = fast_plan(cols);
+  if (p.chunks == 1) return 0;
+  return static_cast<std::size_t>(rows * p.chunks) * sizeof(State) +
+         static_cast<std::size_t>(rows) * sizeof(unsigned);
+}
+
+FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSplitPath path) {
+  const FastPlan p = fast_plan(cols);
+  FastLaunchInfo i{};
+  i.threads = p.threads;
+  i.vec = p.vec;
+  i.chunks = p.chunks;
+  i.hbm_bytes = 2.0 * static_cast<double>(rows) * static_cast<double>(cols) * sizeof(float) +
+                static_cast<double>(fast_workspace_bytes(rows, cols));
+  if (p.chunks == 1) {
+    i.layout = p.threads == kWarpSize ? "warp_per_row" : "block_per_row";
+    i.path = "single";
+    i.grid = p.threads == kWarpSize ? (rows + kWarpRowsPerBlock - 1) / kWarpRowsPerBlock : rows;
+    return i;
+  }
+  i.layout = "split_row";
+  const std::int64_t R =
+      path == FastSplitPath::TwoLaunch ? 0 : cooperative_rows<KernelMutation::None>(rows, p.chunks);
+  i.path = R > 0 ? "cooperative" : "two_launch";
+  i.grid = R > 0 ? R * p.chunks : rows * p.chunks;
+  i.read_twice = R == 0;
+  return i;
+}
+
+void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
+                         std::int64_t cols, void* workspace, void* stream_ptr, FastSplitPath path,
+                         KernelMutation mutation) {
+  if (rows == 0) return;
+  if (mutation != KernelMutation::None && mutated_kernel(mutation) != KernelKind::Fast)
+    throw InvalidLaunch(std::string("mutation ") + to_string(mutation) +
+                        " does not apply to the fast kernel");
+  const auto stream = static_cast<cudaStream_t>(stream_ptr);
+  const Launch l{x, y, row_state, rows, cols, stream};
+  const std::size_t bytes = fast_workspace_bytes(rows, cols);
+  StreamScratch own(bytes > 0 && workspace == nullptr ? bytes : 0, stream);
+  void* ws = workspace ? workspace : own.get();
+  switch (mutation) {
+    case KernelMutation::FastLostChunk:
+      launch_plan<KernelMutation::FastLostChunk>(l, ws, path);
+      break;
+    case KernelMutation::FastSkippedTail:
+      launch_plan<KernelMutation::FastSkippedTail>(l, ws, path);
+      break;
+    case KernelMutation::FastPrefixMerge:
+      launch_plan<KernelMutation::FastPrefixMerge>(l, ws, path);
+      break;
+    default:
+      launch_plan<KernelMutation::None>(l, ws, path);
+  }
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  own.release();
+}
+
+}  // namespace osvs::cuda
