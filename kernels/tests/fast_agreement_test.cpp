@@ -1,0 +1,142 @@
+// The fast kernel on the GPU against its CPU model: every layout of fast_plan.h (a warp, a block,
+// a split row), tails of every length, rows not 16-byte aligned, both ways a split row's chunk
+// states meet (cooperative, two launches), and the fast-kernel mutations. In the portable-exp
+// build the GPU equals the model bit for bit; otherwise the exact row maxima are compared. Skips
+// without a device.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/executor.h"
+#include "osvs/kernels/fast_plan.h"
+
+#if defined(OSVS_WITH_CUDA)
+#include <cuda_runtime.h>
+
+#include "osvs/kernels/fast_launch.h"
+#endif
+
+namespace osvs {
+namespace {
+
+class FastAgreement : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    gpu_ = make_cuda_executor(&why);
+    if (!gpu_) GTEST_SKIP() << "GPU test skipped: " << why;
+    cpu_ = make_cpu_executor();
+  }
+  std::unique_ptr<Executor> gpu_, cpu_;
+};
+
+/// Normal values (sigma 10) with masked elements, ties with a large value and values far below.
+std::vector<float> mixed_rows(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  std::uniform_int_distribution<int> pick(0, 19);
+  std::vector<float> x(static_cast<std::size_t>(rows * cols));
+  for (float& v : x) {
+    const int p = pick(rng);
+    v = p == 0 ? -INFINITY : p == 1 ? 30.0f : p == 2 ? -120.0f : normal(rng);
+  }
+  return x;
+}
+
+/// Bitwise in the portable-exp build, the exact maxima otherwise. Returns the differing outputs.
+std::size_t compare(const SoftmaxResult& g, const SoftmaxResult& c, const std::string& what) {
+  EXPECT_EQ(g.y.size(), c.y.size()) << what;
+  EXPECT_EQ(g.row_state.size(), c.row_state.size()) << what;
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < g.row_state.size() && r < c.row_state.size(); ++r) {
+    EXPECT_EQ(float_bits(g.row_state[r].m), float_bits(c.row_state[r].m)) << what << " row " << r;
+    if (kPortableExp) {
+      EXPECT_EQ(float_bits(g.row_state[r].d), float_bits(c.row_state[r].d)) << what << " row " << r;
+    }
+  }
+  if (!kPortableExp) return 0;
+  for (std::size_t i = 0; i < g.y.size() && i < c.y.size(); ++i)
+    if (float_bits(g.y[i]) != float_bits(c.y[i]) && bad++ == 0)
+      ADD_FAILURE() << what << ": first differing y[" << i << "] gpu " << std::hexfloat << g.y[i]
+                    << " cpu " << c.y[i];
+  return bad;
+}
+
+const std::int64_t kShapes[][2] = {{3, 0},     {5, 1},     {4, 3},     {4, 4},     {6, 5},
+                                   {3, 127},   {3, 128},   {2, 129},   {9, 1000},  {5, 1023},
+                                   {5, 1024},  {3, 1025},  {2, 4097},  {2, 8192},  {2, 16383},
+                                   {2, 16384}, {3, 16385}, {2, 32768}, {2, 40001}, {1, 100003}};
+
+TEST_F(FastAgreement, EveryLayoutAndTail) {
+  for (const auto& s : kShapes) {
+    const SoftmaxBatch b{KernelKind::Fast,
+                         CombineKind::Hardened,
+                         256,
+                         s[0],
+                         s[1],
+                         mixed_rows(s[0], s[1], static_cast<std::uint32_t>(s[1]))};
+    const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]);
+    EXPECT_EQ(compare(gpu_->softmax(b), cpu_->softmax(b), what), 0u) << what;
+  }
+  if (!kPortableExp)
+    GTEST_SKIP() << "bitwise GPU == CPU model needs the portable-exp build (preset `portable`); "
+                    "this build compared the exact row maxima only";
+}
+
+TEST_F(FastAgreement, MutationsMatchTheModel) {
+  if (!kPortableExp) GTEST_SKIP() << "bitwise comparison needs the portable-exp build";
+  for (KernelMutation m : kFastKernelMutations)
+    for (std::int64_t n : {std::int64_t{1023}, 3 * kFastChunkElems + 3}) {
+      SoftmaxBatch b{KernelKind::Fast, CombineKind::Hardened, 256, 2, n, mixed_rows(2, n, 8)};
+      b.mutation = m;
+      EXPECT_EQ(compare(gpu_->softmax(b), cpu_->softmax(b), to_string(m)), 0u) << to_string(m);
+    }
+}
+
+#if defined(OSVS_WITH_CUDA)
+/// One launch of the fast kernel on the given split path, through the launcher itself.
+SoftmaxResult launch_on_path(const SoftmaxBatch& b, cuda::FastSplitPath path) {
+  SoftmaxResult r;
+  r.y.resize(b.x.size());
+  r.row_state.resize(static_cast<std::size_t>(b.rows));
+  float *x = nullptr, *y = nullptr;
+  State* s = nullptr;
+  const std::size_t bytes = b.x.size() * sizeof(float);
+  EXPECT_EQ(cudaMalloc(&x, bytes), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&y, bytes), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&s, r.row_state.size() * sizeof(State)), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(x, b.x.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  cuda::launch_fast_softmax(x, y, s, b.rows, b.cols, nullptr, nullptr, path);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(r.y.data(), y, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(
+      cudaMemcpy(r.row_state.data(), s, r.row_state.size() * sizeof(State), cudaMemcpyDeviceToHost),
+      cudaSuccess);
+  EXPECT_EQ(cudaFree(x), cudaSuccess);
+  EXPECT_EQ(cudaFree(y), cudaSuccess);
+  EXPECT_EQ(cudaFree(s), cudaSuccess);
+  return r;
+}
+
+TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
+  // 300 rows of 2 chunks: more rows than one cooperative round holds, so blocks loop.
+  for (const auto& s : {std::array<std::int64_t, 2>{300, 2 * kFastChunkElems},
+                        std::array<std::int64_t, 2>{3, 5 * kFastChunkElems + 1}}) {
+    const SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],
+                         mixed_rows(s[0], s[1], 21)};
+    const SoftmaxResult c = cpu_->softmax(b);
+    for (auto path : {cuda::FastSplitPath::Cooperative, cuda::FastSplitPath::TwoLaunch}) {
+      const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]) + " " +
+                               cuda::describe_fast_launch(s[0], s[1], path).path;
+      EXPECT_EQ(compare(launch_on_path(b, path), c, what), 0u) << what;
+    }
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace osvs

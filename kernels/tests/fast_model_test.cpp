@@ -1,0 +1,224 @@
+// The fast kernel's plan, order and CPU model (fast_plan.h, fast_schedule.h): the layout covers
+// every element once, the trees are the documented ones (spelled out by hand on inputs where
+// another order gives other bits), the compensated difference is exact, the conventions hold,
+// and each fast-kernel mutation changes what the model computes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "osvs/kernels/compensated_exp.h"
+#include "osvs/kernels/executor.h"
+#include "osvs/kernels/fast_schedule.h"
+
+namespace osvs {
+namespace {
+
+std::vector<float> normal_row(std::int64_t n, std::uint32_t seed, float sigma = 10.0f) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, sigma);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (float& v : x) v = normal(rng);
+  return x;
+}
+
+SoftmaxResult run_fast(const std::vector<float>& x, std::int64_t rows, std::int64_t cols,
+                       KernelMutation m = KernelMutation::None) {
+  SoftmaxBatch b{KernelKind::Fast, CombineKind::Hardened, 256, rows, cols, x};
+  b.mutation = m;
+  return make_cpu_executor()->softmax(b);
+}
+
+TEST(FastPlan, TheIssuesShapes) {
+  const FastPlan warp = fast_plan(1024), block = fast_plan(8192), two = fast_plan(32768),
+                 split = fast_plan(1 << 20);
+  EXPECT_EQ(warp.threads, 32);
+  EXPECT_EQ(warp.vec, 8);
+  EXPECT_EQ(warp.chunks, 1);
+  EXPECT_EQ(block.threads, 256);
+  EXPECT_EQ(block.chunks, 1);
+  EXPECT_EQ(two.chunks, 2);
+  EXPECT_EQ(split.chunks, 64);
+  EXPECT_EQ(split.chunk_span(), kFastChunkElems);
+}
+
+TEST(FastPlan, EveryElementHasExactlyOneSlot) {
+  for (std::int64_t n :
+       {0, 1, 3, 4, 5, 127, 128, 129, 1000, 1024, 1025, 2049, 5000, 16384, 16385, 40000, 100003}) {
+    const FastPlan p = fast_plan(n);
+    EXPECT_GE(p.chunks * p.chunk_span(), n) << n;
+    EXPECT_LT((p.chunks - 1) * p.chunk_span(), n > 0 ? n : 1) << n;  // no empty chunk
+    if (p.chunks == 1 && n > 0) {
+      EXPECT_LT(p.chunk_span() / 2, n > 4 * 32 ? n : 4 * 32 + 1) << n;  // not twice too wide
+    }
+    std::vector<int> hits(static_cast<std::size_t>(n), 0);
+    std::vector<float> row(static_cast<std::size_t>(n));
+    for (std::int64_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] = static_cast<float>(j);
+    std::vector<float> v(static_cast<std::size_t>(p.per_thread()));
+    for (std::int64_t c = 0; c < p.chunks; ++c)
+      for (int t = 0; t < p.threads; ++t) {
+        model_fast_gather(row.data(), n, p, c, t, false, v.data());
+        for (float e : v)
+          if (e != -INFINITY) ++hits[static_cast<std::size_t>(e)];
+      }
+    for (std::int64_t j = 0; j < n; ++j) ASSERT_EQ(hits[static_cast<std::size_t>(j)], 1) << n;
+  }
+}
+
+TEST(FastSchedule, PairwiseStreamIsThePairwiseTreeForPowersOfTwo) {
+  // A combine that records the bracketing.
+  const auto get = [](std::int64_t i) { return std::to_string(i); };
+  const auto bracket = [](const std::string& a, const std::string& b) {
+    return "(" + a + " " + b + ")";
+  };
+  EXPECT_EQ(pairwise_stream(8, std::string("e"), get, bracket),
+            pairwise_tree<8>(
+                0, [&](int i) { return get(i); }, bracket));
+  EXPECT_EQ(pairwise_tree<4>(
+                0, [&](int i) { return get(i); }, bracket),
+            "((0 1) (2 3))");
+  EXPECT_EQ(pairwise_stream(6, std::string("e"), get, bracket), "(((0 1) (2 3)) (4 5))");
+  EXPECT_EQ(pairwise_stream(7, std::string("e"), get, bracket), "(((0 1) (2 3)) ((4 5) 6))");
+  EXPECT_EQ(pairwise_stream(0, std::string("e"), get, bracket), "e");
+}
+
+TEST(FastSchedule, ThreadStateIsTheSpelledOutPairwiseSum) {
+  const std::vector<float> v = {0.3f, -7.1f, 2.25f, -0.9f, 1.7f, -30.5f, 2.0f, 0.01f};
+  const float m = 2.25f;
+  auto e = [&](int i) { return kexp(v[static_cast<std::size_t>(i)] - m); };
+  const float d = ((e(0) + e(1)) + (e(2) + e(3))) + ((e(4) + e(5)) + (e(6) + e(7)));
+  const State s = fast_thread_state<8>(v.data());
+  EXPECT_EQ(s.m, m);
+  EXPECT_EQ(float_bits(s.d), float_bits(d));
+}
+
+TEST(FastSchedule, WarpRowIsThreadStatesThenTheShuffleTree) {
+  // n = 100 < 128: a warp, one float4 a lane; lane l holds x[4l .. 4l + 3], lanes 25.. hold -inf.
+  const std::vector<float> x = normal_row(100, 3);
+  std::array<State, 32> lanes;
+  for (int l = 0; l < 32; ++l) {
+    float v[4];
+    for (int c = 0; c < 4; ++c) v[c] = 4 * l + c < 100 ? x[4 * l + c] : -INFINITY;
+    lanes[l] = fast_thread_state<4>(v);
+  }
+  const State expect = model_warp_reduce(lanes, OnlineAlg<HardenedCombine>{});
+  const SoftmaxResult r = run_fast(x, 1, 100);
+  EXPECT_TRUE(bitwise_equal(r.row_state[0], expect));
+  for (int j = 0; j < 100; ++j)
+    EXPECT_EQ(float_bits(r.y[j]), float_bits(compensated_exp_diff(x[j], expect.m) / expect.d));
+}
+
+TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
+  // n = 3 chunks (q = 1): threads 0, 1, 2 hold the chunk states, the rest the identity; the
+  // warp tree then the block tree of 16 warps.
+  const std::int64_t n = 2 * kFastChunkElems + 77;
+  const std::vector<float> x = normal_row(n, 4);
+  const FastPlan p = fast_plan(n);
+  ASSERT_EQ(p.chunks, 3);
+  std::vector<State> thread_v(static_cast<std::size_t>(p.threads), identity_state());
+  for (int c = 0; c < 3; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
+  std::array<State, 32> lanes;
+  for (int l = 0; l < 32; ++l) lanes[l] = thread_v[l];
+  std::array<State, 32> warps;
+  warps.fill(identity_state());
+  warps[0] = model_warp_reduce(lanes, OnlineAlg<HardenedCombine>{});
+  const State expect = model_warp_reduce(warps, OnlineAlg<HardenedCombine>{});
+  EXPECT_TRUE(bitwise_equal(run_fast(x, 1, n).row_state[0], expect));
+}
+
+TEST(CompensatedExp, TheDifferenceSplitsExactly) {
+  std::mt19937 rng(9);
+  std::normal_distribution<float> normal(0.0f, 30.0f);
+  for (int i = 0; i < 100000; ++i) {
+    const float a = normal(rng), b = normal(rng) * (i % 3 == 0 ? 1e-6f : 1.0f);
+    const float t = a - b;
+    const float e = two_diff_error(a, b, t);
+    // Exact in double: a - b has at most 24 + 2 * 127 bits of span only for wild exponents;
+    // these magnitudes keep it within 53 bits.
+    ASSERT_EQ(static_cast<double>(a) - static_cast<double>(b),
+              static_cast<double>(t) + static_cast<double>(e))
+        << std::hexfloat << a << " " << b;
+  }
+}
+
+TEST(CompensatedExp, WithinItsDerivedRelativeErrorOnNormalResults) {
+  // (1 + 2 E u)(1 + (u |g|)^2)(1 + u) - 1 for kexp of E ulps (compensated_exp.h), u = 2^-24.
+  const double u = 0x1p-24, E = kexp_max_ulp(false);
+  std::mt19937 rng(10);
+  std::uniform_real_distribution<float> gap(-85.0f, 0.0f);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  double worst_plain = 0, worst_comp = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const float m = normal(rng);
+    const float x = m + gap(rng);
+    const double g = static_cast<double>(x) - static_cast<double>(m);
+    const double exact = std::exp(g);
+    const double bound = (1 + 2 * E * u) * (1 + (u * g) * (u * g)) * (1 + u) - 1;
+    const double rel = std::fabs(compensated_exp_diff(x, m) - exact) / exact;
+    ASSERT_LE(rel, bound * (1 + 1e-9)) << std::hexfloat << x << " " << m;
+    worst_comp = std::max(worst_comp, rel);
+    worst_plain = std::max(worst_plain, std::fabs(kexp(x - m) - exact) / exact);
+  }
+  EXPECT_LT(worst_comp, worst_plain) << "the compensation must beat the plain form";
+}
+
+TEST(FastModel, ConventionsOfTheHardenedKernel) {
+  const float inf = INFINITY, nan = NAN;
+  for (std::int64_t n : {5, 300, 5000, 40000}) {
+    std::vector<float> masked(static_cast<std::size_t>(n), -inf);
+    std::vector<float> with_nan = normal_row(n, 1), with_inf = normal_row(n, 2);
+    with_nan[static_cast<std::size_t>(n / 2)] = nan;
+    with_inf[static_cast<std::size_t>(n - 1)] = inf;
+    const SoftmaxResult r = run_fast(masked, 1, n);
+    EXPECT_TRUE(bitwise_equal(r.row_state[0], identity_state())) << n;
+    for (float y : r.y) ASSERT_EQ(float_bits(y), float_bits(0.0f)) << n;
+    for (const auto& row : {with_nan, with_inf})
+      for (float y : run_fast(row, 1, n).y) ASSERT_TRUE(std::isnan(y)) << n;
+  }
+  const SoftmaxResult empty = run_fast({}, 3, 0);
+  ASSERT_EQ(empty.row_state.size(), 3u);
+  EXPECT_TRUE(bitwise_equal(empty.row_state[2], identity_state()));
+}
+
+TEST(FastModel, OutputsSumToOne) {
+  for (std::int64_t n : {1, 7, 1000, 1024, 3000, 8192, 16385, 70001}) {
+    const std::vector<float> x = normal_row(2 * n, static_cast<std::uint32_t>(n));
+    const SoftmaxResult r = run_fast(x, 2, n);
+    for (int i = 0; i < 2; ++i) {
+      double sum = 0;
+      for (std::int64_t j = 0; j < n; ++j) sum += r.y[static_cast<std::size_t>(i * n + j)];
+      // every y_j within a few ulps: the sum within n * 2^-20 of 1 with room to spare
+      EXPECT_NEAR(sum, 1.0, 1e-6 * (1 + static_cast<double>(n) / 1000)) << n;
+    }
+  }
+}
+
+TEST(FastModel, RefusesOtherCombinesAndForeignMutations) {
+  SoftmaxBatch b{KernelKind::Fast, CombineKind::Seed, 256, 1, 4, {1, 2, 3, 4}};
+  EXPECT_THROW(make_cpu_executor()->softmax(b), InvalidLaunch);
+  b.combine = CombineKind::Hardened;
+  b.mutation = KernelMutation::ShuffleUp;
+  EXPECT_THROW(make_cpu_executor()->softmax(b), InvalidLaunch);
+  SoftmaxBatch two{KernelKind::TwoPass, CombineKind::Hardened, 256, 1, 4, {1, 2, 3, 4}};
+  two.mutation = KernelMutation::FastLostChunk;
+  EXPECT_THROW(make_cpu_executor()->softmax(two), InvalidLaunch);
+}
+
+TEST(FastModel, EachMutationChangesTheResult) {
+  const std::int64_t n = 3 * kFastChunkElems + 5;  // split, and n % 4 != 0
+  std::vector<float> x = normal_row(n, 12);
+  x[static_cast<std::size_t>(n - 2)] = 60.0f;  // the row's maximum in the last chunk, in the tail
+  const SoftmaxResult ok = run_fast(x, 1, n);
+  for (KernelMutation m : kFastKernelMutations) {
+    const SoftmaxResult bad = run_fast(x, 1, n, m);
+    std::size_t differ = 0;
+    for (std::size_t j = 0; j < ok.y.size(); ++j)
+      differ += float_bits(ok.y[j]) != float_bits(bad.y[j]);
+    EXPECT_GT(differ, 0u) << to_string(m);
+  }
+}
+
+}  // namespace
+}  // namespace osvs
