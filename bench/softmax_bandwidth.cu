@@ -1,5 +1,7 @@
 // Bandwidth of each softmax kernel as a fraction of a device-to-device copy of the same matrix,
-// both measured in the same run (osvs::time_softmax_kernels, kernels/bandwidth.h).
+// both measured in the same run (osvs::time_softmax_kernels, kernels/bandwidth.h). The fast kernel
+// runs on its plan's path (fast_plan.h) and, for split rows, on both split paths; "x reads" is
+// how often a kernel reads x (the copy: once), "min MB" the traffic it cannot avoid.
 //
 // usage: osvs_softmax_bench [OUT.json]
 #include <cuda_runtime.h>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "osvs/kernels/bandwidth.h"
+#include "osvs/kernels/fast_plan.h"
 
 int main(int argc, char** argv) try {
   using osvs::CombineKind;
@@ -22,25 +25,39 @@ int main(int argc, char** argv) try {
     kernels.push_back({KernelKind::TwoPass, CombineKind::Hardened, block});
     kernels.push_back({KernelKind::ThreePass, CombineKind::Seed, block});
   }
+  using osvs::cuda::FastSplitPath;
+  kernels.push_back({KernelKind::Fast, CombineKind::Hardened, 256, FastSplitPath::Auto});
+  const std::vector<osvs::TimedKernel> fast_two_launch = {
+      {KernelKind::Fast, CombineKind::Hardened, 256, FastSplitPath::TwoLaunch}};
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) throw std::runtime_error("no CUDA device");
   nlohmann::json out{{"device", prop.name}, {"results", nlohmann::json::array()}};
-  std::printf("device: %s\n%-14s %-28s %10s %10s %9s\n", prop.name, "shape", "kernel", "time(ms)",
-              "GB/s", "of copy");
+  std::printf("device: %s\n%-14s %-40s %10s %10s %9s %7s %9s\n", prop.name, "shape", "kernel",
+              "time(ms)", "GB/s", "of copy", "x reads", "min MB");
   for (const auto& s : shapes) {
-    const osvs::ShapeTiming t = osvs::time_softmax_kernels(s[0], s[1], kernels);
+    std::vector<osvs::TimedKernel> these = kernels;
+    if (osvs::fast_plan(s[1]).chunks > 1)  // split rows: the two-launch path side by side
+      these.insert(these.end(), fast_two_launch.begin(), fast_two_launch.end());
+    const osvs::ShapeTiming t = osvs::time_softmax_kernels(s[0], s[1], these);
     const std::string shape = std::to_string(s[0]) + "x" + std::to_string(s[1]);
     const double bytes = 2.0 * static_cast<double>(s[0] * s[1]) * sizeof(float);
-    std::printf("%-14s %-28s %10.4f %10.1f %8.1f%%\n", shape.c_str(), "device copy", t.copy_ms,
-                t.copy_gbps, 100.0);
+    std::printf("%-14s %-40s %10.4f %10.1f %8.1f%% %7d %9.1f\n", shape.c_str(), "device copy",
+                t.copy_ms, t.copy_gbps, 100.0, 1, bytes / 1e6);
     nlohmann::json row{{"shape", shape}, {"copy_ms", t.copy_ms}, {"copy_GBps", t.copy_gbps}};
     for (const osvs::KernelTiming& k : t.kernels) {
-      const std::string name = std::string(to_string(k.kernel)) + "/" +
-                               (k.kernel == KernelKind::ThreePass ? "-" : to_string(k.combine)) +
-                               "/B" + std::to_string(k.block);
-      std::printf("%-14s %-28s %10.4f %10.1f %8.1f%%\n", shape.c_str(), name.c_str(), k.ms,
-                  bytes / k.ms / 1e6, 100.0 * k.fraction_of_copy);
-      row["kernels"][name] = {{"ms", k.ms}, {"fraction_of_copy", k.fraction_of_copy}};
+      const std::string name =
+          k.kernel == KernelKind::Fast
+              ? std::string("fast/") + k.path
+              : std::string(to_string(k.kernel)) + "/" +
+                    (k.kernel == KernelKind::ThreePass ? "-" : to_string(k.combine)) + "/B" +
+                    std::to_string(k.block);
+      std::printf("%-14s %-40s %10.4f %10.1f %8.1f%% %7d %9.1f\n", shape.c_str(), name.c_str(),
+                  k.ms, bytes / k.ms / 1e6, 100.0 * k.fraction_of_copy, k.x_passes,
+                  k.min_hbm_bytes / 1e6);
+      row["kernels"][name] = {{"ms", k.ms},
+                              {"fraction_of_copy", k.fraction_of_copy},
+                              {"x_passes", k.x_passes},
+                              {"min_hbm_bytes", k.min_hbm_bytes}};
     }
     out["results"].push_back(row);
   }

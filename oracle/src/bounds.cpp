@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "error_algebra.h"
+#include "fast_error_algebra.h"
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/harness_model.h"
 #include "osvs/kernels/validate.h"
@@ -50,16 +51,19 @@ void require_exp_ulp(double exp_ulp) {
     throw std::invalid_argument("bound: exp_ulp must be finite and >= 0");
 }
 
-/// Ulps of y_j for y_hat_j = fl(kexp(fl(x_j - m)) / d_hat) with |d_hat / D - 1| <= rho:
-///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error)
+/// Ulps of y_j for y_hat_j = fl(e_hat / d_hat) with |d_hat / D - 1| <= rho:
+///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error; the
+///                                 fast kernel's compensated_exp_diff: compensated_exp_error)
 ///   q = e_hat / d_hat (exact)     |q - y| <= (y (rel + rho) + abs / D) / (1 - rho) = q_err
 ///   fl(q)                         + u |q| (normal) or 2^-150 (subnormal):
 ///                                 total = q_err + u (y + q_err) + 2^-150
 /// and ulp(y) taken at y (1 - 2^-40), which is never above ulp of the exact y.
-double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
+using ExpErrorOf = detail::ExpError (*)(double g, double exp_ulp);
+
+double output_ulps(float x, float m, double D, double rho, double exp_ulp, ExpErrorOf exp_err) {
   if (x == -INFINITY) return 0;  // exp(-inf) = 0 = y exactly
   const double g = static_cast<double>(x) - static_cast<double>(m);
-  const detail::ExpError e = detail::exp_error(g, exp_ulp);
+  const detail::ExpError e = exp_err(g, exp_ulp);
   const double y = detail::exact_scale(g) / D;
   const double q_err = (y * (e.rel + rho) + e.abs / D) / (1 - rho);
   const double total = q_err + kU * (y + q_err) + detail::kSubnormalHalfUlp;
@@ -67,14 +71,16 @@ double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
 }
 
 SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, double err,
-                           double path, double exp_ulp, const IndexLoop* loops) {
+                           double path, double exp_ulp, const IndexLoop* loops,
+                           ExpErrorOf exp_err = &detail::exp_error) {
   const double safety = arithmetic_safety(path);
   SoftmaxBound b;
   b.d_rel = err / D * safety;
   b.y_ulp.resize(static_cast<std::size_t>(n));
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t j = begin; j < end; ++j)
-      b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+      b.y_ulp[static_cast<std::size_t>(j)] =
+          output_ulps(row[j], m, D, b.d_rel, exp_ulp, exp_err) * safety;
   });
   return b;
 }
@@ -87,6 +93,13 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
     throw std::invalid_argument("bound: block size " + std::to_string(block) + " not supported");
   require_exp_ulp(exp_ulp);
   require_finite(row, n, "softmax_bound");
+  if (kernel == KernelKind::Fast) {
+    // fast_schedule.h: every block of the row uses the merged row state, so one accounting state
+    // (model_fast_row's first) bounds d_hat; the outputs are compensated (compensated_exp.h).
+    const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{exp_ulp}).front();
+    return outputs_bound(row, n, s.m, s.D, s.err, detail::fast_path(n), exp_ulp, loops,
+                         &detail::compensated_exp_error);
+  }
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {
     const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};

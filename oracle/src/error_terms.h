@@ -41,3 +41,25 @@ inline double exact_scale(double g) {
 }
 
 }  // namespace osvs::oracle::detail
+
+namespace osvs::oracle::detail {
+
+/// The error of compensated_exp_diff(x, m) (kernels/compensated_exp.h) against e^g, g = x - m <= 0
+/// the exact difference of two floats, for a kexp of E = exp_ulp ulps:
+///   g == 0          t = 0, e = 0, kexp(0) = 1, fma(1, 0, 1) = 1             rel 0, abs 0
+///   t = fl(g)       e = g - t exactly (TwoSum), |e| <= ulp(t) / 2 <= u |t| <= u |g| (1 + u) = eps
+///   E = kexp(t)     E = e^t (1 + a) + b, |a| <= 2 E u, |b| <= E 2^-149
+///   E (1 + e)       = e^g (e^-e (1 + e)) (1 + a) + b (1 + e),  |e^-e (1 + e) - 1| <= e^2 <= eps^2
+///   fl(E (1 + e))   one rounding (the fma): u relative (normal) or 2^-150 absolute (subnormal)
+///                   rel (1 + eps^2)(1 + 2 E u)(1 + u) - 1,  abs E 2^-149 (1 + eps)(1 + u) + 2^-150
+///   |g| > kFarGap   e^g < 2^-286 and the result <= e^(g(1-u))(1 + 2Eu)(1 + eps)(1 + u) + abs:
+///                   rel 0, abs as above + 2^-286 (t = -inf, an overflowing difference: E = 0)
+inline ExpError compensated_exp_error(double g, double exp_ulp) {
+  if (g == 0) return {};
+  const double eps = kU * std::fabs(g) * (1 + kU);
+  const double abs = exp_ulp * kSubnormalUlp * (1 + eps) * (1 + kU) + kSubnormalHalfUlp;
+  if (std::fabs(g) > kFarGap) return {0, abs + 0x1p-286};
+  return {(1 + eps * eps) * (1 + 2 * exp_ulp * kU) * (1 + kU) - 1, abs};
+}
+
+}  // namespace osvs::oracle::detail

@@ -34,6 +34,12 @@ double median_ms(F&& f, int reps) {
   return t[t.size() / 2];
 }
 
+/// The reads of x a kernel issues: 2-pass 2, 3-pass 3, fast 1 (2 on its two-launch path).
+int x_passes(const TimedKernel& k, const cuda::FastLaunchInfo& fast) {
+  if (k.kernel == KernelKind::Fast) return fast.read_twice ? 2 : 1;
+  return k.kernel == KernelKind::ThreePass ? 3 : 2;
+}
+
 }  // namespace
 
 ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
@@ -55,15 +61,27 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
       },
       repetitions);
   out.copy_gbps = 2.0 * static_cast<double>(n) * sizeof(float) / out.copy_ms / 1e6;
+  // The fast kernel's workspace, allocated once (its launches do not allocate when given one).
+  cuda::DeviceBuffer<unsigned char> workspace(cuda::fast_workspace_bytes(rows, cols));
+  const double copy_bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   for (const TimedKernel& k : kernels) {
+    const bool fast = k.kernel == KernelKind::Fast;
     const double ms = median_ms(
         [&] {
-          cuda::launch_softmax(k.kernel, k.combine, k.block, x.get(), y.get(), st.get(), rows, cols,
-                               nullptr);
+          if (fast)
+            cuda::launch_fast_softmax(x.get(), y.get(), st.get(), rows, cols, workspace.get(),
+                                      nullptr, k.split);
+          else
+            cuda::launch_softmax(k.kernel, k.combine, k.block, x.get(), y.get(), st.get(), rows,
+                                 cols, nullptr);
         },
         repetitions);
     OSVS_CUDA_CHECK(cudaDeviceSynchronize());
-    out.kernels.push_back(KernelTiming{k.kernel, k.combine, k.block, ms, out.copy_ms / ms});
+    const cuda::FastLaunchInfo info =
+        fast ? cuda::describe_fast_launch(rows, cols, k.split) : cuda::FastLaunchInfo{};
+    const std::string path = fast ? std::string(info.layout) + "/" + info.path : "";
+    out.kernels.push_back(KernelTiming{k.kernel, k.combine, k.block, ms, out.copy_ms / ms, path,
+                                       x_passes(k, info), fast ? info.hbm_bytes : copy_bytes});
   }
   return out;
 }

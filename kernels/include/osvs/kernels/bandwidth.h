@@ -1,7 +1,9 @@
 // Bandwidth of the softmax kernels as a fraction of a device-to-device copy of the same matrix,
-// both timed with CUDA events in the same process (median of repetitions). A softmax reads the
-// matrix once and writes it once, exactly a copy's traffic, so copy_ms / kernel_ms is the share of
-// achievable bandwidth the kernel reaches.
+// both timed with CUDA events in the same process (median of repetitions). A softmax must read the
+// matrix once and write it once, exactly a copy's traffic, so copy_ms / kernel_ms is the share of
+// achievable bandwidth the kernel reaches. A kernel that passes over x k times moves between 2N
+// and (k + 1)N floats through HBM (N = rows * cols): the second and later passes are served by L2
+// only where the data is still resident. x_passes says which kernel is which.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/fast_launch.h"
 
 namespace osvs {
 
@@ -18,6 +21,9 @@ struct KernelTiming {
   int block;
   double ms;                ///< median time of one launch
   double fraction_of_copy;  ///< copy_ms / ms
+  std::string path;         ///< the fast kernel's layout/path (describe_fast_launch), else ""
+  int x_passes;             ///< reads of x the kernel issues (HBM or L2): 1, 2 or 3
+  double min_hbm_bytes;     ///< x once, y once, plus the fast kernel's chunk states and counters
 };
 
 struct ShapeTiming {
@@ -31,6 +37,7 @@ struct TimedKernel {
   KernelKind kernel;
   CombineKind combine;
   int block;
+  cuda::FastSplitPath split = cuda::FastSplitPath::Auto;  ///< the fast kernel's split rows
 };
 
 /// Times each kernel and a device copy on rows x cols N(0, 10) data on device 0. Throws
