@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "osvs/kernels/documented.h"
+#include "osvs/kernels/fast_plan.h"
 #include "osvs/osvs.h"
 
 namespace osvs::builtin {
@@ -16,19 +17,30 @@ struct Shape {
   int block;
 };
 
-/// seed and hardened 2-pass, and the 3-pass baseline, at 256 threads per block.
+/// seed and hardened 2-pass, and the 3-pass baseline, at 256 threads per block; the fast kernel
+/// (hardened; its plan picks its own threads, fast_plan.h: the 256 is not used).
 inline std::vector<Shape> shapes() {
   return {{KernelKind::TwoPass, CombineKind::Seed, 256},
           {KernelKind::TwoPass, CombineKind::Hardened, 256},
-          {KernelKind::ThreePass, CombineKind::Hardened, 256}};
+          {KernelKind::ThreePass, CombineKind::Hardened, 256},
+          {KernelKind::Fast, CombineKind::Hardened, 256}};
 }
 
-/// "osvs.two_pass.hardened.256" (device) / "osvs.two_pass.hardened.256.cpu_model" (host).
+/// "osvs.two_pass.hardened.256" (device) / "osvs.two_pass.hardened.256.cpu_model" (host);
+/// "osvs.fast" / "osvs.fast.cpu_model".
 inline std::string name_of(const Shape& s, Where where) {
   std::string n = std::string("osvs.") + to_string(s.kernel);
   if (s.kernel == KernelKind::TwoPass) n += std::string(".") + to_string(s.combine);
-  n += "." + std::to_string(s.block);
+  if (s.kernel != KernelKind::Fast) n += "." + std::to_string(s.block);
   return where == Where::Host ? n + ".cpu_model" : n;
+}
+
+/// The lengths a kernel's tests gather around: the fast kernel's float4 loads (tails mod 4) and
+/// its chunk (split rows start past 16384); the others' block of threads.
+inline RowKernel& shape_traits(RowKernel& k, const Shape& s) {
+  if (s.kernel == KernelKind::Fast)
+    return k.vector_width(4).block(static_cast<int>(kFastChunkElems));
+  return k.block(s.block);
 }
 
 /// The declaration without its callable: derived contract, documented conventions, and the
@@ -42,9 +54,9 @@ inline RowKernel declare(const Shape& s, Where where) {
                    "the seed kernel indexes `row * N` in int: its adapter's validation refuses "
                    "M * N >= 2^31 (kernels/validate.h); launched anyway, it stopped with "
                    "cudaErrorIllegalAddress on the H200");
-  return k.softmax()
+  return shape_traits(k, s)
+      .softmax()
       .types(DType::F32, DType::F32)
-      .block(s.block)
       .masked_rows(zero ? MaskedRow::Zero : MaskedRow::NaN)
       .pos_inf_rows(PosInfRow::NaN)
       .strided(false)

@@ -18,11 +18,14 @@ std::string derived_contract_problem(const RowKernel& k) {
   if (k.accuracy().kind() != Accuracy::Kind::Derived) return "";
   const DerivedShape& s = k.accuracy().shape();
   if (!parse_kernel(s.kernel))
-    return "no kernel '" + s.kernel + "' in the catalogue of derived bounds (two_pass, three_pass)";
+    return "no kernel '" + s.kernel +
+           "' in the catalogue of derived bounds (two_pass, three_pass, fast)";
   // The catalogue's combines by their types' names: this check also runs inside kernel plugins,
   // which carry no combine registry.
   if (s.combine != SeedCombine::kName && s.combine != HardenedCombine::kName)
     return "no combine '" + s.combine + "' in the catalogue of derived bounds (seed, hardened)";
+  if (*parse_kernel(s.kernel) == KernelKind::Fast && s.combine != HardenedCombine::kName)
+    return "the fast kernel merges with the hardened combine only";
   if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)))
     return "block " + std::to_string(s.block) + " is not a power of two in 32 ... 1024";
   if (k.op() != RowOp::Softmax || k.out_type() != DType::F32 || k.in_type() != DType::F32)

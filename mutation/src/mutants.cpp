@@ -21,6 +21,13 @@ constexpr EnumName<KernelMutation> kKernelBugs[] = {
     {KernelMutation::PerWarpDivisor, "pass 2 divides by its warp's d instead of the row's"},
     {KernelMutation::SkipLastElement, "stride loop stops at N - 1"},
     {KernelMutation::Int32Index, "`row * N` in 32-bit int (wrong for M * N >= 2^31)"},
+    {KernelMutation::FastLostChunk,
+     "fast kernel: the cross-block merge of a split row stops one chunk short"},
+    {KernelMutation::FastSkippedTail,
+     "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are"},
+    {KernelMutation::FastPrefixMerge,
+     "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "
+     "reduction's)"},
 };
 
 }  // namespace
@@ -34,13 +41,15 @@ std::vector<Mutant> all_mutants() {
     c.combine = k;
     out.push_back({to_string(k), k.op().defect ? k.op().defect : "(no defect stated)", c, true});
   }
-  for (KernelMutation m : kAllKernelMutations) {
+  const auto add_kernel_mutant = [&](KernelMutation m) {
     Case c;
-    c.kernel = KernelKind::TwoPass;
-    c.combine = CombineKind::Hardened;  // each mutation applies to the hardened kernel
+    c.kernel = mutated_kernel(m);
+    c.combine = CombineKind::Hardened;  // each mutation applies to a hardened kernel
     c.mutation = m;
     out.push_back({to_string(m), name_in(kKernelBugs, m, "not a mutation"), c, false});
-  }
+  };
+  for (KernelMutation m : kAllKernelMutations) add_kernel_mutant(m);
+  for (KernelMutation m : kFastKernelMutations) add_kernel_mutant(m);
   // The large-index mutant last: an illegal address would poison the device for the others.
   std::stable_partition(out.begin(), out.end(),
                         [](const Mutant& m) { return !needs_large_index_check(m); });

@@ -11,12 +11,13 @@ namespace {
 
 TEST(Mutants, EveryMutantOnceLargeIndexLast) {
   const auto mutants = all_mutants();
-  ASSERT_EQ(mutants.size(), std::size(kMutantCombines) + std::size(kAllKernelMutations));
+  ASSERT_EQ(mutants.size(), std::size(kMutantCombines) + std::size(kAllKernelMutations) +
+                                std::size(kFastKernelMutations));
   std::set<std::string> names;
   for (const Mutant& m : mutants) {
     EXPECT_TRUE(names.insert(m.name).second) << "duplicate " << m.name;
     EXPECT_FALSE(m.bug.empty()) << m.name;
-    EXPECT_EQ(m.configuration.kernel, KernelKind::TwoPass) << m.name;
+    EXPECT_EQ(m.configuration.kernel, mutated_kernel(m.configuration.mutation)) << m.name;
     // A combine mutant changes only the operator, a kernel mutant only the kernel.
     EXPECT_EQ(m.combine_level, m.configuration.mutation == KernelMutation::None) << m.name;
     EXPECT_EQ(m.combine_level, original_of(m.configuration.combine) != m.configuration.combine)

@@ -63,6 +63,7 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
   out.copy_gbps = 2.0 * static_cast<double>(n) * sizeof(float) / out.copy_ms / 1e6;
   // The fast kernel's workspace, allocated once (its launches do not allocate when given one).
   cuda::DeviceBuffer<unsigned char> workspace(cuda::fast_workspace_bytes(rows, cols));
+  if (workspace.size() > 0) OSVS_CUDA_CHECK(cudaMemset(workspace.get(), 0, workspace.size()));
   const double copy_bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   for (const TimedKernel& k : kernels) {
     const bool fast = k.kernel == KernelKind::Fast;

@@ -21,9 +21,10 @@ namespace osvs {
 
 /// A reduction shape of osvs's catalogue whose per-element bound is derived (docs: oracle/).
 struct DerivedShape {
-  std::string kernel = "two_pass";   ///< "two_pass" (online, one block per row) or "three_pass"
+  std::string kernel = "two_pass";   ///< "two_pass" (online, one block per row), "three_pass",
+                                     ///< or "fast" (the row on chip; hardened; kernels/fast_plan.h)
   std::string combine = "hardened";  ///< the 2-pass kernel's combine: "seed" or "hardened"
-  int block = 256;                   ///< threads per block: 32 ... 1024
+  int block = 256;                   ///< threads per block: 32 ... 1024 (fast: its plan's, unused)
 };
 
 class Accuracy {

@@ -17,8 +17,9 @@ enum class FastSplitPath {
   TwoLaunch,    ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
 };
 
-/// Device bytes of workspace a rows x cols launch needs: the chunk states and one counter a row
-/// of a split plan; 0 when rows are not split.
+/// Device bytes of workspace a rows x cols launch needs: the chunk states and two counters a row
+/// of a split plan; 0 when rows are not split. Zero it once before its first launch
+/// (cudaMemset); every completed launch leaves it zero again.
 std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols);
 
 /// What a launch of rows x cols does: the path it takes on device 0 and the HBM traffic it
@@ -37,10 +38,10 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols,
                                     FastSplitPath path = FastSplitPath::Auto);
 
 /// Enqueues the fast kernel on `stream` (a cudaStream_t; nullptr = default stream). `workspace`:
-/// fast_workspace_bytes(rows, cols) of device memory, or nullptr to allocate it on the stream
-/// (cudaMallocAsync) for this launch. Validate the shape first (osvs::validate_shape). Throws
-/// std::runtime_error when a CUDA call fails, InvalidLaunch for a mutation of another kernel or
-/// a Cooperative path the device cannot run.
+/// fast_workspace_bytes(rows, cols) of zeroed device memory, or nullptr to allocate and zero it
+/// on the stream (cudaMallocAsync) for this launch. Validate the shape first
+/// (osvs::validate_shape). Throws std::runtime_error when a CUDA call fails, InvalidLaunch for a
+/// mutation of another kernel or a Cooperative path the device cannot run.
 void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
                          std::int64_t cols, void* workspace, void* stream,
                          FastSplitPath path = FastSplitPath::Auto,

@@ -11,7 +11,9 @@
 //                        merges them in the same fixed order (fast_schedule.h, step 4) and writes
 //                        its chunk from registers. The C blocks of a row are one fixed group of
 //                        co-resident blocks that only ever waits on itself, so it cannot
-//                        deadlock. HBM: one read, one write, plus 8 bytes a chunk.
+//                        deadlock. The last block of a row to leave resets the row's two
+//                        counters, so the workspace is zero again for the next launch (no memset
+//                        launch). HBM: one read, one write, plus 8 bytes a chunk.
 //   fast_chunk_state_kernel + fast_chunk_output_kernel
 //                        chunks > 1 where a row's C blocks cannot all be co-resident (or the
 //                        device has no cooperative launch): the same arithmetic in two launches,
@@ -169,7 +171,17 @@ __device__ __forceinline__ void publish_and_wait(State* slot, State s, unsigned*
   __syncthreads();
 }
 
-/// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] zeroed for M rows.
+/// Called by every block of a row once it no longer reads the row's counter or states: the last
+/// one to leave zeroes both counters (all C have passed their wait, none reads them again).
+__device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std::int64_t C) {
+  if (threadIdx.x == 0 && static_cast<std::int64_t>(atomicAdd(departed, 1u)) == C - 1) {
+    *arrived = 0;
+    *departed = 0;
+  }
+}
+
+/// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] and departed[]
+/// zero for the M rows on entry, and again on exit.
 template <int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_split_kernel(const float* __restrict__ x, float* __restrict__ y,
@@ -185,7 +197,8 @@ __global__ void __launch_bounds__(T)
     load_chunk<T, K, Mut>(row_x, n, c * span, t, aligned16(row_x), v);
     const State mine = chunk_state<T, K>(v);
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
-    const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
+    const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+    leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
     store_chunk<T, K>(row_y, n, c * span, t, aligned16(row_y), v, s);
   }

@@ -71,12 +71,14 @@ void launch_unsplit(const FastPlan& p, const Launch& l) {
 
 struct Workspace {
   State* chunk_states;
-  unsigned* arrived;
+  unsigned* arrived;   ///< per row: blocks that published their chunk state
+  unsigned* departed;  ///< per row: blocks done reading the row's states
 };
 
 Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
   auto* states = static_cast<State*>(ws);
-  return {states, reinterpret_cast<unsigned*>(states + rows * chunks)};
+  auto* arrived = reinterpret_cast<unsigned*>(states + rows * chunks);
+  return {states, arrived, arrived + rows};
 }
 
 /// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
@@ -102,14 +104,14 @@ void launch_split(const FastPlan& p, const Launch& l, void* ws, FastSplitPath pa
     throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
                         " blocks of one row at once (cooperative launch impossible)");
   if (R > 0) {
-    OSVS_CUDA_CHECK(cudaMemsetAsync(w.arrived, 0, sizeof(unsigned) * l.rows, l.stream));
     const float* x = l.x;
     float* y = l.y;
     State* rs = l.row_state;
     std::int64_t M = l.rows, n = l.cols, chunks = C;
     State* states = w.chunk_states;
     unsigned* arrived = w.arrived;
-    void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived};
+    unsigned* departed = w.departed;
+    void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
     OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(
         reinterpret_cast<const void*>(fast_split_kernel<kSplitT, kSplitK, Mut>),
         dim3(grid_of(R * C)), dim3(kSplitT), args, 0, l.stream));
@@ -128,7 +130,9 @@ void launch_split(const FastPlan& p, const Launch& l, void* ws, FastSplitPath pa
 class StreamScratch {
  public:
   StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes > 0) OSVS_CUDA_CHECK(cudaMallocAsync(&ptr_, bytes, stream));
+    if (bytes == 0) return;
+    OSVS_CUDA_CHECK(cudaMallocAsync(&ptr_, bytes, stream));
+    OSVS_CUDA_CHECK(cudaMemsetAsync(ptr_, 0, bytes, stream));  // the counters start at zero
   }
   ~StreamScratch() {
     if (ptr_) cudaFreeAsync(ptr_, stream_);  // on an error path: nothing to report it to
@@ -164,7 +168,7 @@ std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols) {
   const FastPlan p = fast_plan(cols);
   if (p.chunks == 1) return 0;
   return static_cast<std::size_t>(rows * p.chunks) * sizeof(State) +
-         static_cast<std::size_t>(rows) * sizeof(unsigned);
+         2 * static_cast<std::size_t>(rows) * sizeof(unsigned);
 }
 
 FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSplitPath path) {

@@ -1,6 +1,6 @@
 // The mutants of the mutation run: the five broken combine operators (combine_mutants.h) on the
-// 2-pass kernel and the eight structural bugs of the hardened 2-pass kernel (cases.h,
-// KernelMutation), each a kernel configuration the property suite is run against.
+// 2-pass kernel, the eight structural bugs of the hardened 2-pass kernel and the three of the fast
+// kernel (cases.h, KernelMutation), each a kernel configuration the property suite is run against.
 #pragma once
 
 #include <optional>
