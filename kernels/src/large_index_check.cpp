@@ -6,9 +6,10 @@
 
 namespace osvs {
 
-LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation) {
+LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
+                                    KernelKind kernel) {
   constexpr std::int64_t kRows = 65537, kCols = 32768;  // rows * cols = 2^31 + 2^15
-  SoftmaxBatch big{KernelKind::TwoPass, CombineKind::Hardened, 256, kRows, kCols, {}};
+  SoftmaxBatch big{kernel, CombineKind::Hardened, 256, kRows, kCols, {}};
   big.mutation = mutation;
   big.x.resize(static_cast<std::size_t>(kRows * kCols));
   // Row r holds a ramp whose slope depends on r, so rows read at a wrong offset give other bits.
@@ -24,7 +25,7 @@ LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation)
     return {false, std::string("the batch failed: ") + e.what()};
   }
   for (std::int64_t r : {std::int64_t{0}, kRows - 2, kRows - 1}) {
-    SoftmaxBatch one{KernelKind::TwoPass, CombineKind::Hardened, 256, 1, kCols, {}};
+    SoftmaxBatch one{kernel, CombineKind::Hardened, 256, 1, kCols, {}};
     one.x.assign(big.x.begin() + r * kCols, big.x.begin() + (r + 1) * kCols);
     const SoftmaxResult alone = executor.softmax(one);
     for (std::int64_t j = 0; j < kCols; ++j)

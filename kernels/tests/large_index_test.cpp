@@ -21,5 +21,14 @@ TEST(LargeIndex, HardenedKernelAddressesBeyond2To31) {
   EXPECT_TRUE(r.ok) << r.explanation;
 }
 
+TEST(LargeIndex, FastKernelAddressesBeyond2To31) {
+  // 65537 rows of 2 chunks: the split path's 64-bit row and chunk offsets past 2^31 elements.
+  std::string why;
+  auto gpu = make_cuda_executor(&why);
+  if (!gpu) GTEST_SKIP() << "GPU test skipped: " << why;
+  const LargeIndexOutcome r = check_large_index(*gpu, KernelMutation::None, KernelKind::Fast);
+  EXPECT_TRUE(r.ok) << r.explanation;
+}
+
 }  // namespace
 }  // namespace osvs

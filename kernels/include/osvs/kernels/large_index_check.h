@@ -13,9 +13,10 @@ struct LargeIndexOutcome {
   std::string explanation;
 };
 
-/// Runs the hardened 2-pass kernel (with `mutation`) on a 65537 x 32768 batch (2^31 + 2^15
-/// elements) whose rows differ, and compares rows 0, 65535 and 65536 with the same rows alone.
-/// A launch failure counts as not ok (with the CUDA error in the explanation).
-LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation);
+/// Runs the hardened 2-pass kernel (with `mutation`), or the fast kernel, on a 65537 x 32768 batch
+/// (2^31 + 2^15 elements) whose rows differ, and compares rows 0, 65535 and 65536 with the same
+/// rows alone. A launch failure counts as not ok (with the CUDA error in the explanation).
+LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
+                                    KernelKind kernel = KernelKind::TwoPass);
 
 }  // namespace osvs

@@ -186,7 +186,7 @@ template <int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_split_kernel(const float* __restrict__ x, float* __restrict__ y,
                       State* __restrict__ row_state, std::int64_t M, std::int64_t n, std::int64_t C,
-                      State* chunk_states, unsigned* arrived) {
+                      State* chunk_states, unsigned* arrived, unsigned* departed) {
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t span = std::int64_t{T} * K * 4;
   for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
