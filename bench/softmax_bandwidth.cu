@@ -1,7 +1,8 @@
 // Bandwidth of each softmax kernel as a fraction of a device-to-device copy of the same matrix,
 // both measured in the same run (osvs::time_softmax_kernels, kernels/bandwidth.h). The fast kernel
 // runs on its plan's path (fast_plan.h) and, for split rows, on both split paths; "x reads" is
-// how often a kernel reads x (the copy: once), "min MB" the traffic it cannot avoid.
+// how often a kernel reads x (the copy: once), "min MB" the traffic it cannot avoid. Last per
+// shape: the fast kernel with bf16 input and output against a copy of the bf16 matrix.
 //
 // usage: osvs_softmax_bench [OUT.json]
 #include <cuda_runtime.h>
@@ -59,6 +60,13 @@ int main(int argc, char** argv) try {
                               {"x_passes", k.x_passes},
                               {"min_hbm_bytes", k.min_hbm_bytes}};
     }
+    const osvs::Bf16Timing b = osvs::time_fast_bf16(s[0], s[1]);
+    std::printf("%-14s %-40s %10.4f %10.1f %8.1f%%\n", shape.c_str(), "bf16 device copy", b.copy_ms,
+                bytes / 2 / b.copy_ms / 1e6, 100.0);
+    std::printf("%-14s %-40s %10.4f %10.1f %8.1f%% %7d %9.1f\n", shape.c_str(), "fast bf16 in/out",
+                b.ms, bytes / 2 / b.ms / 1e6, 100.0 * b.fraction_of_copy, 1, bytes / 2 / 1e6);
+    row["bf16"] = {
+        {"copy_ms", b.copy_ms}, {"fast_ms", b.ms}, {"fraction_of_copy", b.fraction_of_copy}};
     out["results"].push_back(row);
   }
   if (argc > 1) std::ofstream(argv[1]) << out.dump(2) << "\n";

@@ -27,7 +27,8 @@ void add_audit_command(CLI::App& app) {
   sub->add_option("--executor", opt->executor, "Where to run the kernels: cpu, cuda or best")
       ->check(CLI::IsMember({"cpu", "cuda", "best"}))
       ->capture_default_str();
-  sub->add_option("--kernel", opt->kernels, "Kernels to audit: two_pass, three_pass")
+  sub->add_option("--kernel", opt->kernels,
+                  "Kernels to audit: two_pass, three_pass (default: both), fast (only when named)")
       ->check(CLI::IsMember({"two_pass", "three_pass"}));
   sub->add_option("--combine", opt->combines, "Combine operators of the 2-pass kernel")
       ->check(CLI::IsMember({"seed", "hardened"}));

@@ -45,6 +45,10 @@ std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
     if (wanted(opt.kernels, "two_pass") && wanted(opt.combines, to_string(c)))
       out.push_back({KernelKind::TwoPass, c});
   if (wanted(opt.kernels, "three_pass")) out.push_back({KernelKind::ThreePass, CombineKind::Seed});
+  // The fast kernel only when asked by name (--kernel fast): the committed reports stay the
+  // lesson's kernels. It merges with the hardened combine whatever --combine says.
+  if (std::find(opt.kernels.begin(), opt.kernels.end(), "fast") != opt.kernels.end())
+    out.push_back({KernelKind::Fast, CombineKind::Hardened});
   if (out.empty()) throw std::invalid_argument("--kernel and --combine select no kernel");
   return out;
 }
@@ -74,6 +78,7 @@ std::vector<const InputFamily*> pick_families(const AuditOptions& opt) {
 }  // namespace
 
 std::string KernelUnderTest::label() const {
+  if (kernel == KernelKind::Fast) return "fast";
   return kernel == KernelKind::ThreePass ? "three_pass"
                                          : std::string("two_pass/") + to_string(combine);
 }
@@ -101,7 +106,12 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
           const bool long_row = n > kCpuSizes.back();
           const bool lesson_block =
               std::find(kLongRowBlocks.begin(), kLongRowBlocks.end(), b) != kLongRowBlocks.end();
-          if (long_row && !lesson_block && opt.blocks.empty()) continue;
+          // The fast kernel's plan picks its own threads (fast_plan.h): one block size suffices.
+          if (k.kernel == KernelKind::Fast) {
+            if (b != p.blocks.front()) continue;
+          } else if (long_row && !lesson_block && opt.blocks.empty()) {
+            continue;
+          }
           const std::int64_t rows = std::clamp<std::int64_t>(per_config / n, 1, kMaxRowsPerConfig);
           p.configs.push_back({k, b, n, f, rows});
           p.elements += rows * n;

@@ -19,4 +19,8 @@ ShapeTiming time_softmax_kernels(std::int64_t, std::int64_t, const std::vector<T
   throw std::runtime_error("osvs was built without CUDA (OSVS_WITH_CUDA=OFF): no kernel timing");
 }
 
+Bf16Timing time_fast_bf16(std::int64_t, std::int64_t, int) {
+  throw std::runtime_error("osvs was built without CUDA (OSVS_WITH_CUDA=OFF): no kernel timing");
+}
+
 }  // namespace osvs

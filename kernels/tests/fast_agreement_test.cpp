@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "osvs/kernels/dtype_bits.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/fast_plan.h"
 
@@ -134,6 +135,38 @@ TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
                                cuda::describe_fast_launch(s[0], s[1], path).path;
       EXPECT_EQ(compare(launch_on_path(b, path), c, what), 0u) << what;
     }
+  }
+}
+
+TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
+  if (!kPortableExp) GTEST_SKIP() << "bitwise comparison needs the portable-exp build";
+  for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
+                        std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9}}) {
+    SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],
+                   mixed_rows(s[0], s[1], 33)};
+    std::vector<std::uint16_t> xb(b.x.size());
+    for (std::size_t i = 0; i < xb.size(); ++i) {
+      xb[i] = bf16_bits_of(b.x[i]);
+      b.x[i] = float_of_bf16_bits(xb[i]);  // the model reads what the kernel reads
+    }
+    const SoftmaxResult model = cpu_->softmax(b);
+    std::uint16_t *x = nullptr, *y = nullptr;
+    State* st = nullptr;
+    const std::size_t bytes = xb.size() * sizeof(std::uint16_t);
+    ASSERT_EQ(cudaMalloc(&x, bytes), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&y, bytes), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&st, sizeof(State) * static_cast<std::size_t>(s[0])), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(x, xb.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    cuda::launch_fast_softmax_bf16(x, y, st, s[0], s[1], nullptr, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<std::uint16_t> yb(xb.size());
+    ASSERT_EQ(cudaMemcpy(yb.data(), y, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaFree(x), cudaSuccess);
+    EXPECT_EQ(cudaFree(y), cudaSuccess);
+    EXPECT_EQ(cudaFree(st), cudaSuccess);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < yb.size(); ++i) bad += yb[i] != bf16_bits_of(model.y[i]);
+    EXPECT_EQ(bad, 0u) << s[0] << "x" << s[1];
   }
 }
 #endif

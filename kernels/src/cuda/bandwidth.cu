@@ -6,6 +6,7 @@
 #include "cuda_check.cuh"
 #include "osvs/kernels/bandwidth.h"
 #include "osvs/kernels/cuda_launch.h"
+#include "osvs/kernels/dtype_bits.h"
 #include "osvs/kernels/validate.h"
 
 namespace osvs {
@@ -40,6 +41,15 @@ int x_passes(const TimedKernel& k, const cuda::FastLaunchInfo& fast) {
   return k.kernel == KernelKind::ThreePass ? 3 : 2;
 }
 
+/// rows x cols N(0, 10) values (fixed seed), the benchmark's data.
+std::vector<float> bench_data(std::int64_t rows, std::int64_t cols) {
+  std::vector<float> host(static_cast<std::size_t>(rows * cols));
+  std::mt19937 rng(42);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  for (float& v : host) v = normal(rng);
+  return host;
+}
+
 }  // namespace
 
 ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
@@ -47,10 +57,7 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
   for (const TimedKernel& k : kernels) validate_shape(k.kernel, k.combine, k.block, rows, cols);
   if (repetitions < 1) throw InvalidLaunch("repetitions must be at least 1");
   const auto n = static_cast<std::size_t>(rows * cols);
-  std::vector<float> host(n);
-  std::mt19937 rng(42);
-  std::normal_distribution<float> normal(0.0f, 10.0f);
-  for (float& v : host) v = normal(rng);
+  const std::vector<float> host = bench_data(rows, cols);
   cuda::DeviceBuffer<float> x(host.data(), n), y(n);
   cuda::DeviceBuffer<State> st(static_cast<std::size_t>(rows));
   ShapeTiming out{rows, cols, 0, 0, {}};
@@ -85,6 +92,35 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
                                        x_passes(k, info), fast ? info.hbm_bytes : copy_bytes});
   }
   return out;
+}
+
+Bf16Timing time_fast_bf16(std::int64_t rows, std::int64_t cols, int repetitions) {
+  validate_shape(KernelKind::Fast, CombineKind::Hardened, 256, rows, cols);
+  if (repetitions < 1) throw InvalidLaunch("repetitions must be at least 1");
+  const auto n = static_cast<std::size_t>(rows * cols);
+  const std::vector<float> values = bench_data(rows, cols);
+  std::vector<std::uint16_t> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = bf16_bits_of(values[i]);
+  cuda::DeviceBuffer<std::uint16_t> x(host.data(), n), y(n);
+  cuda::DeviceBuffer<State> st(static_cast<std::size_t>(rows));
+  cuda::DeviceBuffer<unsigned char> workspace(cuda::fast_workspace_bytes(rows, cols));
+  if (workspace.size() > 0) OSVS_CUDA_CHECK(cudaMemset(workspace.get(), 0, workspace.size()));
+  Bf16Timing t{};
+  t.copy_ms = median_ms(
+      [&] {
+        OSVS_CUDA_CHECK(
+            cudaMemcpyAsync(y.get(), x.get(), n * sizeof(std::uint16_t), cudaMemcpyDeviceToDevice));
+      },
+      repetitions);
+  t.ms = median_ms(
+      [&] {
+        cuda::launch_fast_softmax_bf16(x.get(), y.get(), st.get(), rows, cols, workspace.get(),
+                                       nullptr);
+      },
+      repetitions);
+  OSVS_CUDA_CHECK(cudaDeviceSynchronize());
+  t.fraction_of_copy = t.copy_ms / t.ms;
+  return t;
 }
 
 }  // namespace osvs

@@ -45,4 +45,13 @@ struct TimedKernel {
 ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
                                  const std::vector<TimedKernel>& kernels, int repetitions = 20);
 
+/// The fast kernel with bf16 input and output (cuda::launch_fast_softmax_bf16) against a device
+/// copy of the same bf16 matrix, on the same N(0, 10) data rounded to bf16 (Auto split path).
+struct Bf16Timing {
+  double copy_ms;
+  double ms;
+  double fraction_of_copy;
+};
+Bf16Timing time_fast_bf16(std::int64_t rows, std::int64_t cols, int repetitions = 20);
+
 }  // namespace osvs

@@ -47,4 +47,11 @@ void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_
                          FastSplitPath path = FastSplitPath::Auto,
                          KernelMutation mutation = KernelMutation::None);
 
+/// The same kernel reading and writing bf16 (its bits): each input widens exactly to float, the
+/// arithmetic is launch_fast_softmax's, each output rounds once to the nearest bf16 (64-bit
+/// accesses of four elements instead of 128-bit). Row states are float. No mutations.
+void launch_fast_softmax_bf16(const std::uint16_t* x, std::uint16_t* y, State* row_state,
+                              std::int64_t rows, std::int64_t cols, void* workspace, void* stream,
+                              FastSplitPath path = FastSplitPath::Auto);
+
 }  // namespace osvs::cuda

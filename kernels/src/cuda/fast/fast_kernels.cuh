@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/fast_schedule.h"
 
@@ -32,15 +33,12 @@ namespace osvs::cuda::fast {
 
 using HardenedAlg = OnlineAlg<HardenedCombine>;
 
-__device__ __forceinline__ bool aligned16(const void* p) {
-  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
-}
-
 /// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
-/// 128-bit load for each whole float4 of an aligned row, element loads for the tail (or for a row
-/// not 16-byte aligned), -inf past the row's end. FastSkippedTail drops the last partial float4.
-template <int T, int K, KernelMutation Mut>
-__device__ __forceinline__ void load_chunk(const float* __restrict__ row, std::int64_t n,
+/// vector load (128-bit for float) for each whole group of 4 of an aligned row, element loads for
+/// the tail (or for a row not aligned), -inf past the row's end. FastSkippedTail drops the last
+/// partial group.
+template <int T, int K, KernelMutation Mut, class E>
+__device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64_t n,
                                            std::int64_t base, int t, bool vec_ok,
                                            float (&v)[4 * K]) {
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
@@ -48,35 +46,32 @@ __device__ __forceinline__ void load_chunk(const float* __restrict__ row, std::i
   for (int k = 0; k < K; ++k) {
     const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
     if (vec_ok && j + 4 <= end) {
-      const float4 q = *reinterpret_cast<const float4*>(row + j);
-      v[4 * k] = q.x;
-      v[4 * k + 1] = q.y;
-      v[4 * k + 2] = q.z;
-      v[4 * k + 3] = q.w;
+      Elements<E>::load4(row + j, v + 4 * k);
     } else {
 #pragma unroll
-      for (int c = 0; c < 4; ++c) v[4 * k + c] = j + c < end ? row[j + c] : -__builtin_huge_valf();
+      for (int c = 0; c < 4; ++c)
+        v[4 * k + c] = j + c < end ? Elements<E>::load1(row + j + c) : -__builtin_huge_valf();
     }
   }
 }
 
-/// Writes the outputs of thread t's values (step 5) for the row state s: 128-bit stores where
-/// the row is aligned and the float4 whole, element stores for the tail.
-template <int T, int K>
-__device__ __forceinline__ void store_chunk(float* __restrict__ row, std::int64_t n,
-                                            std::int64_t base, int t, bool vec_ok,
-                                            const float (&v)[4 * K], State s) {
+/// Writes the outputs of thread t's values (step 5) for the row state s: vector stores where
+/// the row is aligned and the group of 4 whole, element stores for the tail.
+template <int T, int K, class E>
+__device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
+                                            int t, bool vec_ok, const float (&v)[4 * K], State s) {
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
+    float out[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) out[c] = fast_output(v[4 * k + c], s);
     if (vec_ok && j + 4 <= n) {
-      *reinterpret_cast<float4*>(row + j) =
-          make_float4(fast_output(v[4 * k], s), fast_output(v[4 * k + 1], s),
-                      fast_output(v[4 * k + 2], s), fast_output(v[4 * k + 3], s));
+      Elements<E>::store4(row + j, out);
     } else {
 #pragma unroll
       for (int c = 0; c < 4; ++c)
-        if (j + c < n) row[j + c] = fast_output(v[4 * k + c], s);
+        if (j + c < n) Elements<E>::store1(row + j + c, out[c]);
     }
   }
 }
@@ -139,21 +134,21 @@ __device__ __forceinline__ State chunk_state(const float (&v)[4 * K]) {
 }
 
 /// chunks = 1: ROWS rows per block (T = 32), else one.
-template <int T, int K, int ROWS, KernelMutation Mut>
+template <class E, int T, int K, int ROWS, KernelMutation Mut>
 __global__ void __launch_bounds__(T* ROWS)
-    fast_row_kernel(const float* __restrict__ x, float* __restrict__ y,
-                    State* __restrict__ row_state, std::int64_t M, std::int64_t n) {
+    fast_row_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
+                    std::int64_t M, std::int64_t n) {
   static_assert(T == kWarpSize || ROWS == 1, "several rows per block only for a warp per row");
   const std::int64_t row = std::int64_t{blockIdx.x} * ROWS + threadIdx.x / T;
   if (row >= M) return;  // uniform over the row's threads (a warp, or the whole block)
   const int t = static_cast<int>(threadIdx.x % T);
-  const float* row_x = x + row * n;
-  float* row_y = y + row * n;
+  const E* row_x = x + row * n;
+  E* row_y = y + row * n;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, 0, t, aligned16(row_x), v);
+  load_chunk<T, K, Mut>(row_x, n, 0, t, vector_aligned(row_x), v);
   const State s = chunk_state<T, K>(v);
   if (t == 0) row_state[row] = s;
-  store_chunk<T, K>(row_y, n, 0, t, aligned16(row_y), v, s);
+  store_chunk<T, K>(row_y, n, 0, t, vector_aligned(row_y), v, s);
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
@@ -182,60 +177,60 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
 
 /// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] and departed[]
 /// zero for the M rows on entry, and again on exit.
-template <int T, int K, KernelMutation Mut>
+template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
-    fast_split_kernel(const float* __restrict__ x, float* __restrict__ y,
-                      State* __restrict__ row_state, std::int64_t M, std::int64_t n, std::int64_t C,
-                      State* chunk_states, unsigned* arrived, unsigned* departed) {
+    fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
+                      std::int64_t M, std::int64_t n, std::int64_t C, State* chunk_states,
+                      unsigned* arrived, unsigned* departed) {
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t span = std::int64_t{T} * K * 4;
   for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
     const std::int64_t row = item / C, c = item % C;
-    const float* row_x = x + row * n;
-    float* row_y = y + row * n;
+    const E* row_x = x + row * n;
+    E* row_y = y + row * n;
     float v[4 * K];
-    load_chunk<T, K, Mut>(row_x, n, c * span, t, aligned16(row_x), v);
+    load_chunk<T, K, Mut>(row_x, n, c * span, t, vector_aligned(row_x), v);
     const State mine = chunk_state<T, K>(v);
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
     const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
-    store_chunk<T, K>(row_y, n, c * span, t, aligned16(row_y), v, s);
+    store_chunk<T, K>(row_y, n, c * span, t, vector_aligned(row_y), v, s);
   }
 }
 
 /// Fallback, launch 1 of 2: each block's chunk state. Grid: M * C blocks.
-template <int T, int K, KernelMutation Mut>
+template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
-    fast_chunk_state_kernel(const float* __restrict__ x, std::int64_t n, std::int64_t C,
+    fast_chunk_state_kernel(const E* __restrict__ x, std::int64_t n, std::int64_t C,
                             State* __restrict__ chunk_states) {
   const std::int64_t item = blockIdx.x;
   const std::int64_t row = item / C, c = item % C;
-  const float* row_x = x + row * n;
+  const E* row_x = x + row * n;
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
-                        aligned16(row_x), v);
+                        vector_aligned(row_x), v);
   const State s = chunk_state<T, K>(v);
   if (threadIdx.x == 0) chunk_states[item] = s;
 }
 
 /// Fallback, launch 2 of 2: reads its chunk again, merges the row's states, writes.
-template <int T, int K, KernelMutation Mut>
+template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
-    fast_chunk_output_kernel(const float* __restrict__ x, float* __restrict__ y,
+    fast_chunk_output_kernel(const E* __restrict__ x, E* __restrict__ y,
                              State* __restrict__ row_state, std::int64_t n, std::int64_t C,
                              const State* __restrict__ chunk_states) {
   const std::int64_t item = blockIdx.x;
   const std::int64_t row = item / C, c = item % C;
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t base = c * std::int64_t{T} * K * 4;
-  const float* row_x = x + row * n;
-  float* row_y = y + row * n;
+  const E* row_x = x + row * n;
+  E* row_y = y + row * n;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, base, t, aligned16(row_x), v);
+  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
   if (c == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K>(row_y, n, base, t, aligned16(row_y), v, s);
+  store_chunk<T, K>(row_y, n, base, t, vector_aligned(row_y), v, s);
 }
 
 }  // namespace osvs::cuda::fast

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 
 #include "../cuda_check.cuh"
 #include "fast_kernels.cuh"
@@ -22,9 +23,10 @@ constexpr int kWarpRowsPerBlock = 4;  // a warp per row: 4 rows (128 threads) a 
 constexpr int kSplitT = kFastSplitThreads;
 constexpr int kSplitK = kFastBlockVec;
 
+template <class E>
 struct Launch {
-  const float* x;
-  float* y;
+  const E* x;
+  E* y;
   State* row_state;
   std::int64_t rows, cols;
   cudaStream_t stream;
@@ -35,16 +37,16 @@ unsigned grid_of(std::int64_t blocks) {
   return static_cast<unsigned>(blocks);
 }
 
-template <int T, int K, int ROWS, KernelMutation Mut>
-void launch_rows(const Launch& l) {
+template <int T, int K, int ROWS, KernelMutation Mut, class E>
+void launch_rows(const Launch<E>& l) {
   const unsigned grid = grid_of((l.rows + ROWS - 1) / ROWS);
-  fast_row_kernel<T, K, ROWS, Mut>
+  fast_row_kernel<E, T, K, ROWS, Mut>
       <<<grid, T * ROWS, 0, l.stream>>>(l.x, l.y, l.row_state, l.rows, l.cols);
 }
 
 /// A row kernel for the plan p (chunks = 1); the mutations of the chunk merge change nothing here.
-template <KernelMutation Mut>
-void launch_unsplit(const FastPlan& p, const Launch& l) {
+template <KernelMutation Mut, class E>
+void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
   if (p.threads == kWarpSize) {
     switch (p.vec) {
       case 1:
@@ -82,7 +84,7 @@ Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
 }
 
 /// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
-template <KernelMutation Mut>
+template <KernelMutation Mut, class E>
 std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
   int device = 0, coop = 0, sms = 0, per_sm = 0;
   OSVS_CUDA_CHECK(cudaGetDevice(&device));
@@ -90,22 +92,22 @@ std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
   if (!coop) return 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, fast_split_kernel<kSplitT, kSplitK, Mut>, kSplitT, 0));
+      &per_sm, fast_split_kernel<E, kSplitT, kSplitK, Mut>, kSplitT, 0));
   const std::int64_t r = std::int64_t{sms} * per_sm / chunks;
   return r < rows ? r : rows;
 }
 
-template <KernelMutation Mut>
-void launch_split(const FastPlan& p, const Launch& l, void* ws, FastSplitPath path) {
+template <KernelMutation Mut, class E>
+void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath path) {
   const std::int64_t C = p.chunks;
   const Workspace w = carve(ws, l.rows, C);
-  const std::int64_t R = path == FastSplitPath::TwoLaunch ? 0 : cooperative_rows<Mut>(l.rows, C);
+  const std::int64_t R = path == FastSplitPath::TwoLaunch ? 0 : cooperative_rows<Mut, E>(l.rows, C);
   if (R == 0 && path == FastSplitPath::Cooperative)
     throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
                         " blocks of one row at once (cooperative launch impossible)");
   if (R > 0) {
-    const float* x = l.x;
-    float* y = l.y;
+    const E* x = l.x;
+    E* y = l.y;
     State* rs = l.row_state;
     std::int64_t M = l.rows, n = l.cols, chunks = C;
     State* states = w.chunk_states;
@@ -113,15 +115,15 @@ void launch_split(const FastPlan& p, const Launch& l, void* ws, FastSplitPath pa
     unsigned* departed = w.departed;
     void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
     OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(
-        reinterpret_cast<const void*>(fast_split_kernel<kSplitT, kSplitK, Mut>),
+        reinterpret_cast<const void*>(fast_split_kernel<E, kSplitT, kSplitK, Mut>),
         dim3(grid_of(R * C)), dim3(kSplitT), args, 0, l.stream));
     return;
   }
   const unsigned grid = grid_of(l.rows * C);
-  fast_chunk_state_kernel<kSplitT, kSplitK, Mut>
+  fast_chunk_state_kernel<E, kSplitT, kSplitK, Mut>
       <<<grid, kSplitT, 0, l.stream>>>(l.x, l.cols, C, w.chunk_states);
   OSVS_CUDA_CHECK(cudaGetLastError());
-  fast_chunk_output_kernel<kSplitT, kSplitK, Mut>
+  fast_chunk_output_kernel<E, kSplitT, kSplitK, Mut>
       <<<grid, kSplitT, 0, l.stream>>>(l.x, l.y, l.row_state, l.cols, C, w.chunk_states);
 }
 
@@ -150,8 +152,8 @@ class StreamScratch {
   cudaStream_t stream_;
 };
 
-template <KernelMutation Mut>
-void launch_plan(const Launch& l, void* ws, FastSplitPath path) {
+template <KernelMutation Mut, class E>
+void launch_plan(const Launch<E>& l, void* ws, FastSplitPath path) {
   const FastPlan p = fast_plan(l.cols);
   if (p.chunks == 1) {
     constexpr KernelMutation kRowMut =
@@ -186,41 +188,62 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
     return i;
   }
   i.layout = "split_row";
-  const std::int64_t R =
-      path == FastSplitPath::TwoLaunch ? 0 : cooperative_rows<KernelMutation::None>(rows, p.chunks);
+  const std::int64_t R = path == FastSplitPath::TwoLaunch
+                             ? 0
+                             : cooperative_rows<KernelMutation::None, float>(rows, p.chunks);
   i.path = R > 0 ? "cooperative" : "two_launch";
   i.grid = R > 0 ? R * p.chunks : rows * p.chunks;
   i.read_twice = R == 0;
   return i;
 }
 
-void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
-                         std::int64_t cols, void* workspace, void* stream_ptr, FastSplitPath path,
-                         KernelMutation mutation) {
+namespace {
+
+template <class E>
+void launch_typed(const E* x, E* y, State* row_state, std::int64_t rows, std::int64_t cols,
+                  void* workspace, void* stream_ptr, FastSplitPath path, KernelMutation mutation) {
   if (rows == 0) return;
   if (mutation != KernelMutation::None && mutated_kernel(mutation) != KernelKind::Fast)
     throw InvalidLaunch(std::string("mutation ") + to_string(mutation) +
                         " does not apply to the fast kernel");
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  const Launch l{x, y, row_state, rows, cols, stream};
+  const Launch<E> l{x, y, row_state, rows, cols, stream};
   const std::size_t bytes = fast_workspace_bytes(rows, cols);
   StreamScratch own(bytes > 0 && workspace == nullptr ? bytes : 0, stream);
   void* ws = workspace ? workspace : own.get();
-  switch (mutation) {
-    case KernelMutation::FastLostChunk:
-      launch_plan<KernelMutation::FastLostChunk>(l, ws, path);
-      break;
-    case KernelMutation::FastSkippedTail:
-      launch_plan<KernelMutation::FastSkippedTail>(l, ws, path);
-      break;
-    case KernelMutation::FastPrefixMerge:
-      launch_plan<KernelMutation::FastPrefixMerge>(l, ws, path);
-      break;
-    default:
-      launch_plan<KernelMutation::None>(l, ws, path);
+  if constexpr (!std::is_same_v<E, float>) {  // mutants are float only
+    launch_plan<KernelMutation::None>(l, ws, path);
+  } else {
+    switch (mutation) {
+      case KernelMutation::FastLostChunk:
+        launch_plan<KernelMutation::FastLostChunk>(l, ws, path);
+        break;
+      case KernelMutation::FastSkippedTail:
+        launch_plan<KernelMutation::FastSkippedTail>(l, ws, path);
+        break;
+      case KernelMutation::FastPrefixMerge:
+        launch_plan<KernelMutation::FastPrefixMerge>(l, ws, path);
+        break;
+      default:
+        launch_plan<KernelMutation::None>(l, ws, path);
+    }
   }
   OSVS_CUDA_CHECK(cudaGetLastError());
   own.release();
+}
+
+}  // namespace
+
+void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
+                         std::int64_t cols, void* workspace, void* stream, FastSplitPath path,
+                         KernelMutation mutation) {
+  launch_typed(x, y, row_state, rows, cols, workspace, stream, path, mutation);
+}
+
+void launch_fast_softmax_bf16(const std::uint16_t* x, std::uint16_t* y, State* row_state,
+                              std::int64_t rows, std::int64_t cols, void* workspace, void* stream,
+                              FastSplitPath path) {
+  launch_typed(x, y, row_state, rows, cols, workspace, stream, path, KernelMutation::None);
 }
 
 }  // namespace osvs::cuda
