@@ -29,7 +29,7 @@ void add_audit_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--kernel", opt->kernels,
                   "Kernels to audit: two_pass, three_pass (default: both), fast (only when named)")
-      ->check(CLI::IsMember({"two_pass", "three_pass"}));
+      ->check(CLI::IsMember({"two_pass", "three_pass", "fast"}));
   sub->add_option("--combine", opt->combines, "Combine operators of the 2-pass kernel")
       ->check(CLI::IsMember({"seed", "hardened"}));
   sub->add_option("--block", opt->blocks, "Block sizes (32 ... 1024)")

@@ -22,7 +22,7 @@ Budget parse_budget(const std::string& text);
 struct AuditOptions {
   std::string executor = "best";      ///< cpu, cuda or best
   bool quick = false;                 ///< a small sweep for CI (well under a minute on a CPU)
-  std::vector<std::string> kernels;   ///< two_pass, three_pass (empty: all)
+  std::vector<std::string> kernels;   ///< two_pass, three_pass (empty: both), fast (when named)
   std::vector<std::string> combines;  ///< seed, hardened (empty: all)
   std::vector<int> blocks;            ///< block sizes (empty: the plan's)
   std::vector<std::string> families;  ///< input families (empty: all)
