@@ -3,6 +3,8 @@
 // Every CUDA call's status is checked.
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -83,17 +85,37 @@ Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
   return {states, arrived, arrived + rows};
 }
 
-/// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
+/// What a cooperative launch of the split kernel can count on, per device: asked once (the
+/// queries cost microseconds, a 1024 x 32768 softmax some tens), then cached.
+struct SplitCapacity {
+  bool cooperative;       ///< the device supports cooperative launches
+  std::int64_t resident;  ///< blocks of the split kernel the whole device holds at once
+};
+
 template <KernelMutation Mut, class E>
-std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
-  int device = 0, coop = 0, sms = 0, per_sm = 0;
+SplitCapacity split_capacity() {
+  static std::mutex mutex;
+  static std::map<int, SplitCapacity> by_device;
+  int device = 0;
   OSVS_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = by_device.find(device); it != by_device.end()) return it->second;
+  int coop = 0, sms = 0, per_sm = 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
-  if (!coop) return 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, fast_split_kernel<E, kSplitT, kSplitK, Mut>, kSplitT, 0));
-  const std::int64_t r = std::int64_t{sms} * per_sm / chunks;
+  const SplitCapacity c{coop != 0, std::int64_t{sms} * per_sm};
+  by_device.emplace(device, c);
+  return c;
+}
+
+/// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
+template <KernelMutation Mut, class E>
+std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
+  const SplitCapacity c = split_capacity<Mut, E>();
+  if (!c.cooperative) return 0;
+  const std::int64_t r = c.resident / chunks;
   return r < rows ? r : rows;
 }
 
