@@ -116,7 +116,8 @@ RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loop
   });
   std::vector<std::int64_t> undecided;  // ascending, as the chunks are
   for (const auto& u : undecided_in) undecided.insert(undecided.end(), u.begin(), u.end());
-  if (!undecided.empty()) detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded, r.y_binade);
+  if (!undecided.empty())
+    detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded, r.y_binade, 0, loops);
   r.mpfr_fallbacks = static_cast<std::int64_t>(undecided.size());
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t i = begin; i < end; ++i) {

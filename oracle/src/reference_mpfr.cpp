@@ -36,6 +36,7 @@
 
 #include "mpfr_decide.h"
 #include "mpfr_thread_caches.h"
+#include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/ulp.h"
 #include "reference_common.h"
 
@@ -54,20 +55,40 @@ bool in_mpfr_sum(float x, float m) {
   return static_cast<double>(x) - static_cast<double>(m) >= -kMpfrGap;
 }
 
+/// One rung's values: d over the whole row and e_j for the elements `which` (ascending) whose
+/// rounding is asked. The exps and the partial sums of d run in fixed chunks of the row
+/// (element_chunks.h), on `loops` when given, and the chunks' sums are added in chunk order: the
+/// same d in every run. Any order of adding n positive terms makes at most n - 1 roundings, so
+/// eps_d above holds for this one too.
 template <unsigned Digits10>
 struct Level {
   using R = Real<Digits10>;
-  std::vector<R> e;  // exp(x_j - m), 0 for left-out elements
+  std::vector<std::int64_t> which;
+  std::vector<R> e;  // exp(x_j - m) of which[i], 0 for left-out elements
   R d;
   R eps_y;  // in R: 2^-p and 2^-1477 underflow a double
 
-  Level(const float* x, std::int64_t n, float m) : e(static_cast<std::size_t>(n)), d(0) {
+  Level(const float* x, std::int64_t n, float m, std::vector<std::int64_t> asked,
+        const IndexLoop* loops)
+      : which(std::move(asked)), e(which.size()), d(0) {
     const R rm(m);  // exact: p >= 24
-    for (std::size_t j = 0; j < e.size(); ++j) {
-      if (!in_mpfr_sum(x[j], m)) continue;
-      e[j] = exp(R(x[j]) - rm);
-      d += e[j];
-    }
+    std::vector<R> partial(static_cast<std::size_t>(element_chunk_count(n)), R(0));
+    run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+      free_mpfr_caches_at_thread_exit();
+      auto next = std::lower_bound(which.begin(), which.end(), begin);
+      R sum(0);
+      for (std::int64_t j = begin; j < end; ++j) {
+        const bool asked_here = next != which.end() && *next == j;
+        if (in_mpfr_sum(x[j], m)) {
+          const R ej = exp(R(x[j]) - rm);
+          sum += ej;
+          if (asked_here) e[static_cast<std::size_t>(next - which.begin())] = ej;
+        }
+        if (asked_here) ++next;
+      }
+      partial[static_cast<std::size_t>(begin / kElementChunk)] = sum;
+    });
+    for (const R& p : partial) d += p;
     const long p = mpfr_get_prec(d.backend().data());
     const R nd(static_cast<double>(n));
     const R u = ldexp(R(1), static_cast<int>(-p));
@@ -76,12 +97,13 @@ struct Level {
     eps_y = R(1.02) * (nd + 2053) * u + R(1.01) * nd * ldexp(R(1), -1477);
   }
 
-  R y(std::size_t j) const { return e[j] / d; }
+  /// y of the i-th asked element.
+  R y(std::size_t i) const { return e[i] / d; }
 
-  /// The float nearest y_j and the binade of y_j (unless `known`), when this precision decides
-  /// both.
-  bool decide(std::size_t j, std::optional<int> known, float* rounded, int* binade) const {
-    const R yj = y(j);
+  /// The float nearest y_j and the binade of y_j (unless `known`) of the i-th asked element,
+  /// when this precision decides both.
+  bool decide(std::size_t i, std::optional<int> known, float* rounded, int* binade) const {
+    const R yj = y(i);
     const R lo = yj * (1 - 2 * eps_y);
     const R hi = yj * (1 + 2 * eps_y);
     const float flo = mpfr_get_flt(lo.backend().data(), MPFR_RNDN);
@@ -107,41 +129,47 @@ struct Decisions {
   std::vector<int>& y_binade;
 };
 
-/// Decides what `level`'s precision can of the pending elements; keeps the others pending.
+/// Decides what `level`'s precision can of the elements `subset` (ascending, each one the level
+/// was asked for); returns the others.
 template <unsigned Digits10>
-void decide_with(const Level<Digits10>& level, const float* x, std::int64_t n, float m,
-                 std::vector<std::int64_t>& pending, Decisions out) {
+std::vector<std::int64_t> decide_with(const Level<Digits10>& level,
+                                      const std::vector<std::int64_t>& subset, const float* x,
+                                      std::int64_t n, float m, Decisions out) {
   const std::optional<int> max_binade = detail::binade_of_maximum(detail::maximum_ties(x, n, m));
   std::vector<std::int64_t> still;
-  for (std::int64_t j : pending) {
+  auto at = level.which.begin();
+  for (std::int64_t j : subset) {
+    at = std::lower_bound(at, level.which.end(), j);
     const auto k = static_cast<std::size_t>(j);
-    if (!level.decide(k, detail::known_binade(x[k], m, max_binade), &out.y_rounded[k],
+    if (!level.decide(static_cast<std::size_t>(at - level.which.begin()),
+                      detail::known_binade(x[k], m, max_binade), &out.y_rounded[k],
                       &out.y_binade[k]))
       still.push_back(j);
   }
-  pending.swap(still);
+  return still;
 }
 
 template <unsigned Digits10>
 void decide_level(const float* x, std::int64_t n, float m, std::vector<std::int64_t>& pending,
-                  Decisions out) {
-  decide_with(Level<Digits10>(x, n, m), x, n, m, pending, out);
+                  Decisions out, const IndexLoop* loops) {
+  const Level<Digits10> level(x, n, m, pending, loops);
+  pending = decide_with(level, level.which, x, n, m, out);
 }
 
 /// Runs rung `rung` of the ladder (a run-time index into kZivDigits).
 void decide_rung(std::size_t rung, const float* x, std::int64_t n, float m,
-                 std::vector<std::int64_t>& pending, Decisions out) {
+                 std::vector<std::int64_t>& pending, Decisions out, const IndexLoop* loops) {
   switch (rung) {
     case 0:
-      return decide_level<detail::kZivDigits[0]>(x, n, m, pending, out);
+      return decide_level<detail::kZivDigits[0]>(x, n, m, pending, out, loops);
     case 1:
-      return decide_level<detail::kZivDigits[1]>(x, n, m, pending, out);
+      return decide_level<detail::kZivDigits[1]>(x, n, m, pending, out, loops);
     case 2:
-      return decide_level<detail::kZivDigits[2]>(x, n, m, pending, out);
+      return decide_level<detail::kZivDigits[2]>(x, n, m, pending, out, loops);
     case 3:
-      return decide_level<detail::kZivDigits[3]>(x, n, m, pending, out);
+      return decide_level<detail::kZivDigits[3]>(x, n, m, pending, out, loops);
     case 4:
-      return decide_level<detail::kZivDigits[4]>(x, n, m, pending, out);
+      return decide_level<detail::kZivDigits[4]>(x, n, m, pending, out, loops);
   }
   throw std::logic_error("reference: no such Ziv rung");
 }
@@ -158,11 +186,19 @@ std::vector<std::int64_t> significant_elements(const float* x, std::int64_t n, f
   return which;
 }
 
-/// d, lse and y (as doubles) of a Finite row from the first rung's values.
+/// d, lse and y (as doubles) of a Finite row from the first rung's values (every element asked).
 void fill_doubles(const Level<detail::kZivDigits[0]>& level, RowReference& r) {
   r.d = static_cast<double>(level.d);  // eps_y + 2^-53 relative
   r.lse = static_cast<double>(Real<detail::kZivDigits[0]>(r.m) + log(level.d));
-  for (std::size_t j = 0; j < r.y.size(); ++j) r.y[j] = static_cast<double>(level.y(j));
+  for (std::size_t i = 0; i < level.which.size(); ++i)
+    r.y[static_cast<std::size_t>(level.which[i])] = static_cast<double>(level.y(i));
+}
+
+/// 0, 1, ..., n - 1.
+std::vector<std::int64_t> every_element(std::int64_t n) {
+  std::vector<std::int64_t> all(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j) all[static_cast<std::size_t>(j)] = j;
+  return all;
 }
 
 int rung_of_digits(int digits10) {
@@ -187,12 +223,12 @@ RowReference finite_skeleton(const float* x, std::int64_t n) {
 namespace detail {
 
 void mpfr_decide(const float* x, std::int64_t n, float m, const std::vector<std::int64_t>& which,
-                 std::vector<float>& y_rounded, std::vector<int>& y_binade,
-                 std::size_t first_rung) {
+                 std::vector<float>& y_rounded, std::vector<int>& y_binade, std::size_t first_rung,
+                 const IndexLoop* loops) {
   free_mpfr_caches_at_thread_exit();
   std::vector<std::int64_t> pending = which;
   for (std::size_t rung = first_rung; rung < std::size(kZivDigits) && !pending.empty(); ++rung)
-    decide_rung(rung, x, n, m, pending, Decisions{y_rounded, y_binade});
+    decide_rung(rung, x, n, m, pending, Decisions{y_rounded, y_binade}, loops);
   if (!pending.empty())
     throw std::runtime_error("reference: rounding or binade of element " +
                              std::to_string(pending[0]) +
@@ -206,10 +242,11 @@ RowReference reference_row_mpfr(const float* x, std::int64_t n) {
   const RowKind kind = classify_row(x, n);
   if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r = finite_skeleton(x, n);
-  const Level<detail::kZivDigits[0]> first(x, n, r.m);
+  const Level<detail::kZivDigits[0]> first(x, n, r.m, every_element(n), nullptr);
   fill_doubles(first, r);
-  std::vector<std::int64_t> pending = significant_elements(x, n, r.m, r.y_rounded);
-  decide_with(first, x, n, r.m, pending, Decisions{r.y_rounded, r.y_binade});
+  const std::vector<std::int64_t> pending =
+      decide_with(first, significant_elements(x, n, r.m, r.y_rounded), x, n, r.m,
+                  Decisions{r.y_rounded, r.y_binade});
   detail::mpfr_decide(x, n, r.m, pending, r.y_rounded, r.y_binade, 1);
   detail::place_in_binades(r);
   return r;
@@ -222,10 +259,10 @@ RowReference reference_row_mpfr_at(const float* x, std::int64_t n, int digits10,
   const RowKind kind = classify_row(x, n);
   if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r = finite_skeleton(x, n);
-  fill_doubles(Level<detail::kZivDigits[0]>(x, n, r.m), r);
+  fill_doubles(Level<detail::kZivDigits[0]>(x, n, r.m, every_element(n), nullptr), r);
   auto pending = significant_elements(x, n, r.m, r.y_rounded);
   decide_rung(static_cast<std::size_t>(rung), x, n, r.m, pending,
-              Decisions{r.y_rounded, r.y_binade});
+              Decisions{r.y_rounded, r.y_binade}, nullptr);
   for (std::int64_t j : pending)  // undecided: the double's own binade, provisionally
     r.y_binade[static_cast<std::size_t>(j)] = binade_of(r.y[static_cast<std::size_t>(j)]);
   detail::place_in_binades(r);

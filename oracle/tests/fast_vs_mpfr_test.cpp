@@ -8,8 +8,11 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <thread>
 #include <vector>
 
+#include "mpfr_decide.h"
+#include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
 
@@ -117,6 +120,46 @@ TEST(FastVsMpfr, OutputsNextToRoundingBoundaries) {
   std::printf("near-midpoint rows: %lld, MPFR fallbacks of the fast path: %lld\n",
               static_cast<long long>(rows), static_cast<long long>(fallbacks));
   EXPECT_GE(fallbacks, rows / 2);  // the construction works: the undecided branch is exercised
+}
+
+}  // namespace
+}  // namespace osvs::oracle
+
+namespace osvs::oracle {
+namespace {
+
+// The MPFR fallback of a long row (several element chunks) decides the same roundings and
+// binades when its sums run on several threads, and they are the MPFR path's: here for every
+// 997th element of a row of 2.5 chunks, asked of the fallback directly.
+TEST(FastVsMpfr, TheFallbackOnSeveralThreadsDecidesAlike) {
+  const std::int64_t n = 5 * kElementChunk / 2;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(5);
+  std::normal_distribution<float> normal(0.0f, 4.0f);
+  for (float& v : x) v = normal(rng);
+  const RowReference exact = reference_row_mpfr(x.data(), n);
+  std::vector<std::int64_t> asked;
+  for (std::int64_t j = 0; j < n; j += 997) asked.push_back(j);
+  const IndexLoop two_threads = [](std::int64_t count,
+                                   const std::function<void(std::int64_t)>& body) {
+    std::thread other([&] {
+      for (std::int64_t i = 1; i < count; i += 2) body(i);
+    });
+    for (std::int64_t i = 0; i < count; i += 2) body(i);
+    other.join();
+  };
+  for (const IndexLoop* loops : {static_cast<const IndexLoop*>(nullptr), &two_threads}) {
+    std::vector<float> rounded(x.size(), -1.0f);
+    std::vector<int> binade(x.size(), 999);
+    detail::mpfr_decide(x.data(), n, exact.m, asked, rounded, binade, 0, loops);
+    for (std::int64_t j : asked) {
+      const auto k = static_cast<std::size_t>(j);
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(rounded[k]),
+                std::bit_cast<std::uint32_t>(exact.y_rounded[k]))
+          << "element " << j << (loops ? " on two threads" : "");
+      ASSERT_EQ(binade[k], exact.y_binade[k]) << "element " << j;
+    }
+  }
 }
 
 }  // namespace
