@@ -84,10 +84,12 @@ fi
 
 if wants sanitize; then
   # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
-  # 3-pass, hardened, combine-level and harness kernels; the mutants' kernels run in the portable
-  # build's, when its bundle is here), osvs's kernels through the API testbed, the examples' CUDA
+  # 3-pass, hardened, the fast family's layouts and split rows, combine-level and harness kernels;
+  # the mutants' kernels run in the portable build's, when its bundle is here), osvs's kernels
+  # through the API testbed, the attention kernels under the attention laws, the examples' CUDA
   # kernels, the exp measurement's and the combine grid's kernels. Few property cases per law
-  # (RC_PARAMS): the tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's kernels) are left out.
+  # (RC_PARAMS): the tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's
+  # kernels) are left out.
   mkdir -p "$res/sanitize"
   export RC_PARAMS="seed=20261130 max_success=4" OSVS_SHRINK_SECONDS=5
   export OSVS_REGRESSION_DIR="$res/sanitize/regressions"  # a testbed's shrunk failures come back
@@ -103,10 +105,13 @@ if wants sanitize; then
     for b in build-gpu build-gpu-portable; do
       [ -x $b/kernels/tests/osvs_kernel_gpu_tests ] &&
         sanitize $tool kernels-${b#build-} $b/kernels/tests/osvs_kernel_gpu_tests \
-          --gtest_filter='GpuAgreement.*' &
+          --gtest_filter='GpuAgreement.*:FastAgreement.*' &
     done
     sanitize $tool builtin_testbed build-gpu/api/tests/osvs_builtin_kernel_tests \
       --gtest_filter='-*cpu_model*' &
+    # attention: the split-KV decode and merge-states kernels under every attention law
+    sanitize $tool attention build-gpu/properties/tests/osvs_attention_property_tests \
+      --executor=cuda --gtest_filter='*Laws*' &
     # The examples with their saved cases, as in ctest. A declared finding must show up, which 4
     # cases do not make sure of for the combine operator's NaN findings: its laws (cheap) run with
     # RapidCheck's default count.
