@@ -173,7 +173,6 @@ std::string audit_json_text(const AuditReport& r) {
         {"configs", std::ssize(r.plan.configs)},
         {"elements", r.plan.elements}}},
       {"exp_ulp", r.exp_ulp},
-      {"cpu_threads", r.cpu_threads},
       {"summary",
        {{"release_passes", release_passes(r)},
         {"configs_audited", std::ssize(r.configs)},

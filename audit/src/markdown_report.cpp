@@ -190,7 +190,7 @@ std::string markdown_text(const AuditReport& r) {
 
   std::string md = fmt::format(
       "# osvs audit: {} executor\n\n"
-      "**Release verdict: {}** — {} configurations, {} elements, on {} CPU threads{}.\n\n"
+      "**Release verdict: {}** — {} configurations, {} elements{}.\n\n"
       "## Provenance\n\n- date: {}\n- commit: {}\n- executor: {}\n- device: {}\n- nvcc: {}\n"
       "- seed: {} (`osvs audit --seed {}` reproduces every input)\n- exp accuracy assumed by the "
       "bounds: {} ulp\n\n"
@@ -228,7 +228,7 @@ std::string markdown_text(const AuditReport& r) {
         for (const auto& c : r.configs) e += c.elements;
         return e;
       }(),
-      r.cpu_threads, not_run_note(r) + shard_note(r), r.provenance.date, r.provenance.osvs_commit,
+      not_run_note(r) + shard_note(r), r.provenance.date, r.provenance.osvs_commit,
       r.provenance.executor, r.provenance.device,
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,
