@@ -141,12 +141,13 @@ std::string timing_section(const AuditReport& r) {
              "Wall-clock time of this run (the only numbers of this report that differ between two "
              "runs "
              "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s; "
-             "kernels on {} by {} launcher threads, judged on {} CPU threads), targeted search "
+             "kernels on {} by {} launcher thread{}, judged on {} CPU threads), targeted search "
              "{:.1f} s, attention section {:.1f} s, total {:.1f} s.\n",
              r.sweep_seconds, elements_per_second(r),
              r.devices == 0 ? std::string("the CPU model")
                             : fmt::format("{} GPU{}", r.devices, r.devices == 1 ? "" : "s"),
-             r.launchers, r.cpu_threads, r.search.seconds, r.attention.seconds, r.total_seconds) +
+             r.launchers, r.launchers == 1 ? "" : "s", r.cpu_threads, r.search.seconds,
+             r.attention.seconds, r.total_seconds) +
          (r.merged_shards > 0
               ? fmt::format("Joined from {} shard runs (`osvs audit --merge`): the sweep is the "
                             "longest shard's, the targeted search the sum of theirs.\n",
