@@ -1,0 +1,42 @@
+"""Arrays at the kernel's border: what a kernel returns, read back through DLPack.
+
+A kernel may return a NumPy array, or any object with ``__dlpack__`` (a torch tensor, a CuPy or
+JAX array). A CPU array is imported without a copy; one in device memory is copied to the host
+through DLPack's ``dl_device`` request, or, for producers that do not honour it, through its
+``.cpu()``. osvs judges float32 outputs: another dtype is an error, never a silent cast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def to_host(obj: Any, what: str) -> np.ndarray:
+    """``obj`` as a NumPy array in host memory (no copy when it already is one)."""
+    if isinstance(obj, np.ndarray):
+        return obj
+    if hasattr(obj, "__dlpack__"):
+        try:
+            return np.from_dlpack(obj)
+        except (BufferError, RuntimeError, TypeError, ValueError):
+            pass  # in device memory, or a tensor that needs detaching: copy it over below
+        try:
+            return np.from_dlpack(obj, device="cpu", copy=True)
+        except (BufferError, RuntimeError, TypeError, ValueError, NotImplementedError):
+            pass
+        if hasattr(obj, "detach") and hasattr(obj, "cpu"):  # torch: detach, then to the host
+            return np.from_dlpack(obj.detach().cpu())
+        raise TypeError(f"{what}: cannot copy a {type(obj).__name__} to host memory via DLPack")
+    raise TypeError(f"{what}: expected an array (NumPy or any __dlpack__ object), "
+                    f"got {type(obj).__name__}")
+
+
+def float32_on_host(obj: Any, what: str) -> np.ndarray:
+    """``obj`` on the host, required to be float32."""
+    a = to_host(obj, what)
+    if a.dtype != np.float32:
+        raise TypeError(f"{what}: dtype {a.dtype}, expected float32 "
+                        "(osvs judges float32 outputs; cast inside the kernel if it computes wider)")
+    return a

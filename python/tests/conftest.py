@@ -1,0 +1,19 @@
+"""Settings of osvs's own Python tests: fixed seed (the plugin's default), failures saved under a
+folder of the test session (never in the source tree), a shrinking budget that keeps the suite
+short. pytest's options (--osvs-seed, ...) and RC_PARAMS still override them."""
+
+import os
+
+import pytest
+
+import osvs
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _regressions_in_session_folder(tmp_path_factory, pytestconfig):
+    changes = {}
+    if pytestconfig.getoption("osvs_regressions") is None and "OSVS_REGRESSION_DIR" not in os.environ:
+        changes["regression_dir"] = str(tmp_path_factory.mktemp("osvs-regressions"))
+    if pytestconfig.getoption("osvs_shrink_seconds") is None and "OSVS_SHRINK_SECONDS" not in os.environ:
+        changes["shrink_seconds"] = 10.0
+    osvs.set_defaults(**changes)
