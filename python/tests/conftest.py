@@ -17,3 +17,5 @@ def _regressions_in_session_folder(tmp_path_factory, pytestconfig):
     if pytestconfig.getoption("osvs_shrink_seconds") is None and "OSVS_SHRINK_SECONDS" not in os.environ:
         changes["shrink_seconds"] = 10.0
     osvs.set_defaults(**changes)
+
+pytest_plugins = ["pytester"]  # test_pytest_plugin.py runs pytest on generated test files
