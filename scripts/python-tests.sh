@@ -10,6 +10,7 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 venv=build-python/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy pytest
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation .
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+"${pip[@]}" nanobind scikit-build-core numpy pytest
+"${pip[@]}" --no-build-isolation .
 "$venv/bin/python" -m pytest -q --osvs-regressions=build-python/osvs-regressions "$@"

@@ -21,7 +21,7 @@ def to_host(obj: Any, what: str) -> np.ndarray:
         try:
             return np.from_dlpack(obj)
         except (BufferError, RuntimeError, TypeError, ValueError):
-            pass  # in device memory, or a tensor that needs detaching: copy it over below
+            pass  # in device memory, or a tensor that must be detached: copied below
         try:
             return np.from_dlpack(obj, device="cpu", copy=True)
         except (BufferError, RuntimeError, TypeError, ValueError, NotImplementedError):
@@ -37,6 +37,6 @@ def float32_on_host(obj: Any, what: str) -> np.ndarray:
     """``obj`` on the host, required to be float32."""
     a = to_host(obj, what)
     if a.dtype != np.float32:
-        raise TypeError(f"{what}: dtype {a.dtype}, expected float32 "
-                        "(osvs judges float32 outputs; cast inside the kernel if it computes wider)")
+        raise TypeError(f"{what}: dtype {a.dtype}, expected float32 (osvs judges float32 "
+                        "outputs; cast inside the kernel if it computes wider)")
     return a

@@ -17,7 +17,8 @@ from ._arrays import float32_on_host
 #: ``accuracy=``: None (no contract), a number of ulps, a function ``f(n, range)`` of the row's
 #: length and range (max - min of its finite values) with its formula as a string, or
 #: ``derived(...)``.
-AccuracySpec = Union[None, float, Tuple[Callable[[int, float], float], str], Tuple[str, str, str, int]]
+AccuracySpec = Union[None, float, Callable[[int, float], float],
+                     Tuple[Callable[[int, float], float], str], Tuple[str, str, str, int]]
 
 
 def derived(kernel: str = "two_pass", combine: str = "hardened", block: int = 256) -> tuple:

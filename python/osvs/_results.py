@@ -45,7 +45,8 @@ def format_case(case: dict) -> str:
 class LawResult:
     law: str
     description: str
-    status: str  # passed | failed | skipped | known_defect | defect_missing | not_judged
+    # passed | failed | skipped | known_defect | defect_missing | not_judged | no_contract
+    status: str
     reason: str = ""
     judged: int = 0
     not_judged: int = 0

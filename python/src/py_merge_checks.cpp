@@ -8,6 +8,7 @@
 #include "osvs/api/merge_regression.h"
 #include "py_arrays.h"
 #include "py_checks.h"
+#include "py_interrupt.h"
 #include "py_merge_kernel.h"
 
 namespace osvs::python {
@@ -95,6 +96,7 @@ nb::list check_merge_kernel(const nb::dict& declaration, nb::callable call,
     const MergeLaw* law = find_merge_law(name);
     if (!law) throw std::invalid_argument("no merge law named '" + name + "'");
     out.append(run_one(k, *law, s));
+    raise_pending_interrupt();
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "osvs/api/row_regression.h"
 #include "py_arrays.h"
 #include "py_checks.h"
+#include "py_interrupt.h"
 #include "py_row_kernel.h"
 #include "row_law_run.h"
 
@@ -54,6 +55,8 @@ nb::dict run_one(const RowKernel& k, const RowLaw& law, const CheckSettings& s) 
                        k.name() + " declares " + law.name + " a known defect (" + defect->second +
                            "), yet no counterexample was found in " + std::to_string(run.judged) +
                            " cases");
+    else if (run.mostly_not_judged() && !k.accuracy().declared())
+      out = law_result(law.name, law.law, "no_contract", run.not_judged_reason);
     else if (run.mostly_not_judged())
       out = law_result(law.name, law.law, "not_judged",
                        std::to_string(run.not_judged) + " of " +
@@ -103,6 +106,7 @@ nb::list check_row_kernel(const nb::dict& declaration, nb::callable call,
     const RowLaw* law = find_row_law(name);
     if (!law) throw std::invalid_argument("no row law named '" + name + "'");
     out.append(run_one(k, *law, s));
+    raise_pending_interrupt();
   }
   return out;
 }

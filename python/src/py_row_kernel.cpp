@@ -7,6 +7,7 @@
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
+#include "py_interrupt.h"
 
 namespace osvs::python {
 namespace {
@@ -21,11 +22,13 @@ T get_or(const nb::dict& d, const char* key, T fallback) {
 /// kernel of its own.
 void call_python(const nb::callable& call, const RowProblem& p) {
   nb::gil_scoped_acquire gil;
-  const nb::object x = rows_array(p.x<float>(), p.rows, p.cols, p.x_stride);
-  const nb::object y = call(x);
-  if (!rows_unchanged(x, p.x<float>(), p.rows, p.cols, p.x_stride))
-    throw std::runtime_error("the kernel modified its input array");
-  copy_rows_out(y, p.y<float>(), p.rows, p.cols, p.y_stride, "the kernel's result");
+  call_unless_interrupted([&] {
+    const nb::object x = rows_array(p.x<float>(), p.rows, p.cols, p.x_stride);
+    const nb::object y = call(x);
+    if (!rows_unchanged(x, p.x<float>(), p.rows, p.cols, p.x_stride))
+      throw std::runtime_error("the kernel modified its input array");
+    copy_rows_out(y, p.y<float>(), p.rows, p.cols, p.y_stride, "the kernel's result");
+  });
 }
 
 }  // namespace

@@ -11,10 +11,13 @@ import osvs
 
 @pytest.fixture(scope="session", autouse=True)
 def _regressions_in_session_folder(tmp_path_factory, pytestconfig):
+    def unset(option, variable):
+        return pytestconfig.getoption(option) is None and variable not in os.environ
+
     changes = {}
-    if pytestconfig.getoption("osvs_regressions") is None and "OSVS_REGRESSION_DIR" not in os.environ:
+    if unset("osvs_regressions", "OSVS_REGRESSION_DIR"):
         changes["regression_dir"] = str(tmp_path_factory.mktemp("osvs-regressions"))
-    if pytestconfig.getoption("osvs_shrink_seconds") is None and "OSVS_SHRINK_SECONDS" not in os.environ:
+    if unset("osvs_shrink_seconds", "OSVS_SHRINK_SECONDS"):
         changes["shrink_seconds"] = 10.0
     osvs.set_defaults(**changes)
 

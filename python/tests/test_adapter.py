@@ -83,3 +83,22 @@ def test_saved_cases_are_replayed_first(tmp_path):
                                 replay_dir=tmp_path)
     assert [r.path for r in result.replayed] == [saved]
     assert result.replayed[0].status == "as_expected"
+
+
+def test_without_a_contract_accuracy_is_measured_not_judged():
+    result = osvs.check_softmax(softmax, name="uncontracted.softmax", laws=["accuracy"],
+                                max_cases=20)
+    assert result.ok and result["accuracy"].status == "no_contract"
+    assert "worst observed" in result["accuracy"].reason
+
+
+def test_ctrl_c_in_a_kernel_stops_the_check():
+    calls = []
+
+    def interrupted(x):
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        osvs.check_softmax(interrupted, name="interrupted.softmax", accuracy=1)
+    assert len(calls) == 1  # no law ran after it, no shrink step called Python again
