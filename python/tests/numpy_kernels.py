@@ -68,16 +68,17 @@ def log_softmax_via_log_of_softmax(x):
         return np.log(softmax(x))
 
 
-def merge(o_a, lse_a, o_b, lse_b):
-    """Correct merge of attention partials (lse base e), in float64 with one rounding: an empty
+def merge(o_a, lse_a, o_b, lse_b, base="e"):
+    """Correct merge of attention partials (lse base e or 2), in float64 with one rounding: an empty
     partial (lse -inf) is skipped whatever its o holds, two empty ones give (-inf, 0), a NaN or
     +inf lse gives the canonical NaN row (docs/semantics.md section 8)."""
     with np.errstate(all="ignore"):
         a_empty, b_empty = np.isneginf(lse_a), np.isneginf(lse_b)
         la, lb = lse_a.astype(np.float64), lse_b.astype(np.float64)
+        exp, log = (np.exp2, np.log2) if base == "2" else (np.exp, np.log)
         m = np.maximum(la, lb)
-        wa, wb = np.exp(la - m), np.exp(lb - m)
-        lse = m + np.log(wa + wb)
+        wa, wb = exp(la - m), exp(lb - m)
+        lse = m + log(wa + wb)
         o = (o_a * (wa / (wa + wb))[:, None] + o_b * (wb / (wa + wb))[:, None])
         o = np.where(b_empty[:, None], o_a, np.where(a_empty[:, None], o_b, o))
         lse = np.where(b_empty, lse_a, np.where(a_empty, lse_b, lse))

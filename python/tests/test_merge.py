@@ -14,6 +14,18 @@ def test_correct_merge_passes_every_law():
     assert all(r.status == "passed" and r.judged > 0 for r in result.laws)
 
 
+def test_a_merge_of_two_bases_is_told_which():
+    bases = set()
+
+    def either_base(o_a, lse_a, o_b, lse_b, base):
+        bases.add(base)
+        return merge(o_a, lse_a, o_b, lse_b, base)
+
+    result = osvs.check_merge(either_base, name="numpy.merge.bases", lse_bases=("e", "2"),
+                              laws=["accuracy", "commutativity"])
+    assert result.ok and bases == {"e", "2"}
+
+
 def test_merge_dropping_the_smaller_partial_fails_small():
     with pytest.raises(osvs.LawViolation) as e:
         osvs.check_merge(merge_dropping_smaller, name="numpy.merge_dropping_smaller",
