@@ -113,7 +113,7 @@ MergeLawRun run_merge_law(const MergeLaw& law, const MergeKernel& k, double shri
   MergeLawRun run;
   std::optional<Clock::time_point> first_failure;
   const auto cases = rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
-  check_property(
+  run.property_failure = check_property(
       k.name() + ": merge " + law.name,
       [&] {
         // Past the budget every later candidate is accepted before it is built, so shrinking ends

@@ -33,6 +33,7 @@ class MergeLawTest : public ::testing::Test {
                     << summary(c) << "): " << v.explanation << "\n"
                     << kPrefix << "shrinking (budget " << budget << " s) ..." << std::endl;
         });
+    EXPECT_FALSE(run.errored()) << run.property_failure;
     if (!run.failed()) {
       EXPECT_FALSE(run.mostly_vacuous())
           << law_->name << ": " << run.vacuous << " of " << (run.judged + run.vacuous)

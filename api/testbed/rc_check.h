@@ -22,17 +22,29 @@ class QuietListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-/// Checks `property` (a callable as rc::check takes it); true when it holds.
+/// Checks `property` (a callable as rc::check takes it): "" when it holds, else why not.
+/// A failure the property reports itself is recorded by its caller; this string matters when the
+/// property threw (RapidCheck counts an exception as a failure).
 template <class Property>
-bool check_property(const std::string& description, Property&& property, const RcParams& params) {
-  if (!params) return rc::check(description, std::forward<Property>(property));
+std::string check_property(const std::string& description, Property&& property,
+                           const RcParams& params) {
+  if (!params)
+    return rc::check(description, std::forward<Property>(property))
+               ? ""
+               : "the property failed (RapidCheck's message above)";
   rc::detail::TestMetadata metadata;
   metadata.id = description;
   metadata.description = description;
   QuietListener quiet;
   const auto result =
       rc::detail::checkTestable(std::forward<Property>(property), metadata, *params, quiet);
-  return result.template is<rc::detail::SuccessResult>();
+  rc::detail::FailureResult failure;
+  rc::detail::GaveUpResult gave_up;
+  rc::detail::Error error;
+  if (result.match(failure)) return failure.description;
+  if (result.match(gave_up)) return "RapidCheck gave up: " + gave_up.description;
+  if (result.match(error)) return "RapidCheck error: " + error.description;
+  return "";
 }
 
 }  // namespace osvs::testbed

@@ -120,7 +120,7 @@ RowLawRun run_row_law(const RowLaw& law, const RowKernel& k, double shrink_secon
   RowLawRun run;
   std::optional<Clock::time_point> first_failure;
   const auto cases = row_case(k, law.name);
-  check_property(
+  run.property_failure = check_property(
       k.name() + ": " + law.law,
       [&] {
         // Past the budget every later candidate is accepted before it is even built, so

@@ -22,6 +22,11 @@ struct RowLawRun {
   Verdict smallest_verdict;
   int shrink_steps = 0;       ///< smaller failing cases found after the first
   bool budget_spent = false;  ///< shrinking stopped at its budget
+  /// Why the property did not hold, "" when it did: the law's failure, or an exception the
+  /// property threw (a case the runner refused, no device), which leaves no smallest case.
+  std::string property_failure;
+  /// The property failed without a failing case: it threw.
+  bool errored() const { return !failed() && !property_failure.empty(); }
   bool failed() const { return smallest.has_value(); }
   /// Most cases were outside the law's domain: the generator misses it.
   bool mostly_not_judged() const { return not_judged > judged; }

@@ -50,6 +50,7 @@ class LawTest : public ::testing::Test {
       ADD_FAILURE() << law_->name << ": " << run.not_judged << " of "
                     << (run.judged + run.not_judged) << " cases could not be judged ("
                     << run.not_judged_reason << "): the generator misses the law's domain";
+    EXPECT_FALSE(run.errored()) << run.property_failure;
     if (!run.failed()) {
       if (expect_failure)
         ADD_FAILURE() << k_->name() << " declares " << law_->name << " a known defect ("

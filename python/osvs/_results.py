@@ -8,8 +8,9 @@ from typing import List, Optional
 import numpy as np
 
 #: Statuses that fail a check: a law broken, a declared defect that did not show, a law whose
-#: generated cases were mostly outside its domain, a saved case that no longer replays as saved.
-FAILING = ("failed", "defect_missing", "not_judged", "mismatch")
+#: generated cases were mostly outside its domain, a saved case that no longer replays as saved,
+#: a law whose run threw outside the kernel.
+FAILING = ("failed", "defect_missing", "not_judged", "mismatch", "error")
 
 #: Elements of a row printed in a failure message (the regression file holds them all).
 SHOWN = 24
@@ -45,7 +46,7 @@ def format_case(case: dict) -> str:
 class LawResult:
     law: str
     description: str
-    # passed | failed | skipped | known_defect | defect_missing | not_judged | no_contract
+    # passed | failed | skipped | known_defect | defect_missing | not_judged | no_contract | error
     status: str
     reason: str = ""
     judged: int = 0

@@ -44,7 +44,9 @@ nb::dict run_one(const MergeKernel& k, const MergeLaw& law, const CheckSettings&
       },
       s.rc_params());
   nb::dict out;
-  if (!run.failed()) {
+  if (run.errored()) {
+    out = law_result(law.name, law.law, "error", run.property_failure);
+  } else if (!run.failed()) {
     if (expect_failure)
       out = law_result(law.name, law.law, "defect_missing",
                        k.name() + " declares " + law.name + " a known defect (" + defect->second +

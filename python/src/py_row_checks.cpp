@@ -49,7 +49,9 @@ nb::dict run_one(const RowKernel& k, const RowLaw& law, const CheckSettings& s) 
       },
       s.rc_params());
   nb::dict out;
-  if (!run.failed()) {
+  if (run.errored()) {
+    out = law_result(law.name, law.law, "error", run.property_failure);
+  } else if (!run.failed()) {
     if (expect_failure)
       out = law_result(law.name, law.law, "defect_missing",
                        k.name() + " declares " + law.name + " a known defect (" + defect->second +

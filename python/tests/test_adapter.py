@@ -102,3 +102,15 @@ def test_ctrl_c_in_a_kernel_stops_the_check():
     with pytest.raises(KeyboardInterrupt):
         osvs.check_softmax(interrupted, name="interrupted.softmax", accuracy=1)
     assert len(calls) == 1  # no law ran after it, no shrink step called Python again
+
+
+def test_an_error_outside_the_kernel_is_reported_not_swallowed():
+    def contract(n, range_):
+        """a contract that cannot be evaluated"""
+        raise ValueError("no contract here")
+
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_softmax(softmax, name="erroring.softmax", accuracy=contract,
+                           laws=["accuracy"], max_cases=10)
+    r = e.value.result["accuracy"]
+    assert r.status == "error" and "no contract here" in r.reason and r.case is None
