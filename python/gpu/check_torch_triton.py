@@ -1,12 +1,14 @@
-"""torch.softmax, torch.log_softmax and a Triton softmax (triton_softmax.py) on the GPU under
+"""torch.softmax (float32, float16, bfloat16), torch.log_softmax and a Triton softmax
+(triton_softmax.py) on the GPU under
 osvs's row laws, through the Python bindings: the kernels get CUDA tensors (``to_input``) and
 return CUDA tensors, read back through DLPack. Writes OUT/report.md, OUT/results.json and the
 shrunk cases under OUT/regressions/ (the C++ testbed's format).
 
     python3 python/gpu/check_torch_triton.py OUT [--max-cases 100] [--seed 20261130]
 
-The contract is the one osvs's cuDNN example declares for a library softmax, 4 ulp: what a user
-would expect, not derived; a law that fails is a finding, printed with its shrunk case.
+The contract is the one osvs's cuDNN example declares for a library softmax, 4 ulp (of each
+kernel's own type): what a user would expect, not derived; a law that fails is a finding,
+printed with its shrunk case.
 """
 
 import argparse
@@ -28,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def to_cuda(x: np.ndarray) -> torch.Tensor:
+    """The launch's rows on the GPU; bfloat16 arrives as its bits (uint16)."""
+    if x.dtype == np.uint16:
+        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
     return torch.from_numpy(x).cuda()
 
 
@@ -36,6 +41,8 @@ def kernels():
     out = [
         ("torch.softmax", dict(fn=lambda x: torch.softmax(x, dim=1))),
         ("torch.log_softmax", dict(fn=lambda x: torch.log_softmax(x, dim=1), log=True)),
+        ("torch.softmax.f16", dict(fn=lambda x: torch.softmax(x, dim=1), dtype="float16")),
+        ("torch.softmax.bf16", dict(fn=lambda x: torch.softmax(x, dim=1), dtype="bfloat16")),
     ]
     try:
         from triton_softmax import triton_softmax

@@ -33,10 +33,26 @@ def to_host(obj: Any, what: str) -> np.ndarray:
                     f"got {type(obj).__name__}")
 
 
-def float32_on_host(obj: Any, what: str) -> np.ndarray:
-    """``obj`` on the host, required to be float32."""
-    a = to_host(obj, what)
-    if a.dtype != np.float32:
-        raise TypeError(f"{what}: dtype {a.dtype}, expected float32 (osvs judges float32 "
-                        "outputs; cast inside the kernel if it computes wider)")
+#: The element types a row kernel may declare, with the NumPy dtypes they travel as: bfloat16,
+#: which NumPy lacks, as its bits (uint16 in; uint16 or int16 back).
+ELEMENT_TYPES = {"float32": ("f32", (np.float32,)), "float16": ("f16", (np.float16,)),
+                 "bfloat16": ("bf16", (np.uint16, np.int16))}
+
+
+def _bfloat16_bits(obj: Any) -> Any:
+    """A torch bfloat16 tensor as int16 bits (DLPack has bfloat16, NumPy has not)."""
+    if str(getattr(obj, "dtype", "")) == "torch.bfloat16":
+        import torch  # only reached with a torch tensor in hand
+
+        return obj.view(torch.int16)
+    return obj
+
+
+def on_host(obj: Any, what: str, dtype: str = "float32") -> np.ndarray:
+    """``obj`` on the host, required to be of the element type ``dtype`` (ELEMENT_TYPES)."""
+    allowed = ELEMENT_TYPES[dtype][1]
+    a = to_host(_bfloat16_bits(obj) if dtype == "bfloat16" else obj, what)
+    if a.dtype not in allowed:
+        raise TypeError(f"{what}: dtype {a.dtype}, expected {dtype} (osvs judges the declared "
+                        "output type; cast inside the kernel if it computes wider)")
     return a

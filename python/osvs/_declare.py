@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._arrays import float32_on_host
+from ._arrays import ELEMENT_TYPES, on_host
 
 #: ``accuracy=``: None (no contract), a number of ulps, a function ``f(n, range)`` of the row's
 #: length and range (max - min of its finite values) with its formula as a string, or
@@ -38,14 +38,16 @@ def _accuracy(a: Any) -> Any:
 class SoftmaxKernel:
     """A black-box softmax (or log-softmax) kernel: ``fn(x) -> y`` on a batch of rows.
 
-    ``fn`` gets x as a float32 NumPy array of shape (rows, cols) (rows may be padded: x is then a
-    strided view) or whatever ``to_input`` makes of it (a torch tensor on the GPU, say), and returns
-    y of the same shape: a float32 NumPy array or any ``__dlpack__`` object.
+    ``fn`` gets x as a NumPy array of shape (rows, cols) of ``dtype`` (rows may be padded: x is
+    then a strided view; bfloat16 comes as uint16 bits) or whatever ``to_input`` makes of it (a
+    torch tensor on the GPU, say), and returns y of the same shape and type: a NumPy array or any
+    ``__dlpack__`` object (a torch bfloat16 tensor is read as its bits).
     """
 
     fn: Callable[[Any], Any]
     name: str
     log: bool = False
+    dtype: str = "float32"  # input and output: float32, float16, bfloat16 (as uint16 bits)
     masked_rows: str = "nan"  # a fully -inf row gives "nan" or "zero" (softmax 0, log -inf)
     pos_inf_rows: str = "nan"  # a row with +inf gives "nan" or "limit" (1/k per +inf element)
     accuracy: AccuracySpec = None
@@ -67,17 +69,20 @@ class SoftmaxKernel:
             raise ValueError(f"masked_rows={self.masked_rows!r}: 'nan' or 'zero'")
         if self.pos_inf_rows not in ("nan", "limit"):
             raise ValueError(f"pos_inf_rows={self.pos_inf_rows!r}: 'nan' or 'limit'")
+        if self.dtype not in ELEMENT_TYPES:
+            raise ValueError(f"dtype={self.dtype!r}: one of {', '.join(ELEMENT_TYPES)}")
 
     def declaration(self) -> dict:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
              if f.name not in ("fn", "to_input")}
         d["accuracy"] = _accuracy(self.accuracy)
+        d["dtype"] = ELEMENT_TYPES[self.dtype][0]
         return d
 
     def call(self, x: np.ndarray) -> np.ndarray:
         """One launch as the core makes it: x in, the float32 result on the host out."""
         y = self.fn(self.to_input(x) if self.to_input else x)
-        return float32_on_host(y, "the kernel's result")
+        return on_host(y, "the kernel's result", self.dtype)
 
 
 @dataclasses.dataclass
@@ -110,5 +115,4 @@ class MergeKernel:
         result = self.fn(*args, **kwargs)
         if not isinstance(result, (tuple, list)) or len(result) != 2:
             raise TypeError("a merge kernel returns (o, lse)")
-        return (float32_on_host(result[0], "the kernel's o"),
-                float32_on_host(result[1], "the kernel's lse"))
+        return (on_host(result[0], "the kernel's o"), on_host(result[1], "the kernel's lse"))

@@ -19,7 +19,7 @@ nb::dict case_dict(const MergeCase& c) {
   nb::list parts;
   for (const AttnStates& p : c.parts) {
     nb::dict part;
-    part["o"] = rows_array(p.o.data(), p.rows, p.head_dim, p.head_dim);
+    part["o"] = rows_array(p.o.data(), DType::F32, p.rows, p.head_dim, p.head_dim);
     part["lse"] = vector_array(p.lse);
     parts.append(part);
   }

@@ -16,19 +16,19 @@ void call_python(const nb::callable& call, const MergeProblem& p) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
     const std::int64_t rows = p.rows, dim = p.head_dim;
-    const nb::object o_a = rows_array(p.o_a<float>(), rows, dim, dim);
-    const nb::object o_b = rows_array(p.o_b<float>(), rows, dim, dim);
+    const nb::object o_a = rows_array(p.o_a<float>(), DType::F32, rows, dim, dim);
+    const nb::object o_b = rows_array(p.o_b<float>(), DType::F32, rows, dim, dim);
     const nb::object lse_a = vector_array(std::vector<float>(p.lse_a, p.lse_a + rows));
     const nb::object lse_b = vector_array(std::vector<float>(p.lse_b, p.lse_b + rows));
     const nb::object result = call(o_a, lse_a, o_b, lse_b, to_string(p.base));
-    if (!rows_unchanged(o_a, p.o_a<float>(), rows, dim, dim) ||
-        !rows_unchanged(o_b, p.o_b<float>(), rows, dim, dim) ||
-        !rows_unchanged(lse_a, p.lse_a, 1, rows, rows) ||
-        !rows_unchanged(lse_b, p.lse_b, 1, rows, rows))
+    if (!rows_unchanged(o_a, p.o_a<float>(), DType::F32, rows, dim, dim) ||
+        !rows_unchanged(o_b, p.o_b<float>(), DType::F32, rows, dim, dim) ||
+        !rows_unchanged(lse_a, p.lse_a, DType::F32, 1, rows, rows) ||
+        !rows_unchanged(lse_b, p.lse_b, DType::F32, 1, rows, rows))
       throw std::runtime_error("the kernel modified its input arrays");
     const nb::tuple out = nb::cast<nb::tuple>(result);
     if (out.size() != 2) throw std::runtime_error("the kernel's result: expected (o, lse)");
-    copy_rows_out(out[0], p.o_out<float>(), rows, dim, dim, "the kernel's o");
+    copy_rows_out(out[0], p.o_out<float>(), DType::F32, rows, dim, dim, "the kernel's o");
     copy_vector_out(out[1], p.lse_out, rows, "the kernel's lse");
   });
 }

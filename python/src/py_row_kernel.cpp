@@ -2,6 +2,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,11 +24,11 @@ T get_or(const nb::dict& d, const char* key, T fallback) {
 void call_python(const nb::callable& call, const RowProblem& p) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
-    const nb::object x = rows_array(p.x<float>(), p.rows, p.cols, p.x_stride);
+    const nb::object x = rows_array(p.x_ptr, p.x_type, p.rows, p.cols, p.x_stride);
     const nb::object y = call(x);
-    if (!rows_unchanged(x, p.x<float>(), p.rows, p.cols, p.x_stride))
+    if (!rows_unchanged(x, p.x_ptr, p.x_type, p.rows, p.cols, p.x_stride))
       throw std::runtime_error("the kernel modified its input array");
-    copy_rows_out(y, p.y<float>(), p.rows, p.cols, p.y_stride, "the kernel's result");
+    copy_rows_out(y, p.y_ptr, p.y_type, p.rows, p.cols, p.y_stride, "the kernel's result");
   });
 }
 
@@ -55,6 +56,10 @@ Accuracy accuracy_from_python(nb::handle a) {
 
 RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
   RowKernel k(nb::cast<std::string>(d["name"]), Where::Host);
+  const std::string dtype = get_or<std::string>(d, "dtype", "f32");
+  const std::optional<DType> type = parse_dtype(dtype);
+  if (!type) throw std::invalid_argument("dtype '" + dtype + "': f32, f16 or bf16");
+  k.types(*type, *type);
   k.run([call](const RowProblem& p) { call_python(call, p); })
       .op(get_or<bool>(d, "log", false) ? RowOp::LogSoftmax : RowOp::Softmax)
       .masked_rows(get_or<std::string>(d, "masked_rows", "nan") == "zero" ? MaskedRow::Zero

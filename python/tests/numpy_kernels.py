@@ -95,3 +95,30 @@ def merge_dropping_smaller(o_a, lse_a, o_b, lse_b):
     o, lse = merge(o_a, lse_a, o_b, lse_b)
     keep_a = (lse_a >= lse_b)[:, None]
     return np.where(keep_a, o_a, o_b).astype(np.float32), lse
+
+
+def softmax_float16(x):
+    """Correct for float16 rows: in float64, one rounding to float16 (within 1 ulp of it)."""
+    with np.errstate(all="ignore"):
+        e = _shifted_exp(x.astype(np.float64))
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float16)
+
+
+def bfloat16_to_float32(bits):
+    """bfloat16 bits (uint16) to float32, exactly."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def float32_to_bfloat16(y):
+    """float32 to bfloat16 bits, rounded to nearest even (NaN kept NaN)."""
+    u = np.ascontiguousarray(y, np.float32).view(np.uint32)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return np.where(np.isnan(y), 0x7FC0, rounded).astype(np.uint16)
+
+
+def softmax_bfloat16(x):
+    """Correct for bfloat16 rows (uint16 bits): in float64, rounded to float32 and then to
+    bfloat16; the double rounding stays within 1 ulp of bfloat16."""
+    with np.errstate(all="ignore"):
+        e = _shifted_exp(bfloat16_to_float32(x).astype(np.float64))
+        return float32_to_bfloat16((e / e.sum(axis=1, keepdims=True)).astype(np.float32))

@@ -8,7 +8,8 @@ import pytest
 
 import osvs
 from numpy_kernels import (log_softmax, log_softmax_via_log_of_softmax, softmax,
-                           softmax_tail_dropped, softmax_wrong_axis, softmax_without_max)
+                           softmax_bfloat16, softmax_float16, softmax_tail_dropped,
+                           softmax_wrong_axis, softmax_without_max)
 
 # The whole adapter of a kernel: its name, what it computes, its contract.
 CORRECT = dict(accuracy=1, exact_shift_invariant=True)
@@ -68,3 +69,18 @@ def test_known_defect_is_required_and_reported():
     with pytest.raises(osvs.LawViolation, match="defect_missing"):
         osvs.check_softmax(softmax, name="numpy.softmax.false_defect", laws=["accuracy"],
                            accuracy=1, known_defect={"accuracy": "declared by mistake"})
+
+
+@pytest.mark.parametrize("kernel, dtype", [(softmax_float16, "float16"),
+                                           (softmax_bfloat16, "bfloat16")])
+def test_16_bit_kernels_pass_within_one_ulp_of_their_type(kernel, dtype):
+    result = osvs.check_softmax(kernel, name=f"numpy.softmax.{dtype}", dtype=dtype, accuracy=1,
+                                laws=["accuracy", "sum_to_one", "strided"], max_cases=50)
+    assert result.ok and all(r.judged > 0 for r in result.laws)
+
+
+def test_a_16_bit_kernel_judged_in_its_type():
+    """float32 results returned for a float16 kernel are refused, not rounded silently."""
+    with pytest.raises(osvs.LawViolation, match="expected float16"):
+        osvs.check_softmax(softmax, name="numpy.softmax.not16", dtype="float16", accuracy=1,
+                           laws=["accuracy"], max_cases=5)
