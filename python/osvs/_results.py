@@ -16,9 +16,17 @@ FAILING = ("failed", "defect_missing", "not_judged", "mismatch", "error")
 SHOWN = 24
 
 
+def hex_float(v: float) -> str:
+    """v as the shortest hex float (0x1.8p+3, as the regression files write it)."""
+    mantissa, _, exponent = float(v).hex().partition("p")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}p{exponent}"
+
+
 def format_values(values: np.ndarray) -> str:
     """Hex floats (exact) with the decimal value next to each."""
-    items = [f"{float(v).hex()} ({float(v):.9g})" if np.isfinite(v) else str(float(v))
+    items = [f"{hex_float(v)} ({float(v):.9g})" if np.isfinite(v) else str(float(v))
              for v in values[:SHOWN]]
     more = f", ... ({len(values) - SHOWN} more)" if len(values) > SHOWN else ""
     return "[" + ", ".join(items) + more + "]"
@@ -33,7 +41,7 @@ def format_case(case: dict) -> str:
         if case["permutation"]:
             lines.append(f"  permutation: {case['permutation'][:SHOWN]}")
         if case["shift"]:
-            lines.append(f"  shift: {float(case['shift']).hex()} ({case['shift']:.9g})")
+            lines.append(f"  shift: {hex_float(case['shift'])} ({case['shift']:.9g})")
     else:
         for i, part in enumerate(case["parts"]):
             lines.append(f"  partial {i}: lse {format_values(part['lse'])}")

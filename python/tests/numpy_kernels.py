@@ -43,8 +43,8 @@ def softmax_without_max(x):
 
 
 def softmax_wrong_axis(x):
-    """Broken: the normaliser sums over the batch (axis 0) instead of the row: right for a batch of
-    one row, wrong as soon as a second row joins."""
+    """Broken: the normaliser sums over the batch (axis 0) instead of the row: each output is its
+    share of its column (1 in a batch of one row), and a row's outputs change with the batch."""
     with np.errstate(all="ignore"):
         e = _shifted_exp(x.astype(np.float64))
         return (e / e.sum(axis=0, keepdims=True)).astype(np.float32)
