@@ -2,7 +2,8 @@
 # The whole osvs test suite on a fresh Debian 12 machine: installs what is missing, builds
 # (CUDA kernels included when nvcc is present), runs every test in Release, the host tests again
 # under AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz corpus replay + a bounded
-# fuzz smoke run. GPU tests skip with their reason where no device is present.
+# fuzz smoke run, and the Python package (pip install . into a virtual environment, pytest). GPU
+# tests skip with their reason where no device is present.
 # Each stage builds only what its tests run: Release everything, ASan the host test programs
 # (osvs_host_test_programs), fuzz the harness and its tests (osvs_fuzz_test_programs); the build
 # presets name those targets. A line per stage with its seconds is printed at the end.
@@ -47,6 +48,10 @@ cmake --build --preset default
 end_stage
 begin_stage "Release: tests"
 ctest --preset default -j2
+end_stage
+
+begin_stage "Python: pip install . and pytest"
+bash scripts/python-tests.sh
 end_stage
 
 begin_stage "ASan + UBSan: build (host test programs)"

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "osvs/api/merge_laws.h"
+#include "osvs/api/merge_regression.h"
+#include "rc_check.h"
 
 namespace osvs::testbed {
 
@@ -20,13 +22,27 @@ struct MergeLawRun {
   Verdict smallest_verdict;
   int shrink_steps = 0;       ///< smaller failing cases found after the first
   bool budget_spent = false;  ///< shrinking stopped at its budget
+  /// Why the property did not hold, "" when it did: the law's failure, or an exception the
+  /// property threw (a case the runner refused, no device), which leaves no smallest case.
+  std::string property_failure;
+  /// The property failed without a failing case: it threw.
+  bool errored() const { return !failed() && !property_failure.empty(); }
   bool failed() const { return smallest.has_value(); }
   bool mostly_vacuous() const { return vacuous > judged; }
 };
 
 /// Runs `law` on `k`; `on_first` is called with the first counterexample's verdict and case.
 MergeLawRun run_merge_law(const MergeLaw& law, const MergeKernel& k, double shrink_seconds,
-                          const std::function<void(const Verdict&, const MergeCase&)>& on_first);
+                          const std::function<void(const Verdict&, const MergeCase&)>& on_first,
+                          const RcParams& params = std::nullopt);
+
+/// Why `law` is left out for `k` (a declared skip, a law its declarations rule out, a kernel that
+/// cannot run in this process), or "" when it runs.
+std::string why_skipped(const MergeKernel& k, const MergeLaw& law);
+
+/// The regression record of a failed run (as regression_of for row kernels).
+MergeRegression regression_of(const MergeKernel& k, const MergeLaw& law, const MergeLawRun& run,
+                              const std::string& found_by);
 
 /// Judges one case; a breach the runner reports (KernelFailure) fails the law.
 Verdict judge_merge(const MergeLaw& law, const MergeKernel& k, const MergeCase& c);

@@ -10,7 +10,6 @@
 #include "osvs/api/merge_registry.h"
 #include "osvs/api/merge_regression.h"
 #include "osvs/api/merge_runner.h"
-#include "osvs/api/row_regression.h"  // row_provenance
 #include "test_names.h"
 #include "testbed_settings.h"
 
@@ -19,25 +18,12 @@ namespace {
 
 constexpr const char* kPrefix = "[ osvs     ] ";
 
-/// Why the testbed leaves a law out for k's declarations, or "".
-std::string excluded(const MergeKernel& k, const MergeLaw& law) {
-  if (law.name == "special_values" && k.empty_partial() == EmptyPartial::PosInfLse)
-    return k.name() +
-           " represents an empty partial as lse +inf: a +inf lse cannot be asked "
-           "about as a value";
-  return "";
-}
-
 class MergeLawTest : public ::testing::Test {
  public:
   MergeLawTest(const MergeKernel* k, const MergeLaw* law) : k_(k), law_(law) {}
 
   void TestBody() override {
-    if (auto it = k_->skips().find(law_->name); it != k_->skips().end())
-      GTEST_SKIP() << k_->name() << " declares: " << it->second;
-    if (const std::string why = excluded(*k_, *law_); !why.empty()) GTEST_SKIP() << why;
-    std::string why;
-    if (!runnable(*k_, &why)) GTEST_SKIP() << why;
+    if (const std::string why = why_skipped(*k_, *law_); !why.empty()) GTEST_SKIP() << why;
     const auto defect = k_->known_defects().find(law_->name);
     const bool expect_failure = defect != k_->known_defects().end();
     const double budget = shrink_budget_seconds();
@@ -47,6 +33,7 @@ class MergeLawTest : public ::testing::Test {
                     << summary(c) << "): " << v.explanation << "\n"
                     << kPrefix << "shrinking (budget " << budget << " s) ..." << std::endl;
         });
+    EXPECT_FALSE(run.errored()) << run.property_failure;
     if (!run.failed()) {
       EXPECT_FALSE(run.mostly_vacuous())
           << law_->name << ": " << run.vacuous << " of " << (run.judged + run.vacuous)
@@ -60,16 +47,8 @@ class MergeLawTest : public ::testing::Test {
     }
     std::cout << kPrefix << "shrinking " << (run.budget_spent ? "stopped at its budget" : "done")
               << " after " << run.shrink_steps << " smaller failing cases\n";
-    MergeRegression r;
-    r.kernel = k_->name();
-    r.law = law_->name;
-    r.expect_holds = !expect_failure;
-    r.note = expect_failure ? "known defect: " + defect->second
-                            : "found failing: replay must show the law holding once the kernel "
-                              "is fixed";
-    r.found = row_provenance(std::string("testbed, ") + to_string(k_->where()));
-    r.explanation = run.smallest_verdict.explanation;
-    r.input = *run.smallest;
+    const MergeRegression r =
+        regression_of(*k_, *law_, run, std::string("testbed, ") + to_string(k_->where()));
     std::string saved;
     try {
       saved = write_merge_regression(r, regression_root()).string();

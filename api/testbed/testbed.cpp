@@ -17,115 +17,51 @@
 #include "osvs/api/combine.h"
 #include "osvs/api/merge_registry.h"
 #include "osvs/api/registry.h"
-#include "osvs/api/row_cases.h"
 #include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
+#include "row_law_run.h"
 #include "test_names.h"
 #include "testbed_settings.h"
 
 namespace osvs {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 /// The fixed default seed: CI is deterministic; RC_PARAMS overrides it.
 constexpr const char* kDefaultRcParams = "seed=20261130";
-
-/// A short summary of a case for the first-counterexample line.
-std::string summary(const RowCase& c) {
-  std::ostringstream s;
-  s << c.rows.size() << " row(s) of " << (c.rows.empty() ? 0 : c.rows[0].size()) << " elements";
-  if (c.layout.x_pad || c.layout.y_pad)
-    s << ", padding " << c.layout.x_pad << "/" << c.layout.y_pad;
-  if (c.batch_rows > 1) s << ", at row " << c.batch_position << " of " << c.batch_rows;
-  return s.str();
-}
-
-/// Runs a law on a case; a kernel's breach of memory or runtime is a failure of the law.
-Verdict judge(const RowLaw& law, const RowKernel& k, const RowCase& c) {
-  try {
-    return law.check(k, c);
-  } catch (const KernelFailure& e) {
-    return Verdict::fail(e.what());
-  }
-}
 
 class LawTest : public ::testing::Test {
  public:
   LawTest(const RowKernel* k, const RowLaw* law) : k_(k), law_(law) {}
 
   void TestBody() override {
-    if (auto it = k_->skips().find(law_->name); it != k_->skips().end())
-      GTEST_SKIP() << k_->name() << " declares: " << it->second;
-    if (const std::string why = law_->excluded(*k_); !why.empty()) GTEST_SKIP() << why;
-    std::string why;
-    if (!runnable(*k_, &why)) GTEST_SKIP() << why;
+    if (const std::string why = testbed::why_skipped(*k_, *law_); !why.empty()) GTEST_SKIP() << why;
     const auto defect = k_->known_defects().find(law_->name);
     const bool expect_failure = defect != k_->known_defects().end();
-    const auto cases = testbed::row_case(*k_, law_->name);
     const double budget = testbed::shrink_budget_seconds();
-    std::optional<Clock::time_point> first_failure;
-    std::optional<std::pair<RowCase, Verdict>> last;
-    int judged = 0, not_judged = 0, shrink_steps = 0;
-    bool budget_spent = false;
-    std::string not_judged_reason;
-    const bool passed = rc::check(k_->name() + ": " + law_->law, [&] {
-      // Past the budget every later candidate is accepted before it is even built, so shrinking
-      // ends at once with the smallest failing case found so far.
-      if (first_failure &&
-          std::chrono::duration<double>(Clock::now() - *first_failure).count() > budget) {
-        budget_spent = true;
-        return;
-      }
-      if (law_->single_case && judged + not_judged > 0) return;  // its one case ran
-      const RowCase c = *cases;
-      const Verdict v = judge(*law_, *k_, c);
-      if (is_not_judged(v)) {
-        ++not_judged;
-        not_judged_reason = v.explanation;
-        RC_TAG("not judged");
-        return;
-      }
-      ++judged;
-      RC_TAG("judged");
-      if (v.holds()) return;
-      if (!first_failure) {
-        first_failure = Clock::now();
-        std::cout << "[ osvs     ] " << k_->name() << "/" << law_->name << " first counterexample ("
-                  << summary(c) << "): " << v.explanation << "\n[ osvs     ] shrinking (budget "
-                  << budget << " s) ..." << std::endl;
-      } else {
-        ++shrink_steps;
-      }
-      last.emplace(c, v);
-      RC_FAIL(v.explanation);
-    });
+    const testbed::RowLawRun run =
+        testbed::run_row_law(*law_, *k_, budget, [&](const Verdict& v, const RowCase& c) {
+          std::cout << "[ osvs     ] " << k_->name() << "/" << law_->name
+                    << " first counterexample (" << testbed::summary(c) << "): " << v.explanation
+                    << "\n[ osvs     ] shrinking (budget " << budget << " s) ..." << std::endl;
+        });
     // A law the declaration rules out was skipped above, with its reason; here every case should
     // be judged, and one whose cases mostly were not means the generator misses its domain.
-    if (passed && not_judged > judged)
-      ADD_FAILURE() << law_->name << ": " << not_judged << " of " << (judged + not_judged)
-                    << " cases could not be judged (" << not_judged_reason
-                    << "): the generator misses the law's domain";
-    if (!last) {
-      EXPECT_TRUE(passed);
+    if (!run.failed() && run.mostly_not_judged())
+      ADD_FAILURE() << law_->name << ": " << run.not_judged << " of "
+                    << (run.judged + run.not_judged) << " cases could not be judged ("
+                    << run.not_judged_reason << "): the generator misses the law's domain";
+    EXPECT_FALSE(run.errored()) << run.property_failure;
+    if (!run.failed()) {
       if (expect_failure)
         ADD_FAILURE() << k_->name() << " declares " << law_->name << " a known defect ("
-                      << defect->second << "), yet no counterexample was found in " << judged
+                      << defect->second << "), yet no counterexample was found in " << run.judged
                       << " cases: remove the declaration if the kernel was fixed";
       return;
     }
-    std::cout << "[ osvs     ] shrinking " << (budget_spent ? "stopped at its budget" : "done")
-              << " after " << shrink_steps << " smaller failing cases\n";
-    RowRegression r;
-    r.kernel = k_->name();
-    r.law = law_->name;
-    r.expect_holds = !expect_failure;
-    r.note = expect_failure ? "known defect: " + defect->second
-                            : "found failing: replay must show the law holding once the kernel "
-                              "is fixed";
-    r.found = row_provenance(std::string("testbed, ") + to_string(k_->where()));
-    r.explanation = last->second.explanation;
-    r.input = last->first;
+    std::cout << "[ osvs     ] shrinking " << (run.budget_spent ? "stopped at its budget" : "done")
+              << " after " << run.shrink_steps << " smaller failing cases\n";
+    const RowRegression r =
+        testbed::regression_of(*k_, *law_, run, std::string("testbed, ") + to_string(k_->where()));
     const auto root = testbed::regression_root();
     std::string saved;
     try {
@@ -133,10 +69,11 @@ class LawTest : public ::testing::Test {
     } catch (const std::exception& e) {
       saved = std::string("(not saved: ") + e.what() + ")";
     }
-    const std::string report =
-        k_->name() + (expect_failure ? " shows its known defect in " : " breaks ") + law_->name +
-        ": " + last->second.explanation + "\nshrunk case: " + summary(last->first) + "\nsaved " +
-        saved + "\nreplay: --osvs-replay=" + saved;
+    const std::string report = k_->name() +
+                               (expect_failure ? " shows its known defect in " : " breaks ") +
+                               law_->name + ": " + run.smallest_verdict.explanation +
+                               "\nshrunk case: " + testbed::summary(*run.smallest) + "\nsaved " +
+                               saved + "\nreplay: --osvs-replay=" + saved;
     if (expect_failure)
       std::cout << "[ osvs     ] " << report << "\n";
     else

@@ -1,0 +1,85 @@
+// The law runs the testbed and the Python bindings share (row_law_run.h): a failure is reduced
+// to a small case that still fails (rows, columns, batch), a permutation stays a permutation when
+// columns go, and a property that throws is reported instead of passing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "misbehaving_kernels.h"
+#include "row_law_run.h"
+
+namespace osvs::test {
+namespace {
+
+testbed::RcParams fixed_seed() {
+  rc::detail::TestParams p;
+  p.seed = 20261130;
+  return p;
+}
+
+testbed::RowLawRun run(const RowKernel& k, const std::string& law) {
+  return testbed::run_row_law(
+      *find_row_law(law), k, 20, [](const Verdict&, const RowCase&) {}, fixed_seed());
+}
+
+/// Forgets the tail: the last cols % 4 outputs of a row are 0 and left out of the sum. Fails for
+/// every row whose length is not a multiple of 4, so its smallest case is one element.
+void tail_dropped(const RowProblem& p) {
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const float* x = p.x<float>() + i * p.x_stride;
+    float* y = p.y<float>() + i * p.y_stride;
+    const std::int64_t body = p.cols / 4 * 4;
+    float m = -INFINITY;
+    for (std::int64_t j = 0; j < body; ++j) m = std::fmax(m, x[j]);
+    double s = 0;
+    for (std::int64_t j = 0; j < body; ++j) s += std::exp(static_cast<double>(x[j]) - m);
+    for (std::int64_t j = 0; j < p.cols; ++j)
+      y[j] = j < body ? static_cast<float>(std::exp(static_cast<double>(x[j]) - m) / s) : 0.0f;
+  }
+}
+
+TEST(LawRun, AFailureIsReducedToOneElement) {
+  const testbed::RowLawRun r = run(host_kernel("test.tail_dropped", tail_dropped), "accuracy");
+  ASSERT_TRUE(r.failed());
+  EXPECT_FALSE(r.errored());
+  EXPECT_EQ(r.smallest->rows.size(), 1u);
+  EXPECT_EQ(r.smallest->rows[0].size(), 1u) << testbed::summary(*r.smallest);
+  EXPECT_TRUE(r.smallest_verdict.fails());
+}
+
+TEST(LawRun, AReducedPermutationCaseKeepsAPermutation) {
+  const testbed::RowLawRun r = run(host_kernel("test.tail_dropped", tail_dropped), "permutation");
+  ASSERT_TRUE(r.failed());
+  std::vector<std::int64_t> p = r.smallest->permutation;
+  ASSERT_EQ(p.size(), r.smallest->rows[0].size());
+  std::sort(p.begin(), p.end());
+  std::vector<std::int64_t> identity(p.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(p, identity);
+  EXPECT_LE(r.smallest->rows[0].size(), 3u) << testbed::summary(*r.smallest);
+}
+
+TEST(LawRun, ACorrectKernelPassesWithoutError) {
+  const testbed::RowLawRun r = run(host_kernel("test.good_softmax", good_softmax), "accuracy");
+  EXPECT_FALSE(r.failed());
+  EXPECT_FALSE(r.errored()) << r.property_failure;
+  EXPECT_GT(r.judged, 0);
+}
+
+TEST(LawRun, APropertyThatThrowsIsAnErrorNotAPass) {
+  const RowKernel k =
+      RowKernel("test.unjudgeable", Where::Host)
+          .run(good_softmax)
+          .accuracy(Accuracy::ulps(
+              [](std::int64_t, double) -> double { throw std::logic_error("no contract here"); },
+              "throws"));
+  const testbed::RowLawRun r = run(k, "accuracy");
+  EXPECT_FALSE(r.failed());
+  ASSERT_TRUE(r.errored());
+  EXPECT_NE(r.property_failure.find("no contract here"), std::string::npos) << r.property_failure;
+}
+
+}  // namespace
+}  // namespace osvs::test

@@ -1,0 +1,25 @@
+"""osvs from Python: softmax, log-softmax and attention-merge kernels under osvs's laws.
+
+    import numpy as np, osvs
+
+    def softmax(x):                                   # the kernel under test
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    osvs.check_softmax(softmax, name="my.softmax", accuracy=4)  # raises LawViolation on a failure
+
+The laws, the MPFR oracle, the derived bounds, the shrinking and the regression files are the
+C++ core's (osvs._core); see python/README.md.
+"""
+
+from ._check import (check, check_log_softmax, check_merge, check_softmax, merge_laws,
+                     read_regression, replay, row_laws)
+from ._declare import MergeKernel, SoftmaxKernel, derived
+from ._results import CheckResult, LawResult, LawViolation, ReplayResult
+from ._settings import DEFAULT_SEED, Settings, defaults, set_defaults
+
+__all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "replay",
+           "read_regression", "row_laws", "merge_laws", "SoftmaxKernel", "MergeKernel", "derived",
+           "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",
+           "set_defaults", "DEFAULT_SEED"]
+__version__ = "0.1.0"

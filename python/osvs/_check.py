@@ -1,0 +1,141 @@
+"""check_softmax, check_merge and replay: the C++ core's laws on kernels declared in Python.
+
+Every law, generator, oracle comparison, shrink step and regression file is the core's
+(osvs._core over api/testbed/row_law_run.h and merge_law_run.h); this module only declares the
+kernel, resolves the settings and turns the core's dicts into results.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable, List, Optional, Union
+
+from . import _core
+from ._declare import MergeKernel, SoftmaxKernel
+from ._results import CheckResult, LawResult, LawViolation, ReplayResult
+from ._settings import resolve
+
+_SETTINGS = ("seed", "max_cases", "max_size", "shrink_seconds", "regression_dir", "progress")
+
+
+def row_laws() -> List[str]:
+    """The row laws, cheapest first (large_batch runs only with OSVS_LARGE_LAWS=1)."""
+    return [name for name, _, _ in _core.row_laws()]
+
+
+def merge_laws() -> List[str]:
+    return [name for name, _ in _core.merge_laws()]
+
+
+def _split(kwargs: dict):
+    settings = {k: kwargs.pop(k) for k in _SETTINGS if k in kwargs}
+    return settings, kwargs
+
+
+def _replay_saved(kernel, replay_dir) -> List[ReplayResult]:
+    if replay_dir is None:
+        return []
+    folder = Path(replay_dir) / kernel.name
+    return [replay(p, kernel, raise_on_failure=False) for p in sorted(folder.glob("*.json"))]
+
+
+def _finish(kernel, laws: Iterable[dict], replayed, raise_on_failure: bool) -> CheckResult:
+    result = CheckResult(kernel.name, [LawResult(**r) for r in laws], replayed)
+    if raise_on_failure and not result.ok:
+        raise LawViolation(result)
+    return result
+
+
+def check(kernel: Union[SoftmaxKernel, MergeKernel], *, laws: Optional[Iterable[str]] = None,
+          replay_dir: Optional[Union[str, os.PathLike]] = None, raise_on_failure: bool = True,
+          **settings) -> CheckResult:
+    """Runs the laws (default: every one) on a declared kernel; raises LawViolation on a failure.
+
+    ``replay_dir``: the saved cases under ``replay_dir/<name>/`` are replayed first, as the C++
+    testbed replays its OSVS_REPLAY_DIR. Settings (``seed``, ``max_cases``, ``max_size``,
+    ``shrink_seconds``, ``regression_dir``, ``progress``) default as _settings.py says.
+    """
+    s = resolve(**settings).as_core()
+    replayed = _replay_saved(kernel, replay_dir)
+    if isinstance(kernel, SoftmaxKernel):
+        names = list(laws) if laws is not None else row_laws()
+        out = _core.check_row_kernel(kernel.declaration(), kernel.call, names, s)
+    else:
+        names = list(laws) if laws is not None else merge_laws()
+        out = _core.check_merge_kernel(kernel.declaration(), kernel.call, names, s)
+    return _finish(kernel, out, replayed, raise_on_failure)
+
+
+def check_softmax(fn: Callable[[Any], Any], *, name: str, laws=None, replay_dir=None,
+                  raise_on_failure: bool = True, **declaration_and_settings) -> CheckResult:
+    """Every row law on ``fn(x) -> softmax(x)`` (``log=True``: log-softmax) along each row.
+
+    The declaration's keywords are SoftmaxKernel's: ``log``, ``masked_rows``, ``pos_inf_rows``,
+    ``accuracy``, ``vector_width``, ``block``, ``max_cols``, ``strided``, ``deterministic``,
+    ``batch_invariant``, ``order_independent``, ``exact_shift_invariant``, ``skip``,
+    ``known_defect``, ``to_input``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = SoftmaxKernel(fn, name=name, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
+def check_log_softmax(fn: Callable[[Any], Any], *, name: str, **kwargs) -> CheckResult:
+    """check_softmax with ``log=True``."""
+    return check_softmax(fn, name=name, log=True, **kwargs)
+
+
+def check_merge(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=None,
+                raise_on_failure: bool = True, **declaration_and_settings) -> CheckResult:
+    """Every merge law on ``fn(o_a, lse_a, o_b, lse_b) -> (o, lse)``.
+
+    The declaration's keywords are MergeKernel's: ``lse_bases``, ``empty_partial``, ``skip``,
+    ``known_defect``, ``to_input``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = MergeKernel(fn, name=name, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
+def read_regression(path: Union[str, os.PathLike]) -> dict:
+    """A regression file's record: kernel, law, expectation, provenance and case."""
+    path = os.fspath(path)
+    if _core.is_merge_regression(path):
+        return _core.read_merge_regression(path) | {"kind": "merge"}
+    return _core.read_row_regression(path) | {"kind": "row"}
+
+
+def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
+           **declaration) -> ReplayResult:
+    """Replays one regression file (row or merge) on a kernel and checks it shows what it expects.
+
+    ``fn`` is a declared kernel (SoftmaxKernel, MergeKernel) or a plain callable declared by the
+    keywords as for check_softmax / check_merge; ``name`` defaults to the file's kernel.
+    """
+    path = os.fspath(path)
+    record = read_regression(path)
+    if isinstance(fn, (SoftmaxKernel, MergeKernel)):
+        kernel = dataclasses.replace(fn, **declaration) if declaration else fn
+    else:
+        declaration.setdefault("name", record["kernel"])
+        kind = SoftmaxKernel if record["kind"] == "row" else MergeKernel
+        kernel = kind(fn, **declaration)
+    if record["kind"] == "row":
+        if not isinstance(kernel, SoftmaxKernel):
+            raise TypeError(f"{path} is a row kernel's case; got a merge kernel")
+        out = _core.replay_row_file(kernel.declaration(), kernel.call, path)
+    else:
+        if not isinstance(kernel, MergeKernel):
+            raise TypeError(f"{path} is a merge kernel's case; got a row kernel")
+        out = _core.replay_merge_file(kernel.declaration(), kernel.call, path)
+    result = ReplayResult(path=path, kernel=out["kernel"], law=out["law"],
+                          expect_holds=out["expect_holds"], status=out["status"],
+                          problem=out["problem"], found=out["found"],
+                          explanation=out["explanation"], case=out["case"])
+    if raise_on_failure and not result.ok:
+        raise LawViolation(result)
+    return result

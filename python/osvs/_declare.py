@@ -1,0 +1,118 @@
+"""Kernel declarations: what a kernel computes, its conventions and its accuracy contract.
+
+The same declarations as the C++ ``osvs::RowKernel`` and ``osvs::MergeKernel``
+(api/README.md), nothing inferred: a law not declared exact is judged within the accuracy
+contract, and a kernel without a contract is measured but cannot fail ``accuracy``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._arrays import ELEMENT_TYPES, on_host
+
+#: ``accuracy=``: None (no contract), a number of ulps, a function ``f(n, range)`` of the row's
+#: length and range (max - min of its finite values) with its formula as a string, or
+#: ``derived(...)``.
+AccuracySpec = Union[None, float, Callable[[int, float], float],
+                     Tuple[Callable[[int, float], float], str], Tuple[str, str, str, int]]
+
+
+def derived(kernel: str = "two_pass", combine: str = "hardened", block: int = 256) -> tuple:
+    """The a-priori bound osvs derives for one of its reduction shapes (``Accuracy::derived``)."""
+    return ("derived", kernel, combine, block)
+
+
+def _accuracy(a: Any) -> Any:
+    if a is None or isinstance(a, tuple):
+        return a
+    if callable(a):
+        return (a, getattr(a, "__doc__", None) or getattr(a, "__name__", "python function"))
+    return float(a)
+
+
+@dataclasses.dataclass
+class SoftmaxKernel:
+    """A black-box softmax (or log-softmax) kernel: ``fn(x) -> y`` on a batch of rows.
+
+    ``fn`` gets x as a NumPy array of shape (rows, cols) of ``dtype`` (rows may be padded: x is
+    then a strided view; bfloat16 comes as uint16 bits) or whatever ``to_input`` makes of it (a
+    torch tensor on the GPU, say), and returns y of the same shape and type: a NumPy array or any
+    ``__dlpack__`` object (a torch bfloat16 tensor is read as its bits).
+    """
+
+    fn: Callable[[Any], Any]
+    name: str
+    log: bool = False
+    dtype: str = "float32"  # input and output: float32, float16, bfloat16 (as uint16 bits)
+    masked_rows: str = "nan"  # a fully -inf row gives "nan" or "zero" (softmax 0, log -inf)
+    pos_inf_rows: str = "nan"  # a row with +inf gives "nan" or "limit" (1/k per +inf element)
+    accuracy: AccuracySpec = None
+    vector_width: int = 1
+    block: int = 0
+    max_cols: int = 1 << 20
+    strided: bool = True  # accepts padded rows (x a strided view)
+    deterministic: bool = True
+    batch_invariant: bool = True
+    order_independent: bool = False
+    exact_shift_invariant: bool = False
+    skip: Dict[str, str] = dataclasses.field(default_factory=dict)
+    known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
+    description: str = ""
+    to_input: Optional[Callable[[np.ndarray], Any]] = None
+
+    def __post_init__(self):
+        if self.masked_rows not in ("nan", "zero"):
+            raise ValueError(f"masked_rows={self.masked_rows!r}: 'nan' or 'zero'")
+        if self.pos_inf_rows not in ("nan", "limit"):
+            raise ValueError(f"pos_inf_rows={self.pos_inf_rows!r}: 'nan' or 'limit'")
+        if self.dtype not in ELEMENT_TYPES:
+            raise ValueError(f"dtype={self.dtype!r}: one of {', '.join(ELEMENT_TYPES)}")
+
+    def declaration(self) -> dict:
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+             if f.name not in ("fn", "to_input")}
+        d["accuracy"] = _accuracy(self.accuracy)
+        d["dtype"] = ELEMENT_TYPES[self.dtype][0]
+        return d
+
+    def call(self, x: np.ndarray) -> np.ndarray:
+        """One launch as the core makes it: x in, the float32 result on the host out."""
+        y = self.fn(self.to_input(x) if self.to_input else x)
+        return on_host(y, "the kernel's result", self.dtype)
+
+
+@dataclasses.dataclass
+class MergeKernel:
+    """A black-box merge of attention partials: ``fn(o_a, lse_a, o_b, lse_b) -> (o, lse)``.
+
+    o has shape (rows, head_dim), lse shape (rows,), float32; lse is in base ``lse_bases[0]``
+    (with two bases declared, fn is also given ``base="e"`` or ``base="2"``). An empty partial
+    has lse -inf (or +inf with ``empty_partial="+inf"``); its o is never read.
+    """
+
+    fn: Callable[..., Tuple[Any, Any]]
+    name: str
+    lse_bases: Sequence[str] = ("e",)
+    empty_partial: str = "-inf"
+    skip: Dict[str, str] = dataclasses.field(default_factory=dict)
+    known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
+    to_input: Optional[Callable[[np.ndarray], Any]] = None
+
+    def declaration(self) -> dict:
+        return {"name": self.name, "lse_bases": list(self.lse_bases),
+                "empty_partial": self.empty_partial, "skip": dict(self.skip),
+                "known_defect": dict(self.known_defect)}
+
+    def call(self, o_a, lse_a, o_b, lse_b, base: str):
+        args = [o_a, lse_a, o_b, lse_b]
+        if self.to_input:
+            args = [self.to_input(a) for a in args]
+        kwargs = {"base": base} if len(self.lse_bases) > 1 else {}
+        result = self.fn(*args, **kwargs)
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise TypeError("a merge kernel returns (o, lse)")
+        return (on_host(result[0], "the kernel's o"), on_host(result[1], "the kernel's lse"))

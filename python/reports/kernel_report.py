@@ -1,0 +1,75 @@
+"""A report of kernels under osvs's row laws: each kernel's results (status, reason, shrunk case),
+the shrunk cases as regression files, and the provenance of the run (date, commit, machine,
+library versions, settings). The drivers numpy_cpu.py and torch_triton_gpu.py call run().
+
+Writes OUT/report.md, OUT/results.json and OUT/regressions/<kernel>/<law>-<id>.json.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+import osvs
+
+
+def command_output(*cmd) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def arguments(description: str):
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("out", help="folder for report.md, results.json and regressions/")
+    p.add_argument("--seed", type=int, default=osvs.DEFAULT_SEED)
+    p.add_argument("--max-cases", type=int, default=100)
+    p.add_argument("--shrink-seconds", type=float, default=20)
+    return p.parse_args()
+
+
+def run(title: str, kernels, args, machine: dict) -> None:
+    """kernels: (name, keywords of check_softmax); machine: provenance beyond the common."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    provenance = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "osvs_commit": os.environ.get("OSVS_COMMIT") or command_output(
+            "git", "rev-parse", "--short", "HEAD"),
+        "python": platform.python_version(), "numpy": np.__version__, **machine,
+        "seed": args.seed, "max_cases": args.max_cases, "shrink_seconds": args.shrink_seconds}
+    results = {"provenance": provenance, "kernels": {}}
+    report = [f"# {title}", "", "```", json.dumps(provenance, indent=1), "```", ""]
+    for name, spec in kernels:
+        start = time.time()
+        try:
+            r = osvs.check_softmax(name=name, seed=args.seed, max_cases=args.max_cases,
+                                   shrink_seconds=args.shrink_seconds,
+                                   regression_dir=str(out / "regressions"),
+                                   raise_on_failure=False, **spec)
+        except Exception as e:  # noqa: BLE001 - a kernel that cannot be checked is reported
+            report += [f"## {name}", "", f"could not be checked: {e!r}", ""]
+            results["kernels"][name] = {"error": repr(e)}
+            continue
+        seconds = time.time() - start
+        accuracy = spec.get("accuracy")
+        results["kernels"][name] = {
+            "seconds": round(seconds, 1), "ok": r.ok,
+            "contract": accuracy if isinstance(accuracy, (int, float)) else repr(accuracy),
+            "laws": {law.law: {"status": law.status, "reason": law.reason, "judged": law.judged,
+                               "regression": law.regression and os.path.relpath(law.regression,
+                                                                                out)}
+                     for law in r.laws}}
+        report += [f"## {name} ({seconds:.0f} s, {'passes' if r.ok else 'fails'})", "", "```",
+                   str(r).replace(str(out) + os.sep, ""), "```", ""]
+        print(r, flush=True)
+    (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out / "report.md").write_text("\n".join(report))
+    print(f"wrote {out / 'report.md'}, {out / 'results.json'}, {out / 'regressions'}/")

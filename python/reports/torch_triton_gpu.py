@@ -1,0 +1,66 @@
+"""torch.softmax (float32, float16, bfloat16), torch.log_softmax and a Triton softmax of our own
+(triton_softmax.py) on the GPU under osvs's row laws, through the Python bindings: the kernels
+get CUDA tensors (``to_input``) and return CUDA tensors, read back through DLPack.
+
+    python3 python/reports/torch_triton_gpu.py OUT [--max-cases 100] [--seed 20261130]
+
+The contract is the one osvs's cuDNN example declares for a library softmax, 4 ulp of each
+kernel's own type: what a user would expect, not derived; a law that fails is a finding,
+printed and saved with its shrunk case.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernel_report import arguments, command_output, run  # noqa: E402
+
+
+def to_cuda(x: np.ndarray) -> torch.Tensor:
+    """The launch's rows on the GPU; bfloat16 arrives as its bits (uint16)."""
+    if x.dtype == np.uint16:
+        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
+    return torch.from_numpy(x).cuda()
+
+
+def kernels():
+    """(name, check keywords): the whole adapter of each kernel."""
+    common = dict(accuracy=4, to_input=to_cuda)
+    softmax = lambda x: torch.softmax(x, dim=1)  # noqa: E731
+    out = [("torch.softmax", dict(fn=softmax, **common)),
+           ("torch.log_softmax", dict(fn=lambda x: torch.log_softmax(x, dim=1), log=True,
+                                      **common)),
+           ("torch.softmax.f16", dict(fn=softmax, dtype="float16", **common)),
+           ("torch.softmax.bf16", dict(fn=softmax, dtype="bfloat16", **common))]
+    try:
+        from triton_softmax import triton_softmax
+        out.append(("triton.softmax", dict(fn=triton_softmax, max_cols=1 << 16, **common)))
+    except ImportError as e:  # reported, not hidden
+        print(f"triton.softmax not run: {e}", file=sys.stderr)
+    return out
+
+
+def main():
+    args = arguments(__doc__.splitlines()[0])
+    if not torch.cuda.is_available():
+        sys.exit("no CUDA device: this script checks GPU kernels")
+    try:
+        import triton
+        triton_version = triton.__version__
+    except ImportError:
+        triton_version = "not installed"
+    machine = {"gpu": torch.cuda.get_device_name(0),
+               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
+                                        "--format=csv,noheader"),
+               "torch": torch.__version__, "cuda": torch.version.cuda, "triton": triton_version,
+               "contract": "4 ulp of the kernel's type (declared, as for cuDNN in "
+                           "examples/cudnn_softmax)"}
+    run("torch and Triton softmax kernels under osvs (Python bindings, GPU)", kernels(), args,
+        machine)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""Merge laws on NumPy merges of attention partials: the correct one passes every law, one that
+drops the smaller partial fails with a case of two partials of one row and one component."""
+
+import pytest
+
+import osvs
+from numpy_kernels import merge, merge_dropping_smaller
+
+
+def test_correct_merge_passes_every_law():
+    result = osvs.check_merge(merge, name="numpy.merge")
+    assert result.ok
+    assert [r.law for r in result.laws] == osvs.merge_laws()
+    assert all(r.status == "passed" and r.judged > 0 for r in result.laws)
+
+
+def test_a_merge_of_two_bases_is_told_which():
+    bases = set()
+
+    def either_base(o_a, lse_a, o_b, lse_b, base):
+        bases.add(base)
+        return merge(o_a, lse_a, o_b, lse_b, base)
+
+    result = osvs.check_merge(either_base, name="numpy.merge.bases", lse_bases=("e", "2"),
+                              laws=["accuracy", "commutativity"])
+    assert result.ok and bases == {"e", "2"}
+
+
+def test_merge_dropping_the_smaller_partial_fails_small():
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_merge(merge_dropping_smaller, name="numpy.merge_dropping_smaller",
+                         laws=["accuracy"])
+    r = e.value.result["accuracy"]
+    parts = r.case["parts"]
+    assert len(parts) == 2 and parts[0]["o"].shape == (1, 1), r
+    assert osvs.read_regression(r.regression)["kind"] == "merge"
+    with pytest.raises(osvs.LawViolation):
+        osvs.replay(r.regression, merge_dropping_smaller)
+    assert osvs.replay(r.regression, merge).status == "as_expected"

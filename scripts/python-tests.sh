@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The Python package's tests: `pip install .` of the repository into a virtual environment under
+# build-python/ (the extension osvs._core and only the libraries it links, no CUDA; build-python/
+# and ccache make a second run cheap), then pytest over python/tests. Shrunk failures are kept
+# under build-python/osvs-regressions. Needs PyPI for nanobind, scikit-build-core, numpy and
+# pytest the first time (afterwards the environment has them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
+venv=build-python/venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+"${pip[@]}" nanobind scikit-build-core numpy pytest
+"${pip[@]}" --no-build-isolation .
+"$venv/bin/python" -m pytest -q --osvs-regressions=build-python/osvs-regressions "$@"
