@@ -75,8 +75,8 @@ ConfigResult judge_config(const Config& config, LaunchedConfig launched) {
   const int workers = worker_count();
   // Row by row when a row has more element chunks than the configuration has rows (the units of
   // work each way).
-  const bool row_by_row = workers > 1 && config.rows < workers &&
-                          oracle::element_chunk_count(n) > config.rows;
+  const bool row_by_row =
+      workers > 1 && config.rows < workers && oracle::element_chunk_count(n) > config.rows;
   const IndexLoop all_cores = index_loop_on(workers);
   const auto audit_rows = [&](int, std::int64_t begin, std::int64_t end) {
     ErrorStats& chunk = stats[static_cast<std::size_t>(begin / grain)];

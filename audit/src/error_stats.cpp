@@ -24,10 +24,10 @@ void ErrorStats::add(double ulp) {
   // bin k holds values in (edges[k-1], edges[k]]; bin 0 holds [0, edges[0]]. Up to 4 ulps the
   // edges are k/64 exactly, so the bin is ceil(64 ulp) - 1 (64 ulp and ceil are exact): what the
   // search below would find, without it, for nearly every element.
-  const auto bin = ulp <= 4.0 ? std::max(std::ceil(ulp * 64.0), 1.0) - 1.0
-                              : static_cast<double>(std::lower_bound(edges.begin() + 4 * 64,
-                                                                     edges.end(), ulp) -
-                                                    edges.begin());
+  const auto bin =
+      ulp <= 4.0 ? std::max(std::ceil(ulp * 64.0), 1.0) - 1.0
+                 : static_cast<double>(std::lower_bound(edges.begin() + 4 * 64, edges.end(), ulp) -
+                                       edges.begin());
   ++counts_[static_cast<std::size_t>(bin)];
   ++count_;
   sum_ += ulp;

@@ -56,8 +56,8 @@ namespace {
 // edges finds ((edges[k-1], edges[k]]), on the edges, next to them and between them.
 TEST(ErrorStats, TheDirectBinIsTheSearchedOne) {
   const auto& edges = ulp_bin_edges();
-  std::vector<double> values = {0.0, 1e-300, 4.0, std::nextafter(4.0, 5.0), 1e30,
-                                std::numeric_limits<double>::infinity()};
+  std::vector<double> values = {
+      0.0, 1e-300, 4.0, std::nextafter(4.0, 5.0), 1e30, std::numeric_limits<double>::infinity()};
   for (double e : edges)
     for (double v : {std::nextafter(e, 0.0), e, std::nextafter(e, 1e300), e * 0.999})
       values.push_back(v);
