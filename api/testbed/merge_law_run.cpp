@@ -5,12 +5,9 @@
 #include <chrono>
 
 #include "osvs/api/merge_runner.h"
-#include "osvs/api/row_regression.h"  // row_provenance
 #include "osvs/properties/gen/attention.h"
 
 namespace osvs::testbed {
-
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -92,59 +89,17 @@ std::string why_skipped(const MergeKernel& k, const MergeLaw& law) {
 
 MergeRegression regression_of(const MergeKernel& k, const MergeLaw& law, const MergeLawRun& run,
                               const std::string& found_by) {
-  const auto defect = k.known_defects().find(law.name);
-  const bool expect_failure = defect != k.known_defects().end();
-  MergeRegression r;
-  r.kernel = k.name();
-  r.law = law.name;
-  r.expect_holds = !expect_failure;
-  r.note = expect_failure ? "known defect: " + defect->second
-                          : "found failing: replay must show the law holding once the kernel "
-                            "is fixed";
-  r.found = row_provenance(found_by);
-  r.explanation = run.smallest_verdict.explanation;
-  r.input = *run.smallest;
-  return r;
+  return regression_of_run<MergeRegression>(k, law.name, run, found_by);
 }
 
 MergeLawRun run_merge_law(const MergeLaw& law, const MergeKernel& k, double shrink_seconds,
                           const std::function<void(const Verdict&, const MergeCase&)>& on_first,
                           const RcParams& params) {
   MergeLawRun run;
-  std::optional<Clock::time_point> first_failure;
-  const auto cases = rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
-  run.property_failure = check_property(
-      k.name() + ": merge " + law.name,
-      [&] {
-        // Past the budget every later candidate is accepted before it is built, so shrinking ends
-        // at once with the smallest failing case found so far.
-        if (first_failure &&
-            std::chrono::duration<double>(Clock::now() - *first_failure).count() > shrink_seconds) {
-          run.budget_spent = true;
-          return;
-        }
-        const MergeCase c = *cases;
-        const Verdict v = judge_merge(law, k, c);
-        if (v.status == VerdictStatus::Vacuous || v.status == VerdictStatus::NotRun) {
-          if (!first_failure) {
-            ++run.vacuous;
-            run.first_vacuous_reason = v.explanation;
-          }
-          RC_TAG("vacuous");
-          return;
-        }
-        if (!first_failure) ++run.judged;
-        if (!v.fails()) return;
-        if (!first_failure) {
-          first_failure = Clock::now();
-          on_first(v, c);
-        } else {
-          ++run.shrink_steps;
-        }
-        run.smallest = c;
-        run.smallest_verdict = v;
-        RC_FAIL(v.explanation);
-      },
+  run_law_property(
+      run, k.name() + ": merge " + law.name,
+      rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); }),
+      [&](const MergeCase& c) { return judge_merge(law, k, c); }, false, shrink_seconds, on_first,
       params);
   if (run.failed()) reduce(law, k, run);
   return run;

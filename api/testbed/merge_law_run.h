@@ -8,28 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "law_run.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_regression.h"
-#include "rc_check.h"
 
 namespace osvs::testbed {
 
-struct MergeLawRun {
-  int judged = 0;   ///< cases on which the law held or failed
-  int vacuous = 0;  ///< cases outside the law's domain
-  std::string first_vacuous_reason;
-  std::optional<MergeCase> smallest;  ///< the smallest failing case, when the law failed
-  Verdict smallest_verdict;
-  int shrink_steps = 0;       ///< smaller failing cases found after the first
-  bool budget_spent = false;  ///< shrinking stopped at its budget
-  /// Why the property did not hold, "" when it did: the law's failure, or an exception the
-  /// property threw (a case the runner refused, no device), which leaves no smallest case.
-  std::string property_failure;
-  /// The property failed without a failing case: it threw.
-  bool errored() const { return !failed() && !property_failure.empty(); }
-  bool failed() const { return smallest.has_value(); }
-  bool mostly_vacuous() const { return vacuous > judged; }
-};
+using MergeLawRun = LawRun<MergeCase>;
 
 /// Runs `law` on `k`; `on_first` is called with the first counterexample's verdict and case.
 MergeLawRun run_merge_law(const MergeLaw& law, const MergeKernel& k, double shrink_seconds,

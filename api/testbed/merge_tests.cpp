@@ -35,9 +35,9 @@ class MergeLawTest : public ::testing::Test {
         });
     EXPECT_FALSE(run.errored()) << run.property_failure;
     if (!run.failed()) {
-      EXPECT_FALSE(run.mostly_vacuous())
-          << law_->name << ": " << run.vacuous << " of " << (run.judged + run.vacuous)
-          << " cases were vacuous (e.g. " << run.first_vacuous_reason
+      EXPECT_FALSE(run.mostly_not_judged())
+          << law_->name << ": " << run.not_judged << " of " << (run.judged + run.not_judged)
+          << " cases were vacuous (e.g. " << run.not_judged_reason
           << "): the generator misses the law's domain";
       if (expect_failure)
         ADD_FAILURE() << k_->name() << " declares " << law_->name << " a known defect ("

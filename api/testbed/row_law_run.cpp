@@ -8,7 +8,7 @@
 
 namespace osvs::testbed {
 
-using Clock = std::chrono::steady_clock;
+using Clock = LawClock;
 
 namespace {
 
@@ -99,66 +99,18 @@ std::string why_skipped(const RowKernel& k, const RowLaw& law) {
 
 RowRegression regression_of(const RowKernel& k, const RowLaw& law, const RowLawRun& run,
                             const std::string& found_by) {
-  const auto defect = k.known_defects().find(law.name);
-  const bool expect_failure = defect != k.known_defects().end();
-  RowRegression r;
-  r.kernel = k.name();
-  r.law = law.name;
-  r.expect_holds = !expect_failure;
-  r.note = expect_failure ? "known defect: " + defect->second
-                          : "found failing: replay must show the law holding once the kernel "
-                            "is fixed";
-  r.found = row_provenance(found_by);
-  r.explanation = run.smallest_verdict.explanation;
-  r.input = *run.smallest;
-  return r;
+  return regression_of_run<RowRegression>(k, law.name, run, found_by);
 }
 
 RowLawRun run_row_law(const RowLaw& law, const RowKernel& k, double shrink_seconds,
                       const std::function<void(const Verdict&, const RowCase&)>& on_first,
                       const RcParams& params) {
   RowLawRun run;
-  std::optional<Clock::time_point> first_failure;
-  const auto cases = row_case(k, law.name);
-  run.property_failure = check_property(
-      k.name() + ": " + law.law,
-      [&] {
-        // Past the budget every later candidate is accepted before it is even built, so
-        // shrinking ends at once with the smallest failing case found so far.
-        if (first_failure &&
-            std::chrono::duration<double>(Clock::now() - *first_failure).count() > shrink_seconds) {
-          run.budget_spent = true;
-          return;
-        }
-        if (law.single_case && run.judged + run.not_judged > 0) return;  // its one case ran
-        const RowCase c = *cases;
-        const Verdict v = judge_row(law, k, c);
-        if (is_not_judged(v)) {
-          if (!first_failure) {
-            ++run.not_judged;
-            run.not_judged_reason = v.explanation;
-          }
-          RC_TAG("not judged");
-          return;
-        }
-        if (!first_failure) ++run.judged;
-        RC_TAG("judged");
-        if (v.holds()) return;
-        if (!first_failure) {
-          first_failure = Clock::now();
-          on_first(v, c);
-        } else {
-          ++run.shrink_steps;
-        }
-        run.smallest = c;
-        run.smallest_verdict = v;
-        RC_FAIL(v.explanation);
-      },
-      params);
-  if (run.failed())
-    reduce(law, k, run,
-           *first_failure + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(shrink_seconds)));
+  run_law_property(
+      run, k.name() + ": " + law.law, row_case(k, law.name),
+      [&](const RowCase& c) { return judge_row(law, k, c); }, law.single_case, shrink_seconds,
+      on_first, params);
+  if (run.failed()) reduce(law, k, run, run.deadline(shrink_seconds));
   return run;
 }
 

@@ -8,29 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "law_run.h"
 #include "osvs/api/row_laws.h"
 #include "osvs/api/row_regression.h"
-#include "rc_check.h"
 
 namespace osvs::testbed {
 
-struct RowLawRun {
-  int judged = 0;      ///< cases on which the law held or failed
-  int not_judged = 0;  ///< cases the law could not judge
-  std::string not_judged_reason;
-  std::optional<RowCase> smallest;  ///< the smallest failing case, when the law failed
-  Verdict smallest_verdict;
-  int shrink_steps = 0;       ///< smaller failing cases found after the first
-  bool budget_spent = false;  ///< shrinking stopped at its budget
-  /// Why the property did not hold, "" when it did: the law's failure, or an exception the
-  /// property threw (a case the runner refused, no device), which leaves no smallest case.
-  std::string property_failure;
-  /// The property failed without a failing case: it threw.
-  bool errored() const { return !failed() && !property_failure.empty(); }
-  bool failed() const { return smallest.has_value(); }
-  /// Most cases were outside the law's domain: the generator misses it.
-  bool mostly_not_judged() const { return not_judged > judged; }
-};
+using RowLawRun = LawRun<RowCase>;
 
 /// Why `law` is left out for `k` (a declared skip, a law the declaration rules out, a kernel that
 /// cannot run in this process), or "" when it runs.

@@ -32,45 +32,15 @@ nb::dict case_dict(const MergeCase& c) {
 }
 
 nb::dict run_one(const MergeKernel& k, const MergeLaw& law, const CheckSettings& s) {
-  if (const std::string why = testbed::why_skipped(k, law); !why.empty())
-    return law_result(law.name, law.law, "skipped", why);
-  const auto defect = k.known_defects().find(law.name);
-  const bool expect_failure = defect != k.known_defects().end();
-  const testbed::MergeLawRun run = testbed::run_merge_law(
-      law, k, s.shrink_seconds,
-      [&](const Verdict& v, const MergeCase& c) {
-        s.report(k.name() + "/" + law.name + " first counterexample (" + testbed::summary(c) +
-                 "): " + v.explanation + "\nshrinking (budget " + s.budget_text() + ") ...");
+  return law_outcome(
+      k, law, s, false,
+      [&](const auto& on_first) {
+        return testbed::run_merge_law(law, k, s.shrink_seconds, on_first, s.rc_params());
       },
-      s.rc_params());
-  nb::dict out;
-  if (run.errored()) {
-    out = law_result(law.name, law.law, "error", run.property_failure);
-  } else if (!run.failed()) {
-    if (expect_failure)
-      out = law_result(law.name, law.law, "defect_missing",
-                       k.name() + " declares " + law.name + " a known defect (" + defect->second +
-                           "), yet no counterexample was found in " + std::to_string(run.judged) +
-                           " cases");
-    else if (run.mostly_vacuous())
-      out = law_result(law.name, law.law, "not_judged",
-                       std::to_string(run.vacuous) + " of " +
-                           std::to_string(run.judged + run.vacuous) + " cases were vacuous (" +
-                           run.first_vacuous_reason + "): the generator misses the law's domain");
-    else
-      out = law_result(law.name, law.law, "passed", "");
-  } else {
-    out = law_result(law.name, law.law, expect_failure ? "known_defect" : "failed",
-                     run.smallest_verdict.explanation);
-    const MergeRegression r = testbed::regression_of(k, law, run, "python, host");
-    out["case"] = case_dict(r.input);
-    out["regression"] = write_merge_regression(r, s.regression_dir).string();
-  }
-  out["judged"] = run.judged;
-  out["not_judged"] = run.vacuous;
-  out["shrink_steps"] = run.shrink_steps;
-  out["budget_spent"] = run.budget_spent;
-  return out;
+      [](const MergeCase& c) { return case_dict(c); },
+      [&](const MergeRegression& r) {
+        return write_merge_regression(r, s.regression_dir).string();
+      });
 }
 
 MergeRegression read_file(const std::string& path) {
@@ -78,15 +48,7 @@ MergeRegression read_file(const std::string& path) {
 }
 
 nb::dict regression_dict(const MergeRegression& r) {
-  nb::dict d;
-  d["kernel"] = r.kernel;
-  d["law"] = r.law;
-  d["expect_holds"] = r.expect_holds;
-  d["note"] = r.note;
-  d["found"] = r.found;
-  d["explanation"] = r.explanation;
-  d["case"] = case_dict(r.input);
-  return d;
+  return python::regression_dict(r, [](const MergeCase& c) { return case_dict(c); });
 }
 
 nb::list check_merge_kernel(const nb::dict& declaration, nb::callable call,

@@ -37,48 +37,13 @@ nb::dict case_dict(const RowCase& c) {
 }
 
 nb::dict run_one(const RowKernel& k, const RowLaw& law, const CheckSettings& s) {
-  if (const std::string why = testbed::why_skipped(k, law); !why.empty())
-    return law_result(law.name, law.law, "skipped", why);
-  const auto defect = k.known_defects().find(law.name);
-  const bool expect_failure = defect != k.known_defects().end();
-  const testbed::RowLawRun run = testbed::run_row_law(
-      law, k, s.shrink_seconds,
-      [&](const Verdict& v, const RowCase& c) {
-        s.report(k.name() + "/" + law.name + " first counterexample (" + testbed::summary(c) +
-                 "): " + v.explanation + "\nshrinking (budget " + s.budget_text() + ") ...");
+  return law_outcome(
+      k, law, s, !k.accuracy().declared(),
+      [&](const auto& on_first) {
+        return testbed::run_row_law(law, k, s.shrink_seconds, on_first, s.rc_params());
       },
-      s.rc_params());
-  nb::dict out;
-  if (run.errored()) {
-    out = law_result(law.name, law.law, "error", run.property_failure);
-  } else if (!run.failed()) {
-    if (expect_failure)
-      out = law_result(law.name, law.law, "defect_missing",
-                       k.name() + " declares " + law.name + " a known defect (" + defect->second +
-                           "), yet no counterexample was found in " + std::to_string(run.judged) +
-                           " cases");
-    else if (run.mostly_not_judged() && !k.accuracy().declared())
-      out = law_result(law.name, law.law, "no_contract", run.not_judged_reason);
-    else if (run.mostly_not_judged())
-      out = law_result(law.name, law.law, "not_judged",
-                       std::to_string(run.not_judged) + " of " +
-                           std::to_string(run.judged + run.not_judged) +
-                           " cases could not be judged (" + run.not_judged_reason +
-                           "): the generator misses the law's domain");
-    else
-      out = law_result(law.name, law.law, "passed", "");
-  } else {
-    out = law_result(law.name, law.law, expect_failure ? "known_defect" : "failed",
-                     run.smallest_verdict.explanation);
-    const RowRegression r = testbed::regression_of(k, law, run, "python, host");
-    out["case"] = case_dict(r.input);
-    out["regression"] = write_row_regression(r, s.regression_dir).string();
-  }
-  out["judged"] = run.judged;
-  out["not_judged"] = run.not_judged;
-  out["shrink_steps"] = run.shrink_steps;
-  out["budget_spent"] = run.budget_spent;
-  return out;
+      [](const RowCase& c) { return case_dict(c); },
+      [&](const RowRegression& r) { return write_row_regression(r, s.regression_dir).string(); });
 }
 
 RowRegression read_file(const std::string& path) {
@@ -86,15 +51,7 @@ RowRegression read_file(const std::string& path) {
 }
 
 nb::dict regression_dict(const RowRegression& r) {
-  nb::dict d;
-  d["kernel"] = r.kernel;
-  d["law"] = r.law;
-  d["expect_holds"] = r.expect_holds;
-  d["note"] = r.note;
-  d["found"] = r.found;
-  d["explanation"] = r.explanation;
-  d["case"] = case_dict(r.input);
-  return d;
+  return python::regression_dict(r, [](const RowCase& c) { return case_dict(c); });
 }
 
 }  // namespace

@@ -1,0 +1,114 @@
+// What row laws and merge laws share when one law runs on one kernel under RapidCheck: the run's
+// record, the property that reports the first counterexample the moment it is found and stops
+// shrinking at a time budget, and the regression record of a failed run. row_law_run.h and
+// merge_law_run.h add what differs: how cases are generated, judged and reduced further.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "osvs/api/row_regression.h"  // row_provenance
+#include "osvs/properties/verdict.h"
+#include "rc_check.h"
+
+namespace osvs::testbed {
+
+using LawClock = std::chrono::steady_clock;
+
+template <class Case>
+struct LawRun {
+  int judged = 0;      ///< cases on which the law held or failed
+  int not_judged = 0;  ///< cases the law could not judge (outside its domain, not run)
+  std::string not_judged_reason;
+  std::optional<Case> smallest;  ///< the smallest failing case, when the law failed
+  Verdict smallest_verdict;
+  int shrink_steps = 0;       ///< smaller failing cases found after the first
+  bool budget_spent = false;  ///< shrinking stopped at its budget
+  /// Why the property did not hold, "" when it did: the law's failure, or an exception the
+  /// property threw (a case the runner refused, no device), which leaves no smallest case.
+  std::string property_failure;
+  /// When the first failing case was found (the shrinking budget counts from it).
+  std::optional<LawClock::time_point> first_failure;
+  /// The property failed without a failing case: it threw.
+  bool errored() const { return !failed() && !property_failure.empty(); }
+  bool failed() const { return smallest.has_value(); }
+  /// Most cases were outside the law's domain: the generator misses it.
+  bool mostly_not_judged() const { return not_judged > judged; }
+  /// When shrinking must end.
+  LawClock::time_point deadline(double shrink_seconds) const {
+    return *first_failure + std::chrono::duration_cast<LawClock::duration>(
+                                std::chrono::duration<double>(shrink_seconds));
+  }
+};
+
+/// Runs the property "judge every generated case" into `run`: `judge` gives a case's verdict;
+/// `on_first` hears the first counterexample; a single-case law judges its first case only;
+/// past `shrink_seconds` after the first failure every later candidate is accepted before it is
+/// built, so RapidCheck's shrinking ends at once with the smallest failing case found so far.
+template <class Case, class Gen, class Judge>
+void run_law_property(LawRun<Case>& run, const std::string& description, const Gen& cases,
+                      const Judge& judge, bool single_case, double shrink_seconds,
+                      const std::function<void(const Verdict&, const Case&)>& on_first,
+                      const RcParams& params) {
+  run.property_failure = check_property(
+      description,
+      [&] {
+        if (run.first_failure &&
+            std::chrono::duration<double>(LawClock::now() - *run.first_failure).count() >
+                shrink_seconds) {
+          run.budget_spent = true;
+          return;
+        }
+        if (single_case && run.judged + run.not_judged > 0) return;  // its one case ran
+        const Case c = *cases;
+        const Verdict v = judge(c);
+        if (!v.judged()) {
+          if (!run.first_failure) {
+            ++run.not_judged;
+            run.not_judged_reason = v.explanation;
+          }
+          RC_TAG("not judged");
+          return;
+        }
+        if (!run.first_failure) ++run.judged;
+        RC_TAG("judged");
+        if (v.holds()) return;
+        if (!run.first_failure) {
+          run.first_failure = LawClock::now();
+          on_first(v, c);
+        } else {
+          ++run.shrink_steps;
+        }
+        run.smallest = c;
+        run.smallest_verdict = v;
+        RC_FAIL(v.explanation);
+      },
+      params);
+}
+
+/// The regression record (RowRegression or MergeRegression) of a failed run: its smallest case,
+/// and what replaying must show (the law holding once the kernel is fixed, or still failing for a
+/// declared known defect); `found_by` goes into the provenance line.
+template <class Regression, class Kernel, class Case>
+Regression regression_of_run(const Kernel& k, const std::string& law, const LawRun<Case>& run,
+                             const std::string& found_by) {
+  const auto defect = k.known_defects().find(law);
+  const bool expect_failure = defect != k.known_defects().end();
+  Regression r;
+  r.kernel = k.name();
+  r.law = law;
+  r.expect_holds = !expect_failure;
+  r.note = expect_failure ? "known defect: " + defect->second
+                          : "found failing: replay must show the law holding once the kernel "
+                            "is fixed";
+  r.found = row_provenance(found_by);
+  r.explanation = run.smallest_verdict.explanation;
+  r.input = *run.smallest;
+  return r;
+}
+
+}  // namespace osvs::testbed
