@@ -61,4 +61,18 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+std::filesystem::path write_regression_file(const std::filesystem::path& root,
+                                            const std::string& kernel, const std::string& law,
+                                            const nlohmann::json& input, const std::string& text) {
+  const std::string id = content_id(kernel + "/" + law + "/" + input.dump());
+  const auto dir = root / kernel;
+  std::filesystem::create_directories(dir);
+  const auto path = dir / (law + "-" + id + ".json");
+  if (std::filesystem::exists(path)) return path;
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  return path;
+}
+
 }  // namespace osvs::api

@@ -1,8 +1,5 @@
 #include "osvs/api/merge_regression.h"
 
-#include <algorithm>
-#include <fstream>
-
 #include "json_values.h"
 #include "osvs/api/merge_runner.h"
 
@@ -50,15 +47,7 @@ json input_json(const MergeCase& c) {
 }  // namespace
 
 std::string to_json(const MergeRegression& r) {
-  const json j = {{kFormat, 1},
-                  {"kernel", r.kernel},
-                  {"law", r.law},
-                  {"expect", r.expect_holds ? "holds" : "violates"},
-                  {"note", r.note},
-                  {"found", r.found},
-                  {"explanation", r.explanation},
-                  {"input", input_json(r.input)}};
-  return j.dump(1) + "\n";
+  return api::regression_json(kFormat, r, input_json(r.input)).dump(1) + "\n";
 }
 
 bool is_merge_regression(const std::string& text) {
@@ -67,26 +56,9 @@ bool is_merge_regression(const std::string& text) {
 }
 
 MergeRegression merge_regression_from_json(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("not JSON: ") + e.what());
-  }
-  if (!j.is_object() || get<int>(j, kFormat) != 1)
-    throw std::runtime_error("not an osvs merge regression file (version 1)");
   MergeRegression r;
-  r.kernel = get<std::string>(j, "kernel");
-  r.law = get<std::string>(j, "law");
+  const json in = api::parse_regression(text, kFormat, "merge", r);
   if (!find_merge_law(r.law)) throw std::runtime_error("field 'law': no merge law '" + r.law + "'");
-  const auto expect = get<std::string>(j, "expect");
-  if (expect != "holds" && expect != "violates")
-    throw std::runtime_error("field 'expect': '" + expect + "' (holds or violates)");
-  r.expect_holds = expect == "holds";
-  r.note = get<std::string>(j, "note");
-  r.found = get<std::string>(j, "found");
-  r.explanation = get<std::string>(j, "explanation");
-  const json& in = field(j, "input");
   const auto base = parse_lse_base(get<std::string>(in, "base"));
   if (!base) throw std::runtime_error("field 'input.base': not e or 2");
   r.input.base = *base;
@@ -100,34 +72,12 @@ MergeRegression merge_regression_from_json(const std::string& text) {
 
 std::filesystem::path write_merge_regression(const MergeRegression& r,
                                              const std::filesystem::path& root) {
-  const std::string id = api::content_id(r.kernel + "/" + r.law + "/" + input_json(r.input).dump());
-  const auto dir = root / r.kernel;
-  std::filesystem::create_directories(dir);
-  const auto path = dir / (r.law + "-" + id + ".json");
-  if (std::filesystem::exists(path)) return path;
-  std::ofstream out(path);
-  out << to_json(r);
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-  return path;
+  return api::write_regression_file(root, r.kernel, r.law, input_json(r.input), to_json(r));
 }
 
 std::vector<std::pair<std::filesystem::path, MergeRegression>> read_merge_regressions(
     const std::filesystem::path& root, const std::string& kernel) {
-  std::vector<std::pair<std::filesystem::path, MergeRegression>> out;
-  const auto dir = root / kernel;
-  if (!std::filesystem::is_directory(dir)) return out;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    try {
-      out.emplace_back(f, merge_regression_from_json(api::read_text(f.string())));
-    } catch (const std::exception& e) {
-      throw std::runtime_error(f.string() + ": " + e.what());
-    }
-  }
-  return out;
+  return api::read_regression_files<MergeRegression>(root, kernel, merge_regression_from_json);
 }
 
 std::string replay_merge_regression(const MergeKernel& k, const MergeRegression& r) {
