@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "agreement_fixture.h"
 #include "osvs/kernels/dtype_bits.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/fast_plan.h"
@@ -24,29 +25,7 @@
 namespace osvs {
 namespace {
 
-class FastAgreement : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    gpu_ = make_cuda_executor(&why);
-    if (!gpu_) GTEST_SKIP() << "GPU test skipped: " << why;
-    cpu_ = make_cpu_executor();
-  }
-  std::unique_ptr<Executor> gpu_, cpu_;
-};
-
-/// Normal values (sigma 10) with masked elements, ties with a large value and values far below.
-std::vector<float> mixed_rows(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 10.0f);
-  std::uniform_int_distribution<int> pick(0, 19);
-  std::vector<float> x(static_cast<std::size_t>(rows * cols));
-  for (float& v : x) {
-    const int p = pick(rng);
-    v = p == 0 ? -INFINITY : p == 1 ? 30.0f : p == 2 ? -120.0f : normal(rng);
-  }
-  return x;
-}
+class FastAgreement : public ExecutorPair {};
 
 /// Bitwise in the portable-exp build, the exact maxima otherwise. Returns the differing outputs.
 std::size_t compare(const SoftmaxResult& g, const SoftmaxResult& c, const std::string& what) {

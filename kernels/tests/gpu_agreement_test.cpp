@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "agreement_fixture.h"
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/merge_trees.h"
@@ -14,30 +15,7 @@
 namespace osvs {
 namespace {
 
-class GpuAgreement : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    gpu_ = make_cuda_executor(&why);
-    if (!gpu_) GTEST_SKIP() << "GPU test skipped: " << why;
-    cpu_ = make_cpu_executor();
-  }
-  std::unique_ptr<Executor> gpu_, cpu_;
-};
-
-/// Rows mixing normal values (sigma 10), masked (-inf) elements, ties with the max and values
-/// far below it, so that every branch of the combines and underflowing exps are exercised.
-std::vector<float> mixed_rows(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 10.0f);
-  std::uniform_int_distribution<int> pick(0, 19);
-  std::vector<float> x(static_cast<std::size_t>(rows * cols));
-  for (float& v : x) {
-    const int p = pick(rng);
-    v = p == 0 ? -INFINITY : p == 1 ? 30.0f : p == 2 ? -120.0f : normal(rng);
-  }
-  return x;
-}
+class GpuAgreement : public ExecutorPair {};
 
 bool same_bits(float a, float b) {
   return float_bits(a) == float_bits(b);
