@@ -34,6 +34,10 @@ void add_audit_command(CLI::App& app) {
       ->check(CLI::IsMember({"seed", "hardened"}));
   sub->add_option("--block", opt->blocks, "Block sizes (32 ... 1024)")
       ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}));
+  sub->add_option(
+         "--cols", opt->cols,
+         "Row lengths to sweep instead of the plan's (the shapes you ship, e.g. 1024 8192)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{0x7fffffff}));
   sub->add_option("--family", opt->families, "Input families (see audit.md), default all");
   sub->add_option("--budget", *budget,
                   "Limit the sweep: seconds (300s, 5m) or elements (1e9, 2^30)");

@@ -91,12 +91,11 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
   p.sizes = opt.quick ? kQuickSizes : kCpuSizes;
   if (gpu && !opt.quick)
     p.sizes.insert(p.sizes.end(), kGpuExtraSizes.begin(), kGpuExtraSizes.end());
-
-  const std::size_t count = p.kernels.size() * p.blocks.size() * p.sizes.size() * p.families.size();
-  std::int64_t per_config = opt.quick ? kQuickElementsPerConfig
-                            : gpu     ? kGpuElementsPerConfig
-                                      : kCpuElementsPerConfig;
-  if (opt.budget.elements) per_config = *opt.budget.elements / static_cast<std::int64_t>(count);
+  if (!opt.cols.empty()) {  // the user's row lengths, smallest first (see below)
+    p.sizes = opt.cols;
+    std::sort(p.sizes.begin(), p.sizes.end());
+    p.sizes.erase(std::unique(p.sizes.begin(), p.sizes.end()), p.sizes.end());
+  }
 
   // Smallest rows first, so that a time budget cuts the longest rows, never a whole kernel.
   for (std::int64_t n : p.sizes)
@@ -112,10 +111,18 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
           } else if (long_row && !lesson_block && opt.blocks.empty()) {
             continue;
           }
-          const std::int64_t rows = std::clamp<std::int64_t>(per_config / n, 1, kMaxRowsPerConfig);
-          p.configs.push_back({k, b, n, f, rows});
-          p.elements += rows * n;
+          p.configs.push_back({k, b, n, f, 0});
         }
+  // The element budget is shared by the configurations planned (at least one row each).
+  std::int64_t per_config = opt.quick ? kQuickElementsPerConfig
+                            : gpu     ? kGpuElementsPerConfig
+                                      : kCpuElementsPerConfig;
+  if (opt.budget.elements)
+    per_config = *opt.budget.elements / static_cast<std::int64_t>(p.configs.size());
+  for (Config& c : p.configs) {
+    c.rows = std::clamp<std::int64_t>(per_config / c.n, 1, kMaxRowsPerConfig);
+    p.elements += c.rows * c.n;
+  }
   p.search.rounds =
       opt.search_rounds >= 0 ? opt.search_rounds : (opt.quick ? kQuickSearchRounds : kSearchRounds);
   if (opt.search_seconds >= 0) p.search.seconds = opt.search_seconds;

@@ -27,10 +27,11 @@ std::string name(const Shard& s) {
 std::string difference(const AuditReport& a, const AuditReport& b) {
   const AuditOptions &x = a.options, &y = b.options;
   if (x.executor != y.executor || x.quick != y.quick || x.kernels != y.kernels ||
-      x.combines != y.combines || x.blocks != y.blocks || x.families != y.families ||
-      x.budget.seconds != y.budget.seconds || x.budget.elements != y.budget.elements ||
-      x.search_rounds != y.search_rounds || x.search_seconds != y.search_seconds ||
-      x.seed != y.seed || x.perf != y.perf || x.attention != y.attention)
+      x.combines != y.combines || x.blocks != y.blocks || x.cols != y.cols ||
+      x.families != y.families || x.budget.seconds != y.budget.seconds ||
+      x.budget.elements != y.budget.elements || x.search_rounds != y.search_rounds ||
+      x.search_seconds != y.search_seconds || x.seed != y.seed || x.perf != y.perf ||
+      x.attention != y.attention)
     return "their options differ (the plan, the seed or the sections)";
   if (a.provenance.osvs_commit != b.provenance.osvs_commit)
     return "commit " + a.provenance.osvs_commit + " vs " + b.provenance.osvs_commit;

@@ -315,19 +315,21 @@ AttentionAudit attention_of(const json& j) {
 
 /// The options that decide the plan and every input; where the reports go is not among them.
 json options_json(const AuditOptions& o) {
-  return {{"executor", o.executor},
-          {"quick", o.quick},
-          {"kernels", o.kernels},
-          {"combines", o.combines},
-          {"blocks", o.blocks},
-          {"families", o.families},
-          {"budget_seconds", optional_json(o.budget.seconds)},
-          {"budget_elements", optional_json(o.budget.elements)},
-          {"search_rounds", o.search_rounds},
-          {"search_seconds", real(o.search_seconds)},
-          {"seed", o.seed},
-          {"perf", o.perf},
-          {"attention", o.attention}};
+  json j = {{"executor", o.executor},
+            {"quick", o.quick},
+            {"kernels", o.kernels},
+            {"combines", o.combines},
+            {"blocks", o.blocks},
+            {"families", o.families},
+            {"budget_seconds", optional_json(o.budget.seconds)},
+            {"budget_elements", optional_json(o.budget.elements)},
+            {"search_rounds", o.search_rounds},
+            {"search_seconds", real(o.search_seconds)},
+            {"seed", o.seed},
+            {"perf", o.perf},
+            {"attention", o.attention}};
+  if (!o.cols.empty()) j["cols"] = o.cols;  // absent: the plan's row lengths
+  return j;
 }
 
 AuditOptions options_of(const json& j) {
@@ -337,6 +339,7 @@ AuditOptions options_of(const json& j) {
   o.kernels = j.at("kernels").get<std::vector<std::string>>();
   o.combines = j.at("combines").get<std::vector<std::string>>();
   o.blocks = j.at("blocks").get<std::vector<int>>();
+  if (j.contains("cols")) o.cols = j.at("cols").get<std::vector<std::int64_t>>();
   o.families = j.at("families").get<std::vector<std::string>>();
   o.budget.seconds = optional_of<double>(j.at("budget_seconds"));
   o.budget.elements = optional_of<std::int64_t>(j.at("budget_elements"));

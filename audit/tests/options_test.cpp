@@ -63,5 +63,18 @@ TEST(Plan, TheGpuPlanReachesTwoToTheTwentyFourAtTheLessonsBlockSizes) {
   EXPECT_EQ(cpu.sizes.back(), 65537);
 }
 
+TEST(Plan, ColsReplaceThePlansRowLengths) {
+  AuditOptions opt;
+  opt.kernels = {"fast"};
+  opt.families = {"normal_10"};
+  opt.cols = {1 << 20, 1024, 8192, 1024};
+  opt.budget.elements = std::int64_t{1} << 26;
+  const Plan p = make_plan(opt, true);
+  EXPECT_EQ(p.sizes, (std::vector<std::int64_t>{1024, 8192, 1 << 20}));
+  ASSERT_EQ(p.configs.size(), 3u);  // the fast kernel runs at one block size
+  EXPECT_EQ(p.configs.back().n, 1 << 20);
+  EXPECT_EQ(p.configs.back().rows, (std::int64_t{1} << 26) / 3 / (1 << 20));  // 21 rows of 2^20
+}
+
 }  // namespace
 }  // namespace osvs::audit

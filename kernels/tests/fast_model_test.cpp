@@ -4,6 +4,8 @@
 // and each fast-kernel mutation changes what the model computes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <string>
@@ -84,30 +86,45 @@ TEST(FastSchedule, PairwiseStreamIsThePairwiseTreeForPowersOfTwo) {
   EXPECT_EQ(pairwise_stream(0, std::string("e"), get, bracket), "e");
 }
 
-TEST(FastSchedule, ThreadStateIsTheSpelledOutPairwiseSum) {
+TEST(FastSchedule, ThreadMaxAndSumAreTheSpelledOutSteps) {
   const std::vector<float> v = {0.3f, -7.1f, 2.25f, -0.9f, 1.7f, -30.5f, 2.0f, 0.01f};
-  const float m = 2.25f;
-  auto e = [&](int i) { return kexp(v[static_cast<std::size_t>(i)] - m); };
-  const float d = ((e(0) + e(1)) + (e(2) + e(3))) + ((e(4) + e(5)) + (e(6) + e(7)));
-  const State s = fast_thread_state<8>(v.data());
-  EXPECT_EQ(s.m, m);
-  EXPECT_EQ(float_bits(s.d), float_bits(d));
+  EXPECT_EQ(fast_thread_max<8>(v.data()), 2.25f);
+  const float M = 3.5f;  // the chunk's maximum, from other threads
+  auto e = [&](int i) { return FloatPair{portable_expf(v[static_cast<std::size_t>(i)] - M), 0}; };
+  auto add = [](FloatPair a, FloatPair b) { return pair_add(a, b); };
+  const FloatPair d =
+      add(add(add(e(0), e(1)), add(e(2), e(3))), add(add(e(4), e(5)), add(e(6), e(7))));
+  const FloatPair got = fast_thread_sum<8>(v.data(), M);
+  EXPECT_EQ(float_bits(got.s), float_bits(d.s));
+  EXPECT_EQ(float_bits(got.c), float_bits(d.c));
+  std::vector<float> special = v;
+  special[5] = NAN;
+  EXPECT_EQ(fast_thread_max<8>(special.data()), INFINITY) << "NaN is carried as +inf";
+  special[5] = INFINITY;
+  EXPECT_EQ(fast_thread_max<8>(special.data()), INFINITY);
+  EXPECT_EQ(float_bits(FastMaxAlg{}.combine(-0.0f, 0.0f)), float_bits(0.0f));
+  EXPECT_EQ(float_bits(FastMaxAlg{}.combine(0.0f, -0.0f)), float_bits(0.0f));
 }
 
-TEST(FastSchedule, WarpRowIsThreadStatesThenTheShuffleTree) {
+TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
   // n = 100 < 128: a warp, one float4 a lane; lane l holds x[4l .. 4l + 3], lanes 25.. hold -inf.
   const std::vector<float> x = normal_row(100, 3);
-  std::array<State, 32> lanes;
+  std::array<std::array<float, 4>, 32> held;
+  std::array<float, 32> lane_m;
+  std::array<FloatPair, 32> lane_d;
   for (int l = 0; l < 32; ++l) {
-    float v[4];
-    for (int c = 0; c < 4; ++c) v[c] = 4 * l + c < 100 ? x[4 * l + c] : -INFINITY;
-    lanes[l] = fast_thread_state<4>(v);
+    for (int c = 0; c < 4; ++c) held[l][c] = 4 * l + c < 100 ? x[4 * l + c] : -INFINITY;
+    lane_m[l] = fast_thread_max<4>(held[l].data());
   }
-  const State expect = model_warp_reduce(lanes, OnlineAlg<HardenedCombine>{});
+  const float M = model_warp_reduce(lane_m, FastMaxAlg{});
+  EXPECT_EQ(M, *std::max_element(x.begin(), x.end()));
+  for (int l = 0; l < 32; ++l) lane_d[l] = fast_thread_sum<4>(held[l].data(), M);
+  const State expect{M, pair_value(model_warp_reduce(lane_d, FastSumAlg{}))};
   const SoftmaxResult r = run_fast(x, 1, 100);
   EXPECT_TRUE(bitwise_equal(r.row_state[0], expect));
   for (int j = 0; j < 100; ++j)
-    EXPECT_EQ(float_bits(r.y[j]), float_bits(compensated_exp_diff(x[j], expect.m) / expect.d));
+    EXPECT_EQ(float_bits(r.y[j]),
+              float_bits(compensated_exp_diff_with<PortableExp>(x[j], expect.m) / expect.d));
 }
 
 TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
@@ -123,9 +140,25 @@ TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
   for (int l = 0; l < 32; ++l) lanes[l] = thread_v[l];
   std::array<State, 32> warps;
   warps.fill(identity_state());
-  warps[0] = model_warp_reduce(lanes, OnlineAlg<HardenedCombine>{});
-  const State expect = model_warp_reduce(warps, OnlineAlg<HardenedCombine>{});
+  warps[0] = model_warp_reduce(lanes, OnlineAlg<FastCombine>{});
+  const State expect = model_warp_reduce(warps, OnlineAlg<FastCombine>{});
   EXPECT_TRUE(bitwise_equal(run_fast(x, 1, n).row_state[0], expect));
+}
+
+TEST(FloatPair, TheSumsRoundingErrorIsKeptExactly) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> mag(0.0f, 1.0f);
+  std::uniform_int_distribution<int> scale(-60, 20);
+  for (int i = 0; i < 100000; ++i) {
+    const float a = std::ldexp(mag(rng), scale(rng)), b = std::ldexp(mag(rng), scale(rng));
+    const FloatPair p = pair_add(FloatPair{a, 0}, FloatPair{b, 0});
+    ASSERT_EQ(static_cast<double>(a) + static_cast<double>(b),
+              static_cast<double>(p.s) + static_cast<double>(p.c))
+        << std::hexfloat << a << " " << b;
+    const FloatPair q = pair_add(FloatPair{b, 0}, FloatPair{a, 0});
+    ASSERT_EQ(float_bits(p.s), float_bits(q.s));
+    ASSERT_EQ(float_bits(p.c), float_bits(q.c));
+  }
 }
 
 TEST(CompensatedExp, TheDifferenceSplitsExactly) {
@@ -143,9 +176,11 @@ TEST(CompensatedExp, TheDifferenceSplitsExactly) {
   }
 }
 
-TEST(CompensatedExp, WithinItsDerivedRelativeErrorOnNormalResults) {
-  // (1 + 2 E u)(1 + (u |g|)^2)(1 + u) - 1 for kexp of E ulps (compensated_exp.h), u = 2^-24.
-  const double u = 0x1p-24, E = kexp_max_ulp(false);
+/// (1 + 2 E u)(1 + (u |g|)^2)(1 + u) - 1 for an exp of E ulps (compensated_exp.h), u = 2^-24, on
+/// random gaps; the compensation must also beat the plain form kexp(fl(x - m)).
+template <class Exp>
+void expect_compensated_exp_within_its_bound() {
+  const double u = 0x1p-24, E = Exp::max_ulp(false);
   std::mt19937 rng(10);
   std::uniform_real_distribution<float> gap(-85.0f, 0.0f);
   std::normal_distribution<float> normal(0.0f, 10.0f);
@@ -156,12 +191,20 @@ TEST(CompensatedExp, WithinItsDerivedRelativeErrorOnNormalResults) {
     const double g = static_cast<double>(x) - static_cast<double>(m);
     const double exact = std::exp(g);
     const double bound = (1 + 2 * E * u) * (1 + (u * g) * (u * g)) * (1 + u) - 1;
-    const double rel = std::fabs(compensated_exp_diff(x, m) - exact) / exact;
+    const double rel = std::fabs(compensated_exp_diff_with<Exp>(x, m) - exact) / exact;
     ASSERT_LE(rel, bound * (1 + 1e-9)) << std::hexfloat << x << " " << m;
     worst_comp = std::max(worst_comp, rel);
-    worst_plain = std::max(worst_plain, std::fabs(kexp(x - m) - exact) / exact);
+    worst_plain = std::max(worst_plain, std::fabs(Exp{}(x - m) - exact) / exact);
   }
   EXPECT_LT(worst_comp, worst_plain) << "the compensation must beat the plain form";
+}
+
+TEST(CompensatedExp, WithinItsDerivedRelativeErrorOnNormalResults) {
+  expect_compensated_exp_within_its_bound<KernelExp>();
+}
+
+TEST(CompensatedExp, OverTheFastKernelsExpWithinItsDerivedRelativeError) {
+  expect_compensated_exp_within_its_bound<FastKernelExp>();
 }
 
 TEST(FastModel, ConventionsOfTheHardenedKernel) {

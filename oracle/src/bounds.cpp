@@ -95,9 +95,12 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
   require_finite(row, n, "softmax_bound");
   if (kernel == KernelKind::Fast) {
     // fast_schedule.h: every block of the row uses the merged row state, so one accounting state
-    // (model_fast_row's first) bounds d_hat; the outputs are compensated (compensated_exp.h).
-    const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{exp_ulp}).front();
-    return outputs_bound(row, n, s.m, s.D, s.err, detail::fast_path(n), exp_ulp, loops,
+    // (model_fast_row's first) bounds d_hat; the outputs are compensated (compensated_exp.h). The
+    // fast kernel's exp is its own on either executor (FastKernelExp, portable_expf), so its figure
+    // replaces the executor's kexp figure `exp_ulp`.
+    const double fast_exp_ulp = FastKernelExp::max_ulp(false);
+    const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}).front();
+    return outputs_bound(row, n, s.m, s.D, s.err, detail::fast_path(n), fast_exp_ulp, loops,
                          &detail::compensated_exp_error);
   }
   const double path = block_path(n, block);

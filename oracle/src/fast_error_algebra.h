@@ -1,10 +1,11 @@
 // The error-accounting algebra of the fast kernel: fast_schedule.h's order (kernels) run over
 // accounting states, so that the bound follows the kernel's own trees (see error_algebra.h).
 //
-//   step 1   the thread's m_t = max of its values (exact); each value's term kexp(fl(x - m_t)) is
-//            SumAccAlg's lift (the plain difference: exp_error), the pairwise tree of sums is
-//            SumAccAlg's combine (one rounding a sum): (m_t, D, err)
-//   2 - 4    the hardened combine's accounting, OnlineAccAlg (rescale of the smaller side only)
+//   steps 1-2  the chunk's maximum M (exact: fmaxf only)
+//   step 3     each value's term fexp(fl(x - M)) is SumAccAlg's lift (the plain difference:
+//              exp_error) as the pair (t_hat, 0); the thread's pairwise tree of pair_adds
+//   step 4     the chunk's trees of pair_adds, then the pair rounded once: (M, D, err)
+//   step 5     the hardened combine's accounting, OnlineAccAlg (rescale of the smaller side only)
 #pragma once
 
 #include "error_algebra.h"
@@ -12,44 +13,90 @@
 
 namespace osvs::oracle::detail {
 
+/// A float pair (s, c) of float_pair.h in the accounting: D = the exact sum of the e^(x - M) it
+/// stands for, |(s + c) - D| <= err, and |c| <= cmax.
+struct AccPair {
+  double D = 0;
+  double err = 0;
+  double cmax = 0;
+  bool zero = true;
+};
+
+/// The accounting of pair_add (float_pair.h), with u = 2^-24 and every quantity >= 0:
+///   s = fl(a.s + b.s)           |a.s + b.s| <= P := a.D + b.D + a.err + b.err + a.cmax + b.cmax
+///                               (|v.s| <= |v.s + v.c| + |v.c| <= v.D + v.err + v.cmax)
+///   e = (a.s + b.s) - s         exact (TwoSum), |e| <= u P
+///   c' = fl(a.c + b.c)          = a.c + b.c + r1, |r1| <= u (a.cmax + b.cmax)
+///   c = fl(c' + e)              = c' + e + r2,    |r2| <= u |c' + e| <= u C0,
+///                               C0 := (a.cmax + b.cmax)(1 + u) + u P
+///   s + c = (a.s + a.c) + (b.s + b.c) + r1 + r2: err = a.err + b.err + |r1| + |r2|,
+///   cmax = C0 (1 + u) (a sum that is exact has no error; the bounds above hold either way).
+/// pair_value rounds s + c once: |fl(s + c) - D| <= err + u (D + err).
+struct PairSumAccAlg {
+  using value_type = AccPair;
+  float m;  ///< the chunk's maximum
+  double exp_ulp;
+
+  AccPair initial() const { return {}; }
+  AccPair lift(float x) const {
+    const AccSum t = SumAccAlg{m, exp_ulp}.lift(x);
+    return {t.D, t.err, 0, t.zero};
+  }
+  AccPair combine(const AccPair& a, const AccPair& b) const {
+    if (a.zero) return b;  // pair_add with (0, 0): s = b.s exactly, e = 0, c = b.c exactly
+    if (b.zero) return a;
+    const double P = a.D + b.D + a.err + b.err + a.cmax + b.cmax;
+    const double r1 = kU * (a.cmax + b.cmax);
+    const double C0 = (a.cmax + b.cmax) * (1 + kU) + kU * P;
+    return {a.D + b.D, a.err + b.err + r1 + kU * C0, C0 * (1 + kU), false};
+  }
+  /// |pair_value - D| (the one rounding of s + c).
+  static double rounded_err(const AccPair& p) { return p.err + kU * (p.D + p.err); }
+};
+
 struct FastAccAlg {
   using value_type = AccState;
+  using sum_type = AccPair;
   double exp_ulp;
 
   AccState initial() const { return {}; }
   AccState combine(const AccState& a, const AccState& b) const {
     return OnlineAccAlg{false, exp_ulp}.combine(a, b);
   }
-  AccState thread_state(const float* v, int count) const {
+  PairSumAccAlg sum_alg(float M) const { return {M, exp_ulp}; }
+  AccPair thread_sum(const float* v, int count, float M) const {
     switch (count) {
       case 4:
-        return thread<4>(v);
+        return thread<4>(v, M);
       case 8:
-        return thread<8>(v);
+        return thread<8>(v, M);
       case 16:
-        return thread<16>(v);
+        return thread<16>(v, M);
       default:
-        return thread<32>(v);
+        return thread<32>(v, M);
     }
+  }
+  /// M = -inf: only masked values, the identity exactly (bounds are for finite rows: no +inf).
+  AccState chunk_state(float M, const AccPair& p) const {
+    if (M == -INFINITY || p.zero) return {};
+    return {M, p.D, PairSumAccAlg::rounded_err(p), false};
   }
 
  private:
   template <int V>
-  AccState thread(const float* v) const {
-    float m = -INFINITY;
-    for (int i = 0; i < V; ++i) m = fmax_k(m, v[i]);
-    if (m == -INFINITY) return {};  // only masked values: the identity, exactly
-    const SumAccAlg sum{m, exp_ulp};
-    const AccSum s = pairwise_tree<V>(
+  AccPair thread(const float* v, float M) const {
+    if (M == -INFINITY) return {};
+    const PairSumAccAlg sum = sum_alg(M);
+    return pairwise_tree<V>(
         0, [&](int i) { return sum.lift(v[i]); },
-        [&](const AccSum& a, const AccSum& b) { return sum.combine(a, b); });
-    return {m, s.D, s.err, false};
+        [&](const AccPair& a, const AccPair& b) { return sum.combine(a, b); });
   }
 };
 
 /// Longest chain of roundings an element's term goes through in the fast kernel: the thread's
-/// tree, the warp and block trees, and for split rows the chunk merge's (a binary-counter tree
-/// over q states has depth <= ceil(log2 q) + 1) and the second warp and block trees.
+/// tree, the warp and block trees of the sum, and for split rows the chunk merge's (a
+/// binary-counter tree over q states has depth <= ceil(log2 q) + 1) and the second warp and block
+/// trees.
 inline double fast_path(std::int64_t n) {
   const FastPlan p = fast_plan(n);
   double levels = 5 + 5 + 5;  // log2(32) thread levels at most, warp, block

@@ -25,6 +25,7 @@ struct AuditOptions {
   std::vector<std::string> kernels;   ///< two_pass, three_pass (empty: both), fast (when named)
   std::vector<std::string> combines;  ///< seed, hardened (empty: all)
   std::vector<int> blocks;            ///< block sizes (empty: the plan's)
+  std::vector<std::int64_t> cols;     ///< row lengths (empty: the plan's), e.g. a user's shapes
   std::vector<std::string> families;  ///< input families (empty: all)
   Budget budget;                      ///< limit on the sweep (empty: the plan's sizes)
   std::int64_t search_rounds = -1;    ///< targeted search rounds (< 0: the plan's default)

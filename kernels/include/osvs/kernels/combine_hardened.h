@@ -25,6 +25,7 @@
 #pragma once
 
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/exp_functors.h"
 #include "osvs/kernels/fp_model.h"
 #include "osvs/kernels/state.h"
 
@@ -67,11 +68,6 @@ struct HardenedCombineWith {
   OSVS_HD static float output(float x, State s) {
     return s.d == 0.0f ? 0.0f : Exp{}(x - s.m) / s.d;
   }
-};
-
-/// The kernels' exp (kexp) as a functor.
-struct KernelExp {
-  OSVS_HD float operator()(float x) const { return kexp(x); }
 };
 
 struct HardenedCombine : HardenedCombineWith<KernelExp> {};

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/exp_functors.h"
 #include "osvs/kernels/fp_model.h"
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/portable_exp.h"
@@ -34,17 +35,23 @@ OSVS_HD float two_diff_error(float a, float b, float t) {
   return (a - a1) + (c - c1);
 }
 
-/// e^(x - m) with the difference compensated (see above). Every step is an IEEE binary32 operation
-/// written out (fma explicitly), so the host and the device compute the same bits for the same
-/// kexp.
-OSVS_HD float compensated_exp_diff(float x, float m) {
+/// e^(x - m) with the difference compensated (see above), over the exp `Exp` (a functor). Every
+/// step is an IEEE binary32 operation written out (fma explicitly), so the host and the device
+/// compute the same bits for the same exp.
+template <class Exp>
+OSVS_HD float compensated_exp_diff_with(float x, float m) {
   const float t = x - m;
-  const float E = kexp(t);
+  const float E = Exp{}(t);
   // t = -inf (x = -inf, or an overflowing difference): E = 0 exactly, and e^(x - m) < 2^-150;
   // t NaN or +inf (a NaN operand, or m = -inf of a masked row): E itself, uncorrected.
   if (!(t > -__builtin_huge_valf() && t < __builtin_huge_valf())) return E;
   const float e = two_diff_error(x, m, t);
   return detail::fma_f(E, e, E);
+}
+
+/// compensated_exp_diff_with over kexp.
+OSVS_HD float compensated_exp_diff(float x, float m) {
+  return compensated_exp_diff_with<KernelExp>(x, m);
 }
 
 }  // namespace osvs

@@ -1,29 +1,47 @@
-// The fast kernel's reduction order, written once (see fast_plan.h for the layout):
+// The fast kernel's reduction order, written once (see fast_plan.h for the layout). A chunk (the
+// whole row unless the row is split) is held in registers, so its maximum is found before any
+// exp: inside a chunk nothing is ever rescaled, and the online combine is used where it is needed,
+// between the chunks of a split row.
 //
 //   1 thread   its vec * 4 values v[0..V) (V a power of two, the tail -inf):
-//              m_t = fmaxf of the values (exact), NaN or +inf anywhere -> the NaN state;
-//              d_t = pairwise sum of kexp(v[i] - m_t): level w = 1, 2, 4, ..: s[i] = s[i] + s[i+w]
-//                    for i = 0, 2w, 4w, ..  (depth log2 V <= 5, left operand the lower index;
-//                    pairwise_tree)
-//              state (m_t, d_t); m_t = -inf (only masked values) -> the identity (-inf, 0)
-//   2 warp     the __shfl_down_sync tree of block_schedule.h (offsets 16 .. 1) over the
-//              hardened combine (combine_hardened.h), lane 0 receives the warp's state
-//   3 block    (threads > 32) warp 0 folds the warps' states with the same tree, lanes past the
-//              number of warps starting from the identity: the chunk's state
-//   4 row      (split rows) every block of the row merges the C chunk states identically:
-//              thread t folds chunk states [t q, (t + 1) q), q = ceil(C / threads), with the
-//              binary-counter pairwise tree (pairwise_stream), then steps 2 and 3 over the threads
-//   5 output   y_j = compensated_exp_diff(x_j, m) / d (compensated_exp.h); 0 where d = 0 (a fully
-//              masked row, the hardened convention)
+//              m_t = fmaxf of the values (exact); +inf when one is NaN or +inf (fast_thread_max)
+//   2 max      the chunk's maximum M: the m_t folded by FastMaxAlg (exact; equal values give the
+//              AND of their bits, so +0 beats -0 on both executors) along the chunk's trees:
+//              the __shfl_down_sync tree of block_schedule.h (offsets 16 .. 1) in each warp, then
+//              (threads > 32) warp 0 folds the warps' values with the same tree, lanes past the
+//              number of warps starting from the initial value; every thread receives M
+//   3 thread   d_t = compensated pairwise sum of fexp(v[i] - M), a float pair (float_pair.h):
+//              level w = 1, 2, 4, ..: s[i] = pair_add(s[i], s[i+w]) for i = 0, 2w, 4w, ..
+//              (depth log2 V <= 5, left operand the lower index; pairwise_tree); v[i] = -inf
+//              gives fexp(-inf) = 0 exactly
+//   4 sum      the chunk's pair: the d_t folded by pair_add along the same trees as step 2, then
+//              rounded once, D = s + c; chunk state (M, D); M = +inf -> the NaN state (the
+//              hardened lift of NaN, +inf); M = -inf (only masked values) -> the identity
+//   5 row      (split rows) every block of the row merges the C chunk states identically with
+//              the hardened combine over fexp (combine_hardened.h): thread t folds chunk states
+//              [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise tree
+//              (pairwise_stream), then the trees of step 2 over the threads
+//   6 output   y_j = compensated_exp_diff_with<FastKernelExp>(x_j, M) / D (compensated_exp.h);
+//              0 where D = 0 (a fully masked row, the hardened convention)
+//
+// fexp = FastKernelExp = portable_expf (exp_functors.h) on both executors in every build, not the
+// build's kexp: 1 ulp where CUDA expf has 2, and the device's bits are the model's without the
+// OSVS_PORTABLE_EXP build (the last step that differed between the two was the exp).
+//
+// Why the maximum first (steps 2-4) rather than the online state of each thread: every element's
+// term then goes through one exp and compensated sums only, never a rescaling, so D carries the
+// exp's error and one rounding; the sums' roundings, up to one u D a tree level, were the largest
+// part of d's error with plain float sums (reports/gpu/2026-12-01-fast-accuracy/).
 //
 // Every step is deterministic (no atomics in the arithmetic; the split kernel uses a counter only
 // to know when the chunk states of its row are all written), so every block of a row computes the
-// same row state and the device equals this model bit for bit in the portable-exp build. The
-// order is written over an algebra so that the bounds (oracle/src/fast_bounds.cpp) follow it:
+// same row state and the device equals this model bit for bit. The order is written over an
+// algebra so that the bounds (oracle/src/fast_error_algebra.h) follow it:
 //
-//   Alg::value_type                          a state (State, or the oracle's accounting state)
-//   Alg::initial(), Alg::combine(a, b)       as in block_schedule.h
-//   Alg::thread_state(const float* v, int V) step 1 for V values
+//   Alg::value_type, Alg::initial(), Alg::combine(a, b)   a chunk state and step 5's combine
+//   Alg::sum_type, Alg::sum_alg(M)                        step 4's partial sums and their fold
+//   Alg::thread_sum(const float* v, int V, float M)       step 3 for V values
+//   Alg::chunk_state(float M, sum_type D)                 the chunk state of step 4
 #pragma once
 
 #include <cstdint>
@@ -33,11 +51,13 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_hardened.h"
 #include "osvs/kernels/compensated_exp.h"
+#include "osvs/kernels/exp_functors.h"
 #include "osvs/kernels/fast_plan.h"
+#include "osvs/kernels/float_pair.h"
 
 namespace osvs {
 
-/// The pairwise tree of step 1 over get(lo), .., get(lo + V - 1), V a power of two: the fold of
+/// The pairwise tree of step 3 over get(lo), .., get(lo + V - 1), V a power of two: the fold of
 /// the left half, then of the right half, then their combine. The same tree as the levels
 /// w = 1, 2, 4, .. of the head comment; written recursively so that only log2 V partial sums are
 /// live at once (registers).
@@ -51,11 +71,16 @@ OSVS_HD auto pairwise_tree(int lo, Get get, Combine combine) {
   }
 }
 
-/// Step 1 in floats: the thread's state of V values (V = 4, 8, 16 or 32).
+/// The fast kernel's exp (see the head comment) and its combine: the hardened operator over it.
+using FastKernelExp = PortableExp;
+using FastCombine = HardenedCombineWith<FastKernelExp>;
+
+/// Step 1: the largest of the thread's V values; +inf when one of them is NaN or +inf (the row's
+/// outputs are then NaN), so that the fold of step 2 carries the special exactly.
 template <int V>
-OSVS_HD State fast_thread_state(const float* v) {
+OSVS_HD float fast_thread_max(const float* v) {
   float m = -__builtin_huge_valf();
-  bool special = false;  // NaN or +inf: the row's outputs are NaN (hardened lift)
+  bool special = false;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
@@ -63,17 +88,48 @@ OSVS_HD State fast_thread_state(const float* v) {
     m = fmax_k(m, v[i]);
     special |= !(v[i] < __builtin_huge_valf());
   }
-  // v = -inf: kexp(-inf) = 0 exactly (m finite; m = -inf is replaced below)
-  const float d = pairwise_tree<V>(
-      0, [&](int i) { return kexp(v[i] - m); }, [](float a, float b) { return a + b; });
-  if (special) return State{canonical_nan(), canonical_nan()};
-  if (m == -__builtin_huge_valf()) return identity_state();  // only masked values
-  return State{m, d};
+  return special ? __builtin_huge_valf() : m;
+}
+
+/// Step 2's fold: the maximum, exact and bitwise commutative (never sees a NaN, step 1).
+struct FastMaxAlg {
+  using value_type = float;
+  OSVS_HD float initial() const { return -__builtin_huge_valf(); }
+  OSVS_HD float combine(float a, float b) const {
+    return a == b ? bits_float(float_bits(a) & float_bits(b)) : fmax_k(a, b);
+  }
+};
+
+/// Step 4's fold: compensated addition of float pairs.
+struct FastSumAlg {
+  using value_type = FloatPair;
+  OSVS_HD FloatPair initial() const { return FloatPair{}; }
+  OSVS_HD FloatPair combine(FloatPair a, FloatPair b) const { return pair_add(a, b); }
+};
+
+/// Step 3: the thread's compensated pairwise sum of fexp(v[i] - M) (V = 4, 8, 16 or 32); 0 when M
+/// is not finite (the chunk state is then decided by M alone).
+template <int V>
+OSVS_HD FloatPair fast_thread_sum(const float* v, float M) {
+  if (!(M > -__builtin_huge_valf() && M < __builtin_huge_valf())) return FloatPair{};
+  return pairwise_tree<V>(
+      0,
+      [&](int i) {
+        return FloatPair{FastKernelExp{}(v[i] - M), 0.0f};
+      },
+      [](FloatPair a, FloatPair b) { return pair_add(a, b); });
+}
+
+/// The chunk state of step 4 from the chunk's maximum M and its sum's pair.
+OSVS_HD State fast_chunk_state(float M, FloatPair D) {
+  if (M == __builtin_huge_valf()) return State{canonical_nan(), canonical_nan()};
+  if (M == -__builtin_huge_valf()) return identity_state();
+  return State{M, pair_value(D)};
 }
 
 /// The binary-counter pairwise fold of get(0), .., get(count - 1): the same tree as pairwise_tree
 /// for a power-of-two count; for others the complete subtrees of the binary expansion of count,
-/// largest first, folded right to left. Used for the chunk states of a split row (step 4).
+/// largest first, folded right to left. Used for the chunk states of a split row (step 5).
 template <class V, class Get, class Combine>
 OSVS_HD V pairwise_stream(std::int64_t count, V initial, Get get, Combine combine) {
   V stack[64];
@@ -96,19 +152,19 @@ OSVS_HD V pairwise_stream(std::int64_t count, V initial, Get get, Combine combin
   return v;
 }
 
-/// Step 5: the output of x_j for the row state s.
+/// Step 6: the output of x_j for the row state s.
 OSVS_HD float fast_output(float x, State s) {
-  return s.d == 0.0f ? 0.0f : compensated_exp_diff(x, s.m) / s.d;
+  return s.d == 0.0f ? 0.0f : compensated_exp_diff_with<FastKernelExp>(x, s.m) / s.d;
 }
 
-/// Chunk states thread t of a split row's block folds first (step 4): [t q, min((t + 1) q, C)).
+/// Chunk states thread t of a split row's block folds first (step 5): [t q, min((t + 1) q, C)).
 OSVS_HD std::int64_t fast_merge_per_thread(std::int64_t chunks, int threads) {
   return (chunks + threads - 1) / threads;
 }
 
 // ---- the CPU model of the order, over any algebra (host only) ----
 
-/// Steps 2 and 3 over the states of `threads` threads (a multiple of 32).
+/// The trees of steps 2, 4 and 5 over the values of `threads` threads (a multiple of 32).
 template <class Alg>
 typename Alg::value_type model_fast_block(const std::vector<typename Alg::value_type>& thread_v,
                                           int threads, const Alg& alg) {
@@ -145,21 +201,42 @@ struct FastModelMutation {
   bool prefix_merge = false;  ///< block c merges chunk states 0 .. c only
 };
 
-/// The state of chunk `chunk` (steps 1-3).
+/// Step 1 for V = count values (4, 8, 16 or 32).
+inline float fast_thread_max_of(const float* v, int count) {
+  switch (count) {
+    case 4:
+      return fast_thread_max<4>(v);
+    case 8:
+      return fast_thread_max<8>(v);
+    case 16:
+      return fast_thread_max<16>(v);
+    default:
+      return fast_thread_max<32>(v);
+  }
+}
+
+/// The state of chunk `chunk` (steps 1-4).
 template <class Alg>
 typename Alg::value_type model_fast_chunk(const float* row, std::int64_t n, const FastPlan& p,
                                           std::int64_t chunk, const Alg& alg,
                                           const FastModelMutation& mut = {}) {
-  std::vector<typename Alg::value_type> thread_v(static_cast<std::size_t>(p.threads));
-  float v[32];
+  const auto held = static_cast<std::size_t>(p.per_thread());
+  std::vector<float> v(static_cast<std::size_t>(p.threads) * held);
+  std::vector<float> thread_m(static_cast<std::size_t>(p.threads));
   for (int t = 0; t < p.threads; ++t) {
-    model_fast_gather(row, n, p, chunk, t, mut.skip_tail, v);
-    thread_v[static_cast<std::size_t>(t)] = alg.thread_state(v, p.per_thread());
+    float* mine = v.data() + static_cast<std::size_t>(t) * held;
+    model_fast_gather(row, n, p, chunk, t, mut.skip_tail, mine);
+    thread_m[static_cast<std::size_t>(t)] = fast_thread_max_of(mine, p.per_thread());
   }
-  return model_fast_block(thread_v, p.threads, alg);
+  const float M = model_fast_block(thread_m, p.threads, FastMaxAlg{});
+  std::vector<typename Alg::sum_type> thread_d(static_cast<std::size_t>(p.threads));
+  for (int t = 0; t < p.threads; ++t)
+    thread_d[static_cast<std::size_t>(t)] =
+        alg.thread_sum(v.data() + static_cast<std::size_t>(t) * held, p.per_thread(), M);
+  return alg.chunk_state(M, model_fast_block(thread_d, p.threads, alg.sum_alg(M)));
 }
 
-/// Step 4: the row state every block merges from the chunk states (first `count` of them).
+/// Step 5: the row state every block merges from the chunk states (first `count` of them).
 template <class Alg>
 typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_type>& chunk_v,
                                           std::int64_t count, int threads, const Alg& alg) {
@@ -177,7 +254,7 @@ typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_
   return model_fast_block(thread_v, threads, alg);
 }
 
-/// The row's states as the kernel computes them: per chunk, the state its block uses in step 5
+/// The row's states as the kernel computes them: per chunk, the state its block uses in step 6
 /// (all equal, the row state, except under a prefix-merge mutation).
 template <class Alg>
 std::vector<typename Alg::value_type> model_fast_row(const float* row, std::int64_t n,
@@ -198,23 +275,26 @@ std::vector<typename Alg::value_type> model_fast_row(const float* row, std::int6
   return used;
 }
 
-/// The float algebra of the fast kernel: hardened combine, step 1 in floats.
+/// The float algebra of the fast kernel: the kernel's own arithmetic (see the head comment).
 struct FastFloatAlg {
   using value_type = State;
+  using sum_type = FloatPair;
   State initial() const { return identity_state(); }
-  State combine(State a, State b) const { return HardenedCombine::combine(a, b); }
-  State thread_state(const float* v, int count) const {
+  State combine(State a, State b) const { return FastCombine::combine(a, b); }
+  FastSumAlg sum_alg(float /*M*/) const { return {}; }
+  FloatPair thread_sum(const float* v, int count, float M) const {
     switch (count) {
       case 4:
-        return fast_thread_state<4>(v);
+        return fast_thread_sum<4>(v, M);
       case 8:
-        return fast_thread_state<8>(v);
+        return fast_thread_sum<8>(v, M);
       case 16:
-        return fast_thread_state<16>(v);
+        return fast_thread_sum<16>(v, M);
       default:
-        return fast_thread_state<32>(v);
+        return fast_thread_sum<32>(v, M);
     }
   }
+  State chunk_state(float M, FloatPair D) const { return fast_chunk_state(M, D); }
 };
 
 }  // namespace osvs

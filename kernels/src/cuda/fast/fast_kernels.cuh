@@ -8,7 +8,7 @@
 //                        rows b / C, b / C + R, ... Each block holds its chunk in registers,
 //                        writes its chunk state, announces it on the row's counter and waits
 //                        until the row's C states are written; then every block of the row
-//                        merges them in the same fixed order (fast_schedule.h, step 4) and writes
+//                        merges them in the same fixed order (fast_schedule.h, step 5) and writes
 //                        its chunk from registers. The C blocks of a row are one fixed group of
 //                        co-resident blocks that only ever waits on itself, so it cannot
 //                        deadlock. The last block of a row to leave resets the row's two
@@ -29,9 +29,21 @@
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/fast_schedule.h"
 
+namespace osvs {
+// Shuffles of the float pairs of step 4 (float_pair.h), found by warp_reduce through the pair's
+// namespace.
+__device__ __forceinline__ FloatPair shfl_down(FloatPair v, int offset) {
+  return FloatPair{__shfl_down_sync(0xffffffffu, v.s, offset),
+                   __shfl_down_sync(0xffffffffu, v.c, offset)};
+}
+__device__ __forceinline__ FloatPair shfl_from_lane0(FloatPair v) {
+  return FloatPair{__shfl_sync(0xffffffffu, v.s, 0), __shfl_sync(0xffffffffu, v.c, 0)};
+}
+}  // namespace osvs
+
 namespace osvs::cuda::fast {
 
-using HardenedAlg = OnlineAlg<HardenedCombine>;
+using FastAlg = OnlineAlg<FastCombine>;
 
 /// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
 /// vector load (128-bit for float) for each whole group of 4 of an aligned row, element loads for
@@ -55,7 +67,7 @@ __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64
   }
 }
 
-/// Writes the outputs of thread t's values (step 5) for the row state s: vector stores where
+/// Writes the outputs of thread t's values (step 6) for the row state s: vector stores where
 /// the row is aligned and the group of 4 whole, element stores for the tail.
 template <int T, int K, class E>
 __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
@@ -76,29 +88,32 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
   }
 }
 
-/// Steps 2 and 3: every thread of the T threads receives their fold. T = 32: the warp alone (no
-/// shared memory, no block barrier: the warps of a block are independent rows).
-template <int T>
-__device__ __forceinline__ State chunk_fold(State v) {
-  v = warp_reduce(v, HardenedAlg{});
+/// The trees of steps 2, 4 and 5 (fast_schedule.h): every thread of the T threads receives the
+/// fold of their values under `alg`. T = 32: the warp alone (no shared memory, no block barrier:
+/// the warps of a block are independent rows).
+template <int T, class Alg>
+__device__ __forceinline__ typename Alg::value_type chunk_fold(typename Alg::value_type v,
+                                                               const Alg& alg) {
+  using V = typename Alg::value_type;
+  v = warp_reduce(v, alg);
   if constexpr (T == kWarpSize) {
     return shfl_from_lane0(v);
   } else {
     constexpr int kWarps = T / kWarpSize;
-    __shared__ State warp_state[kWarps];
-    __shared__ State result;
+    __shared__ V warp_value[kWarps];
+    __shared__ V result;
     const int lane = threadIdx.x & (kWarpSize - 1);
     const int warp = threadIdx.x / kWarpSize;
-    if (lane == 0) warp_state[warp] = v;
+    if (lane == 0) warp_value[warp] = v;
     __syncthreads();
     if (warp == 0) {
-      State w = lane < kWarps ? warp_state[lane] : identity_state();
-      w = warp_reduce(w, HardenedAlg{});
+      V w = lane < kWarps ? warp_value[lane] : alg.initial();
+      w = warp_reduce(w, alg);
       if (lane == 0) result = w;
     }
     __syncthreads();
-    const State out = result;
-    __syncthreads();  // warp_state and result are reused by the next fold of the block
+    const V out = result;
+    __syncthreads();  // warp_value and result are reused by the next fold of the block
     return out;
   }
 }
@@ -109,7 +124,7 @@ __device__ __forceinline__ State load_state_cg(const State* p) {
   return State{v.x, v.y};
 }
 
-/// Step 4: the row state from its C chunk states, for the block of chunk c.
+/// Step 5: the row state from its C chunk states, for the block of chunk c.
 template <int T, KernelMutation Mut>
 __device__ __forceinline__ State merge_chunks(const State* states, std::int64_t C, std::int64_t c) {
   const std::int64_t count = Mut == KernelMutation::FastLostChunk     ? C - 1
@@ -123,14 +138,16 @@ __device__ __forceinline__ State merge_chunks(const State* states, std::int64_t 
                          : pairwise_stream(
                                len, identity_state(),
                                [&](std::int64_t i) { return load_state_cg(states + lo + i); },
-                               [](State a, State b) { return HardenedCombine::combine(a, b); });
-  return chunk_fold<T>(v);
+                               [](State a, State b) { return FastCombine::combine(a, b); });
+  return chunk_fold<T>(v, FastAlg{});
 }
 
-/// Steps 1-3 for thread t's values of a chunk.
+/// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum.
 template <int T, int K>
 __device__ __forceinline__ State chunk_state(const float (&v)[4 * K]) {
-  return chunk_fold<T>(fast_thread_state<4 * K>(v));
+  const float M = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
+  const FloatPair D = chunk_fold<T>(fast_thread_sum<4 * K>(v, M), FastSumAlg{});
+  return fast_chunk_state(M, D);
 }
 
 /// chunks = 1: ROWS rows per block (T = 32), else one.
