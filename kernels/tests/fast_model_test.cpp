@@ -41,14 +41,16 @@ TEST(FastPlan, TheIssuesShapes) {
   EXPECT_EQ(warp.chunks, 1);
   EXPECT_EQ(block.threads, 256);
   EXPECT_EQ(block.chunks, 1);
-  EXPECT_EQ(two.chunks, 2);
+  EXPECT_EQ(two.threads, 1024);  // the longest row a block holds
+  EXPECT_EQ(two.chunks, 1);
+  EXPECT_EQ(fast_plan(kFastBlockRowMax + 1).chunks, 3);
   EXPECT_EQ(split.chunks, 64);
   EXPECT_EQ(split.chunk_span(), kFastChunkElems);
 }
 
 TEST(FastPlan, EveryElementHasExactlyOneSlot) {
-  for (std::int64_t n :
-       {0, 1, 3, 4, 5, 127, 128, 129, 1000, 1024, 1025, 2049, 5000, 16384, 16385, 40000, 100003}) {
+  for (std::int64_t n : {0, 1, 3, 4, 5, 127, 128, 129, 1000, 1024, 1025, 2049, 5000, 16384, 16385,
+                         32768, 32769, 40000, 100003}) {
     const FastPlan p = fast_plan(n);
     EXPECT_GE(p.chunks * p.chunk_span(), n) << n;
     EXPECT_LT((p.chunks - 1) * p.chunk_span(), n > 0 ? n : 1) << n;  // no empty chunk

@@ -50,6 +50,12 @@ std::vector<float> bench_data(std::int64_t rows, std::int64_t cols) {
   return host;
 }
 
+/// Median time of a device-to-device copy of `bytes` from x to y.
+double copy_ms(const void* x, void* y, std::size_t bytes, int reps) {
+  return median_ms([&] { OSVS_CUDA_CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); },
+                   reps);
+}
+
 }  // namespace
 
 ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
@@ -61,12 +67,7 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
   cuda::DeviceBuffer<float> x(host.data(), n), y(n);
   cuda::DeviceBuffer<State> st(static_cast<std::size_t>(rows));
   ShapeTiming out{rows, cols, 0, 0, {}};
-  out.copy_ms = median_ms(
-      [&] {
-        OSVS_CUDA_CHECK(
-            cudaMemcpyAsync(y.get(), x.get(), n * sizeof(float), cudaMemcpyDeviceToDevice));
-      },
-      repetitions);
+  out.copy_ms = copy_ms(x.get(), y.get(), n * sizeof(float), repetitions);
   out.copy_gbps = 2.0 * static_cast<double>(n) * sizeof(float) / out.copy_ms / 1e6;
   // The fast kernel's workspace, allocated once (its launches do not allocate when given one).
   cuda::DeviceBuffer<unsigned char> workspace(cuda::fast_workspace_bytes(rows, cols));
@@ -106,18 +107,30 @@ Bf16Timing time_fast_bf16(std::int64_t rows, std::int64_t cols, int repetitions)
   cuda::DeviceBuffer<unsigned char> workspace(cuda::fast_workspace_bytes(rows, cols));
   if (workspace.size() > 0) OSVS_CUDA_CHECK(cudaMemset(workspace.get(), 0, workspace.size()));
   Bf16Timing t{};
-  t.copy_ms = median_ms(
-      [&] {
-        OSVS_CUDA_CHECK(
-            cudaMemcpyAsync(y.get(), x.get(), n * sizeof(std::uint16_t), cudaMemcpyDeviceToDevice));
-      },
-      repetitions);
+  t.copy_ms = copy_ms(x.get(), y.get(), n * sizeof(std::uint16_t), repetitions);
   t.ms = median_ms(
       [&] {
         cuda::launch_fast_softmax_bf16(x.get(), y.get(), st.get(), rows, cols, workspace.get(),
                                        nullptr);
       },
       repetitions);
+  OSVS_CUDA_CHECK(cudaDeviceSynchronize());
+  t.fraction_of_copy = t.copy_ms / t.ms;
+  return t;
+}
+
+LaunchTiming time_launch_against_copy(std::int64_t rows, std::int64_t cols,
+                                      const std::function<void(const float* x, float* y)>& launch,
+                                      int repetitions) {
+  if (rows < 1 || cols < 1) throw InvalidLaunch("time_launch_against_copy: empty matrix");
+  if (repetitions < 1) throw InvalidLaunch("repetitions must be at least 1");
+  const auto n = static_cast<std::size_t>(rows * cols);
+  const std::vector<float> host = bench_data(rows, cols);
+  cuda::DeviceBuffer<float> x(host.data(), n), y(n);
+  LaunchTiming t{};
+  t.copy_ms = copy_ms(x.get(), y.get(), n * sizeof(float), repetitions);
+  t.ms = median_ms([&] { launch(x.get(), y.get()); }, repetitions);
+  OSVS_CUDA_CHECK(cudaGetLastError());
   OSVS_CUDA_CHECK(cudaDeviceSynchronize());
   t.fraction_of_copy = t.copy_ms / t.ms;
   return t;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,5 +54,18 @@ struct Bf16Timing {
   double fraction_of_copy;
 };
 Bf16Timing time_fast_bf16(std::int64_t rows, std::int64_t cols, int repetitions = 20);
+
+/// Any softmax timed like the kernels above, so that a kernel osvs did not write (cuDNN's, a
+/// user's) sits in the same table: `launch(x, y)` enqueues y = softmax(x) of the rows x cols
+/// float matrix (device pointers) on the default stream; the same N(0, 10) data, the same copy,
+/// the same median. Throws std::runtime_error when a CUDA call fails.
+struct LaunchTiming {
+  double copy_ms;
+  double ms;
+  double fraction_of_copy;
+};
+LaunchTiming time_launch_against_copy(std::int64_t rows, std::int64_t cols,
+                                      const std::function<void(const float* x, float* y)>& launch,
+                                      int repetitions = 20);
 
 }  // namespace osvs

@@ -10,7 +10,7 @@
 
 namespace osvs::cuda {
 
-/// How a split row's chunk states meet (rows of at most kFastChunkElems are never split).
+/// How a split row's chunk states meet (rows of at most kFastBlockRowMax are never split).
 enum class FastSplitPath {
   Auto,         ///< Cooperative where the device can hold a row's blocks at once, else TwoLaunch
   Cooperative,  ///< one cooperative launch, chunks in registers: x read once (throws if impossible)

@@ -3,9 +3,14 @@
 // on (SM count, occupancy), so that the CPU model replays the device's order for every n.
 //
 //   n <= 1024           a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
-//   1024 < n <= 16384   a block per row         threads = 64 ... 512, vec = 8 float4s a thread
-//   n > 16384           a row split in chunks   threads = 512, vec = 8; chunks of 16384 elements,
+//   1024 < n <= 32768   a block per row         threads = 64 ... 1024, vec = 8 float4s a thread
+//   n > 32768           a row split in chunks   threads = 512, vec = 8; chunks of 16384 elements,
 //                                               one block each, chunk states merged across blocks
+//
+// A row of up to 32768 elements stays in one block of 1024 threads rather than two cooperating
+// ones: split in two chunks, 1024 x 32768 reached 58.9 % of copy (reports/gpu/2026-11-30-fast),
+// the exchange of the chunk states between blocks on its path; the one-block layout's share is
+// in reports/gpu/2026-12-01-fast.
 //
 // In every case the row (or the chunk) is held in registers: each element is read from HBM once
 // and written once (fast_kernels.cuh says how the chunk states travel between the blocks of a
@@ -20,8 +25,10 @@
 
 namespace osvs {
 
-/// Elements of one chunk of a split row; rows up to this length are not split.
+/// Elements of one chunk of a split row.
 inline constexpr std::int64_t kFastChunkElems = 16384;
+/// Rows up to this length get a block each (not split).
+inline constexpr std::int64_t kFastBlockRowMax = 32768;
 /// Rows up to this length get a warp each.
 inline constexpr std::int64_t kFastWarpRowMax = 1024;
 /// Threads of a split row's block.
@@ -57,9 +64,9 @@ OSVS_HD FastPlan fast_plan(std::int64_t n) {
     return p;
   }
   p.vec = kFastBlockVec;
-  if (n <= kFastChunkElems) {
+  if (n <= kFastBlockRowMax) {
     const std::int64_t t = detail::pow2_at_least((n + 4 * kFastBlockVec - 1) / (4 * kFastBlockVec));
-    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 512
+    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 1024
     return p;
   }
   p.threads = kFastSplitThreads;

@@ -68,8 +68,10 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
       return launch_rows<128, kFastBlockVec, 1, Mut>(l);
     case 256:
       return launch_rows<256, kFastBlockVec, 1, Mut>(l);
-    default:
+    case 512:
       return launch_rows<512, kFastBlockVec, 1, Mut>(l);
+    default:
+      return launch_rows<1024, kFastBlockVec, 1, Mut>(l);
   }
 }
 
@@ -86,7 +88,7 @@ Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
 }
 
 /// What a cooperative launch of the split kernel can count on, per device: asked once (the
-/// queries cost microseconds, a 1024 x 32768 softmax some tens), then cached.
+/// queries cost microseconds, a 64 x 2^20 softmax some hundreds), then cached.
 struct SplitCapacity {
   bool cooperative;       ///< the device supports cooperative launches
   std::int64_t resident;  ///< blocks of the split kernel the whole device holds at once
