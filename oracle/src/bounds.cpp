@@ -70,17 +70,24 @@ double output_ulps(float x, float m, double D, double rho, double exp_ulp, ExpEr
   return total / ulp_of(y * (1 - 0x1p-40));
 }
 
+/// How a kernel divides by d_hat: IEEE division of each numerator, or (the fast kernel) the
+/// product with r = fl(1 / d_hat). For d_hat >= 1 (D >= 1: the maximum's term is exactly 1) r is
+/// normal and r = (1 / d_hat)(1 + delta), |delta| <= u, so e_hat * r = e_hat / d' exactly for
+/// d' = d_hat / (1 + delta), |d' / D - 1| <= (1 + rho) / (1 - u) - 1: output_ulps with that rho.
+enum class Divide { Each, Reciprocal };
+
 SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, double err,
                            double path, double exp_ulp, const IndexLoop* loops,
-                           ExpErrorOf exp_err = &detail::exp_error) {
+                           ExpErrorOf exp_err = &detail::exp_error, Divide divide = Divide::Each) {
   const double safety = arithmetic_safety(path);
   SoftmaxBound b;
   b.d_rel = err / D * safety;
+  const double rho = divide == Divide::Each ? b.d_rel : (1 + b.d_rel) / (1 - kU) - 1;
   b.y_ulp.resize(static_cast<std::size_t>(n));
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t j = begin; j < end; ++j)
       b.y_ulp[static_cast<std::size_t>(j)] =
-          output_ulps(row[j], m, D, b.d_rel, exp_ulp, exp_err) * safety;
+          output_ulps(row[j], m, D, rho, exp_ulp, exp_err) * safety;
   });
   return b;
 }
@@ -101,7 +108,7 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
     const double fast_exp_ulp = FastKernelExp::max_ulp(false);
     const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}).front();
     return outputs_bound(row, n, s.m, s.D, s.err, detail::fast_path(n), fast_exp_ulp, loops,
-                         &detail::compensated_exp_error);
+                         &detail::compensated_exp_error, Divide::Reciprocal);
   }
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {

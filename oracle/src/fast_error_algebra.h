@@ -2,8 +2,8 @@
 // accounting states, so that the bound follows the kernel's own trees (see error_algebra.h).
 //
 //   steps 1-2  the chunk's maximum M (exact: fmaxf only)
-//   step 3     each value's term fexp(fl(x - M)) is SumAccAlg's lift (the plain difference:
-//              exp_error) as the pair (t_hat, 0); the thread's pairwise tree of pair_adds
+//   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error)
+//              as the pair (t_hat, 0); the thread's pairwise tree of pair_adds
 //   step 4     the chunk's trees of pair_adds, then the pair rounded once: (M, D, err)
 //   step 5     the hardened combine's accounting, OnlineAccAlg (rescale of the smaller side only)
 #pragma once
@@ -39,8 +39,11 @@ struct PairSumAccAlg {
 
   AccPair initial() const { return {}; }
   AccPair lift(float x) const {
-    const AccSum t = SumAccAlg{m, exp_ulp}.lift(x);
-    return {t.D, t.err, 0, t.zero};
+    if (x == -INFINITY) return {};  // fast_term(-inf, M) = 0 exactly
+    const double g = static_cast<double>(x) - static_cast<double>(m);
+    const ExpError e = compensated_exp_error(g, exp_ulp);  // see error_terms.h
+    const double eg = exact_scale(g);
+    return {eg, eg * e.rel + e.abs, 0, false};
   }
   AccPair combine(const AccPair& a, const AccPair& b) const {
     if (a.zero) return b;  // pair_add with (0, 0): s = b.s exactly, e = 0, c = b.c exactly

@@ -3,6 +3,7 @@
 get CUDA tensors (``to_input``) and return CUDA tensors, read back through DLPack.
 
     python3 python/reports/torch_triton_gpu.py OUT [--max-cases 100] [--seed 20261130]
+    python3 python/reports/torch_triton_gpu.py --replay DIR   # DIR/<kernel>/<law>-<id>.json
 
 The contract is the one osvs's cuDNN example declares for a library softmax, 4 ulp of each
 kernel's own type: what a user would expect, not derived; a law that fails is a finding,
@@ -43,7 +44,26 @@ def kernels():
     return out
 
 
+def replay_all(folder: Path) -> int:
+    """Replays every regression file under folder/<kernel>/ on that kernel (the same adapter as
+    the run that saved it); returns the number that did not show what they expect."""
+    import osvs
+    bad = 0
+    for name, kw in kernels():
+        fn = kw.pop("fn")
+        for path in sorted((folder / name).glob("*.json")):
+            result = osvs.replay(path, fn, raise_on_failure=False, name=name, **kw)
+            print(f"{'ok  ' if result.ok else 'FAIL'} {path.relative_to(folder)}: {result.status}"
+                  f"{'' if result.ok else ' ' + result.problem}")
+            bad += 0 if result.ok else 1
+    return bad
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--replay":
+        if not torch.cuda.is_available():
+            sys.exit("no CUDA device: these cases replay on GPU kernels")
+        sys.exit(1 if replay_all(Path(sys.argv[2])) else 0)
     args = arguments(__doc__.splitlines()[0])
     if not torch.cuda.is_available():
         sys.exit("no CUDA device: this script checks GPU kernels")

@@ -10,10 +10,11 @@
 //              the __shfl_down_sync tree of block_schedule.h (offsets 16 .. 1) in each warp, then
 //              (threads > 32) warp 0 folds the warps' values with the same tree, lanes past the
 //              number of warps starting from the initial value; every thread receives M
-//   3 thread   d_t = compensated pairwise sum of fexp(v[i] - M), a float pair (float_pair.h):
+//   3 thread   the terms e_i = fast_term(v[i], M) = compensated_exp_diff_with<FastKernelExp>
+//              (compensated_exp.h: the rounding of v[i] - M compensated); v[i] = -inf gives 0
+//              exactly; d_t = their compensated pairwise sum, a float pair (float_pair.h):
 //              level w = 1, 2, 4, ..: s[i] = pair_add(s[i], s[i+w]) for i = 0, 2w, 4w, ..
-//              (depth log2 V <= 5, left operand the lower index; pairwise_tree); v[i] = -inf
-//              gives fexp(-inf) = 0 exactly
+//              (depth log2 V <= 5, left operand the lower index; pairwise_tree)
 //   4 sum      the chunk's pair: the d_t folded by pair_add along the same trees as step 2, then
 //              rounded once, D = s + c; chunk state (M, D); M = +inf -> the NaN state (the
 //              hardened lift of NaN, +inf); M = -inf (only masked values) -> the identity
@@ -21,8 +22,11 @@
 //              the hardened combine over fexp (combine_hardened.h): thread t folds chunk states
 //              [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise tree
 //              (pairwise_stream), then the trees of step 2 over the threads
-//   6 output   y_j = compensated_exp_diff_with<FastKernelExp>(x_j, M) / D (compensated_exp.h);
-//              0 where D = 0 (a fully masked row, the hardened convention)
+//   6 output   y_j = fl(fast_term(x_j, m) * r), r = fl(1 / d) for the row state (m, d); 0 where
+//              d = 0 (a fully masked row, the hardened convention). A row that is one chunk has
+//              m = M: its terms of step 3 are these, kept in registers, so each element costs one
+//              exp; the chunks of a split row recompute them against the row's m. One division
+//              a row and a product an element (the bound counts the reciprocal's rounding).
 //
 // fexp = FastKernelExp = portable_expf (exp_functors.h) on both executors in every build, not the
 // build's kexp: 1 ulp where CUDA expf has 2, and the device's bits are the model's without the
@@ -107,17 +111,30 @@ struct FastSumAlg {
   OSVS_HD FloatPair combine(FloatPair a, FloatPair b) const { return pair_add(a, b); }
 };
 
-/// Step 3: the thread's compensated pairwise sum of fexp(v[i] - M) (V = 4, 8, 16 or 32); 0 when M
-/// is not finite (the chunk state is then decided by M alone).
+/// Step 3's term (and step 6's numerator): e^(x - M), the difference's rounding compensated.
+OSVS_HD float fast_term(float x, float M) {
+  return compensated_exp_diff_with<FastKernelExp>(x, M);
+}
+
+/// Step 3: the compensated pairwise sum of the thread's V terms e[i] (V = 4, 8, 16 or 32).
 template <int V>
-OSVS_HD FloatPair fast_thread_sum(const float* v, float M) {
-  if (!(M > -__builtin_huge_valf() && M < __builtin_huge_valf())) return FloatPair{};
+OSVS_HD FloatPair fast_terms_sum(const float* e) {
   return pairwise_tree<V>(
       0,
       [&](int i) {
-        return FloatPair{FastKernelExp{}(v[i] - M), 0.0f};
+        return FloatPair{e[i], 0.0f};
       },
       [](FloatPair a, FloatPair b) { return pair_add(a, b); });
+}
+
+/// Step 3 from the values: the sum of fast_term(v[i], M); 0 when M is not finite (the chunk
+/// state is then decided by M alone).
+template <int V>
+OSVS_HD FloatPair fast_thread_sum(const float* v, float M) {
+  if (!(M > -__builtin_huge_valf() && M < __builtin_huge_valf())) return FloatPair{};
+  float e[V];
+  for (int i = 0; i < V; ++i) e[i] = fast_term(v[i], M);
+  return fast_terms_sum<V>(e);
 }
 
 /// The chunk state of step 4 from the chunk's maximum M and its sum's pair.
@@ -152,9 +169,14 @@ OSVS_HD V pairwise_stream(std::int64_t count, V initial, Get get, Combine combin
   return v;
 }
 
+/// Step 6 from the term e = fast_term(x_j, s.m) of the row state s.
+OSVS_HD float fast_output_of_term(float e, State s) {
+  return s.d == 0.0f ? 0.0f : e * (1.0f / s.d);
+}
+
 /// Step 6: the output of x_j for the row state s.
 OSVS_HD float fast_output(float x, State s) {
-  return s.d == 0.0f ? 0.0f : compensated_exp_diff_with<FastKernelExp>(x, s.m) / s.d;
+  return fast_output_of_term(fast_term(x, s.m), s);
 }
 
 /// Chunk states thread t of a split row's block folds first (step 5): [t q, min((t + 1) q, C)).

@@ -67,9 +67,10 @@ __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64
   }
 }
 
-/// Writes the outputs of thread t's values (step 6) for the row state s: vector stores where
+/// Writes the outputs (step 6) of thread t's values v for the row state s; TERMS: v already holds
+/// the terms fast_term(x, s.m) (a row that is one chunk), else the values x. Vector stores where
 /// the row is aligned and the group of 4 whole, element stores for the tail.
-template <int T, int K, class E>
+template <int T, int K, bool TERMS, class E>
 __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
                                             int t, bool vec_ok, const float (&v)[4 * K], State s) {
 #pragma unroll
@@ -77,7 +78,8 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
     const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
     float out[4];
 #pragma unroll
-    for (int c = 0; c < 4; ++c) out[c] = fast_output(v[4 * k + c], s);
+    for (int c = 0; c < 4; ++c)
+      out[c] = TERMS ? fast_output_of_term(v[4 * k + c], s) : fast_output(v[4 * k + c], s);
     if (vec_ok && j + 4 <= n) {
       Elements<E>::store4(row + j, out);
     } else {
@@ -142,12 +144,21 @@ __device__ __forceinline__ State merge_chunks(const State* states, std::int64_t 
   return chunk_fold<T>(v, FastAlg{});
 }
 
-/// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum.
-template <int T, int K>
-__device__ __forceinline__ State chunk_state(const float (&v)[4 * K]) {
+/// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
+/// overwritten by the terms fast_term(v[i], M) (step 6 of a row that is one chunk uses them).
+template <int T, int K, bool KEEP_TERMS>
+__device__ __forceinline__ State chunk_state(float (&v)[4 * K]) {
   const float M = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
-  const FloatPair D = chunk_fold<T>(fast_thread_sum<4 * K>(v, M), FastSumAlg{});
-  return fast_chunk_state(M, D);
+  FloatPair d{};
+  if constexpr (KEEP_TERMS) {
+#pragma unroll
+    for (int i = 0; i < 4 * K; ++i) v[i] = fast_term(v[i], M);
+    // M not finite: the chunk state is decided by M alone (fast_chunk_state), the sum unused
+    d = fast_terms_sum<4 * K>(v);
+  } else {
+    d = fast_thread_sum<4 * K>(v, M);
+  }
+  return fast_chunk_state(M, chunk_fold<T>(d, FastSumAlg{}));
 }
 
 /// chunks = 1: ROWS rows per block (T = 32), else one.
@@ -163,9 +174,9 @@ __global__ void __launch_bounds__(T* ROWS)
   E* row_y = y + row * n;
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, 0, t, vector_aligned(row_x), v);
-  const State s = chunk_state<T, K>(v);
+  const State s = chunk_state<T, K, true>(v);  // v now holds the terms
   if (t == 0) row_state[row] = s;
-  store_chunk<T, K>(row_y, n, 0, t, vector_aligned(row_y), v, s);
+  store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s);
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
@@ -207,12 +218,12 @@ __global__ void __launch_bounds__(T)
     E* row_y = y + row * n;
     float v[4 * K];
     load_chunk<T, K, Mut>(row_x, n, c * span, t, vector_aligned(row_x), v);
-    const State mine = chunk_state<T, K>(v);
+    const State mine = chunk_state<T, K, false>(v);
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
     const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
-    store_chunk<T, K>(row_y, n, c * span, t, vector_aligned(row_y), v, s);
+    store_chunk<T, K, false>(row_y, n, c * span, t, vector_aligned(row_y), v, s);
   }
 }
 
@@ -227,7 +238,7 @@ __global__ void __launch_bounds__(T)
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
                         vector_aligned(row_x), v);
-  const State s = chunk_state<T, K>(v);
+  const State s = chunk_state<T, K, false>(v);
   if (threadIdx.x == 0) chunk_states[item] = s;
 }
 
@@ -247,7 +258,7 @@ __global__ void __launch_bounds__(T)
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
   if (c == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K>(row_y, n, base, t, vector_aligned(row_y), v, s);
+  store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, s);
 }
 
 }  // namespace osvs::cuda::fast
