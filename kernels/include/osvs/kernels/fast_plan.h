@@ -10,7 +10,7 @@
 // A row of up to 32768 elements stays in one block of 1024 threads rather than two cooperating
 // ones: split in two chunks, 1024 x 32768 reached 58.9 % of copy (reports/gpu/2026-11-30-fast),
 // the exchange of the chunk states between blocks on its path; the one-block layout's share is
-// in reports/gpu/2026-12-01-fast.
+// in reports/gpu/2026-11-30-fast-accurate (60.2 %).
 //
 // In every case the row (or the chunk) is held in registers: each element is read from HBM once
 // and written once (fast_kernels.cuh says how the chunk states travel between the blocks of a
