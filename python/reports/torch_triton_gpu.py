@@ -3,7 +3,7 @@
 get CUDA tensors (``to_input``) and return CUDA tensors, read back through DLPack.
 
     python3 python/reports/torch_triton_gpu.py OUT [--max-cases 100] [--seed 20261130]
-    python3 python/reports/torch_triton_gpu.py --replay DIR   # DIR/<kernel>/<law>-<id>.json
+    python3 python/reports/torch_triton_gpu.py --replay DIR   # each saved case fails again
 
 The contract is the one osvs's cuDNN example declares for a library softmax, 4 ulp of each
 kernel's own type: what a user would expect, not derived; a law that fails is a finding,
@@ -46,17 +46,20 @@ def kernels():
 
 def replay_all(folder: Path) -> int:
     """Replays every regression file under folder/<kernel>/ on that kernel (the same adapter as
-    the run that saved it); returns the number that did not show what they expect."""
+    the run that saved it). A saved case expects its law to hold (it guards the fix), so on the
+    unfixed kernel it must fail again, the same way: that is what reproduces the finding. Returns
+    the number of cases that did not fail again."""
     import osvs
-    bad = 0
+    not_reproduced = 0
     for name, kw in kernels():
         fn = kw.pop("fn")
         for path in sorted((folder / name).glob("*.json")):
             result = osvs.replay(path, fn, raise_on_failure=False, name=name, **kw)
-            print(f"{'ok  ' if result.ok else 'FAIL'} {path.relative_to(folder)}: {result.status}"
-                  f"{'' if result.ok else ' ' + result.problem}")
-            bad += 0 if result.ok else 1
-    return bad
+            again = result.expect_holds and result.status == "mismatch"
+            print(f"{'reproduced' if again else 'NOT REPRODUCED'} {path.relative_to(folder)}: "
+                  f"{result.status}: {result.problem}")
+            not_reproduced += 0 if again else 1
+    return not_reproduced
 
 
 def main():
