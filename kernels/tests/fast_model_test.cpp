@@ -133,21 +133,41 @@ TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
 }
 
 TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
-  // n = 3 chunks (q = 1): threads 0, 1, 2 hold the chunk states, the rest the identity; the
-  // warp tree then the block tree of 16 warps.
+  // n = 3 chunks (q = 1): threads 0, 1, 2 hold the chunk states, the rest the initial one; the
+  // warp tree then the block tree of 16 warps, over fast_merge; the row's d = fl(s.d + lo).
   const std::int64_t n = 2 * kFastChunkElems + 77;
   const std::vector<float> x = normal_row(n, 4);
   const FastPlan p = fast_plan(n);
   ASSERT_EQ(p.chunks, 3);
-  std::vector<State> thread_v(static_cast<std::size_t>(p.threads), identity_state());
+  std::vector<FastMergeState> thread_v(static_cast<std::size_t>(p.threads),
+                                       FastMergeAlg{}.initial());
   for (int c = 0; c < 3; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
-  std::array<State, 32> lanes;
+  std::array<FastMergeState, 32> lanes;
   for (int l = 0; l < 32; ++l) lanes[l] = thread_v[l];
-  std::array<State, 32> warps;
-  warps.fill(identity_state());
-  warps[0] = model_warp_reduce(lanes, OnlineAlg<FastCombine>{});
-  const State expect = model_warp_reduce(warps, OnlineAlg<FastCombine>{});
+  std::array<FastMergeState, 32> warps;
+  warps.fill(FastMergeAlg{}.initial());
+  warps[0] = model_warp_reduce(lanes, FastMergeAlg{});
+  const FastMergeState merged = model_warp_reduce(warps, FastMergeAlg{});
+  const State expect = fast_row_state(merged);
   EXPECT_TRUE(bitwise_equal(run_fast(x, 1, n).row_state[0], expect));
+  // the merge's state is the verified combine's, bit for bit; lo only refines d
+  State plain = identity_state();
+  for (int c = 0; c < 3; ++c) plain = FastCombine::combine(plain, thread_v[c].s);
+  EXPECT_EQ(plain.m, merged.s.m);
+}
+
+TEST(FastSchedule, MergeCarriesTheCombinesRoundingError) {
+  // Two chunk states with d's whose merge rounds: s.d + lo must be the exact merge of the
+  // (d + lo)'s when the rescale factor is 1 (equal maxima): fl-free up to O(u^2).
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> mag(1.0f, 1000.0f);
+  for (int i = 0; i < 10000; ++i) {
+    const FastMergeState a{State{2.5f, mag(rng)}, 0.0f, 0.0f}, b{State{2.5f, mag(rng)}, 0.0f, 0.0f};
+    const FastMergeState r = fast_merge(a, b);
+    EXPECT_EQ(static_cast<double>(r.s.d) + static_cast<double>(r.lo),
+              static_cast<double>(a.s.d) + static_cast<double>(b.s.d));
+    EXPECT_TRUE(bitwise_equal(r.s, FastCombine::combine(a.s, b.s)));
+  }
 }
 
 TEST(FloatPair, TheSumsRoundingErrorIsKeptExactly) {

@@ -5,7 +5,8 @@
 //   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error)
 //              as the pair (t_hat, 0); the thread's pairwise tree of pair_adds
 //   step 4     the chunk's trees of pair_adds, then the pair rounded once: (M, D, err)
-//   step 5     the hardened combine's accounting, OnlineAccAlg (rescale of the smaller side only)
+//   step 5     the compensated merges (fast_merge): AccMerge below
+//   step 6     the row's d = fl(s.d + lo): one rounding (AccMerge's finish)
 #pragma once
 
 #include "error_algebra.h"
@@ -31,7 +32,8 @@ struct AccPair {
 ///                               C0 := (a.cmax + b.cmax)(1 + u) + u P
 ///   s + c = (a.s + a.c) + (b.s + b.c) + r1 + r2: err = a.err + b.err + |r1| + |r2|,
 ///   cmax = C0 (1 + u) (a sum that is exact has no error; the bounds above hold either way).
-/// pair_value rounds s + c once: |fl(s + c) - D| <= err + u (D + err).
+/// The chunk's pair enters the merges unrounded (FastAccAlg::chunk_state); the row's d is
+/// rounded once at the end (AccMergeAlg::finish).
 struct PairSumAccAlg {
   using value_type = AccPair;
   float m;  ///< the chunk's maximum
@@ -53,18 +55,74 @@ struct PairSumAccAlg {
     const double C0 = (a.cmax + b.cmax) * (1 + kU) + kU * P;
     return {a.D + b.D, a.err + b.err + r1 + kU * C0, C0 * (1 + kU), false};
   }
-  /// |pair_value - D| (the one rounding of s + c).
-  static double rounded_err(const AccPair& p) { return p.err + kU * (p.D + p.err); }
+};
+
+/// A merge state of fast_schedule.h (FastMergeState) in the accounting: D = the exact sum of the
+/// e^(x - m) it stands for, |(s.d + lo) - D| <= err, |lo| <= lomax; zero: the identity exactly.
+struct AccMerge {
+  float m = -INFINITY;
+  double D = 0;
+  double err = 0;
+  double lomax = 0;
+  bool zero = true;
+};
+
+/// The accounting of fast_merge, u = 2^-24, every quantity >= 0. Per side X (small or big) the
+/// kernel forms X.d e_X and X.lo e_X with the same e_X (e = 1 exactly for the side that keeps the
+/// maximum, fexp(fl(small.m - big.m)) for the other: exp_error's rel and abs, rescale in
+/// error_algebra.h without its product rounding):
+///   (X.d + X.lo) e_X - D_X e^g = (v_X - D_X) e_X + D_X (e_X - e^g)  <=  before_X
+///   s.d = fl(small.d e + big.d) (an fma, or a product then a sum), P := the bound below on
+///   small.d e + big.d (|X.d| <= D_X + err_X + lomax_X); err_true = (small.d e + big.d) - s.d,
+///   |err_true| <= 2 u P (1 + u); fma_error's result differs from it by at most 16 u^2 P
+///   (float_pair.h: two roundings of quantities below 6 u P)
+///   t = fma(small.lo, e, big.lo): |t - (small.lo e + big.lo)| <= u |t|,
+///   |t| <= (small.lomax e_max + big.lomax)(1 + u)
+///   lo = fl(t + err_c): one rounding, |lo| <= (|t| + |err_true| + 16 u^2 P)(1 + u) = lomax
+///   s.d + lo = (small.d + small.lo) e + (big.d + big.lo) + (err_c - err_true) + r_t + r_lo:
+///   err = before_small + before_big + 16 u^2 P + u |t| + u lomax.
+/// The row's d = fl(s.d + lo): |fl(s.d + lo) - D| <= err + u (D + err) (finish; D >= 1, normal).
+struct AccMergeAlg {
+  double exp_ulp;
+
+  struct Side {
+    double T = 0, before = 0, e_max = 0, d_max = 0, lomax = 0;
+  };
+  Side side(const AccMerge& s, float m) const {
+    if (s.zero) return {};
+    const double d_max = s.D + s.err + s.lomax;
+    if (s.m == m) return {s.D, s.err, 1.0, d_max, s.lomax};              // e = fexp(0) = 1 exactly
+    const double g = static_cast<double>(s.m) - static_cast<double>(m);  // < 0
+    const ExpError x = exp_error(g, exp_ulp);
+    const double eg = exact_scale(g);
+    const double e_max = eg * (1 + x.rel) + x.abs;
+    return {s.D * eg, s.err * e_max + s.D * (eg * x.rel + x.abs), e_max, d_max, s.lomax};
+  }
+  AccMerge combine(const AccMerge& a, const AccMerge& b) const {
+    const float m = fmax_k(a.m, b.m);  // exact; the big side has this m
+    if (a.zero && b.zero) return {m, 0, 0, 0, true};
+    const Side x = side(a, m), y = side(b, m);
+    const double P = x.d_max * x.e_max + y.d_max * y.e_max;
+    const double err_c = 2 * kU * P * (1 + kU) + 16 * kU * kU * P;
+    const double t = (x.lomax * x.e_max + y.lomax * y.e_max) * (1 + kU);
+    const double lomax = (t + err_c) * (1 + kU);
+    return {m, x.T + y.T, x.before + y.before + 16 * kU * kU * P + kU * t + kU * lomax, lomax,
+            false};
+  }
+  static AccState finish(const AccMerge& v) {
+    if (v.zero) return {v.m, 0, 0, true};
+    return {v.m, v.D, v.err + kU * (v.D + v.err), false};
+  }
 };
 
 struct FastAccAlg {
-  using value_type = AccState;
+  using value_type = AccMerge;
   using sum_type = AccPair;
   double exp_ulp;
 
-  AccState initial() const { return {}; }
-  AccState combine(const AccState& a, const AccState& b) const {
-    return OnlineAccAlg{false, exp_ulp}.combine(a, b);
+  AccMerge initial() const { return {}; }
+  AccMerge combine(const AccMerge& a, const AccMerge& b) const {
+    return AccMergeAlg{exp_ulp}.combine(a, b);
   }
   PairSumAccAlg sum_alg(float M) const { return {M, exp_ulp}; }
   AccPair thread_sum(const float* v, int count, float M) const {
@@ -79,11 +137,14 @@ struct FastAccAlg {
         return thread<32>(v, M);
     }
   }
+  /// The chunk's merge state: s.d + lo is the pair exactly (fast_merge_state), |lo| <= u |s + c|.
   /// M = -inf: only masked values, the identity exactly (bounds are for finite rows: no +inf).
-  AccState chunk_state(float M, const AccPair& p) const {
+  AccMerge chunk_state(float M, const AccPair& p) const {
     if (M == -INFINITY || p.zero) return {};
-    return {M, p.D, PairSumAccAlg::rounded_err(p), false};
+    return {M, p.D, p.err, kU * (p.D + p.err), false};
   }
+  /// The row state (step 6's d).
+  AccState finish(const AccMerge& v) const { return AccMergeAlg::finish(v); }
 
  private:
   template <int V>

@@ -146,6 +146,53 @@ OSVS_HD State fast_chunk_state(float M, FloatPair D) {
   return State{M, pair_value(D)};
 }
 
+/// A chunk state of a split row in the merges of step 5: s, the hardened combine's state (bit for
+/// bit what the verified combine gives), and lo, what its roundings lost, carried along: the
+/// row's d is fl(s.d + lo) (fast_row_state). A chunk starts with lo = the exact rest of its
+/// pair's rounding, so s.d + lo is the chunk's pair exactly.
+struct FastMergeState {
+  State s;
+  float lo;
+  float pad;  ///< 16 bytes: one 128-bit load between blocks (0 where written)
+};
+
+/// The chunk state of step 4 with its rest (see FastMergeState).
+OSVS_HD FastMergeState fast_merge_state(float M, FloatPair D) {
+  const State s = fast_chunk_state(M, D);
+  if (!(s.d > 0.0f && s.d < __builtin_huge_valf())) return FastMergeState{s, 0.0f, 0.0f};
+  return FastMergeState{s, two_sum_error(D.s, D.c, s.d), 0.0f};
+}
+
+/// Step 5's merge: the hardened combine over fexp (FastCombine) of the states, and the exact
+/// error of its d (fma_error of the same small.d * e + big.d, with the same e) plus the rescaled
+/// rests: s.d + lo = (small.d + small.lo) e + (big.d + big.lo) up to O(u^2) (float_pair.h).
+/// A NaN state, an empty side or two empty sides carry no rounding: lo is the big side's, or 0.
+OSVS_HD FastMergeState fast_merge(FastMergeState a, FastMergeState b) {
+  const State s = FastCombine::combine(a.s, b.s);
+  if (!(s.d > 0.0f && s.d < __builtin_huge_valf())) return FastMergeState{s, 0.0f, 0.0f};
+  const bool a_small = a.s.m < b.s.m;  // the combine's choice of sides
+  const FastMergeState big = a_small ? b : a;
+  const FastMergeState small = a_small ? a : b;
+  const float e = small.s.m == -__builtin_huge_valf() ? 0.0f : FastKernelExp{}(small.s.m - big.s.m);
+  const float err = fma_error(small.s.d, e, big.s.d, s.d);
+  return FastMergeState{s, detail::fma_f(small.lo, e, big.lo) + err, 0.0f};
+}
+
+/// The row state step 6 uses: d = fl(s.d + lo).
+OSVS_HD State fast_row_state(FastMergeState v) {
+  if (!(v.s.d > 0.0f && v.s.d < __builtin_huge_valf())) return v.s;
+  return State{v.s.m, v.s.d + v.lo};
+}
+
+/// Step 5's fold.
+struct FastMergeAlg {
+  using value_type = FastMergeState;
+  OSVS_HD FastMergeState initial() const { return FastMergeState{identity_state(), 0.0f, 0.0f}; }
+  OSVS_HD FastMergeState combine(FastMergeState a, FastMergeState b) const {
+    return fast_merge(a, b);
+  }
+};
+
 /// The binary-counter pairwise fold of get(0), .., get(count - 1): the same tree as pairwise_tree
 /// for a power-of-two count; for others the complete subtrees of the binary expansion of count,
 /// largest first, folded right to left. Used for the chunk states of a split row (step 5).
@@ -279,32 +326,34 @@ typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_
 }
 
 /// The row's states as the kernel computes them: per chunk, the state its block uses in step 6
-/// (all equal, the row state, except under a prefix-merge mutation).
+/// (all equal, the row state, except under a prefix-merge mutation), finished (Alg::finish).
 template <class Alg>
-std::vector<typename Alg::value_type> model_fast_row(const float* row, std::int64_t n,
-                                                     const Alg& alg,
-                                                     const FastModelMutation& mut = {}) {
+auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
+                    const FastModelMutation& mut = {}) {
   using V = typename Alg::value_type;
   const FastPlan p = fast_plan(n);
   std::vector<V> chunk_v(static_cast<std::size_t>(p.chunks));
   for (std::int64_t c = 0; c < p.chunks; ++c)
     chunk_v[static_cast<std::size_t>(c)] = model_fast_chunk(row, n, p, c, alg, mut);
-  if (p.chunks == 1) return chunk_v;
-  std::vector<V> used(chunk_v.size());
+  std::vector<decltype(alg.finish(chunk_v.front()))> used;
+  if (p.chunks == 1) {
+    used.push_back(alg.finish(chunk_v.front()));
+    return used;
+  }
   const std::int64_t all = mut.lose_chunk ? p.chunks - 1 : p.chunks;
   const V row_v = model_fast_merge(chunk_v, all, p.threads, alg);
   for (std::int64_t c = 0; c < p.chunks; ++c)
-    used[static_cast<std::size_t>(c)] =
-        mut.prefix_merge ? model_fast_merge(chunk_v, c + 1, p.threads, alg) : row_v;
+    used.push_back(
+        alg.finish(mut.prefix_merge ? model_fast_merge(chunk_v, c + 1, p.threads, alg) : row_v));
   return used;
 }
 
 /// The float algebra of the fast kernel: the kernel's own arithmetic (see the head comment).
 struct FastFloatAlg {
-  using value_type = State;
+  using value_type = FastMergeState;
   using sum_type = FloatPair;
-  State initial() const { return identity_state(); }
-  State combine(State a, State b) const { return FastCombine::combine(a, b); }
+  FastMergeState initial() const { return FastMergeAlg{}.initial(); }
+  FastMergeState combine(FastMergeState a, FastMergeState b) const { return fast_merge(a, b); }
   FastSumAlg sum_alg(float /*M*/) const { return {}; }
   FloatPair thread_sum(const float* v, int count, float M) const {
     switch (count) {
@@ -318,7 +367,9 @@ struct FastFloatAlg {
         return fast_thread_sum<32>(v, M);
     }
   }
-  State chunk_state(float M, FloatPair D) const { return fast_chunk_state(M, D); }
+  FastMergeState chunk_state(float M, FloatPair D) const { return fast_merge_state(M, D); }
+  /// The row state of a merged value (step 6's).
+  State finish(FastMergeState v) const { return fast_row_state(v); }
 };
 
 }  // namespace osvs

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "osvs/kernels/hd.h"
+#include "osvs/kernels/portable_exp.h"
 
 namespace osvs {
 
@@ -34,6 +35,37 @@ OSVS_HD FloatPair pair_add(FloatPair a, FloatPair b) {
 /// The pair rounded to one float.
 OSVS_HD float pair_value(FloatPair p) {
   return p.s + p.c;
+}
+
+/// The product a b rounded once, never contracted into a neighbouring sum (the host builds with
+/// -ffp-contract=off; on the device __fmul_rn is never fused).
+OSVS_HD float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+/// fl(a b + c) - r's complement: the error (a b + c) - r of r, an fl(a b + c) rounded once (an
+/// fma) or twice (a product, then a sum), for a, b, c >= 0 and finite, as one float (Boldo and
+/// Muller's ErrFma, its last two parts added):
+///   u1 = fl(a b), u2 = a b - u1 exactly (fma)          a b = u1 + u2
+///   alpha1 = fl(c + u2), z = (c + u2) - alpha1 (TwoSum)  c + u2 = alpha1 + z
+///   beta1 = fl(u1 + alpha1), beta2 = the rest (TwoSum)   u1 + alpha1 = beta1 + beta2
+///   so  a b + c - r = (beta1 - r) + beta2 + z  exactly, and
+///   gamma = fl(beta1 - r) exact (Sterbenz: beta1 and r are within a factor 2, both within
+///   2 u (1 + u) of a b + c >= 0), the result fl(fl(gamma + beta2) + z) two roundings of
+///   quantities of size u (a b + c): its error is below 16 u^2 (a b + c) (the accounting:
+///   oracle/src/fast_error_algebra.h, AccMergeAlg).
+OSVS_HD float fma_error(float a, float b, float c, float r) {
+  const float u1 = mul_rn(a, b);
+  const float u2 = detail::fma_f(a, b, -u1);
+  const float alpha1 = c + u2;
+  const float z = two_sum_error(c, u2, alpha1);
+  const float beta1 = u1 + alpha1;
+  const float beta2 = two_sum_error(u1, alpha1, beta1);
+  return ((beta1 - r) + beta2) + z;
 }
 
 }  // namespace osvs

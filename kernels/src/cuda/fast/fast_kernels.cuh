@@ -39,6 +39,16 @@ __device__ __forceinline__ FloatPair shfl_down(FloatPair v, int offset) {
 __device__ __forceinline__ FloatPair shfl_from_lane0(FloatPair v) {
   return FloatPair{__shfl_sync(0xffffffffu, v.s, 0), __shfl_sync(0xffffffffu, v.c, 0)};
 }
+__device__ __forceinline__ FastMergeState shfl_down(FastMergeState v, int offset) {
+  return FastMergeState{State{__shfl_down_sync(0xffffffffu, v.s.m, offset),
+                              __shfl_down_sync(0xffffffffu, v.s.d, offset)},
+                        __shfl_down_sync(0xffffffffu, v.lo, offset), 0.0f};
+}
+__device__ __forceinline__ FastMergeState shfl_from_lane0(FastMergeState v) {
+  return FastMergeState{
+      State{__shfl_sync(0xffffffffu, v.s.m, 0), __shfl_sync(0xffffffffu, v.s.d, 0)},
+      __shfl_sync(0xffffffffu, v.lo, 0), 0.0f};
+}
 }  // namespace osvs
 
 namespace osvs::cuda::fast {
@@ -121,14 +131,15 @@ __device__ __forceinline__ typename Alg::value_type chunk_fold(typename Alg::val
 }
 
 /// A chunk state written by another block: read from L2 (bypassing this SM's L1).
-__device__ __forceinline__ State load_state_cg(const State* p) {
-  const float2 v = __ldcg(reinterpret_cast<const float2*>(p));
-  return State{v.x, v.y};
+__device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p) {
+  const float4 v = __ldcg(reinterpret_cast<const float4*>(p));
+  return FastMergeState{State{v.x, v.y}, v.z, 0.0f};
 }
 
-/// Step 5: the row state from its C chunk states, for the block of chunk c.
+/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished).
 template <int T, KernelMutation Mut>
-__device__ __forceinline__ State merge_chunks(const State* states, std::int64_t C, std::int64_t c) {
+__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
+                                              std::int64_t c) {
   const std::int64_t count = Mut == KernelMutation::FastLostChunk     ? C - 1
                              : Mut == KernelMutation::FastPrefixMerge ? c + 1
                                                                       : C;
@@ -136,18 +147,19 @@ __device__ __forceinline__ State merge_chunks(const State* states, std::int64_t 
   const std::int64_t lo = std::int64_t{threadIdx.x} * q;
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
   // q = 1 (C <= T, every split row up to T chunks): one state a thread, no tree of its own
-  const State v = q == 1 ? (len == 1 ? load_state_cg(states + lo) : identity_state())
-                         : pairwise_stream(
-                               len, identity_state(),
-                               [&](std::int64_t i) { return load_state_cg(states + lo + i); },
-                               [](State a, State b) { return FastCombine::combine(a, b); });
-  return chunk_fold<T>(v, FastAlg{});
+  const FastMergeState v =
+      q == 1 ? (len == 1 ? load_state_cg(states + lo) : FastMergeAlg{}.initial())
+             : pairwise_stream(
+                   len, FastMergeAlg{}.initial(),
+                   [&](std::int64_t i) { return load_state_cg(states + lo + i); },
+                   [](FastMergeState a, FastMergeState b) { return fast_merge(a, b); });
+  return fast_row_state(chunk_fold<T>(v, FastMergeAlg{}));
 }
 
 /// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
 /// overwritten by the terms fast_term(v[i], M) (step 6 of a row that is one chunk uses them).
 template <int T, int K, bool KEEP_TERMS>
-__device__ __forceinline__ State chunk_state(float (&v)[4 * K]) {
+__device__ __forceinline__ FastMergeState chunk_state(float (&v)[4 * K]) {
   const float M = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
   FloatPair d{};
   if constexpr (KEEP_TERMS) {
@@ -158,7 +170,7 @@ __device__ __forceinline__ State chunk_state(float (&v)[4 * K]) {
   } else {
     d = fast_thread_sum<4 * K>(v, M);
   }
-  return fast_chunk_state(M, chunk_fold<T>(d, FastSumAlg{}));
+  return fast_merge_state(M, chunk_fold<T>(d, FastSumAlg{}));
 }
 
 /// chunks = 1: ROWS rows per block (T = 32), else one.
@@ -174,15 +186,15 @@ __global__ void __launch_bounds__(T* ROWS)
   E* row_y = y + row * n;
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, 0, t, vector_aligned(row_x), v);
-  const State s = chunk_state<T, K, true>(v);  // v now holds the terms
+  const State s = fast_row_state(chunk_state<T, K, true>(v));  // v now holds the terms
   if (t == 0) row_state[row] = s;
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s);
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
 /// other C - 1. Thread 0 holds s; every thread returns when the row's C states are readable.
-__device__ __forceinline__ void publish_and_wait(State* slot, State s, unsigned* arrived,
-                                                 std::int64_t C) {
+__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
+                                                 unsigned* arrived, std::int64_t C) {
   if (threadIdx.x == 0) {
     *slot = s;
     __threadfence();  // the state before the count
@@ -208,7 +220,7 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
-                      std::int64_t M, std::int64_t n, std::int64_t C, State* chunk_states,
+                      std::int64_t M, std::int64_t n, std::int64_t C, FastMergeState* chunk_states,
                       unsigned* arrived, unsigned* departed) {
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t span = std::int64_t{T} * K * 4;
@@ -218,7 +230,7 @@ __global__ void __launch_bounds__(T)
     E* row_y = y + row * n;
     float v[4 * K];
     load_chunk<T, K, Mut>(row_x, n, c * span, t, vector_aligned(row_x), v);
-    const State mine = chunk_state<T, K, false>(v);
+    const FastMergeState mine = chunk_state<T, K, false>(v);
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
     const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
@@ -231,14 +243,14 @@ __global__ void __launch_bounds__(T)
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_chunk_state_kernel(const E* __restrict__ x, std::int64_t n, std::int64_t C,
-                            State* __restrict__ chunk_states) {
+                            FastMergeState* __restrict__ chunk_states) {
   const std::int64_t item = blockIdx.x;
   const std::int64_t row = item / C, c = item % C;
   const E* row_x = x + row * n;
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
                         vector_aligned(row_x), v);
-  const State s = chunk_state<T, K, false>(v);
+  const FastMergeState s = chunk_state<T, K, false>(v);
   if (threadIdx.x == 0) chunk_states[item] = s;
 }
 
@@ -247,7 +259,7 @@ template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_chunk_output_kernel(const E* __restrict__ x, E* __restrict__ y,
                              State* __restrict__ row_state, std::int64_t n, std::int64_t C,
-                             const State* __restrict__ chunk_states) {
+                             const FastMergeState* __restrict__ chunk_states) {
   const std::int64_t item = blockIdx.x;
   const std::int64_t row = item / C, c = item % C;
   const int t = static_cast<int>(threadIdx.x);

@@ -76,13 +76,13 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
 }
 
 struct Workspace {
-  State* chunk_states;
+  FastMergeState* chunk_states;
   unsigned* arrived;   ///< per row: blocks that published their chunk state
   unsigned* departed;  ///< per row: blocks done reading the row's states
 };
 
 Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
-  auto* states = static_cast<State*>(ws);
+  auto* states = static_cast<FastMergeState*>(ws);
   auto* arrived = reinterpret_cast<unsigned*>(states + rows * chunks);
   return {states, arrived, arrived + rows};
 }
@@ -134,7 +134,7 @@ void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath
     E* y = l.y;
     State* rs = l.row_state;
     std::int64_t M = l.rows, n = l.cols, chunks = C;
-    State* states = w.chunk_states;
+    FastMergeState* states = w.chunk_states;
     unsigned* arrived = w.arrived;
     unsigned* departed = w.departed;
     void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
@@ -193,7 +193,7 @@ void launch_plan(const Launch<E>& l, void* ws, FastSplitPath path) {
 std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols) {
   const FastPlan p = fast_plan(cols);
   if (p.chunks == 1) return 0;
-  return static_cast<std::size_t>(rows * p.chunks) * sizeof(State) +
+  return static_cast<std::size_t>(rows * p.chunks) * sizeof(FastMergeState) +
          2 * static_cast<std::size_t>(rows) * sizeof(unsigned);
 }
 
