@@ -17,17 +17,50 @@ const std::vector<double>& ulp_bin_edges() {
   return edges;
 }
 
+namespace {
+
+/// Octaves of the bins above 4 ulps: the edges grow by 2^(1/8), so each octave [2^e, 2^(e+1))
+/// holds about 8 of them.
+constexpr int kFirstOctave = 2, kLastOctave = 24;
+
+/// For e = kFirstOctave ... kLastOctave + 1, the first bin whose upper edge is >= 2^e (the
+/// edges' end when none is).
+const std::vector<std::ptrdiff_t>& octave_first_bins() {
+  static const std::vector<std::ptrdiff_t> first = [] {
+    const auto& edges = ulp_bin_edges();
+    std::vector<std::ptrdiff_t> f;
+    for (int e = kFirstOctave; e <= kLastOctave + 1; ++e)
+      f.push_back(std::lower_bound(edges.begin(), edges.end(), std::ldexp(1.0, e)) - edges.begin());
+    return f;
+  }();
+  return first;
+}
+
+/// The bin of an error above 4 ulps: the first edge >= ulp (the overflow bin when none is). For
+/// 2^e <= ulp < 2^(e+1) every edge before first[e] is below 2^e <= ulp and the edge at first[e+1]
+/// is >= 2^(e+1) > ulp, so the search over all edges ends in [first[e], first[e+1]]: the search
+/// there finds the same bin. Errors from 2^kLastOctave on (and +inf) search the edges' tail.
+std::ptrdiff_t bin_above_four(double ulp) {
+  const auto& edges = ulp_bin_edges();
+  const auto& first = octave_first_bins();
+  const int e = std::clamp(std::ilogb(ulp), kFirstOctave, kLastOctave);  // ulp > 4: ilogb >= 2
+  const auto begin = edges.begin() + first[static_cast<std::size_t>(e - kFirstOctave)];
+  const auto end = e < kLastOctave
+                       ? edges.begin() + first[static_cast<std::size_t>(e + 1 - kFirstOctave)] + 1
+                       : edges.end();
+  return std::lower_bound(begin, std::min(end, edges.end()), ulp) - edges.begin();
+}
+
+}  // namespace
+
 ErrorStats::ErrorStats() : counts_(ulp_bin_edges().size() + 1, 0) {}
 
 void ErrorStats::add(double ulp) {
-  const auto& edges = ulp_bin_edges();
   // bin k holds values in (edges[k-1], edges[k]]; bin 0 holds [0, edges[0]]. Up to 4 ulps the
   // edges are k/64 exactly, so the bin is ceil(64 ulp) - 1 (64 ulp and ceil are exact): what the
   // search below would find, without it, for nearly every element.
-  const auto bin =
-      ulp <= 4.0 ? std::max(std::ceil(ulp * 64.0), 1.0) - 1.0
-                 : static_cast<double>(std::lower_bound(edges.begin() + 4 * 64, edges.end(), ulp) -
-                                       edges.begin());
+  const auto bin = ulp <= 4.0 ? std::max(std::ceil(ulp * 64.0), 1.0) - 1.0
+                              : static_cast<double>(bin_above_four(ulp));
   ++counts_[static_cast<std::size_t>(bin)];
   ++count_;
   sum_ += ulp;
