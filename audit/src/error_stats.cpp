@@ -36,19 +36,21 @@ const std::vector<std::ptrdiff_t>& octave_first_bins() {
   return first;
 }
 
-/// The bin of an error above 4 ulps: the first edge >= ulp (the overflow bin when none is). For
-/// 2^e <= ulp < 2^(e+1) every edge before first[e] is below 2^e <= ulp and the edge at first[e+1]
-/// is >= 2^(e+1) > ulp, so the search over all edges ends in [first[e], first[e+1]]: the search
-/// there finds the same bin. Errors from 2^kLastOctave on (and +inf) search the edges' tail.
+/// The bin of an error above 4 ulps: the first edge >= ulp (the overflow bin when none is), that
+/// is, the number of edges below ulp (they increase). For 2^e <= ulp < 2^(e+1) every edge before
+/// first[e] is below 2^e <= ulp and every edge from first[e+1] on is >= 2^(e+1) > ulp, so only the
+/// edges in between (about 8) need counting: the same bin as the search over all edges, without
+/// its unpredictable branches. Errors from 2^kLastOctave on (and +inf) count the edges' tail.
 std::ptrdiff_t bin_above_four(double ulp) {
   const auto& edges = ulp_bin_edges();
   const auto& first = octave_first_bins();
   const int e = std::clamp(std::ilogb(ulp), kFirstOctave, kLastOctave);  // ulp > 4: ilogb >= 2
-  const auto begin = edges.begin() + first[static_cast<std::size_t>(e - kFirstOctave)];
-  const auto end = e < kLastOctave
-                       ? edges.begin() + first[static_cast<std::size_t>(e + 1 - kFirstOctave)] + 1
-                       : edges.end();
-  return std::lower_bound(begin, std::min(end, edges.end()), ulp) - edges.begin();
+  const std::ptrdiff_t begin = first[static_cast<std::size_t>(e - kFirstOctave)];
+  const std::ptrdiff_t end =
+      e < kLastOctave ? first[static_cast<std::size_t>(e + 1 - kFirstOctave)] : std::ssize(edges);
+  std::ptrdiff_t below = begin;
+  for (std::ptrdiff_t k = begin; k < end; ++k) below += edges[static_cast<std::size_t>(k)] < ulp;
+  return below;
 }
 
 }  // namespace
