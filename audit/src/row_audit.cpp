@@ -44,15 +44,31 @@ RowAudit audit_special_row(const KernelUnderTest& kut, const float* x, std::int6
   return r;
 }
 
+/// The reference and the bound of the rows a thread audits, their storage reused from row to row
+/// (reference_row_into, softmax_bound_into): a long row's vectors are allocated and faulted in
+/// once, not for every row. It keeps the longest row's storage (24 bytes an element) for the
+/// thread's life: the sweep's judging thread, or a configuration's row workers.
+struct RowScratch {
+  oracle::RowReference ref;
+  oracle::SoftmaxBound bound;
+};
+
+RowScratch& thread_scratch() {
+  thread_local RowScratch scratch;
+  return scratch;
+}
+
 }  // namespace
 
 RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
                    const float* y, State state, double exp_ulp, ErrorStats* stats,
                    const IndexLoop* loops) {
-  const oracle::RowReference ref = oracle::reference_row(x, n, loops);
+  RowScratch& scratch = thread_scratch();
+  oracle::reference_row_into(scratch.ref, x, n, loops);
+  const oracle::RowReference& ref = scratch.ref;
   if (ref.kind != oracle::RowKind::Finite) return audit_special_row(kut, x, n, y, ref);
-  const oracle::SoftmaxBound bound =
-      oracle::softmax_bound(kut.kernel, kut.combine, block, x, n, exp_ulp, loops);
+  oracle::softmax_bound_into(scratch.bound, kut.kernel, kut.combine, block, x, n, exp_ulp, loops);
+  const oracle::SoftmaxBound& bound = scratch.bound;
   // The elements' errors per chunk (oracle/element_chunks.h), folded in chunk order with the
   // comparisons of an element-order loop: the same worst elements (ties to the lower index) and,
   // the chunks depending on n only, the same statistics in every run. A row of one chunk adds to

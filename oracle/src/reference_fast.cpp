@@ -64,12 +64,22 @@ std::optional<int> common_binade(double lo, double hi) {
 }  // namespace
 
 RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops) {
-  const RowKind kind = classify_row(x, n);
-  if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r;
+  reference_row_into(r, x, n, loops);
+  return r;
+}
+
+void reference_row_into(RowReference& r, const float* x, std::int64_t n, const IndexLoop* loops) {
+  const RowKind kind = classify_row(x, n);
+  if (kind != RowKind::Finite) {
+    r = detail::special_reference(kind, n);
+    return;
+  }
   r.kind = kind;
   r.m = detail::row_max(x, n);
   const auto size = static_cast<std::size_t>(n);
+  // Every y[j] and y_rounded[j] is written below (negligible, decided or left to MPFR): the old
+  // contents of reused storage never show through.
   r.y.resize(size);
   r.y_rounded.resize(size);
   r.y_binade.assign(size, detail::kLowestBinade);
@@ -125,7 +135,6 @@ RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loop
       r.y[j] = detail::into_binade(r.y[j], r.y_binade[j]);
     }
   });
-  return r;
 }
 
 }  // namespace osvs::oracle

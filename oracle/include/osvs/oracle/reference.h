@@ -58,6 +58,11 @@ RowKind classify_row(const float* x, std::int64_t n);
 /// run the per-element work of a long row on several threads: the same reference, bit for bit.
 RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops = nullptr);
 
+/// reference_row into `out`, whose vectors' storage is reused: a caller that judges many rows
+/// allocates (and faults in) the storage once. The same reference, bit for bit.
+void reference_row_into(RowReference& out, const float* x, std::int64_t n,
+                        const IndexLoop* loops = nullptr);
+
 /// MPFR-only path (slow; used to cross-check the fast path).
 RowReference reference_row_mpfr(const float* x, std::int64_t n);
 
