@@ -47,8 +47,9 @@ struct RowReference {
   /// max(floor(log2 y_j), -126) of the exact y_j (Finite rows; 0 elsewhere): decided rigorously,
   /// never read off the double y[j] (see the note above and src/reference_common.h).
   std::vector<int> y_binade;
-  std::int64_t mpfr_fallbacks =
-      0;  ///< elements whose rounding or binade the fast path left to MPFR
+  /// elements whose rounding or binade the fast path's double arithmetic left to the slower rungs
+  /// (double-double, then MPFR)
+  std::int64_t mpfr_fallbacks = 0;
 };
 
 /// Classifies a row by the special-value semantics above (n >= 0; x may be null when n == 0).
