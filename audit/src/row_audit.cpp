@@ -44,21 +44,40 @@ RowAudit audit_special_row(const KernelUnderTest& kut, const float* x, std::int6
   return r;
 }
 
+/// The reference and the bound of the rows a thread audits, their storage reused from row to row
+/// (reference_row_into, softmax_bound_into): a long row's vectors are allocated and faulted in
+/// once, not for every row. It keeps the longest row's storage (24 bytes an element) for the
+/// thread's life: the sweep's judging thread, or a configuration's row workers.
+struct RowScratch {
+  oracle::RowReference ref;
+  oracle::SoftmaxBound bound;
+};
+
+RowScratch& thread_scratch() {
+  thread_local RowScratch scratch;
+  return scratch;
+}
+
 }  // namespace
 
 RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::int64_t n,
                    const float* y, State state, double exp_ulp, ErrorStats* stats,
                    const IndexLoop* loops) {
-  const oracle::RowReference ref = oracle::reference_row(x, n, loops);
+  RowScratch& scratch = thread_scratch();
+  oracle::reference_row_into(scratch.ref, x, n, loops);
+  const oracle::RowReference& ref = scratch.ref;
   if (ref.kind != oracle::RowKind::Finite) return audit_special_row(kut, x, n, y, ref);
-  const oracle::SoftmaxBound bound =
-      oracle::softmax_bound(kut.kernel, kut.combine, block, x, n, exp_ulp, loops);
+  oracle::softmax_bound_into(scratch.bound, kut.kernel, kut.combine, block, x, n, exp_ulp, loops);
+  const oracle::SoftmaxBound& bound = scratch.bound;
   // The elements' errors per chunk (oracle/element_chunks.h), folded in chunk order with the
   // comparisons of an element-order loop: the same worst elements (ties to the lower index) and,
   // the chunks depending on n only, the same statistics in every run. A row of one chunk adds to
-  // *stats directly.
+  // *stats directly. The same pass holds each element to the matcher's verdict (the one
+  // definition of "within bound" for osvs, matcher.h) and keeps each chunk's first element
+  // outside it: the lowest of those is the element match_softmax would explain.
   const std::int64_t chunks = oracle::element_chunk_count(n);
   std::vector<RowAudit> part(static_cast<std::size_t>(chunks));
+  std::vector<std::int64_t> first_outside(static_cast<std::size_t>(chunks), -1);
   std::vector<ErrorStats> part_stats(chunks > 1 && stats ? static_cast<std::size_t>(chunks) : 0);
   oracle::run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     const auto c = static_cast<std::size_t>(begin / oracle::kElementChunk);
@@ -66,11 +85,9 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
     ErrorStats* s = part_stats.empty() ? stats : &part_stats[c];
     for (std::int64_t j = begin; j < end; ++j) {
       const auto k = static_cast<std::size_t>(j);
-      const double ulp = oracle::ulp_distance(y[j], ref.y[k]);
-      // the matcher's ratio: a zero bound allows only a zero error
-      const double ratio = bound.y_ulp[k] > 0
-                               ? ulp / bound.y_ulp[k]
-                               : (ulp > 0 ? std::numeric_limits<double>::infinity() : 0);
+      // ref.y[k] lies in the binade ref.y_binade[k] (reference.h): the matcher's distance
+      const double ulp = oracle::ulp_distance(y[j], ref.y[k], ref.y_binade[k]);
+      const double ratio = oracle::tolerance_ratio(ulp, bound.y_ulp[k]);
       if (s) s->add(ulp);
       if (r.worst_ulp.index < 0 || ulp > r.worst_ulp.ulp)
         r.worst_ulp = element(x, y, ref, bound, j, ulp);
@@ -79,6 +96,8 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
         r.worst_ratio = element(x, y, ref, bound, j, ulp);
       }
       r.y_bound_max = std::max(r.y_bound_max, bound.y_ulp[k]);
+      if (first_outside[c] < 0 && !oracle::within_tolerance(ulp, bound.y_ulp[k]))
+        first_outside[c] = j;
     }
   });
   RowAudit r;
@@ -92,11 +111,12 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
     r.y_bound_max = std::max(r.y_bound_max, p.y_bound_max);
   }
   for (const ErrorStats& p : part_stats) stats->merge(p);
-  // The verdict on the outputs is the matcher's (one definition of "within bound" for osvs).
-  const oracle::MatchResult match = oracle::match_softmax(x, n, y, ref, bound.y_ulp);
-  if (!match.ok) {
+  for (const std::int64_t j : first_outside) {
+    if (j < 0) continue;
+    const auto k = static_cast<std::size_t>(j);
     r.ok = false;
-    r.explanation = match.explanation;
+    r.explanation = oracle::explain_element(x, n, j, y[j], ref, bound.y_ulp[k]);
+    break;
   }
   // m: the maximum is exact in every kernel (fmaxf and the combine's select only copy floats).
   if (!(state.m == ref.m)) {

@@ -52,14 +52,19 @@ TEST(ErrorStats, MergeAddsCounts) {
 namespace osvs::audit {
 namespace {
 
-// add() computes the bin of values up to 4 ulps directly; it must be the bin a search of the
-// edges finds ((edges[k-1], edges[k]]), on the edges, next to them and between them.
+// add() computes the bin of values up to 4 ulps directly and counts only the edges of one octave
+// above; it must be the bin a search of all the edges finds ((edges[k-1], edges[k]]), on the
+// edges, next to them and between them, and on and next to the octaves' powers of two.
 TEST(ErrorStats, TheDirectBinIsTheSearchedOne) {
   const auto& edges = ulp_bin_edges();
   std::vector<double> values = {
       0.0, 1e-300, 4.0, std::nextafter(4.0, 5.0), 1e30, std::numeric_limits<double>::infinity()};
   for (double e : edges)
     for (double v : {std::nextafter(e, 0.0), e, std::nextafter(e, 1e300), e * 0.999})
+      values.push_back(v);
+  for (int k = 2; k <= 30; ++k)
+    for (double v : {std::ldexp(1.0, k), std::nextafter(std::ldexp(1.0, k), 0.0),
+                     std::nextafter(std::ldexp(1.0, k), 1e300)})
       values.push_back(v);
   for (double v : values) {
     ErrorStats s;

@@ -9,7 +9,10 @@
 
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/exp.h"
+#include "osvs/oracle/bounds.h"
 #include "osvs/oracle/element_chunks.h"
+#include "osvs/oracle/matcher.h"
+#include "osvs/oracle/reference.h"
 
 namespace osvs::audit {
 namespace {
@@ -132,6 +135,65 @@ TEST(RowAudit, ALongRowOnSeveralThreadsIsTheSequentialAudit) {
     EXPECT_TRUE(same_bits(s1.mean(), s2.mean()) && same_bits(s1.max(), s2.max()));
     EXPECT_EQ(s1.counts(), s2.counts());
   }
+}
+
+// audit_row holds every element to the matcher's verdict in its one pass over the row: with
+// outputs pushed out of their bounds in the third chunk and then also in the second, its
+// explanation is match_softmax's (the lowest such element) either way, on one thread or several.
+TEST(RowAudit, TheVerdictIsTheMatchersOnALongRow) {
+  const std::int64_t n = 3 * oracle::kElementChunk + 5;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> uniform(-20.0f, 20.0f);
+  for (float& v : x) v = uniform(rng);
+  SoftmaxResult r = run(x, 128);
+  const double exp_ulp = kexp_max_ulp(false);
+  const oracle::RowReference ref = oracle::reference_row(x.data(), n);
+  const oracle::SoftmaxBound bound =
+      oracle::softmax_bound(kHardened.kernel, kHardened.combine, 128, x.data(), n, exp_ulp);
+  for (const std::size_t pushed : {2 * oracle::kElementChunk + 3, oracle::kElementChunk + 40}) {
+    r.y[pushed] *= 2.0f;
+    const oracle::MatchResult match =
+        oracle::match_softmax(x.data(), n, r.y.data(), ref, bound.y_ulp);
+    ASSERT_FALSE(match.ok);
+    for (const IndexLoop* loops : {static_cast<const IndexLoop*>(nullptr), &kScrambled}) {
+      const RowAudit a = audit_row(kHardened, 128, x.data(), n, r.y.data(), r.row_state[0], exp_ulp,
+                                   nullptr, loops);
+      EXPECT_FALSE(a.ok);
+      EXPECT_EQ(a.explanation, match.explanation);
+    }
+  }
+}
+
+// audit_row reuses its storage from row to row: a row audited after a longer and a shorter one
+// is audited as it was the first time.
+TEST(RowAudit, ReusedStorageDoesNotShowThrough) {
+  const auto row = [](std::int64_t n, std::uint64_t seed) {
+    std::vector<float> x(static_cast<std::size_t>(n));
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 5.0f);
+    for (float& v : x) v = normal(rng);
+    return x;
+  };
+  const std::vector<float> a = row(1000, 1), longer = row(5000, 2), shorter = row(10, 3);
+  const auto audit = [](const std::vector<float>& x) {
+    const SoftmaxResult r = run(x);
+    ErrorStats s;
+    const RowAudit ra = audit_row(kHardened, 32, x.data(), std::ssize(x), r.y.data(),
+                                  r.row_state[0], kexp_max_ulp(false), &s);
+    return std::make_pair(ra, s);
+  };
+  const auto first = audit(a);
+  audit(longer);
+  audit(shorter);
+  const auto again = audit(a);
+  expect_same(first.first.worst_ulp, again.first.worst_ulp);
+  expect_same(first.first.worst_ratio, again.first.worst_ratio);
+  EXPECT_TRUE(same_bits(first.first.ratio, again.first.ratio) &&
+              same_bits(first.first.y_bound_max, again.first.y_bound_max) &&
+              same_bits(first.first.d_bound, again.first.d_bound));
+  EXPECT_TRUE(same_bits(first.second.mean(), again.second.mean()));
+  EXPECT_EQ(first.second.counts(), again.second.counts());
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // out by hand for small shapes, on inputs where another order gives other bits.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "osvs/kernels/algebras.h"
@@ -76,6 +78,33 @@ TEST(CpuModel, TwoPassFollowsTheBlockOrder) {
   };
   check(SeedCombine{});
   check(HardenedCombine{});
+}
+
+/// An algebra whose values spell out their combine tree: equal strings, the same computation in
+/// any algebra.
+struct ExpressionAlg {
+  using value_type = std::string;
+  std::string combine(const std::string& a, const std::string& b) const {
+    return "(" + a + " " + b + ")";
+  }
+};
+
+// model_warp_reduce computes only the lanes lane 0 depends on: lane 0's tree is the full
+// shuffle tree's (every lane, a partner beyond lane 31 being the lane itself), with either first
+// offset.
+TEST(CpuModel, TheWarpTreeOfLaneZeroIsTheFullTreesLaneZero) {
+  for (const KernelMutation mut : {KernelMutation::None, KernelMutation::ShuffleFromOffset8}) {
+    std::array<std::string, 32> lanes;
+    for (int l = 0; l < 32; ++l) lanes[l] = std::to_string(l);
+    std::array<std::string, 32> full = lanes;
+    for (int off = mut == KernelMutation::None ? 16 : 8; off > 0; off /= 2) {
+      std::array<std::string, 32> next;
+      for (int l = 0; l < 32; ++l)
+        next[l] = "(" + full[l] + " " + full[l + off < 32 ? l + off : l] + ")";
+      full = next;
+    }
+    EXPECT_EQ(model_warp_reduce(lanes, ExpressionAlg{}, mut), full[0]);
+  }
 }
 
 TEST(CpuModel, ShuffleTreeLanesOutOfRangeCombineWithThemselves) {

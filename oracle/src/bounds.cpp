@@ -76,11 +76,11 @@ double output_ulps(float x, float m, double D, double rho, double exp_ulp, ExpEr
 /// d' = d_hat / (1 + delta), |d' / D - 1| <= (1 + rho) / (1 - u) - 1: output_ulps with that rho.
 enum class Divide { Each, Reciprocal };
 
-SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, double err,
-                           double path, double exp_ulp, const IndexLoop* loops,
-                           ExpErrorOf exp_err = &detail::exp_error, Divide divide = Divide::Each) {
+/// Fills b (every y_ulp[j] is written: reused storage never shows through).
+void outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n, float m, double D, double err,
+                   double path, double exp_ulp, const IndexLoop* loops,
+                   ExpErrorOf exp_err = &detail::exp_error, Divide divide = Divide::Each) {
   const double safety = arithmetic_safety(path);
-  SoftmaxBound b;
   b.d_rel = err / D * safety;
   const double rho = divide == Divide::Each ? b.d_rel : (1 + b.d_rel) / (1 - kU) - 1;
   b.y_ulp.resize(static_cast<std::size_t>(n));
@@ -89,13 +89,19 @@ SoftmaxBound outputs_bound(const float* row, std::int64_t n, float m, double D, 
       b.y_ulp[static_cast<std::size_t>(j)] =
           output_ulps(row[j], m, D, rho, exp_ulp, exp_err) * safety;
   });
-  return b;
 }
 
 }  // namespace
 
 SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, const float* row,
                            std::int64_t n, double exp_ulp, const IndexLoop* loops) {
+  SoftmaxBound b;
+  softmax_bound_into(b, kernel, combine, block, row, n, exp_ulp, loops);
+  return b;
+}
+
+void softmax_bound_into(SoftmaxBound& out, KernelKind kernel, CombineKind combine, int block,
+                        const float* row, std::int64_t n, double exp_ulp, const IndexLoop* loops) {
   if (!is_supported_block(block))
     throw std::invalid_argument("bound: block size " + std::to_string(block) + " not supported");
   require_exp_ulp(exp_ulp);
@@ -107,20 +113,20 @@ SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, co
     // replaces the executor's kexp figure `exp_ulp`.
     const double fast_exp_ulp = FastKernelExp::max_ulp(false);
     const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}).front();
-    return outputs_bound(row, n, s.m, s.D, s.err, detail::fast_path(n), fast_exp_ulp, loops,
+    return outputs_bound(out, row, n, s.m, s.D, s.err, detail::fast_path(n), fast_exp_ulp, loops,
                          &detail::compensated_exp_error, Divide::Reciprocal);
   }
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {
     const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
     const detail::AccState s = model_block_reduce(row, n, block, alg, loops);
-    return outputs_bound(row, n, s.m, s.D, s.err, path, exp_ulp, loops);
+    return outputs_bound(out, row, n, s.m, s.D, s.err, path, exp_ulp, loops);
   }
   // 3-pass: the max pass is exact (fmaxf), then the sum pass in the same block order.
   float m = -INFINITY;
   for (std::int64_t j = 0; j < n; ++j) m = fmax_k(m, row[j]);
   const detail::AccSum s = model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp}, loops);
-  return outputs_bound(row, n, m, s.D, s.err, path, exp_ulp, loops);
+  outputs_bound(out, row, n, m, s.D, s.err, path, exp_ulp, loops);
 }
 
 double harness_d_bound(const HarnessCase& c, CombineKind combine, double exp_ulp) {

@@ -89,13 +89,13 @@ MatchResult match_softmax(const float* x, std::int64_t n, const float* y_hat,
   for (std::int64_t j = 0; j < n; ++j) {
     const auto k = static_cast<std::size_t>(j);
     const double dist = ulp_distance(y_hat[j], ref.y[k], ref.y_binade[k]);
-    const double ratio = tol_ulp[k] > 0 ? dist / tol_ulp[k] : (dist > 0 ? INFINITY : 0);
+    const double ratio = tolerance_ratio(dist, tol_ulp[k]);
     if (dist > r.worst_ulp || r.worst_index < 0) {
       r.worst_ulp = dist;
       r.worst_index = j;
     }
     r.worst_ratio = std::max(r.worst_ratio, ratio);
-    if (r.ok && !(dist <= tol_ulp[k] + kReferenceUlpSlack)) {
+    if (r.ok && !within_tolerance(dist, tol_ulp[k])) {
       r.ok = false;
       r.explanation = explain_element(x, n, j, y_hat[j], ref, tol_ulp[k]);
     }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "osvs/oracle/reference.h"
+#include "osvs/oracle/ulp.h"
 
 namespace osvs::oracle::detail {
 
@@ -95,9 +96,13 @@ inline constexpr int kLowestBinade = -126;
 /// [2^b, 2^(b+1)) (b = kLowestBinade: [0, 2^-125)), so the move never takes y further from it,
 /// except by at most one double ulp (2^-52 relative) when the exact value lies above that largest
 /// double: the accuracy kReferenceRelErr of y is kept.
+/// The bounds are read off the bits (b + 1 <= 1023 for every binade of an output y <= 1): 2^(b+1)
+/// is a positive normal double, and the double just below it (std::nextafter towards 0) is the
+/// one whose bits are one less.
 inline double into_binade(double y, int b) {
-  const double low = b > kLowestBinade ? std::ldexp(1.0, b) : 0.0;
-  const double high = std::nextafter(std::ldexp(1.0, b + 1), 0.0);
+  const double low = b > kLowestBinade ? exact_pow2(b) : 0.0;
+  const double high =
+      std::bit_cast<double>(std::bit_cast<std::uint64_t>(exact_pow2(b + 1)) - std::uint64_t{1});
   return y < low ? low : (y > high ? high : y);
 }
 

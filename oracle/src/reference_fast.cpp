@@ -1,5 +1,6 @@
-// The fast reference path: double arithmetic with a certified error bound, and MPFR only for the
-// elements whose float rounding that bound cannot decide.
+// The fast reference path: double arithmetic with a certified error bound, and for the elements
+// whose float rounding that bound cannot decide, double-double arithmetic (double_double_decide.h)
+// and then MPFR for what that cannot decide either.
 //
 // Error analysis (u_d = 2^-53; "rel" = relative error w.r.t. the exact real; running totals on the
 // right). Elements with x_j - m < -kNegligibleGap are left out of d and rounded to 0 (see
@@ -26,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "double_double_decide.h"
 #include "mpfr_decide.h"
 #include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/ulp.h"
@@ -64,12 +66,22 @@ std::optional<int> common_binade(double lo, double hi) {
 }  // namespace
 
 RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops) {
-  const RowKind kind = classify_row(x, n);
-  if (kind != RowKind::Finite) return detail::special_reference(kind, n);
   RowReference r;
+  reference_row_into(r, x, n, loops);
+  return r;
+}
+
+void reference_row_into(RowReference& r, const float* x, std::int64_t n, const IndexLoop* loops) {
+  const RowKind kind = classify_row(x, n);
+  if (kind != RowKind::Finite) {
+    r = detail::special_reference(kind, n);
+    return;
+  }
   r.kind = kind;
   r.m = detail::row_max(x, n);
   const auto size = static_cast<std::size_t>(n);
+  // Every y[j] and y_rounded[j] is written below (negligible, decided or left to MPFR): the old
+  // contents of reused storage never show through.
   r.y.resize(size);
   r.y_rounded.resize(size);
   r.y_binade.assign(size, detail::kLowestBinade);
@@ -116,8 +128,11 @@ RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loop
   });
   std::vector<std::int64_t> undecided;  // ascending, as the chunks are
   for (const auto& u : undecided_in) undecided.insert(undecided.end(), u.begin(), u.end());
-  if (!undecided.empty())
-    detail::mpfr_decide(x, n, r.m, undecided, r.y_rounded, r.y_binade, 0, loops);
+  // The undecided elements go to double-double first, then what is left to MPFR: either decides
+  // the exact rounding and binade, so the reference is the same whichever decides.
+  const std::vector<std::int64_t> left = detail::double_double_decide(
+      x, n, r.m, undecided, max_binade, r.y_rounded, r.y_binade, loops);
+  if (!left.empty()) detail::mpfr_decide(x, n, r.m, left, r.y_rounded, r.y_binade, 0, loops);
   r.mpfr_fallbacks = static_cast<std::int64_t>(undecided.size());
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t i = begin; i < end; ++i) {
@@ -125,7 +140,6 @@ RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loop
       r.y[j] = detail::into_binade(r.y[j], r.y_binade[j]);
     }
   });
-  return r;
 }
 
 }  // namespace osvs::oracle

@@ -37,17 +37,28 @@ inline constexpr bool is_supported_block(int b) {
 /// is >= 32 receives its own value (what __shfl_down_sync returns) and combines with it.
 /// Returns lane 0's value.
 /// (Mutations ShuffleFromOffset8 and ShuffleUp change the offsets and the direction.)
+///
+/// Only lane 0's result is returned, so a downward tree computes only the lanes it depends on:
+/// after the step of offset 1 lane 0 depends on lanes [0, 2) of the step before, and by induction
+/// the step of offset o is needed on lanes [0, o) only, which read lanes [0, 2o) of its input.
+/// Since o <= 16, lane + o < 32 on those lanes: none of them is a lane that combines with itself,
+/// and each computes exactly what the full step computes on it (31 combines instead of 160 for
+/// offsets 16 ... 1; the same value of lane 0, bit for bit).
 template <class Alg>
 typename Alg::value_type model_warp_reduce(std::array<typename Alg::value_type, kWarpSize> lanes,
                                            const Alg& alg,
                                            KernelMutation mut = KernelMutation::None) {
   const int first = mut == KernelMutation::ShuffleFromOffset8 ? 8 : kWarpSize / 2;
-  for (int offset = first; offset > 0; offset >>= 1) {
+  if (mut != KernelMutation::ShuffleUp) {
+    for (int offset = first; offset > 0; offset >>= 1)
+      for (int lane = 0; lane < offset; ++lane)  // in place: lane reads lane + offset > lane
+        lanes[lane] = alg.combine(lanes[lane], lanes[lane + offset]);
+    return lanes[0];
+  }
+  for (int offset = first; offset > 0; offset >>= 1) {  // ShuffleUp: every lane, as the device
     auto next = lanes;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const int src = mut == KernelMutation::ShuffleUp
-                          ? (lane - offset >= 0 ? lane - offset : lane)
-                          : (lane + offset < kWarpSize ? lane + offset : lane);
+      const int src = lane - offset >= 0 ? lane - offset : lane;
       next[lane] = alg.combine(lanes[lane], lanes[src]);
     }
     lanes = next;

@@ -29,6 +29,11 @@ struct SoftmaxBound {
 SoftmaxBound softmax_bound(KernelKind kernel, CombineKind combine, int block, const float* row,
                            std::int64_t n, double exp_ulp, const IndexLoop* loops = nullptr);
 
+/// softmax_bound into `out`, whose storage is reused (see reference_row_into): the same bound.
+void softmax_bound_into(SoftmaxBound& out, KernelKind kernel, CombineKind combine, int block,
+                        const float* row, std::int64_t n, double exp_ulp,
+                        const IndexLoop* loops = nullptr);
+
 /// Bound on the relative error of d for a combine-harness case (chunk lifts, then its merges),
 /// relative to the exact d of the multiset the merges combine (the row's d when every chunk is
 /// merged once). Throws std::invalid_argument for a malformed case or a non-finite row.

@@ -3,6 +3,7 @@
 // and distance in ulps.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,18 @@ enum class MaskedOutput { NaN, Zero };
 /// kReferenceRelErr * |y| / ulp(y) < kReferenceRelErr * 2^24. Added to every tolerance so that a
 /// kernel within its bound is never rejected because the reference is a double.
 inline constexpr double kReferenceUlpSlack = kReferenceRelErr * 0x1p24;
+
+/// The matcher's verdict on one finite element: its distance `dist` (ulps, against ref.y with
+/// ref.y_binade) within its tolerance, with the reference's slack.
+inline bool within_tolerance(double dist, double tol_ulp) {
+  return dist <= tol_ulp + kReferenceUlpSlack;
+}
+
+/// The matcher's tightness of one element: dist / tol_ulp; a zero tolerance allows only a zero
+/// distance (ratio 0, else +inf).
+inline double tolerance_ratio(double dist, double tol_ulp) {
+  return tol_ulp > 0 ? dist / tol_ulp : (dist > 0 ? INFINITY : 0);
+}
 
 /// Every y_hat[j] within tol_ulp[j] ulps of ref.y[j] (NaN rows: every output NaN). A fully masked
 /// row accepts all-NaN or all-zero outputs (use the overload below to demand one of them).

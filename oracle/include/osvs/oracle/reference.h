@@ -47,8 +47,9 @@ struct RowReference {
   /// max(floor(log2 y_j), -126) of the exact y_j (Finite rows; 0 elsewhere): decided rigorously,
   /// never read off the double y[j] (see the note above and src/reference_common.h).
   std::vector<int> y_binade;
-  std::int64_t mpfr_fallbacks =
-      0;  ///< elements whose rounding or binade the fast path left to MPFR
+  /// elements whose rounding or binade the fast path's double arithmetic left to the slower rungs
+  /// (double-double, then MPFR)
+  std::int64_t mpfr_fallbacks = 0;
 };
 
 /// Classifies a row by the special-value semantics above (n >= 0; x may be null when n == 0).
@@ -57,6 +58,11 @@ RowKind classify_row(const float* x, std::int64_t n);
 /// Fast path with certified error and MPFR fallback when the rounding is undecided. `loops` may
 /// run the per-element work of a long row on several threads: the same reference, bit for bit.
 RowReference reference_row(const float* x, std::int64_t n, const IndexLoop* loops = nullptr);
+
+/// reference_row into `out`, whose vectors' storage is reused: a caller that judges many rows
+/// allocates (and faults in) the storage once. The same reference, bit for bit.
+void reference_row_into(RowReference& out, const float* x, std::int64_t n,
+                        const IndexLoop* loops = nullptr);
 
 /// MPFR-only path (slow; used to cross-check the fast path).
 RowReference reference_row_mpfr(const float* x, std::int64_t n);
