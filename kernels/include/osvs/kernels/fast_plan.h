@@ -12,9 +12,11 @@
 // the exchange of the chunk states between blocks on its path; the one-block layout's share is
 // in reports/gpu/2026-11-30-fast-accurate (60.2 %).
 //
-// In every case the row (or the chunk) is held in registers: each element is read from HBM once
-// and written once (fast_kernels.cuh says how the chunk states travel between the blocks of a
-// row). Thread t of a chunk holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t)
+// In every case the row (or the chunk) is held in registers while its state is found. A row that
+// is one chunk is read from HBM once and written once; a split row's blocks exchange their chunk
+// states either in one cooperative launch (x read once) or, by default, in two launches that read
+// x again (fast_kernels.cuh, fast_launch.h: the two launches measured faster). Thread t of a chunk
+// holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t)
 // * 4 .. + 3 of its chunk: each k is one coalesced 128-bit access of the whole warp. Offsets at or
 // past the row's end (the tail) hold -inf, a masked element, which contributes exactly nothing.
 #pragma once
