@@ -71,16 +71,25 @@ struct AccMerge {
 /// kernel forms X.d e_X and X.lo e_X with the same e_X (e = 1 exactly for the side that keeps the
 /// maximum, fexp(fl(small.m - big.m)) for the other: exp_error's rel and abs, rescale in
 /// error_algebra.h without its product rounding):
+///
 ///   (X.d + X.lo) e_X - D_X e^g = (v_X - D_X) e_X + D_X (e_X - e^g)  <=  before_X
-///   s.d = fl(small.d e + big.d) (an fma, or a product then a sum), P := the bound below on
-///   small.d e + big.d (|X.d| <= D_X + err_X + lomax_X); err_true = (small.d e + big.d) - s.d,
-///   |err_true| <= 2 u P (1 + u); fma_error's result differs from it by at most 16 u^2 P
-///   (float_pair.h: two roundings of quantities below 6 u P)
-///   t = fma(small.lo, e, big.lo): |t - (small.lo e + big.lo)| <= u |t|,
-///   |t| <= (small.lomax e_max + big.lomax)(1 + u)
-///   lo = fl(t + err_c): one rounding, |lo| <= (|t| + |err_true| + 16 u^2 P)(1 + u) = lomax
-///   s.d + lo = (small.d + small.lo) e + (big.d + big.lo) + (err_c - err_true) + r_t + r_lo:
-///   err = before_small + before_big + 16 u^2 P + u |t| + u lomax.
+///
+/// s.d = fl(small.d e + big.d), an fma or a product then a sum. With P the bound on
+/// small.d e + big.d (|X.d| <= D_X + err_X + lomax_X) and err_true = (small.d e + big.d) - s.d:
+///
+///   |err_true| <= 2 u P (1 + u) + 2^-150          (2^-150: a product below the normal range)
+///   |err_c - err_true| <= 16 u^2 P + 2^-150      (fma_error, float_pair.h: two roundings of
+///                                                 quantities below 6 u P; its product rest u2
+///                                                 is exact unless a b is subnormal)
+///   t = fma(small.lo, e, big.lo)                  |t - (small.lo e + big.lo)| <= u |t| + 2^-150
+///   |t| <= (small.lomax e_max + big.lomax)(1 + u) + 2^-150
+///   lo = fl(t + err_c)                            a sum: exact if subnormal, else u |lo|
+///   |lo| <= (|t| + |err_c|)(1 + u) = lomax
+///
+/// so s.d + lo = (small.d + small.lo) e + (big.d + big.lo) + (err_c - err_true) + r_t + r_lo and
+///
+///   err = before_small + before_big + (16 u^2 P + 2^-150) + (u |t| + 2^-150) + u lomax.
+///
 /// The row's d = fl(s.d + lo): |fl(s.d + lo) - D| <= err + u (D + err) (finish; D >= 1, normal).
 struct AccMergeAlg {
   double exp_ulp;
@@ -103,11 +112,12 @@ struct AccMergeAlg {
     if (a.zero && b.zero) return {m, 0, 0, 0, true};
     const Side x = side(a, m), y = side(b, m);
     const double P = x.d_max * x.e_max + y.d_max * y.e_max;
-    const double err_c = 2 * kU * P * (1 + kU) + 16 * kU * kU * P;
-    const double t = (x.lomax * x.e_max + y.lomax * y.e_max) * (1 + kU);
+    const double rest = 16 * kU * kU * P + kSubnormalHalfUlp;               // |err_c - err_true|
+    const double err_c = 2 * kU * P * (1 + kU) + kSubnormalHalfUlp + rest;  // a b may be subnormal
+    const double t = (x.lomax * x.e_max + y.lomax * y.e_max) * (1 + kU) + kSubnormalHalfUlp;
     const double lomax = (t + err_c) * (1 + kU);
-    return {m, x.T + y.T, x.before + y.before + 16 * kU * kU * P + kU * t + kU * lomax, lomax,
-            false};
+    return {m, x.T + y.T, x.before + y.before + rest + kU * t + kSubnormalHalfUlp + kU * lomax,
+            lomax, false};
   }
   static AccState finish(const AccMerge& v) {
     if (v.zero) return {v.m, 0, 0, true};

@@ -53,7 +53,8 @@ OSVS_HD float mul_rn(float a, float b) {
 ///   u1 = fl(a b), u2 = a b - u1 exactly (fma)          a b = u1 + u2
 ///   alpha1 = fl(c + u2), z = (c + u2) - alpha1 (TwoSum)  c + u2 = alpha1 + z
 ///   beta1 = fl(u1 + alpha1), beta2 = the rest (TwoSum)   u1 + alpha1 = beta1 + beta2
-///   so  a b + c - r = (beta1 - r) + beta2 + z  exactly, and
+///   so  a b + c - r = (beta1 - r) + beta2 + z  exactly (u2 is exact unless a b lies below the
+///   normal range: then 2^-150 more, which the accounting adds), and
 ///   gamma = fl(beta1 - r) exact (Sterbenz: beta1 and r are within a factor 2, both within
 ///   2 u (1 + u) of a b + c >= 0), the result fl(fl(gamma + beta2) + z) two roundings of
 ///   quantities of size u (a b + c): its error is below 16 u^2 (a b + c) (the accounting:
