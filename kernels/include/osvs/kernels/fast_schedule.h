@@ -16,12 +16,15 @@
 //              level w = 1, 2, 4, ..: s[i] = pair_add(s[i], s[i+w]) for i = 0, 2w, 4w, ..
 //              (depth log2 V <= 5, left operand the lower index; pairwise_tree)
 //   4 sum      the chunk's pair: the d_t folded by pair_add along the same trees as step 2, then
-//              rounded once, D = s + c; chunk state (M, D); M = +inf -> the NaN state (the
-//              hardened lift of NaN, +inf); M = -inf (only masked values) -> the identity
+//              rounded once, D = s + c; chunk state (M, D) and its rest lo = (s + c) - D exactly
+//              (FastMergeState); M = +inf -> the NaN state (the hardened lift of NaN, +inf);
+//              M = -inf (only masked values) -> the identity
 //   5 row      (split rows) every block of the row merges the C chunk states identically with
-//              the hardened combine over fexp (combine_hardened.h): thread t folds chunk states
-//              [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise tree
-//              (pairwise_stream), then the trees of step 2 over the threads
+//              fast_merge: the hardened combine over fexp (combine_hardened.h), its state bit for
+//              bit, with lo carrying the combine's rounding error (ErrFma) and the rescaled rests;
+//              thread t folds chunk states [t q, (t + 1) q), q = ceil(C / threads), with the
+//              binary-counter pairwise tree (pairwise_stream), then the trees of step 2 over the
+//              threads; the row's d = fl(s.d + lo) (fast_row_state)
 //   6 output   y_j = fl(fast_term(x_j, m) * r), r = fl(1 / d) for the row state (m, d); 0 where
 //              d = 0 (a fully masked row, the hardened convention). A row that is one chunk has
 //              m = M: its terms of step 3 are these, kept in registers, so each element costs one
@@ -36,18 +39,20 @@
 // term then goes through one exp and compensated sums only, never a rescaling, so D carries the
 // exp's error and one rounding. The sums' roundings, up to u D a tree level, were the largest part
 // of d's error with plain float sums: on the CPU model's audit of x ~ N(0, 10) (N up to 65537),
-// d's largest relative error was 3.2e-7 with plain sums and 7.7e-8 with pairs. The chunk merges
-// of a split row are not compensated (reports/gpu/2026-11-30-fast-accurate/: 2.3e-7 at 2^20).
+// d's largest relative error was 3.2e-7 with plain sums and 7.7e-8 with pairs. Merged without lo,
+// the 64 chunk states of a 2^20-element row gave d 2.3e-7 on the H200; with it, 5.6e-8
+// (reports/gpu/2026-11-30-fast-accurate/).
 //
 // Every step is deterministic (no atomics in the arithmetic; the split kernel uses a counter only
 // to know when the chunk states of its row are all written), so every block of a row computes the
 // same row state and the device equals this model bit for bit. The order is written over an
 // algebra so that the bounds (oracle/src/fast_error_algebra.h) follow it:
 //
-//   Alg::value_type, Alg::initial(), Alg::combine(a, b)   a chunk state and step 5's combine
+//   Alg::value_type, Alg::initial(), Alg::combine(a, b)   a chunk state and step 5's merge
 //   Alg::sum_type, Alg::sum_alg(M)                        step 4's partial sums and their fold
 //   Alg::thread_sum(const float* v, int V, float M)       step 3 for V values
 //   Alg::chunk_state(float M, sum_type D)                 the chunk state of step 4
+//   Alg::finish(value_type)                               the row state step 6 uses
 #pragma once
 
 #include <cstdint>
