@@ -16,9 +16,7 @@ enum class FastSplitPath {
   /// 25.8 % in the same run (reports/gpu/2026-11-30-fast-accurate), although it reads x twice.
   Auto,
   Cooperative,  ///< one cooperative launch, chunks in registers: x read once (throws if impossible)
-  /// chunk states, then merge and outputs, per group of rows whose x fills at most half the L2:
-  /// x read twice, the second time from L2
-  TwoLaunch,
+  TwoLaunch,    ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
 };
 
 /// Device bytes of workspace a rows x cols launch needs: the chunk states and two counters a row

@@ -93,7 +93,6 @@ Workspace carve(void* ws, std::int64_t rows, std::int64_t chunks) {
 struct SplitCapacity {
   bool cooperative;       ///< the device supports cooperative launches
   std::int64_t resident;  ///< blocks of the split kernel the whole device holds at once
-  std::int64_t l2_bytes;  ///< the device's L2 cache
 };
 
 template <KernelMutation Mut, class E>
@@ -104,13 +103,12 @@ SplitCapacity split_capacity() {
   OSVS_CUDA_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = by_device.find(device); it != by_device.end()) return it->second;
-  int coop = 0, sms = 0, per_sm = 0, l2 = 0;
-  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  int coop = 0, sms = 0, per_sm = 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, fast_split_kernel<E, kSplitT, kSplitK, Mut>, kSplitT, 0));
-  const SplitCapacity c{coop != 0, std::int64_t{sms} * per_sm, l2};
+  const SplitCapacity c{coop != 0, std::int64_t{sms} * per_sm};
   by_device.emplace(device, c);
   return c;
 }
@@ -122,15 +120,6 @@ std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
   if (!c.cooperative) return 0;
   const std::int64_t r = c.resident / chunks;
   return r < rows ? r : rows;
-}
-
-/// Rows of n elements whose x fills at most half the device's L2 (at least one): the two-launch
-/// path's group (launch_split).
-template <KernelMutation Mut, class E>
-std::int64_t two_launch_group_rows(std::int64_t n) {
-  const std::int64_t half_l2 = split_capacity<Mut, E>().l2_bytes / 2;
-  const std::int64_t rows = half_l2 / (n * static_cast<std::int64_t>(sizeof(E)));
-  return rows > 1 ? rows : 1;
 }
 
 template <KernelMutation Mut, class E>
@@ -156,22 +145,12 @@ void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath
         dim3(grid_of(R * C)), dim3(kSplitT), args, 0, l.stream));
     return;
   }
-  // Two launches per group of rows whose x fills at most half the L2, so that the second launch
-  // reads x from L2 rather than HBM. Grouping changes no arithmetic: each row's blocks compute
-  // the same states whatever group they are launched in.
-  const std::int64_t group = two_launch_group_rows<Mut, E>(l.cols);
-  for (std::int64_t r0 = 0; r0 < l.rows; r0 += group) {
-    const std::int64_t rows = l.rows - r0 < group ? l.rows - r0 : group;
-    const unsigned grid = grid_of(rows * C);
-    const E* x = l.x + r0 * l.cols;
-    FastMergeState* states = w.chunk_states + r0 * C;
-    fast_chunk_state_kernel<E, kSplitT, kSplitK, Mut>
-        <<<grid, kSplitT, 0, l.stream>>>(x, l.cols, C, states);
-    OSVS_CUDA_CHECK(cudaGetLastError());
-    fast_chunk_output_kernel<E, kSplitT, kSplitK, Mut>
-        <<<grid, kSplitT, 0, l.stream>>>(x, l.y + r0 * l.cols, l.row_state + r0, l.cols, C, states);
-    OSVS_CUDA_CHECK(cudaGetLastError());
-  }
+  const unsigned grid = grid_of(l.rows * C);
+  fast_chunk_state_kernel<E, kSplitT, kSplitK, Mut>
+      <<<grid, kSplitT, 0, l.stream>>>(l.x, l.cols, C, w.chunk_states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  fast_chunk_output_kernel<E, kSplitT, kSplitK, Mut>
+      <<<grid, kSplitT, 0, l.stream>>>(l.x, l.y, l.row_state, l.cols, C, w.chunk_states);
 }
 
 /// Stream-ordered scratch for one launch: freed on the stream after the kernels that use it
