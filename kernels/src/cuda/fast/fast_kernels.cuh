@@ -218,7 +218,7 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
 /// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] and departed[]
 /// zero for the M rows on entry, and again on exit.
 template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T)
+__global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
     fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                       std::int64_t M, std::int64_t n, std::int64_t C, FastMergeState* chunk_states,
                       unsigned* arrived, unsigned* departed) {
