@@ -136,16 +136,7 @@ struct FastAccAlg {
   }
   PairSumAccAlg sum_alg(float M) const { return {M, exp_ulp}; }
   AccPair thread_sum(const float* v, int count, float M) const {
-    switch (count) {
-      case 4:
-        return thread<4>(v, M);
-      case 8:
-        return thread<8>(v, M);
-      case 16:
-        return thread<16>(v, M);
-      default:
-        return thread<32>(v, M);
-    }
+    return with_thread_values(count, [&](auto V) { return thread<decltype(V)::value>(v, M); });
   }
   /// The chunk's merge state: s.d + lo is the pair exactly (fast_merge_state), |lo| <= u |s + c|.
   /// M = -inf: only masked values, the identity exactly (bounds are for finite rows: no +inf).

@@ -23,16 +23,14 @@
 #include "osvs/kernels/fp_model.h"
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/portable_exp.h"
+#include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
 
-/// The exact error (a - b) - t of t = fl(a - b) = fl(a + c), c = -b (negation is exact): Knuth's
-/// TwoSum, valid for every finite a, b whose rounded sum t is finite (TAOCP vol. 2, 4.2.2).
+/// The exact error (a - b) - t of t = fl(a - b) = fl(a + c), c = -b (negation is exact): TwoSum,
+/// valid for every finite a, b whose rounded sum t is finite.
 OSVS_HD float two_diff_error(float a, float b, float t) {
-  const float c = -b;
-  const float a1 = t - c;   // the part of a that made it into t
-  const float c1 = t - a1;  // the part of c that made it into t
-  return (a - a1) + (c - c1);
+  return two_sum_error(-b, a, t);
 }
 
 /// e^(x - m) with the difference compensated (see above), over the exp `Exp` (a functor). Every

@@ -56,6 +56,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "osvs/kernels/algebras.h"
@@ -277,17 +278,19 @@ struct FastModelMutation {
   bool prefix_merge = false;  ///< block c merges chunk states 0 .. c only
 };
 
-/// Step 1 for V = count values (4, 8, 16 or 32).
-inline float fast_thread_max_of(const float* v, int count) {
+/// f(std::integral_constant<int, V>{}) for the V = count values a thread holds (4, 8, 16 or 32):
+/// the run-time count of the CPU model to the compile-time V of the per-thread steps.
+template <class F>
+auto with_thread_values(int count, F f) {
   switch (count) {
     case 4:
-      return fast_thread_max<4>(v);
+      return f(std::integral_constant<int, 4>{});
     case 8:
-      return fast_thread_max<8>(v);
+      return f(std::integral_constant<int, 8>{});
     case 16:
-      return fast_thread_max<16>(v);
+      return f(std::integral_constant<int, 16>{});
     default:
-      return fast_thread_max<32>(v);
+      return f(std::integral_constant<int, 32>{});
   }
 }
 
@@ -302,7 +305,8 @@ typename Alg::value_type model_fast_chunk(const float* row, std::int64_t n, cons
   for (int t = 0; t < p.threads; ++t) {
     float* mine = v.data() + static_cast<std::size_t>(t) * held;
     model_fast_gather(row, n, p, chunk, t, mut.skip_tail, mine);
-    thread_m[static_cast<std::size_t>(t)] = fast_thread_max_of(mine, p.per_thread());
+    thread_m[static_cast<std::size_t>(t)] = with_thread_values(
+        p.per_thread(), [&](auto V) { return fast_thread_max<decltype(V)::value>(mine); });
   }
   const float M = model_fast_block(thread_m, p.threads, FastMaxAlg{});
   std::vector<typename Alg::sum_type> thread_d(static_cast<std::size_t>(p.threads));
@@ -361,16 +365,8 @@ struct FastFloatAlg {
   FastMergeState combine(FastMergeState a, FastMergeState b) const { return fast_merge(a, b); }
   FastSumAlg sum_alg(float /*M*/) const { return {}; }
   FloatPair thread_sum(const float* v, int count, float M) const {
-    switch (count) {
-      case 4:
-        return fast_thread_sum<4>(v, M);
-      case 8:
-        return fast_thread_sum<8>(v, M);
-      case 16:
-        return fast_thread_sum<16>(v, M);
-      default:
-        return fast_thread_sum<32>(v, M);
-    }
+    return with_thread_values(count,
+                              [&](auto V) { return fast_thread_sum<decltype(V)::value>(v, M); });
   }
   FastMergeState chunk_state(float M, FloatPair D) const { return fast_merge_state(M, D); }
   /// The row state of a merged value (step 6's).

@@ -5,12 +5,13 @@
 // a.s, b.s whose rounded sum is finite); the small parts are added as c = fl(fl(a.c + b.c) + e).
 // The pair's value s + c then differs from a's plus b's only by the two roundings of the small
 // part, each at most u |.| of a quantity of the order u times the sum: a tree of pair_adds loses
-// O(depth u^2) where plain float sums lose O(depth u). value() rounds the pair once. The error
+// O(depth u^2) where plain float sums lose O(depth u). pair_value rounds the pair once. The error
 // accounting, written against these steps, is oracle/src/fast_error_algebra.h's PairSumAccAlg.
 #pragma once
 
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/portable_exp.h"
+#include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
 
@@ -18,13 +19,6 @@ struct FloatPair {
   float s = 0.0f;  ///< the rounded sum
   float c = 0.0f;  ///< the compensation: what the roundings of s lost, itself rounded
 };
-
-/// The exact error (a + b) - s of s = fl(a + b) (TwoSum), for finite a, b with s finite.
-OSVS_HD float two_sum_error(float a, float b, float s) {
-  const float b1 = s - a;   // the part of b that made it into s
-  const float a1 = s - b1;  // the part of a that made it into s
-  return (a - a1) + (b - b1);
-}
 
 OSVS_HD FloatPair pair_add(FloatPair a, FloatPair b) {
   const float s = a.s + b.s;
@@ -35,16 +29,6 @@ OSVS_HD FloatPair pair_add(FloatPair a, FloatPair b) {
 /// The pair rounded to one float.
 OSVS_HD float pair_value(FloatPair p) {
   return p.s + p.c;
-}
-
-/// The product a b rounded once, never contracted into a neighbouring sum (the host builds with
-/// -ffp-contract=off; on the device __fmul_rn is never fused).
-OSVS_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
 }
 
 /// fl(a b + c) - r's complement: the error (a b + c) - r of r, an fl(a b + c) rounded once (an
@@ -60,7 +44,7 @@ OSVS_HD float mul_rn(float a, float b) {
 ///   quantities of size u (a b + c): its error is below 16 u^2 (a b + c) (the accounting:
 ///   oracle/src/fast_error_algebra.h, AccMergeAlg).
 OSVS_HD float fma_error(float a, float b, float c, float r) {
-  const float u1 = mul_rn(a, b);
+  const float u1 = detail::mul_rn(a, b);
   const float u2 = detail::fma_f(a, b, -u1);
   const float alpha1 = c + u2;
   const float z = two_sum_error(c, u2, alpha1);

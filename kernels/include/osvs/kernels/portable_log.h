@@ -27,6 +27,7 @@
 
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/portable_exp.h"
+#include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
 
@@ -36,36 +37,6 @@ inline constexpr double PORTABLE_LOG2_MAX_ULP = 1.0;
 inline constexpr double PORTABLE_EXP2_MAX_ULP = 1.0;
 
 namespace detail {
-
-/// Binary32 operations that nvcc never fuses with a neighbour.
-OSVS_HD float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-OSVS_HD float sub_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-OSVS_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-OSVS_HD float div_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
 
 /// For x positive, finite and normal after scaling: x = 2^k (1 + f), 1 + f in [sqrt(2)/2,
 /// sqrt(2)]; returns log(1 + f) split as (f - hfsq) + tail, with tail the small part.
