@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+#include "osvs/kernels/rounded_ops.h"
+
 namespace osvs::oracle::detail {
 
 inline constexpr double kDdU = 0x1p-53;  ///< u, the unit roundoff of double
@@ -18,8 +20,7 @@ struct DoubleDouble {
 /// TwoSum (Knuth): s = fl(a + b) and s + e = a + b exactly.
 inline DoubleDouble two_sum(double a, double b) {
   const double s = a + b;
-  const double bv = s - a;
-  return {s, (a - (s - bv)) + (b - bv)};
+  return {s, two_sum_error(a, b, s)};
 }
 
 /// Fast2Sum (Dekker): exact when |a| >= |b| (or a = 0): s + e = a + b, s = fl(a + b).
