@@ -93,14 +93,11 @@ TEST(FastSchedule, ThreadMaxAndSumAreTheSpelledOutSteps) {
   EXPECT_EQ(fast_thread_max<8>(v.data()), 2.25f);
   const float M = 3.5f;  // the chunk's maximum, from other threads
   auto e = [&](int i) {
-    return FloatPair{compensated_exp_diff_with<PortableExp>(v[static_cast<std::size_t>(i)], M), 0};
+    return static_cast<double>(
+        compensated_exp_diff_with<PortableExp>(v[static_cast<std::size_t>(i)], M));
   };
-  auto add = [](FloatPair a, FloatPair b) { return pair_add(a, b); };
-  const FloatPair d =
-      add(add(add(e(0), e(1)), add(e(2), e(3))), add(add(e(4), e(5)), add(e(6), e(7))));
-  const FloatPair got = fast_thread_sum<8>(v.data(), M);
-  EXPECT_EQ(float_bits(got.s), float_bits(d.s));
-  EXPECT_EQ(float_bits(got.c), float_bits(d.c));
+  const double d = ((e(0) + e(1)) + (e(2) + e(3))) + ((e(4) + e(5)) + (e(6) + e(7)));
+  EXPECT_EQ(fast_thread_sum<8>(v.data(), M), d);  // binary64 sums, the same tree
   std::vector<float> special = v;
   special[5] = NAN;
   EXPECT_EQ(fast_thread_max<8>(special.data()), INFINITY) << "NaN is carried as +inf";
@@ -115,7 +112,7 @@ TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
   const std::vector<float> x = normal_row(100, 3);
   std::array<std::array<float, 4>, 32> held;
   std::array<float, 32> lane_m;
-  std::array<FloatPair, 32> lane_d;
+  std::array<double, 32> lane_d;
   for (int l = 0; l < 32; ++l) {
     for (int c = 0; c < 4; ++c) held[l][c] = 4 * l + c < 100 ? x[4 * l + c] : -INFINITY;
     lane_m[l] = fast_thread_max<4>(held[l].data());
@@ -123,7 +120,10 @@ TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
   const float M = model_warp_reduce(lane_m, FastMaxAlg{});
   EXPECT_EQ(M, *std::max_element(x.begin(), x.end()));
   for (int l = 0; l < 32; ++l) lane_d[l] = fast_thread_sum<4>(held[l].data(), M);
-  const State expect{M, pair_value(model_warp_reduce(lane_d, FastSumAlg{}))};
+  // the chunk's binary64 sum S, then s.d = fl32(S), lo = fl32(S - s.d), d = fl32(s.d + lo)
+  const double S = model_warp_reduce(lane_d, FastSumAlg{});
+  const float sd = static_cast<float>(S);
+  const State expect{M, sd + static_cast<float>(S - static_cast<double>(sd))};
   const SoftmaxResult r = run_fast(x, 1, 100);
   EXPECT_TRUE(bitwise_equal(r.row_state[0], expect));
   for (int j = 0; j < 100; ++j)
@@ -170,19 +170,21 @@ TEST(FastSchedule, MergeCarriesTheCombinesRoundingError) {
   }
 }
 
-TEST(FloatPair, TheSumsRoundingErrorIsKeptExactly) {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<float> mag(0.0f, 1.0f);
-  std::uniform_int_distribution<int> scale(-60, 20);
+TEST(FastSchedule, ChunkStateKeepsTheSumsRest) {
+  // fast_merge_state: s.d = fl32(S); S - s.d is exact in binary64 and lo is it rounded once, so
+  // s.d + lo is S within u^2 |S| (the accounting's chunk_state).
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mag(1.0, 2.0);
+  std::uniform_int_distribution<int> scale(0, 20);
   for (int i = 0; i < 100000; ++i) {
-    const float a = std::ldexp(mag(rng), scale(rng)), b = std::ldexp(mag(rng), scale(rng));
-    const FloatPair p = pair_add(FloatPair{a, 0}, FloatPair{b, 0});
-    ASSERT_EQ(static_cast<double>(a) + static_cast<double>(b),
-              static_cast<double>(p.s) + static_cast<double>(p.c))
-        << std::hexfloat << a << " " << b;
-    const FloatPair q = pair_add(FloatPair{b, 0}, FloatPair{a, 0});
-    ASSERT_EQ(float_bits(p.s), float_bits(q.s));
-    ASSERT_EQ(float_bits(p.c), float_bits(q.c));
+    const double S = std::ldexp(mag(rng), scale(rng));
+    const FastMergeState v = fast_merge_state(1.5f, S);
+    ASSERT_EQ(float_bits(v.s.d), float_bits(static_cast<float>(S)));
+    const double rest = S - static_cast<double>(v.s.d);
+    ASSERT_LE(std::fabs(rest), 0x1p-24 * S);
+    ASSERT_LE(std::fabs(static_cast<double>(v.lo) - rest), 0x1p-24 * std::fabs(rest))
+        << std::hexfloat << S;
+    ASSERT_LE(std::fabs(static_cast<double>(v.s.d) + v.lo - S), 0x1p-48 * S) << std::hexfloat << S;
   }
 }
 

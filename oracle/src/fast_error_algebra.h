@@ -2,9 +2,9 @@
 // accounting states, so that the bound follows the kernel's own trees (see error_algebra.h).
 //
 //   steps 1-2  the chunk's maximum M (exact: fmaxf only)
-//   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error)
-//              as the pair (t_hat, 0); the thread's pairwise tree of pair_adds
-//   step 4     the chunk's trees of pair_adds, then the pair rounded once: (M, D, err)
+//   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error),
+//              widened exactly; the thread's pairwise tree of binary64 sums
+//   step 4     the chunk's trees of binary64 sums, then the sum rounded once: (M, D, err)
 //   step 5     the compensated merges (fast_merge): AccMerge below
 //   step 6     the row's d = fl(s.d + lo): one rounding (AccMerge's finish)
 #pragma once
@@ -14,46 +14,33 @@
 
 namespace osvs::oracle::detail {
 
-/// A float pair (s, c) of float_pair.h in the accounting: D = the exact sum of the e^(x - M) it
-/// stands for, |(s + c) - D| <= err, and |c| <= cmax.
-struct AccPair {
-  double D = 0;
-  double err = 0;
-  double cmax = 0;
-  bool zero = true;
-};
-
-/// The accounting of pair_add (float_pair.h), with u = 2^-24 and every quantity >= 0:
-///   s = fl(a.s + b.s)           |a.s + b.s| <= P := a.D + b.D + a.err + b.err + a.cmax + b.cmax
-///                               (|v.s| <= |v.s + v.c| + |v.c| <= v.D + v.err + v.cmax)
-///   e = (a.s + b.s) - s         exact (TwoSum), |e| <= u P
-///   c' = fl(a.c + b.c)          = a.c + b.c + r1, |r1| <= u (a.cmax + b.cmax)
-///   c = fl(c' + e)              = c' + e + r2,    |r2| <= u |c' + e| <= u C0,
-///                               C0 := (a.cmax + b.cmax)(1 + u) + u P
-///   s + c = (a.s + a.c) + (b.s + b.c) + r1 + r2: err = a.err + b.err + |r1| + |r2|,
-///   cmax = C0 (1 + u) (a sum that is exact has no error; the bounds above hold either way).
-/// The chunk's pair enters the merges unrounded (FastAccAlg::chunk_state); the row's d is
-/// rounded once at the end (AccMergeAlg::finish).
-struct PairSumAccAlg {
-  using value_type = AccPair;
+/// The accounting of the binary64 sums (fast_schedule.h, steps 3-4), in AccSum: D = the exact sum
+/// of the e^(x - M) a partial sum stands for, |S - D| <= err. With u64 = 2^-53, a binary64 sum
+/// S = fl64(S_a + S_b) of nonnegative sums is within u64 |S_a + S_b| <= u64 (D + err_a + err_b)
+/// of S_a + S_b (every partial sum is a normal binary64: the terms are binary32 values, the
+/// smallest 2^-149, and widen exactly):
+///   err = err_a + err_b + u64 (D_a + D_b + err_a + err_b).
+/// The chunk's sum enters the merges as s.d = fl32(S) and lo = fl32(S - s.d) (FastAccAlg's
+/// chunk_state); the row's d is rounded once at the end (AccMergeAlg::finish).
+struct DoubleSumAccAlg {
+  using value_type = AccSum;
+  static constexpr double kU64 = 0x1p-53;
   float m;  ///< the chunk's maximum
   double exp_ulp;
 
-  AccPair initial() const { return {}; }
-  AccPair lift(float x) const {
+  AccSum initial() const { return {}; }
+  AccSum lift(float x) const {
     if (x == -INFINITY) return {};  // fast_term(-inf, M) = 0 exactly
     const double g = static_cast<double>(x) - static_cast<double>(m);
     const ExpError e = compensated_exp_error(g, exp_ulp);  // see error_terms.h
     const double eg = exact_scale(g);
-    return {eg, eg * e.rel + e.abs, 0, false};
+    return {eg, eg * e.rel + e.abs, false};
   }
-  AccPair combine(const AccPair& a, const AccPair& b) const {
-    if (a.zero) return b;  // pair_add with (0, 0): s = b.s exactly, e = 0, c = b.c exactly
+  AccSum combine(const AccSum& a, const AccSum& b) const {
+    if (a.zero) return b;  // 0 + S = S exactly
     if (b.zero) return a;
-    const double P = a.D + b.D + a.err + b.err + a.cmax + b.cmax;
-    const double r1 = kU * (a.cmax + b.cmax);
-    const double C0 = (a.cmax + b.cmax) * (1 + kU) + kU * P;
-    return {a.D + b.D, a.err + b.err + r1 + kU * C0, C0 * (1 + kU), false};
+    const double D = a.D + b.D;
+    return {D, a.err + b.err + kU64 * (D + a.err + b.err), false};
   }
 };
 
@@ -78,7 +65,7 @@ struct AccMerge {
 /// small.d e + big.d (|X.d| <= D_X + err_X + lomax_X) and err_true = (small.d e + big.d) - s.d:
 ///
 ///   |err_true| <= 2 u P (1 + u) + 2^-150          (2^-150: a product below the normal range)
-///   |err_c - err_true| <= 16 u^2 P + 2^-150      (fma_error, float_pair.h: two roundings of
+///   |err_c - err_true| <= 16 u^2 P + 2^-150      (fma_error, rounded_ops.h: two roundings of
 ///                                                 quantities below 6 u P; its product rest u2
 ///                                                 is exact unless a b is subnormal)
 ///   t = fma(small.lo, e, big.lo)                  |t - (small.lo e + big.lo)| <= u |t| + 2^-150
@@ -127,34 +114,37 @@ struct AccMergeAlg {
 
 struct FastAccAlg {
   using value_type = AccMerge;
-  using sum_type = AccPair;
+  using sum_type = AccSum;
   double exp_ulp;
 
   AccMerge initial() const { return {}; }
   AccMerge combine(const AccMerge& a, const AccMerge& b) const {
     return AccMergeAlg{exp_ulp}.combine(a, b);
   }
-  PairSumAccAlg sum_alg(float M) const { return {M, exp_ulp}; }
-  AccPair thread_sum(const float* v, int count, float M) const {
+  DoubleSumAccAlg sum_alg(float M) const { return {M, exp_ulp}; }
+  AccSum thread_sum(const float* v, int count, float M) const {
     return with_thread_values(count, [&](auto V) { return thread<decltype(V)::value>(v, M); });
   }
-  /// The chunk's merge state: s.d + lo is the pair exactly (fast_merge_state), |lo| <= u |s + c|.
+  /// The chunk's merge state (fast_merge_state): s.d = fl32(S), rest = S - s.d exactly,
+  /// |rest| <= u |S|, lo = fl32(rest) within u |rest| (or 2^-150 below the normal range) of it,
+  /// so s.d + lo is within u^2 (D + err) + 2^-150 of S and |lo| <= u (1 + u) (D + err).
   /// M = -inf: only masked values, the identity exactly (bounds are for finite rows: no +inf).
-  AccMerge chunk_state(float M, const AccPair& p) const {
+  AccMerge chunk_state(float M, const AccSum& p) const {
     if (M == -INFINITY || p.zero) return {};
-    return {M, p.D, p.err, kU * (p.D + p.err), false};
+    const double S = p.D + p.err;
+    return {M, p.D, p.err + kU * kU * S + kSubnormalHalfUlp, kU * (1 + kU) * S, false};
   }
   /// The row state (step 6's d).
   AccState finish(const AccMerge& v) const { return AccMergeAlg::finish(v); }
 
  private:
   template <int V>
-  AccPair thread(const float* v, float M) const {
+  AccSum thread(const float* v, float M) const {
     if (M == -INFINITY) return {};
-    const PairSumAccAlg sum = sum_alg(M);
+    const DoubleSumAccAlg sum = sum_alg(M);
     return pairwise_tree<V>(
         0, [&](int i) { return sum.lift(v[i]); },
-        [&](const AccPair& a, const AccPair& b) { return sum.combine(a, b); });
+        [&](const AccSum& a, const AccSum& b) { return sum.combine(a, b); });
   }
 };
 

@@ -42,7 +42,7 @@ OSVS_HD float compensated_exp_diff_with(float x, float m) {
   const float E = Exp{}(t);
   // t = -inf (x = -inf, or an overflowing difference): E = 0 exactly, and e^(x - m) < 2^-150;
   // t NaN or +inf (a NaN operand, or m = -inf of a masked row): E itself, uncorrected.
-  if (!(t > -__builtin_huge_valf() && t < __builtin_huge_valf())) return E;
+  if (!(abs_f(t) < __builtin_huge_valf())) return E;  // t = +-inf or NaN: no correction
   const float e = two_diff_error(x, m, t);
   return detail::fma_f(E, e, E);
 }

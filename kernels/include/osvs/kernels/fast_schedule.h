@@ -12,13 +12,14 @@
 //              number of warps starting from the initial value; every thread receives M
 //   3 thread   the terms e_i = fast_term(v[i], M) = compensated_exp_diff_with<FastKernelExp>
 //              (compensated_exp.h: the rounding of v[i] - M compensated); v[i] = -inf gives 0
-//              exactly; d_t = their compensated pairwise sum, a float pair (float_pair.h):
-//              level w = 1, 2, 4, ..: s[i] = pair_add(s[i], s[i+w]) for i = 0, 2w, 4w, ..
+//              exactly; d_t = their pairwise sum in binary64 (each term widened exactly):
+//              level w = 1, 2, 4, ..: s[i] = s[i] + s[i+w] for i = 0, 2w, 4w, ..
 //              (depth log2 V <= 5, left operand the lower index; pairwise_tree)
-//   4 sum      the chunk's pair: the d_t folded by pair_add along the same trees as step 2, then
-//              rounded once, D = s + c; chunk state (M, D) and its rest lo = (s + c) - D exactly
-//              (FastMergeState); M = +inf -> the NaN state (the hardened lift of NaN, +inf);
-//              M = -inf (only masked values) -> the identity
+//   4 sum      the chunk's sum: the d_t added in binary64 along the same trees as step 2, then
+//              rounded once to binary32, D = fl(S); chunk state (M, D) and its rest
+//              lo = fl(S - D) (S - D is exact in binary64; FastMergeState); M = +inf -> the NaN
+//              state (the hardened lift of NaN, +inf); M = -inf (only masked values) -> the
+//              identity
 //   5 row      (split rows) every block of the row merges the C chunk states identically with
 //              fast_merge: the hardened combine over fexp (combine_hardened.h), its state bit for
 //              bit, with lo carrying the combine's rounding error (ErrFma) and the rescaled rests;
@@ -36,10 +37,12 @@
 // OSVS_PORTABLE_EXP build (the last step that differed between the two was the exp).
 //
 // Why the maximum first (steps 2-4) rather than the online state of each thread: every element's
-// term then goes through one exp and compensated sums only, never a rescaling, so D carries the
+// term then goes through one exp and binary64 sums only, never a rescaling, so D carries the
 // exp's error and one rounding. The sums' roundings, up to u D a tree level, were the largest part
 // of d's error with plain float sums: on the CPU model's audit of x ~ N(0, 10) (N up to 65537),
-// d's largest relative error was 3.2e-7 with plain sums and 7.7e-8 with pairs. Merged without lo,
+// d's largest relative error was 3.2e-7 with plain sums and 7.7e-8 with compensated float pairs
+// (TwoSum). Binary64 sums lose at most 2^-53 a level, below the pairs' O(u^2), for two
+// instructions an element (a widening and an add) where a pair addition takes eight. Merged without lo,
 // the 64 chunk states of a 2^20-element row gave d 2.3e-7 on the H200; with it, 5.6e-8
 // (reports/gpu/2026-11-30-fast-accurate/).
 //
@@ -65,7 +68,7 @@
 #include "osvs/kernels/compensated_exp.h"
 #include "osvs/kernels/exp_functors.h"
 #include "osvs/kernels/fast_plan.h"
-#include "osvs/kernels/float_pair.h"
+#include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
 
@@ -88,19 +91,30 @@ using FastKernelExp = PortableExp;
 using FastCombine = HardenedCombineWith<FastKernelExp>;
 
 /// Step 1: the largest of the thread's V values; +inf when one of them is NaN or +inf (the row's
-/// outputs are then NaN), so that the fold of step 2 carries the special exactly.
+/// outputs are then NaN), so that the fold of step 2 carries the special exactly. On the device
+/// (sm_80 and later) a pairwise tree of max.NaN, one an element: NaN when a value is NaN, else
+/// the maximum (+inf when a value is +inf; +0 over -0, as fmax_k), mapped to +inf once. The
+/// maximum is exact in any order, so the tree and the host's sequential fold agree.
 template <int V>
 OSVS_HD float fast_thread_max(const float* v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const float m = pairwise_tree<V>(
+      0, [&](int i) { return v[i]; },
+      [](float a, float b) {
+        float r;
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+        return r;
+      });
+  return m < __builtin_huge_valf() ? m : __builtin_huge_valf();  // NaN or +inf -> +inf
+#else
   float m = -__builtin_huge_valf();
   bool special = false;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
   for (int i = 0; i < V; ++i) {
     m = fmax_k(m, v[i]);
     special |= !(v[i] < __builtin_huge_valf());
   }
   return special ? __builtin_huge_valf() : m;
+#endif
 }
 
 /// Step 2's fold: the maximum, exact and bitwise commutative (never sees a NaN, step 1).
@@ -112,11 +126,11 @@ struct FastMaxAlg {
   }
 };
 
-/// Step 4's fold: compensated addition of float pairs.
+/// Step 4's fold: binary64 addition.
 struct FastSumAlg {
-  using value_type = FloatPair;
-  OSVS_HD FloatPair initial() const { return FloatPair{}; }
-  OSVS_HD FloatPair combine(FloatPair a, FloatPair b) const { return pair_add(a, b); }
+  using value_type = double;
+  OSVS_HD double initial() const { return 0.0; }
+  OSVS_HD double combine(double a, double b) const { return detail::add_rn(a, b); }
 };
 
 /// Step 3's term (and step 6's numerator): e^(x - M), the difference's rounding compensated.
@@ -124,38 +138,35 @@ OSVS_HD float fast_term(float x, float M) {
   return compensated_exp_diff_with<FastKernelExp>(x, M);
 }
 
-/// Step 3: the compensated pairwise sum of the thread's V terms e[i] (V = 4, 8, 16 or 32).
+/// Step 3: the binary64 pairwise sum of the thread's V terms e[i] (V = 4, 8, 16 or 32).
 template <int V>
-OSVS_HD FloatPair fast_terms_sum(const float* e) {
+OSVS_HD double fast_terms_sum(const float* e) {
   return pairwise_tree<V>(
-      0,
-      [&](int i) {
-        return FloatPair{e[i], 0.0f};
-      },
-      [](FloatPair a, FloatPair b) { return pair_add(a, b); });
+      0, [&](int i) { return static_cast<double>(e[i]); },
+      [](double a, double b) { return detail::add_rn(a, b); });
 }
 
 /// Step 3 from the values: the sum of fast_term(v[i], M); 0 when M is not finite (the chunk
 /// state is then decided by M alone).
 template <int V>
-OSVS_HD FloatPair fast_thread_sum(const float* v, float M) {
-  if (!(M > -__builtin_huge_valf() && M < __builtin_huge_valf())) return FloatPair{};
+OSVS_HD double fast_thread_sum(const float* v, float M) {
+  if (!(abs_f(M) < __builtin_huge_valf())) return 0.0;
   float e[V];
   for (int i = 0; i < V; ++i) e[i] = fast_term(v[i], M);
   return fast_terms_sum<V>(e);
 }
 
-/// The chunk state of step 4 from the chunk's maximum M and its sum's pair.
-OSVS_HD State fast_chunk_state(float M, FloatPair D) {
+/// The chunk state of step 4 from the chunk's maximum M and its binary64 sum S.
+OSVS_HD State fast_chunk_state(float M, double S) {
   if (M == __builtin_huge_valf()) return State{canonical_nan(), canonical_nan()};
   if (M == -__builtin_huge_valf()) return identity_state();
-  return State{M, pair_value(D)};
+  return State{M, static_cast<float>(S)};  // rounded to nearest
 }
 
 /// A chunk state of a split row in the merges of step 5: s, the hardened combine's state (bit for
 /// bit what the verified combine gives), and lo, what its roundings lost, carried along: the
-/// row's d is fl(s.d + lo) (fast_row_state). A chunk starts with lo = the exact rest of its
-/// pair's rounding, so s.d + lo is the chunk's pair exactly.
+/// row's d is fl(s.d + lo) (fast_row_state). A chunk starts with lo = the rest of its sum's
+/// rounding, S - s.d (exact in binary64), rounded to binary32: s.d + lo is S within u |S - s.d|.
 struct FastMergeState {
   State s;
   float lo;
@@ -163,15 +174,15 @@ struct FastMergeState {
 };
 
 /// The chunk state of step 4 with its rest (see FastMergeState).
-OSVS_HD FastMergeState fast_merge_state(float M, FloatPair D) {
-  const State s = fast_chunk_state(M, D);
+OSVS_HD FastMergeState fast_merge_state(float M, double S) {
+  const State s = fast_chunk_state(M, S);
   if (!(s.d > 0.0f && s.d < __builtin_huge_valf())) return FastMergeState{s, 0.0f, 0.0f};
-  return FastMergeState{s, two_sum_error(D.s, D.c, s.d), 0.0f};
+  return FastMergeState{s, static_cast<float>(S - static_cast<double>(s.d)), 0.0f};
 }
 
 /// Step 5's merge: the hardened combine over fexp (FastCombine) of the states, and the exact
 /// error of its d (fma_error of the same small.d * e + big.d, with the same e) plus the rescaled
-/// rests: s.d + lo = (small.d + small.lo) e + (big.d + big.lo) up to O(u^2) (float_pair.h).
+/// rests: s.d + lo = (small.d + small.lo) e + (big.d + big.lo) up to O(u^2) (rounded_ops.h).
 /// A NaN state, an empty side or two empty sides carry no rounding: lo is the big side's, or 0.
 OSVS_HD FastMergeState fast_merge(FastMergeState a, FastMergeState b) {
   const State s = FastCombine::combine(a.s, b.s);
@@ -360,15 +371,15 @@ auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
 /// The float algebra of the fast kernel: the kernel's own arithmetic (see the head comment).
 struct FastFloatAlg {
   using value_type = FastMergeState;
-  using sum_type = FloatPair;
+  using sum_type = double;
   FastMergeState initial() const { return FastMergeAlg{}.initial(); }
   FastMergeState combine(FastMergeState a, FastMergeState b) const { return fast_merge(a, b); }
   FastSumAlg sum_alg(float /*M*/) const { return {}; }
-  FloatPair thread_sum(const float* v, int count, float M) const {
+  double thread_sum(const float* v, int count, float M) const {
     return with_thread_values(count,
                               [&](auto V) { return fast_thread_sum<decltype(V)::value>(v, M); });
   }
-  FastMergeState chunk_state(float M, FloatPair D) const { return fast_merge_state(M, D); }
+  FastMergeState chunk_state(float M, double S) const { return fast_merge_state(M, S); }
   /// The row state of a merged value (step 6's).
   State finish(FastMergeState v) const { return fast_row_state(v); }
 };

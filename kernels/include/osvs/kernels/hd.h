@@ -43,6 +43,15 @@ OSVS_HD float canonical_nan() {
   return bits_float(0x7fc00000u);
 }
 
+/// |x| (clears the sign bit; on the device an operand modifier of the instruction that uses it).
+OSVS_HD float abs_f(float x) {
+#if defined(__CUDA_ARCH__)
+  return fabsf(x);
+#else
+  return bits_float(float_bits(x) & 0x7fffffffu);
+#endif
+}
+
 OSVS_HD bool is_nan(float x) {
   return x != x;
 }

@@ -13,14 +13,13 @@
 //   r  = x - k*ln2_hi                           exact: ln2_hi has 12 significant bits, k <= 8 bits
 //   r  = r - k*ln2_lo                           one rounding, |r| <= 0.3466, error <= 2^-25 |r|
 //   p  = Taylor degree 7 of e^r by Horner/fma  truncation < 5.3e-9, 7 roundings in [0.7, 1.42]
-//   y  = p * 2^k1 * 2^k2, k1 + k2 = k           first product exact, second rounds once (subnormal)
+//   y  = p * 2^k                               exact for -86 <= x <= 88 (an exponent-field add);
+//                                             else p * 2^k1 * 2^k2, k1 + k2 = k: the first
+//                                             product exact, the second rounds once (subnormal)
 #pragma once
 
 #include "osvs/kernels/hd.h"
-
-#if !defined(__CUDA_ARCH__)
-#include <cmath>
-#endif
+#include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
 
@@ -29,28 +28,45 @@ namespace osvs {
 inline constexpr double PORTABLE_EXP_MAX_ULP = 1.0;  // measured max 0.9386 at 0x1.ab05d2p+4
 
 namespace detail {
-OSVS_HD float fma_f(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
-}
-
 /// 2^k for -126 <= k <= 127 as a float, from its bits.
 OSVS_HD float pow2_normal(int k) {
   return bits_float(static_cast<std::uint32_t>(k + 127) << 23);
+}
+/// portable_expf's general path: NaN, overflow, underflow, then p * 2^k as two exact scalings
+/// of which the second may round once (a subnormal result). Out of line on the device: rarely
+/// taken, and the fast kernel inlines the exp once per element it holds.
+#if defined(__CUDACC__)
+inline __host__ __device__ __noinline__
+#else
+inline
+#endif
+    float
+    portable_expf_general(float x, float kf, float p) {
+  if (x != x) return x + x;                                  // NaN propagates (quietened)
+  if (x > 88.72283935546875f) return __builtin_huge_valf();  // > log(FLT_MAX): overflow
+  if (x < -103.97208404541016f) return 0.0f;                 // < log(2^-150): underflow to 0
+  const int k = static_cast<int>(kf);                        // -150 <= k <= 128
+  const int k1 = k / 2;                                      // both halves in the normal range
+  const int k2 = k - k1;
+  return (p * pow2_normal(k1)) * pow2_normal(k2);  // one rounding at most
 }
 }  // namespace detail
 
 /// exp(x) for binary32 with an error of at most PORTABLE_EXP_MAX_ULP ulps; exp(0) == 1 exactly,
 /// exp(-inf) == 0, exp(+inf) == +inf, NaN in gives NaN out.
+///
+/// Two ways to form p * 2^k, the same bits wherever both apply. For -86 <= x <= 88 (the common
+/// case, one comparison pair and no conversion) k = round(x log2 e) lies in [-125, 127], so p 2^k
+/// (p in [0.707, 1.415]) is a normal float: adding k to p's exponent field is the exact product.
+/// k is read off the shifted sum's bits: j = fl(x log2 e + 1.5 * 2^23) has ulp 1, so
+/// bits(j) = 0x4B400000 + k, and bits(j) << 23 = k << 23 modulo 2^32 (0x4B400000's lowest set
+/// bit is bit 22): bits(p) + (bits(j) << 23) is bits(p 2^k). Outside that range (and for NaN) the
+/// general path below: the specials, then two exact scalings of which the second may round once
+/// (a subnormal result) or overflow.
 OSVS_HD float portable_expf(float x) {
-  if (x != x) return x + x;                                  // NaN propagates (quietened)
-  if (x > 88.72283935546875f) return __builtin_huge_valf();  // > log(FLT_MAX): overflow
-  if (x < -103.97208404541016f) return 0.0f;                 // < log(2^-150): underflow to 0
-  const float shifter = 12582912.0f;                         // 1.5 * 2^23: rounds to integer
-  const float kf = detail::fma_f(x, 1.44269502162933349609375f, shifter) - shifter;  // exact
+  const float shifter = 12582912.0f;  // 1.5 * 2^23: rounds to integer
+  const float j = detail::fma_f(x, 1.44269502162933349609375f, shifter);
+  const float kf = j - shifter;                          // k, exact
   float r = detail::fma_f(kf, -0.693145751953125f, x);   // exact (Sterbenz-like, 12-bit ln2_hi)
   r = detail::fma_f(kf, -1.428606765330187045e-06f, r);  // |r| <= 0.3466, one rounding
   float p = 1.98412701e-4f;                              // 1/7!
@@ -61,10 +77,8 @@ OSVS_HD float portable_expf(float x) {
   p = detail::fma_f(p, r, 0.5f);                         // 1/2!
   p = detail::fma_f(p, r, 1.0f);                         // 1/1!
   p = detail::fma_f(p, r, 1.0f);                         // 1/0!: p in [0.707, 1.415]
-  const int k = static_cast<int>(kf);                    // -150 <= k <= 128
-  const int k1 = k / 2;                                  // both halves in the normal range
-  const int k2 = k - k1;
-  return (p * detail::pow2_normal(k1)) * detail::pow2_normal(k2);  // one rounding at most
+  if (x >= -86.0f && x <= 88.0f) return bits_float(float_bits(p) + (float_bits(j) << 23));
+  return detail::portable_expf_general(x, kf, p);
 }
 
 }  // namespace osvs

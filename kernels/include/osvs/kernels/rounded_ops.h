@@ -1,15 +1,28 @@
 // Binary32 operations written out so that host and device compute the same bits: each rounded
 // once and never fused with a neighbour (nvcc's __f*_rn intrinsics on the device; the host builds
-// with -ffp-contract=off), and TwoSum's exact error. Shared by the portable log / exp2, the
+// with -ffp-contract=off), TwoSum's exact error and ErrFma's (the error of an fma). Shared by the portable log / exp2, the
 // attention kernels, the fast kernel's compensated sums and the oracle's double-double.
 #pragma once
 
 #include "osvs/kernels/hd.h"
 
+#if !defined(__CUDA_ARCH__)
+#include <cmath>
+#endif
+
 namespace osvs {
 namespace detail {
 
 /// Binary32 operations that nvcc never fuses with a neighbour.
+/// fma(a, b, c) rounded once, on both sides.
+OSVS_HD float fma_f(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
 OSVS_HD float add_rn(float a, float b) {
 #if defined(__CUDA_ARCH__)
   return __fadd_rn(a, b);
@@ -39,6 +52,15 @@ OSVS_HD float div_rn(float a, float b) {
 #endif
 }
 
+/// A binary64 sum (the fast kernel's partial sums), never fused.
+OSVS_HD double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
 }  // namespace detail
 
 /// The exact error (a + b) - s of s = fl(a + b) (Knuth's TwoSum, TAOCP vol. 2, 4.2.2: six IEEE
@@ -49,6 +71,28 @@ OSVS_HD T two_sum_error(T a, T b, T s) {
   const T b1 = s - a;   // the part of b that made it into s
   const T a1 = s - b1;  // the part of a that made it into s
   return (a - a1) + (b - b1);
+}
+
+/// fl(a b + c) - r's complement: the error (a b + c) - r of r, an fl(a b + c) rounded once (an
+/// fma) or twice (a product, then a sum), for a, b, c >= 0 and finite, as one float (Boldo and
+/// Muller's ErrFma, its last two parts added):
+///   u1 = fl(a b), u2 = a b - u1 exactly (fma)          a b = u1 + u2
+///   alpha1 = fl(c + u2), z = (c + u2) - alpha1 (TwoSum)  c + u2 = alpha1 + z
+///   beta1 = fl(u1 + alpha1), beta2 = the rest (TwoSum)   u1 + alpha1 = beta1 + beta2
+///   so  a b + c - r = (beta1 - r) + beta2 + z  exactly (u2 is exact unless a b lies below the
+///   normal range: then 2^-150 more, which the accounting adds), and
+///   gamma = fl(beta1 - r) exact (Sterbenz: beta1 and r are within a factor 2, both within
+///   2 u (1 + u) of a b + c >= 0), the result fl(fl(gamma + beta2) + z) two roundings of
+///   quantities of size u (a b + c): its error is below 16 u^2 (a b + c) (the accounting:
+///   oracle/src/fast_error_algebra.h, AccMergeAlg).
+OSVS_HD float fma_error(float a, float b, float c, float r) {
+  const float u1 = detail::mul_rn(a, b);
+  const float u2 = detail::fma_f(a, b, -u1);
+  const float alpha1 = c + u2;
+  const float z = two_sum_error(c, u2, alpha1);
+  const float beta1 = u1 + alpha1;
+  const float beta2 = two_sum_error(u1, alpha1, beta1);
+  return ((beta1 - r) + beta2) + z;
 }
 
 }  // namespace osvs

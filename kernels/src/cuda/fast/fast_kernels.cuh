@@ -30,15 +30,8 @@
 #include "osvs/kernels/fast_schedule.h"
 
 namespace osvs {
-// Shuffles of the float pairs of step 4 (float_pair.h), found by warp_reduce through the pair's
-// namespace.
-__device__ __forceinline__ FloatPair shfl_down(FloatPair v, int offset) {
-  return FloatPair{__shfl_down_sync(0xffffffffu, v.s, offset),
-                   __shfl_down_sync(0xffffffffu, v.c, offset)};
-}
-__device__ __forceinline__ FloatPair shfl_from_lane0(FloatPair v) {
-  return FloatPair{__shfl_sync(0xffffffffu, v.s, 0), __shfl_sync(0xffffffffu, v.c, 0)};
-}
+// Shuffles of step 5's merge states, found by warp_reduce through the state's namespace (step
+// 4's binary64 sums: block_reduce.cuh).
 __device__ __forceinline__ FastMergeState shfl_down(FastMergeState v, int offset) {
   return FastMergeState{State{__shfl_down_sync(0xffffffffu, v.s.m, offset),
                               __shfl_down_sync(0xffffffffu, v.s.d, offset)},
@@ -161,7 +154,7 @@ __device__ __forceinline__ State merge_chunks(const FastMergeState* states, std:
 template <int T, int K, bool KEEP_TERMS>
 __device__ __forceinline__ FastMergeState chunk_state(float (&v)[4 * K]) {
   const float M = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
-  FloatPair d{};
+  double d = 0.0;
   if constexpr (KEEP_TERMS) {
 #pragma unroll
     for (int i = 0; i < 4 * K; ++i) v[i] = fast_term(v[i], M);

@@ -10,6 +10,11 @@ namespace osvs::cuda {
 __device__ __forceinline__ float shfl_down(float v, int offset) {
   return __shfl_down_sync(0xffffffffu, v, offset);
 }
+/// binary64 values (the fast kernel's sums) move whole: declared here, before warp_reduce, since
+/// a fundamental type has no associated namespace and would otherwise convert to float.
+__device__ __forceinline__ double shfl_down(double v, int offset) {
+  return __shfl_down_sync(0xffffffffu, v, offset);
+}
 __device__ __forceinline__ State shfl_down(State v, int offset) {
   return State{__shfl_down_sync(0xffffffffu, v.m, offset),
                __shfl_down_sync(0xffffffffu, v.d, offset)};
@@ -22,6 +27,9 @@ __device__ __forceinline__ State shfl_up(State v, int offset) {
   return State{__shfl_up_sync(0xffffffffu, v.m, offset), __shfl_up_sync(0xffffffffu, v.d, offset)};
 }
 __device__ __forceinline__ float shfl_from_lane0(float v) {
+  return __shfl_sync(0xffffffffu, v, 0);
+}
+__device__ __forceinline__ double shfl_from_lane0(double v) {
   return __shfl_sync(0xffffffffu, v, 0);
 }
 __device__ __forceinline__ State shfl_from_lane0(State v) {
