@@ -20,7 +20,7 @@ void fast_model_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
     r.row_state[static_cast<std::size_t>(i)] = used.front();
     for (std::int64_t j = 0; j < b.cols; ++j) {
       const float x = j < full_end ? row[j] : -__builtin_huge_valf();  // what the thread holds
-      out[j] = fast_output(x, used[static_cast<std::size_t>(j / p.chunk_span())]);
+      out[j] = fast_output(x, used[static_cast<std::size_t>(j / p.chunk_span())]);  // its part's
     }
   }
 }

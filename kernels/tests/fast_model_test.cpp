@@ -41,27 +41,34 @@ TEST(FastPlan, TheIssuesShapes) {
   EXPECT_EQ(warp.chunks, 1);
   EXPECT_EQ(block.threads, 256);
   EXPECT_EQ(block.chunks, 1);
-  EXPECT_EQ(two.threads, 1024);  // the longest row a block holds
+  EXPECT_EQ(two.threads, 512);  // a cluster of two blocks
+  EXPECT_EQ(two.blocks, 2);
   EXPECT_EQ(two.chunks, 1);
-  EXPECT_EQ(fast_plan(kFastBlockRowMax + 1).chunks, 3);
+  EXPECT_EQ(fast_plan(kFastBlockRowMax).blocks, 1);
+  EXPECT_EQ(fast_plan(kFastBlockRowMax + 1).blocks, 2);
+  EXPECT_EQ(fast_plan(kFastClusterRowMax).blocks, kFastClusterMax);
+  EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).blocks, 1);
+  EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).chunks, kFastClusterMax + 1);
   EXPECT_EQ(split.chunks, 64);
   EXPECT_EQ(split.chunk_span(), kFastChunkElems);
 }
 
 TEST(FastPlan, EveryElementHasExactlyOneSlot) {
-  for (std::int64_t n : {0, 1, 3, 4, 5, 127, 128, 129, 1000, 1024, 1025, 2049, 5000, 16384, 16385,
-                         32768, 32769, 40000, 100003}) {
+  for (std::int64_t n :
+       {0,    1,    3,     4,     5,     127,   128,   129,    1000,   1024,   1025,
+        2049, 5000, 16384, 16385, 32768, 32769, 40000, 100003, 131072, 131073, 200001}) {
     const FastPlan p = fast_plan(n);
-    EXPECT_GE(p.chunks * p.chunk_span(), n) << n;
-    EXPECT_LT((p.chunks - 1) * p.chunk_span(), n > 0 ? n : 1) << n;  // no empty chunk
-    if (p.chunks == 1 && n > 0) {
+    EXPECT_TRUE(p.chunks == 1 || p.blocks == 1) << n;
+    EXPECT_GE(p.parts() * p.chunk_span(), n) << n;
+    EXPECT_LT((p.parts() - 1) * p.chunk_span(), n > 0 ? n : 1) << n;  // no empty part
+    if (p.parts() == 1 && n > 0) {
       EXPECT_LT(p.chunk_span() / 2, n > 4 * 32 ? n : 4 * 32 + 1) << n;  // not twice too wide
     }
     std::vector<int> hits(static_cast<std::size_t>(n), 0);
     std::vector<float> row(static_cast<std::size_t>(n));
     for (std::int64_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] = static_cast<float>(j);
     std::vector<float> v(static_cast<std::size_t>(p.per_thread()));
-    for (std::int64_t c = 0; c < p.chunks; ++c)
+    for (std::int64_t c = 0; c < p.parts(); ++c)
       for (int t = 0; t < p.threads; ++t) {
         model_fast_gather(row.data(), n, p, c, t, false, v.data());
         for (float e : v)
@@ -133,15 +140,15 @@ TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
 }
 
 TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
-  // n = 3 chunks (q = 1): threads 0, 1, 2 hold the chunk states, the rest the initial one; the
-  // warp tree then the block tree of 16 warps, over fast_merge; the row's d = fl(s.d + lo).
-  const std::int64_t n = 2 * kFastChunkElems + 77;
+  // 9 chunks (q = 1): threads 0 .. 8 hold the chunk states, the rest the initial one; the warp
+  // tree then the block tree of 16 warps, over fast_merge; the row's d = fl(s.d + lo).
+  const std::int64_t n = kFastClusterRowMax + 77;
   const std::vector<float> x = normal_row(n, 4);
   const FastPlan p = fast_plan(n);
-  ASSERT_EQ(p.chunks, 3);
+  ASSERT_EQ(p.chunks, 9);
   std::vector<FastMergeState> thread_v(static_cast<std::size_t>(p.threads),
                                        FastMergeAlg{}.initial());
-  for (int c = 0; c < 3; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
+  for (int c = 0; c < 9; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
   std::array<FastMergeState, 32> lanes;
   for (int l = 0; l < 32; ++l) lanes[l] = thread_v[l];
   std::array<FastMergeState, 32> warps;
@@ -152,8 +159,32 @@ TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
   EXPECT_TRUE(bitwise_equal(run_fast(x, 1, n).row_state[0], expect));
   // the merge's state is the verified combine's, bit for bit; lo only refines d
   State plain = identity_state();
-  for (int c = 0; c < 3; ++c) plain = FastCombine::combine(plain, thread_v[c].s);
+  for (int c = 0; c < 9; ++c) plain = FastCombine::combine(plain, thread_v[c].s);
   EXPECT_EQ(plain.m, merged.s.m);
+}
+
+TEST(FastSchedule, ClusterRowAddsItsBlocksSumsAgainstTheRowsMaximum) {
+  // 3 blocks: the row's maximum first (every block's sum is taken against it), then the block
+  // sums added as pairwise_stream(3) = (s0 + s1) + s2 in binary64; the row state is step 4's.
+  const std::int64_t n = 2 * kFastChunkElems + 77;
+  std::vector<float> x = normal_row(n, 5);
+  x[static_cast<std::size_t>(n - 3)] = 70.0f;  // the maximum in the last block's tail
+  const FastPlan p = fast_plan(n);
+  ASSERT_EQ(p.blocks, 3);
+  std::vector<float> v[3];
+  float block_max[3];
+  for (int b = 0; b < 3; ++b) block_max[b] = model_fast_part_max(x.data(), n, p, b, {}, v[b]);
+  EXPECT_EQ(block_max[2], 70.0f);
+  const float M = 70.0f;
+  double s[3];
+  for (int b = 0; b < 3; ++b) s[b] = model_fast_part_sum(v[b], p, M, FastFloatAlg{});
+  const State expect = fast_row_state(fast_merge_state(M, (s[0] + s[1]) + s[2]));
+  const SoftmaxResult r = run_fast(x, 1, n);
+  EXPECT_TRUE(bitwise_equal(r.row_state[0], expect));
+  for (std::int64_t j = 0; j < n; j += 997)  // every block writes e * fl(1 / d) for the row's M
+    EXPECT_EQ(float_bits(r.y[static_cast<std::size_t>(j)]),
+              float_bits(compensated_exp_diff_with<PortableExp>(x[static_cast<std::size_t>(j)], M) *
+                         (1.0f / expect.d)));
 }
 
 TEST(FastSchedule, MergeCarriesTheCombinesRoundingError) {
@@ -277,16 +308,18 @@ TEST(FastModel, RefusesOtherCombinesAndForeignMutations) {
 }
 
 TEST(FastModel, EachMutationChangesTheResult) {
-  const std::int64_t n = 3 * kFastChunkElems + 5;  // split, and n % 4 != 0
-  std::vector<float> x = normal_row(n, 12);
-  x[static_cast<std::size_t>(n - 2)] = 60.0f;  // the row's maximum in the last chunk, in the tail
-  const SoftmaxResult ok = run_fast(x, 1, n);
-  for (KernelMutation m : kFastKernelMutations) {
-    const SoftmaxResult bad = run_fast(x, 1, n, m);
-    std::size_t differ = 0;
-    for (std::size_t j = 0; j < ok.y.size(); ++j)
-      differ += float_bits(ok.y[j]) != float_bits(bad.y[j]);
-    EXPECT_GT(differ, 0u) << to_string(m);
+  // a cluster row and a split row, both with n % 4 != 0
+  for (std::int64_t n : {3 * kFastChunkElems + 5, kFastClusterRowMax + 2 * kFastChunkElems + 5}) {
+    std::vector<float> x = normal_row(n, 12);
+    x[static_cast<std::size_t>(n - 2)] = 60.0f;  // the row's maximum in the last part, in the tail
+    const SoftmaxResult ok = run_fast(x, 1, n);
+    for (KernelMutation m : kFastKernelMutations) {
+      const SoftmaxResult bad = run_fast(x, 1, n, m);
+      std::size_t differ = 0;
+      for (std::size_t j = 0; j < ok.y.size(); ++j)
+        differ += float_bits(ok.y[j]) != float_bits(bad.y[j]);
+      EXPECT_GT(differ, 0u) << to_string(m) << " n = " << n;
+    }
   }
 }
 

@@ -151,10 +151,11 @@ struct FastAccAlg {
 /// Longest chain of roundings an element's term goes through in the fast kernel: the thread's
 /// tree, the warp and block trees of the sum, and for split rows the chunk merge's (a
 /// binary-counter tree over q states has depth <= ceil(log2 q) + 1) and the second warp and block
-/// trees.
+/// trees; for cluster rows the tree over the blocks' sums.
 inline double fast_path(std::int64_t n) {
   const FastPlan p = fast_plan(n);
-  double levels = 5 + 5 + 5;  // log2(32) thread levels at most, warp, block
+  double levels = 5 + 5 + 5;      // log2(32) thread levels at most, warp, block
+  if (p.blocks > 1) levels += 4;  // the cluster's binary-counter tree over <= 8 block sums
   if (p.chunks > 1) {
     double depth = 1;
     for (std::int64_t q = fast_merge_per_thread(p.chunks, p.threads); q > 1; q = (q + 1) / 2)

@@ -10,7 +10,7 @@
 
 namespace osvs::cuda {
 
-/// How a split row's chunk states meet (rows of at most kFastBlockRowMax are never split).
+/// How a split row's chunk states meet (rows of at most kFastClusterRowMax are never split).
 enum class FastSplitPath {
   /// TwoLaunch: on the H200 it beat the cooperative path on 64 x 2^20, 41.5 % of a copy against
   /// 33.2 % in the same run (reports/gpu/2026-11-30-fast-accurate/cooperative-two-blocks),
@@ -28,11 +28,12 @@ std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols);
 /// What a launch of rows x cols does: the path it takes on device 0 and the HBM traffic it
 /// implies (bytes; `read_twice` when x is read a second time, from L2 where still resident).
 struct FastLaunchInfo {
-  const char* layout;  ///< "warp_per_row", "block_per_row" or "split_row"
-  const char* path;    ///< "single", "cooperative" or "two_launch"
-  int threads;         ///< threads per chunk
+  const char* layout;  ///< "warp_per_row", "block_per_row", "cluster_row" or "split_row"
+  const char* path;    ///< "single", "cluster", "cooperative" or "two_launch"
+  int threads;         ///< threads per block
   int vec;             ///< float4s per thread
   std::int64_t chunks;
+  int cluster;        ///< blocks of the cluster that holds a row (1: none)
   std::int64_t grid;  ///< blocks launched (per launch)
   double hbm_bytes;   ///< x read once, y written once, chunk states and counters
   bool read_twice;    ///< the second launch reads x again: up to rows * cols * 4 more bytes

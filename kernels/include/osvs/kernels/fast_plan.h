@@ -2,23 +2,31 @@
 // chunks. A pure function of n, the same on host and device and independent of the GPU it runs
 // on (SM count, occupancy), so that the CPU model replays the device's order for every n.
 //
-//   n <= 1024           a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
-//   1024 < n <= 32768   a block per row         threads = 64 ... 1024, vec = 8 float4s a thread
-//   n > 32768           a row split in chunks   threads = 512, vec = 8; chunks of 16384 elements,
-//                                               one block each, chunk states merged across blocks
+//   n <= 1024              a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
+//   1024 < n <= 16384      a block per row         threads = 64 ... 512, vec = 8 float4s a thread
+//   16384 < n <= 131072    a cluster per row       blocks = ceil(n / 16384) = 2 ... 8 blocks of a
+//                                                  thread-block cluster, 512 threads, vec = 8 each;
+//                                                  the blocks exchange their maxima, then their
+//                                                  sums, through distributed shared memory
+//   n > 131072             a row split in chunks   threads = 512, vec = 8; chunks of 16384
+//   elements,
+//                                                  one block each, chunk states merged across
+//                                                  blocks
 //
-// A row of up to 32768 elements stays in one block of 1024 threads rather than two cooperating
-// ones: split in two chunks, 1024 x 32768 reached 58.9 % of copy (reports/gpu/2026-11-30-fast),
-// the exchange of the chunk states between blocks on its path; the one-block layout's share is
-// in reports/gpu/2026-11-30-fast-accurate (60.2 %).
+// A cluster row is read from HBM once like a block row, with every block at 512 threads (two
+// blocks an SM): a row of 32768 elements in one block of 1024 threads left an SM one block, whose
+// load, reduction and stores then never overlapped (59.0 % of copy on 1024 x 32768,
+// reports/gpu/2026-11-30-fast-accurate). Its blocks agree on the row's maximum before any exp,
+// so its arithmetic is a block row's: one exp an element and no rescaling.
 //
 // In every case the row (or the chunk) is held in registers while its state is found. A row that
 // is one chunk is read from HBM once and written once; a split row's blocks exchange their chunk
 // states either in one cooperative launch (x read once) or, by default, in two launches that read
-// x again (fast_kernels.cuh, fast_launch.h: the two launches measured faster). Thread t of a chunk
-// holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t)
-// * 4 .. + 3 of its chunk: each k is one coalesced 128-bit access of the whole warp. Offsets at or
-// past the row's end (the tail) hold -inf, a masked element, which contributes exactly nothing.
+// x again (fast_kernels.cuh, fast_launch.h: the two launches measured faster). Thread t of a block
+// holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t) * 4 .. + 3 of its part
+// (the row, the cluster block's span or the chunk): each k is one coalesced 128-bit access of
+// the whole warp. Offsets at or past the row's end (the tail) hold -inf, a masked element, which
+// contributes exactly nothing.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +37,12 @@ namespace osvs {
 
 /// Elements of one chunk of a split row.
 inline constexpr std::int64_t kFastChunkElems = 16384;
-/// Rows up to this length get a block each (not split).
-inline constexpr std::int64_t kFastBlockRowMax = 32768;
+/// Rows up to this length get a block each.
+inline constexpr std::int64_t kFastBlockRowMax = 16384;
+/// Blocks of a cluster row at most (the portable cluster size); longer rows are split.
+inline constexpr int kFastClusterMax = 8;
+/// Rows up to this length get a cluster each (not split).
+inline constexpr std::int64_t kFastClusterRowMax = kFastClusterMax * kFastBlockRowMax;
 /// Rows up to this length get a warp each.
 inline constexpr std::int64_t kFastWarpRowMax = 1024;
 /// Threads of a split row's block.
@@ -42,9 +54,13 @@ struct FastPlan {
   int threads = 32;         ///< threads per chunk (32: a warp per row)
   int vec = 1;              ///< float4s per thread (a power of two)
   std::int64_t chunks = 1;  ///< chunks per row (1: not split)
+  int blocks = 1;           ///< blocks of the cluster that holds a row (1: no cluster)
 
-  /// Elements one chunk covers (threads * vec * 4; the last chunk of a row may be partial).
+  /// Elements one block covers (threads * vec * 4): a chunk of a split row, a cluster block's
+  /// span; the last of a row may be partial.
   OSVS_HD std::int64_t chunk_span() const { return std::int64_t{threads} * vec * 4; }
+  /// Blocks that hold parts of a row, each with a row state of its own (equal without a mutant).
+  OSVS_HD std::int64_t parts() const { return chunks * blocks; }
   /// Values a thread holds.
   OSVS_HD int per_thread() const { return vec * 4; }
 };
@@ -68,10 +84,14 @@ OSVS_HD FastPlan fast_plan(std::int64_t n) {
   p.vec = kFastBlockVec;
   if (n <= kFastBlockRowMax) {
     const std::int64_t t = detail::pow2_at_least((n + 4 * kFastBlockVec - 1) / (4 * kFastBlockVec));
-    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 1024
+    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 512
     return p;
   }
   p.threads = kFastSplitThreads;
+  if (n <= kFastClusterRowMax) {
+    p.blocks = static_cast<int>((n + kFastBlockRowMax - 1) / kFastBlockRowMax);  // 2 ... 8
+    return p;
+  }
   p.chunks = (n + kFastChunkElems - 1) / kFastChunkElems;
   return p;
 }

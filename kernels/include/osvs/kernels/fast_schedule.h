@@ -20,6 +20,12 @@
 //              lo = fl(S - D) (S - D is exact in binary64; FastMergeState); M = +inf -> the NaN
 //              state (the hardened lift of NaN, +inf); M = -inf (only masked values) -> the
 //              identity
+//   4c cluster (cluster rows, blocks = C > 1; block b holds the part at b * chunk_span) each
+//              block finds its maximum by steps 1-2; every block folds the C maxima with
+//              FastMaxAlg in rank order 0 .. C-1 (exact): the row's M; then steps 3-4 against that
+//              M in every block, and every block adds the C block sums with pairwise_stream over
+//              the ranks (binary64). The row state is step 4's (M, D) of that sum: no merge, no
+//              rescaling, one exp an element as in a block row
 //   5 row      (split rows) every block of the row merges the C chunk states identically with
 //              fast_merge: the hardened combine over fexp (combine_hardened.h), its state bit for
 //              bit, with lo carrying the combine's rounding error (ErrFma) and the rescaled rests;
@@ -42,8 +48,8 @@
 // of d's error with plain float sums: on the CPU model's audit of x ~ N(0, 10) (N up to 65537),
 // d's largest relative error was 3.2e-7 with plain sums and 7.7e-8 with compensated float pairs
 // (TwoSum). Binary64 sums lose at most 2^-53 a level, below the pairs' O(u^2), for two
-// instructions an element (a widening and an add) where a pair addition takes eight. Merged without lo,
-// the 64 chunk states of a 2^20-element row gave d 2.3e-7 on the H200; with it, 5.6e-8
+// instructions an element (a widening and an add) where a pair addition takes eight. Merged without
+// lo, the 64 chunk states of a 2^20-element row gave d 2.3e-7 on the H200; with it, 5.6e-8
 // (reports/gpu/2026-11-30-fast-accurate/).
 //
 // Every step is deterministic (no atomics in the arithmetic; the split kernel uses a counter only
@@ -285,8 +291,8 @@ inline void model_fast_gather(const float* row, std::int64_t n, const FastPlan& 
 /// How a mutant changes the model's order (fast-kernel mutations, cases.h).
 struct FastModelMutation {
   bool skip_tail = false;     ///< the last partial float4 of the row is never loaded
-  bool lose_chunk = false;    ///< the chunk merge stops one chunk short
-  bool prefix_merge = false;  ///< block c merges chunk states 0 .. c only
+  bool lose_chunk = false;    ///< the chunk merge (a cluster's sum) stops one chunk short
+  bool prefix_merge = false;  ///< block c merges chunk states (cluster sums) 0 .. c only
 };
 
 /// f(std::integral_constant<int, V>{}) for the V = count values a thread holds (4, 8, 16 or 32):
@@ -305,26 +311,78 @@ auto with_thread_values(int count, F f) {
   }
 }
 
+/// Steps 1-2 in the block that holds part `part` of the row (a chunk, or a cluster block's
+/// span): its values, thread after thread (v), and their maximum along the block's trees.
+inline float model_fast_part_max(const float* row, std::int64_t n, const FastPlan& p,
+                                 std::int64_t part, const FastModelMutation& mut,
+                                 std::vector<float>& v) {
+  const auto held = static_cast<std::size_t>(p.per_thread());
+  v.resize(static_cast<std::size_t>(p.threads) * held);
+  std::vector<float> thread_m(static_cast<std::size_t>(p.threads));
+  for (int t = 0; t < p.threads; ++t) {
+    float* mine = v.data() + static_cast<std::size_t>(t) * held;
+    model_fast_gather(row, n, p, part, t, mut.skip_tail, mine);
+    thread_m[static_cast<std::size_t>(t)] = with_thread_values(
+        p.per_thread(), [&](auto V) { return fast_thread_max<decltype(V)::value>(mine); });
+  }
+  return model_fast_block(thread_m, p.threads, FastMaxAlg{});
+}
+
+/// Steps 3-4 in that block: the sum of its values' terms against M along the block's trees.
+template <class Alg>
+typename Alg::sum_type model_fast_part_sum(const std::vector<float>& v, const FastPlan& p, float M,
+                                           const Alg& alg) {
+  const auto held = static_cast<std::size_t>(p.per_thread());
+  std::vector<typename Alg::sum_type> thread_d(static_cast<std::size_t>(p.threads));
+  for (int t = 0; t < p.threads; ++t)
+    thread_d[static_cast<std::size_t>(t)] =
+        alg.thread_sum(v.data() + static_cast<std::size_t>(t) * held, p.per_thread(), M);
+  return model_fast_block(thread_d, p.threads, alg.sum_alg(M));
+}
+
 /// The state of chunk `chunk` (steps 1-4).
 template <class Alg>
 typename Alg::value_type model_fast_chunk(const float* row, std::int64_t n, const FastPlan& p,
                                           std::int64_t chunk, const Alg& alg,
                                           const FastModelMutation& mut = {}) {
-  const auto held = static_cast<std::size_t>(p.per_thread());
-  std::vector<float> v(static_cast<std::size_t>(p.threads) * held);
-  std::vector<float> thread_m(static_cast<std::size_t>(p.threads));
-  for (int t = 0; t < p.threads; ++t) {
-    float* mine = v.data() + static_cast<std::size_t>(t) * held;
-    model_fast_gather(row, n, p, chunk, t, mut.skip_tail, mine);
-    thread_m[static_cast<std::size_t>(t)] = with_thread_values(
-        p.per_thread(), [&](auto V) { return fast_thread_max<decltype(V)::value>(mine); });
+  std::vector<float> v;
+  const float M = model_fast_part_max(row, n, p, chunk, mut, v);
+  return alg.chunk_state(M, model_fast_part_sum(v, p, M, alg));
+}
+
+/// Blocks of a cluster row whose sums block b adds (step 4c): all of them, or under a mutant the
+/// first C - 1 (a lost block) or the first b + 1 (a prefix fold).
+OSVS_HD int fast_cluster_count(int blocks, int b, bool lose_block, bool prefix) {
+  return lose_block ? blocks - 1 : prefix ? b + 1 : blocks;
+}
+
+/// A cluster row's states (blocks > 1), one per block, finished (see the cluster steps in the
+/// head comment): the blocks' maxima folded in rank order, every block's sum against that
+/// maximum, the blocks' sums added by the binary-counter tree over ranks (pairwise_stream).
+template <class Alg>
+auto model_fast_cluster(const float* row, std::int64_t n, const FastPlan& p, const Alg& alg,
+                        const FastModelMutation& mut) {
+  const int C = p.blocks;
+  std::vector<std::vector<float>> v(static_cast<std::size_t>(C));
+  float M = FastMaxAlg{}.initial();
+  for (int b = 0; b < C; ++b)
+    M = FastMaxAlg{}.combine(
+        M, model_fast_part_max(row, n, p, b, mut, v[static_cast<std::size_t>(b)]));
+  const auto sum_alg = alg.sum_alg(M);
+  using S = typename Alg::sum_type;
+  std::vector<S> block_s(static_cast<std::size_t>(C));
+  for (int b = 0; b < C; ++b)
+    block_s[static_cast<std::size_t>(b)] =
+        model_fast_part_sum(v[static_cast<std::size_t>(b)], p, M, alg);
+  std::vector<decltype(alg.finish(alg.chunk_state(M, block_s.front())))> used;
+  for (int b = 0; b < C; ++b) {
+    const S sum = pairwise_stream(
+        fast_cluster_count(C, b, mut.lose_chunk, mut.prefix_merge), sum_alg.initial(),
+        [&](std::int64_t i) { return block_s[static_cast<std::size_t>(i)]; },
+        [&](const S& a, const S& c) { return sum_alg.combine(a, c); });
+    used.push_back(alg.finish(alg.chunk_state(M, sum)));
   }
-  const float M = model_fast_block(thread_m, p.threads, FastMaxAlg{});
-  std::vector<typename Alg::sum_type> thread_d(static_cast<std::size_t>(p.threads));
-  for (int t = 0; t < p.threads; ++t)
-    thread_d[static_cast<std::size_t>(t)] =
-        alg.thread_sum(v.data() + static_cast<std::size_t>(t) * held, p.per_thread(), M);
-  return alg.chunk_state(M, model_fast_block(thread_d, p.threads, alg.sum_alg(M)));
+  return used;
 }
 
 /// Step 5: the row state every block merges from the chunk states (first `count` of them).
@@ -345,13 +403,15 @@ typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_
   return model_fast_block(thread_v, threads, alg);
 }
 
-/// The row's states as the kernel computes them: per chunk, the state its block uses in step 6
-/// (all equal, the row state, except under a prefix-merge mutation), finished (Alg::finish).
+/// The row's states as the kernel computes them: per part (FastPlan::parts: a chunk or a cluster
+/// block), the state its block uses in step 6 (all equal, the row state, except under a
+/// prefix-merge mutation), finished (Alg::finish).
 template <class Alg>
 auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
                     const FastModelMutation& mut = {}) {
   using V = typename Alg::value_type;
   const FastPlan p = fast_plan(n);
+  if (p.blocks > 1) return model_fast_cluster(row, n, p, alg, mut);
   std::vector<V> chunk_v(static_cast<std::size_t>(p.chunks));
   for (std::int64_t c = 0; c < p.chunks; ++c)
     chunk_v[static_cast<std::size_t>(c)] = model_fast_chunk(row, n, p, c, alg, mut);

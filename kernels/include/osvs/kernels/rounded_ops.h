@@ -1,7 +1,8 @@
 // Binary32 operations written out so that host and device compute the same bits: each rounded
 // once and never fused with a neighbour (nvcc's __f*_rn intrinsics on the device; the host builds
-// with -ffp-contract=off), TwoSum's exact error and ErrFma's (the error of an fma). Shared by the portable log / exp2, the
-// attention kernels, the fast kernel's compensated sums and the oracle's double-double.
+// with -ffp-contract=off), TwoSum's exact error and ErrFma's (the error of an fma). Shared by the
+// portable log / exp2, the attention kernels, the fast kernel's compensated sums and the oracle's
+// double-double.
 #pragma once
 
 #include "osvs/kernels/hd.h"

@@ -2,6 +2,9 @@
 //
 //   fast_row_kernel      chunks = 1: a warp (T = 32, ROWS rows a block) or a block (T > 32) per
 //                        row; the row in registers. HBM: one read and one write of each element.
+//   fast_cluster_kernel  blocks > 1: a thread-block cluster per row, the blocks exchanging their
+//                        maxima and sums through distributed shared memory (fast_schedule.h,
+//                        step 4c). HBM: one read and one write of each element.
 //   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
 //                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
 //                        otherwise, never assumed); block b always handles chunk b % C of the
@@ -22,6 +25,8 @@
 //
 // The counters carry no arithmetic: they only tell a block that its row's states are written.
 #pragma once
+
+#include <cooperative_groups.h>
 
 #include <cstdint>
 
@@ -182,6 +187,52 @@ __global__ void __launch_bounds__(T* ROWS)
   const State s = fast_row_state(chunk_state<T, K, true>(v));  // v now holds the terms
   if (t == 0) row_state[row] = s;
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s);
+}
+
+/// A cluster row (blocks = C > 1, fast_schedule.h step 4c): the C blocks of a thread-block
+/// cluster (cluster dims (C, 1, 1), grid M * C: a row's blocks are consecutive) hold the row's
+/// parts in registers, exchange their maxima and then their sums through distributed shared
+/// memory, and write from registers. HBM: one read and one write of each element.
+template <class E, int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 2)  // two blocks an SM
+    fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
+                        std::int64_t n) {
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int C = static_cast<int>(cluster.num_blocks());
+  const int b = static_cast<int>(cluster.block_rank());
+  const std::int64_t row = blockIdx.x / C;
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t base = std::int64_t{b} * T * K * 4;
+  const E* row_x = x + row * n;
+  E* row_y = y + row * n;
+  __shared__ float block_max;
+  __shared__ double block_sum;
+  __shared__ double row_sum;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+  const float mine = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
+  if (t == 0) block_max = mine;
+  cluster.sync();  // every block's maximum is written
+  float M = FastMaxAlg{}.initial();
+  for (int r = 0; r < C; ++r) M = FastMaxAlg{}.combine(M, *cluster.map_shared_rank(&block_max, r));
+#pragma unroll
+  for (int i = 0; i < 4 * K; ++i) v[i] = fast_term(v[i], M);
+  const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
+  if (t == 0) block_sum = d;
+  cluster.sync();  // every block's sum is written
+  if (t == 0) {
+    constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
+    constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
+    row_sum = pairwise_stream(
+        fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
+        [&](std::int64_t r) { return *cluster.map_shared_rank(&block_sum, static_cast<int>(r)); },
+        [](double p, double q) { return FastSumAlg{}.combine(p, q); });
+  }
+  cluster.sync();  // no block leaves while another reads its shared memory; row_sum is written
+  const State s = fast_row_state(fast_merge_state(M, row_sum));
+  if (b == 0 && t == 0) row_state[row] = s;
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, s);
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's

@@ -1,7 +1,7 @@
 // The launcher of the fast kernel family: the plan of the row length picks the kernel
-// (fast_plan.h); a split plan runs in two launches unless the cooperative path is asked for
-// (FastSplitPath: Auto is TwoLaunch, measured faster on the H200). Every CUDA call's status is
-// checked.
+// (fast_plan.h): a cluster row is one launch with cluster dimensions; a split plan runs in two
+// launches unless the cooperative path is asked for (FastSplitPath: Auto is TwoLaunch, measured
+// faster on the H200). Every CUDA call's status is checked.
 #include <cuda_runtime.h>
 
 #include <map>
@@ -69,11 +69,28 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
       return launch_rows<128, kFastBlockVec, 1, Mut>(l);
     case 256:
       return launch_rows<256, kFastBlockVec, 1, Mut>(l);
-    case 512:
-      return launch_rows<512, kFastBlockVec, 1, Mut>(l);
     default:
-      return launch_rows<1024, kFastBlockVec, 1, Mut>(l);
+      return launch_rows<512, kFastBlockVec, 1, Mut>(l);
   }
+}
+
+/// A cluster row: M clusters of p.blocks blocks.
+template <KernelMutation Mut, class E>
+void launch_cluster(const FastPlan& p, const Launch<E>& l) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid_of(l.rows * p.blocks));
+  config.blockDim = dim3(kSplitT);
+  config.dynamicSmemBytes = 0;
+  config.stream = l.stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(p.blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>,
+                                     l.x, l.y, l.row_state, l.cols));
 }
 
 struct Workspace {
@@ -181,7 +198,9 @@ class StreamScratch {
 template <KernelMutation Mut, class E>
 void launch_plan(const Launch<E>& l, void* ws, FastSplitPath path) {
   const FastPlan p = fast_plan(l.cols);
-  if (p.chunks == 1) {
+  if (p.blocks > 1) {
+    launch_cluster<Mut>(p, l);
+  } else if (p.chunks == 1) {
     constexpr KernelMutation kRowMut =
         Mut == KernelMutation::FastSkippedTail ? Mut : KernelMutation::None;
     launch_unsplit<kRowMut>(p, l);
@@ -205,8 +224,15 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   i.threads = p.threads;
   i.vec = p.vec;
   i.chunks = p.chunks;
+  i.cluster = p.blocks;
   i.hbm_bytes = 2.0 * static_cast<double>(rows) * static_cast<double>(cols) * sizeof(float) +
                 static_cast<double>(fast_workspace_bytes(rows, cols));
+  if (p.blocks > 1) {
+    i.layout = "cluster_row";
+    i.path = "cluster";
+    i.grid = rows * p.blocks;
+    return i;
+  }
   if (p.chunks == 1) {
     i.layout = p.threads == kWarpSize ? "warp_per_row" : "block_per_row";
     i.path = "single";
