@@ -41,11 +41,15 @@ TEST(FastPlan, TheIssuesShapes) {
   EXPECT_EQ(warp.chunks, 1);
   EXPECT_EQ(block.threads, 256);
   EXPECT_EQ(block.chunks, 1);
-  EXPECT_EQ(two.threads, 512);  // a cluster of two blocks
-  EXPECT_EQ(two.blocks, 2);
+  EXPECT_EQ(two.threads, 256);  // a cluster of four blocks
+  EXPECT_EQ(two.blocks, 4);
   EXPECT_EQ(two.chunks, 1);
   EXPECT_EQ(fast_plan(kFastBlockRowMax).blocks, 1);
   EXPECT_EQ(fast_plan(kFastBlockRowMax + 1).blocks, 2);
+  EXPECT_EQ(fast_plan(kFastSmallClusterRowMax).threads, 256);
+  EXPECT_EQ(fast_plan(kFastSmallClusterRowMax).blocks, kFastClusterMax);
+  EXPECT_EQ(fast_plan(kFastSmallClusterRowMax + 1).threads, 512);
+  EXPECT_EQ(fast_plan(kFastSmallClusterRowMax + 1).blocks, 5);
   EXPECT_EQ(fast_plan(kFastClusterRowMax).blocks, kFastClusterMax);
   EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).blocks, 1);
   EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).chunks, kFastClusterMax + 1);
@@ -55,8 +59,8 @@ TEST(FastPlan, TheIssuesShapes) {
 
 TEST(FastPlan, EveryElementHasExactlyOneSlot) {
   for (std::int64_t n :
-       {0,    1,    3,     4,     5,     127,   128,   129,    1000,   1024,   1025,
-        2049, 5000, 16384, 16385, 32768, 32769, 40000, 100003, 131072, 131073, 200001}) {
+       {0,    1,     3,     4,     5,     127,   128,   129,   1000,   1024,   1025,   2049,
+        5000, 16384, 16385, 32768, 32769, 40000, 65536, 65537, 100003, 131072, 131073, 200001}) {
     const FastPlan p = fast_plan(n);
     EXPECT_TRUE(p.chunks == 1 || p.blocks == 1) << n;
     EXPECT_GE(p.parts() * p.chunk_span(), n) << n;
@@ -166,7 +170,7 @@ TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
 TEST(FastSchedule, ClusterRowAddsItsBlocksSumsAgainstTheRowsMaximum) {
   // 3 blocks: the row's maximum first (every block's sum is taken against it), then the block
   // sums added as pairwise_stream(3) = (s0 + s1) + s2 in binary64; the row state is step 4's.
-  const std::int64_t n = 2 * kFastChunkElems + 77;
+  const std::int64_t n = 2 * kFastBlockRowMax + 77;
   std::vector<float> x = normal_row(n, 5);
   x[static_cast<std::size_t>(n - 3)] = 70.0f;  // the maximum in the last block's tail
   const FastPlan p = fast_plan(n);
@@ -198,6 +202,30 @@ TEST(FastSchedule, MergeCarriesTheCombinesRoundingError) {
     EXPECT_EQ(static_cast<double>(r.s.d) + static_cast<double>(r.lo),
               static_cast<double>(a.s.d) + static_cast<double>(b.s.d));
     EXPECT_TRUE(bitwise_equal(r.s, FastCombine::combine(a.s, b.s)));
+  }
+}
+
+TEST(FastSchedule, FourTermsAtOnceAreFastTermsBits) {
+  // fast_terms4's one range test must give fast_term's bits for every mix of values in and out
+  // of the exponent-field range: gaps near -86, underflow, infinities, NaN, masked -inf.
+  std::mt19937 rng(17);
+  const float specials[] = {0.0f,  -0.0f,  -85.99f, -86.0f,   -86.01f,   -103.9f, -104.0f, -200.0f,
+                            88.0f, 88.01f, 89.0f,   INFINITY, -INFINITY, NAN,     1e-30f,  -1e-30f};
+  std::uniform_int_distribution<int> pick(0, 15);
+  std::normal_distribution<float> normal(0.0f, 40.0f);
+  for (int i = 0; i < 200000; ++i) {
+    float v[4], e[4];
+    for (float& x : v) x = i % 3 == 0 ? specials[pick(rng)] : normal(rng);
+    const float M = i % 5 == 0 ? specials[pick(rng)] : normal(rng);
+    fast_terms4(v, M, e);
+    for (int c = 0; c < 4; ++c) {
+      const float want = fast_term(v[c], M);
+      if (want != want) {
+        ASSERT_TRUE(e[c] != e[c]) << v[c] << " " << M;
+      } else {
+        ASSERT_EQ(float_bits(e[c]), float_bits(want)) << std::hexfloat << v[c] << " " << M;
+      }
+    }
   }
 }
 

@@ -3,20 +3,23 @@
 // on (SM count, occupancy), so that the CPU model replays the device's order for every n.
 //
 //   n <= 1024              a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
-//   1024 < n <= 16384      a block per row         threads = 64 ... 512, vec = 8 float4s a thread
-//   16384 < n <= 131072    a cluster per row       blocks = ceil(n / 16384) = 2 ... 8 blocks of a
-//                                                  thread-block cluster, 512 threads, vec = 8 each;
-//                                                  the blocks exchange their maxima, then their
-//                                                  sums, through distributed shared memory
+//   1024 < n <= 8192       a block per row         threads = 64 ... 256, vec = 8 float4s a thread
+//   8192 < n <= 131072     a cluster per row       2 ... 8 blocks of a thread-block cluster, vec =
+//   8:
+//                                                  256 threads (8192 elements) a block up to
+//                                                  n = 65536, then 512 (16384 elements); the
+//                                                  blocks exchange their maxima, then their sums,
+//                                                  through distributed shared memory
 //   n > 131072             a row split in chunks   threads = 512, vec = 8; chunks of 16384
 //   elements,
 //                                                  one block each, chunk states merged across
 //                                                  blocks
 //
-// A cluster row is read from HBM once like a block row, with every block at 512 threads (two
-// blocks an SM): a row of 32768 elements in one block of 1024 threads left an SM one block, whose
-// load, reduction and stores then never overlapped (59.0 % of copy on 1024 x 32768,
-// reports/gpu/2026-11-30-fast-accurate). Its blocks agree on the row's maximum before any exp,
+// A cluster row is read from HBM once like a block row, in small blocks that an SM holds several
+// of, so that one block's loads overlap another's arithmetic and stores: a row of 32768 elements
+// in one block of 1024 threads left an SM one block (59.0 % of copy on 1024 x 32768,
+// reports/gpu/2026-11-30-fast-accurate), a cluster of two blocks of 512 threads reached 68.5 %
+// (reports/gpu/2026-12-01-fast-cluster). Its blocks agree on the row's maximum before any exp,
 // so its arithmetic is a block row's: one exp an element and no rescaling.
 //
 // In every case the row (or the chunk) is held in registers while its state is found. A row that
@@ -37,12 +40,14 @@ namespace osvs {
 
 /// Elements of one chunk of a split row.
 inline constexpr std::int64_t kFastChunkElems = 16384;
-/// Rows up to this length get a block each.
-inline constexpr std::int64_t kFastBlockRowMax = 16384;
+/// Rows up to this length get a block each (of at most 256 threads).
+inline constexpr std::int64_t kFastBlockRowMax = 8192;
 /// Blocks of a cluster row at most (the portable cluster size); longer rows are split.
 inline constexpr int kFastClusterMax = 8;
-/// Rows up to this length get a cluster each (not split).
-inline constexpr std::int64_t kFastClusterRowMax = kFastClusterMax * kFastBlockRowMax;
+/// Rows up to this length get a cluster of blocks of 256 threads (8192 elements a block).
+inline constexpr std::int64_t kFastSmallClusterRowMax = kFastClusterMax * kFastBlockRowMax;
+/// Rows up to this length get a cluster (of blocks of 512 threads past the small clusters).
+inline constexpr std::int64_t kFastClusterRowMax = kFastClusterMax * kFastChunkElems;
 /// Rows up to this length get a warp each.
 inline constexpr std::int64_t kFastWarpRowMax = 1024;
 /// Threads of a split row's block.
@@ -84,14 +89,15 @@ OSVS_HD FastPlan fast_plan(std::int64_t n) {
   p.vec = kFastBlockVec;
   if (n <= kFastBlockRowMax) {
     const std::int64_t t = detail::pow2_at_least((n + 4 * kFastBlockVec - 1) / (4 * kFastBlockVec));
-    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 512
+    p.threads = static_cast<int>(t < 64 ? 64 : t);  // 64 ... 256
+    return p;
+  }
+  if (n <= kFastClusterRowMax) {
+    p.threads = n <= kFastSmallClusterRowMax ? 256 : kFastSplitThreads;
+    p.blocks = static_cast<int>((n + p.chunk_span() - 1) / p.chunk_span());  // 2 ... 8
     return p;
   }
   p.threads = kFastSplitThreads;
-  if (n <= kFastClusterRowMax) {
-    p.blocks = static_cast<int>((n + kFastBlockRowMax - 1) / kFastBlockRowMax);  // 2 ... 8
-    return p;
-  }
   p.chunks = (n + kFastChunkElems - 1) / kFastChunkElems;
   return p;
 }

@@ -144,6 +144,35 @@ OSVS_HD float fast_term(float x, float M) {
   return compensated_exp_diff_with<FastKernelExp>(x, M);
 }
 
+/// min(a, b), NaN when either is (one min.NaN on the device): a range test over several values.
+OSVS_HD float fast_min_nan(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return a != a || b != b ? a + b : (a < b ? a : b);
+#endif
+}
+
+/// e[c] = fast_term(v[c], M) for c = 0 .. 3, the same bits, with one range test for the four
+/// instead of a branch an element: every difference t = fl(v[c] - M) in portable_expf's
+/// exponent-field range takes that path (finite, so compensated); if one is outside it (NaN, an
+/// infinity, a gap below -86: rare), the four are computed again by fast_term. `e` may not alias
+/// `v`.
+OSVS_HD void fast_terms4(const float* v, float M, float* e) {
+  float lo = 0.0f, hi = 0.0f;  // the range of the t, NaN when one is NaN
+  for (int c = 0; c < 4; ++c) {
+    const float t = v[c] - M;
+    const float E = portable_expf_scaled(portable_expf_parts(t));
+    e[c] = detail::fma_f(E, two_diff_error(v[c], M, t), E);
+    lo = fast_min_nan(lo, t);
+    hi = fmax_k(hi, t);
+  }
+  if (portable_expf_scales_exactly(lo) && portable_expf_scales_exactly(hi)) return;
+  for (int c = 0; c < 4; ++c) e[c] = fast_term(v[c], M);
+}
+
 /// Step 3: the binary64 pairwise sum of the thread's V terms e[i] (V = 4, 8, 16 or 32).
 template <int V>
 OSVS_HD double fast_terms_sum(const float* e) {
@@ -158,7 +187,7 @@ template <int V>
 OSVS_HD double fast_thread_sum(const float* v, float M) {
   if (!(abs_f(M) < __builtin_huge_valf())) return 0.0;
   float e[V];
-  for (int i = 0; i < V; ++i) e[i] = fast_term(v[i], M);
+  for (int k = 0; k < V; k += 4) fast_terms4(v + k, M, e + k);
   return fast_terms_sum<V>(e);
 }
 
@@ -249,6 +278,13 @@ OSVS_HD float fast_output_of_term(float e, State s) {
 /// Step 6: the output of x_j for the row state s.
 OSVS_HD float fast_output(float x, State s) {
   return fast_output_of_term(fast_term(x, s.m), s);
+}
+
+/// Step 6 for four values at once (fast_terms4): out[c] = fast_output(x[c], s).
+OSVS_HD void fast_outputs4(const float* x, State s, float* out) {
+  float e[4];
+  fast_terms4(x, s.m, e);
+  for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(e[c], s);
 }
 
 /// Chunk states thread t of a split row's block folds first (step 5): [t q, min((t + 1) q, C)).

@@ -52,18 +52,12 @@ inline
 }
 }  // namespace detail
 
-/// exp(x) for binary32 with an error of at most PORTABLE_EXP_MAX_ULP ulps; exp(0) == 1 exactly,
-/// exp(-inf) == 0, exp(+inf) == +inf, NaN in gives NaN out.
-///
-/// Two ways to form p * 2^k, the same bits wherever both apply. For -86 <= x <= 88 (the common
-/// case, one comparison pair and no conversion) k = round(x log2 e) lies in [-125, 127], so p 2^k
-/// (p in [0.707, 1.415]) is a normal float: adding k to p's exponent field is the exact product.
-/// k is read off the shifted sum's bits: j = fl(x log2 e + 1.5 * 2^23) has ulp 1, so
-/// bits(j) = 0x4B400000 + k, and bits(j) << 23 = k << 23 modulo 2^32 (0x4B400000's lowest set
-/// bit is bit 22): bits(p) + (bits(j) << 23) is bits(p 2^k). Outside that range (and for NaN) the
-/// general path below: the specials, then two exact scalings of which the second may round once
-/// (a subnormal result) or overflow.
-OSVS_HD float portable_expf(float x) {
+/// The steps of portable_expf before its scaling: j = fl(x log2 e + 1.5 * 2^23), k = j - 1.5 * 2^23
+/// (kf) and the polynomial p ~ e^(x - k ln 2).
+struct PortableExpParts {
+  float j, kf, p;
+};
+OSVS_HD PortableExpParts portable_expf_parts(float x) {
   const float shifter = 12582912.0f;  // 1.5 * 2^23: rounds to integer
   const float j = detail::fma_f(x, 1.44269502162933349609375f, shifter);
   const float kf = j - shifter;                          // k, exact
@@ -77,8 +71,33 @@ OSVS_HD float portable_expf(float x) {
   p = detail::fma_f(p, r, 0.5f);                         // 1/2!
   p = detail::fma_f(p, r, 1.0f);                         // 1/1!
   p = detail::fma_f(p, r, 1.0f);                         // 1/0!: p in [0.707, 1.415]
-  if (x >= -86.0f && x <= 88.0f) return bits_float(float_bits(p) + (float_bits(j) << 23));
-  return detail::portable_expf_general(x, kf, p);
+  return {j, kf, p};
+}
+/// Where p 2^k is a normal float and its exponent-field form applies (see portable_expf).
+OSVS_HD bool portable_expf_scales_exactly(float x) {
+  return x >= -86.0f && x <= 88.0f;
+}
+/// p 2^k by adding k to p's exponent field: portable_expf(x) where
+/// portable_expf_scales_exactly(x).
+OSVS_HD float portable_expf_scaled(PortableExpParts q) {
+  return bits_float(float_bits(q.p) + (float_bits(q.j) << 23));
+}
+
+/// exp(x) for binary32 with an error of at most PORTABLE_EXP_MAX_ULP ulps; exp(0) == 1 exactly,
+/// exp(-inf) == 0, exp(+inf) == +inf, NaN in gives NaN out.
+///
+/// Two ways to form p * 2^k, the same bits wherever both apply. For -86 <= x <= 88 (the common
+/// case, one comparison pair and no conversion) k = round(x log2 e) lies in [-125, 127], so p 2^k
+/// (p in [0.707, 1.415]) is a normal float: adding k to p's exponent field is the exact product.
+/// k is read off the shifted sum's bits: j = fl(x log2 e + 1.5 * 2^23) has ulp 1, so
+/// bits(j) = 0x4B400000 + k, and bits(j) << 23 = k << 23 modulo 2^32 (0x4B400000's lowest set
+/// bit is bit 22): bits(p) + (bits(j) << 23) is bits(p 2^k). Outside that range (and for NaN) the
+/// general path (detail::portable_expf_general): the specials, then two exact scalings of which
+/// the second may round once (a subnormal result) or overflow.
+OSVS_HD float portable_expf(float x) {
+  const PortableExpParts q = portable_expf_parts(x);
+  if (portable_expf_scales_exactly(x)) return portable_expf_scaled(q);
+  return detail::portable_expf_general(x, q.kf, q.p);
 }
 
 }  // namespace osvs

@@ -85,9 +85,12 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
   for (int k = 0; k < K; ++k) {
     const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
     float out[4];
+    if constexpr (TERMS) {
 #pragma unroll
-    for (int c = 0; c < 4; ++c)
-      out[c] = TERMS ? fast_output_of_term(v[4 * k + c], s) : fast_output(v[4 * k + c], s);
+      for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(v[4 * k + c], s);
+    } else {
+      fast_outputs4(v + 4 * k, s, out);
+    }
     if (vec_ok && j + 4 <= n) {
       Elements<E>::store4(row + j, out);
     } else {
@@ -162,7 +165,12 @@ __device__ __forceinline__ FastMergeState chunk_state(float (&v)[4 * K]) {
   double d = 0.0;
   if constexpr (KEEP_TERMS) {
 #pragma unroll
-    for (int i = 0; i < 4 * K; ++i) v[i] = fast_term(v[i], M);
+    for (int k = 0; k < K; ++k) {
+      float e[4];
+      fast_terms4(v + 4 * k, M, e);
+#pragma unroll
+      for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
+    }
     // M not finite: the chunk state is decided by M alone (fast_chunk_state), the sum unused
     d = fast_terms_sum<4 * K>(v);
   } else {
@@ -194,7 +202,7 @@ __global__ void __launch_bounds__(T* ROWS)
 /// parts in registers, exchange their maxima and then their sums through distributed shared
 /// memory, and write from registers. HBM: one read and one write of each element.
 template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 2)  // two blocks an SM
+__global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                         std::int64_t n) {
   namespace cg = cooperative_groups;
@@ -217,7 +225,12 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM
   float M = FastMaxAlg{}.initial();
   for (int r = 0; r < C; ++r) M = FastMaxAlg{}.combine(M, *cluster.map_shared_rank(&block_max, r));
 #pragma unroll
-  for (int i = 0; i < 4 * K; ++i) v[i] = fast_term(v[i], M);
+  for (int k = 0; k < K; ++k) {
+    float e[4];
+    fast_terms4(v + 4 * k, M, e);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
+  }
   const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
   if (t == 0) block_sum = d;
   cluster.sync();  // every block's sum is written

@@ -67,10 +67,8 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
       return launch_rows<64, kFastBlockVec, 1, Mut>(l);
     case 128:
       return launch_rows<128, kFastBlockVec, 1, Mut>(l);
-    case 256:
-      return launch_rows<256, kFastBlockVec, 1, Mut>(l);
     default:
-      return launch_rows<512, kFastBlockVec, 1, Mut>(l);
+      return launch_rows<256, kFastBlockVec, 1, Mut>(l);
   }
 }
 
@@ -79,7 +77,7 @@ template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid_of(l.rows * p.blocks));
-  config.blockDim = dim3(kSplitT);
+  config.blockDim = dim3(static_cast<unsigned>(p.threads));
   config.dynamicSmemBytes = 0;
   config.stream = l.stream;
   cudaLaunchAttribute attribute{};
@@ -89,8 +87,12 @@ void launch_cluster(const FastPlan& p, const Launch<E>& l) {
   attribute.val.clusterDim.z = 1;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>,
-                                     l.x, l.y, l.row_state, l.cols));
+  if (p.threads == 256)
+    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, 256, kSplitK, Mut>,
+                                       l.x, l.y, l.row_state, l.cols));
+  else
+    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>,
+                                       l.x, l.y, l.row_state, l.cols));
 }
 
 struct Workspace {
