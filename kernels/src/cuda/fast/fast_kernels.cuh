@@ -29,6 +29,7 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
@@ -216,14 +217,22 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   E* row_y = y + row * n;
   __shared__ float block_max;
   __shared__ double block_sum;
+  __shared__ double sums[kFastClusterMax];  // the C block sums, fetched by warp 0's lanes
   __shared__ double row_sum;
+  const int lane = t & (kWarpSize - 1);
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const float mine = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
   if (t == 0) block_max = mine;
   cluster.sync();  // every block's maximum is written
-  float M = FastMaxAlg{}.initial();
-  for (int r = 0; r < C; ++r) M = FastMaxAlg{}.combine(M, *cluster.map_shared_rank(&block_max, r));
+  // The row's maximum: lane r of every warp reads block r's (one remote read each, in parallel)
+  // and the warp folds them; the fold of maxima is exact in any order (FastMaxAlg), so this is
+  // the rank-order fold of the model.
+  float M = lane < C ? *cluster.map_shared_rank(&block_max, lane) : FastMaxAlg{}.initial();
+#pragma unroll
+  for (int offset = kFastClusterMax / 2; offset > 0; offset >>= 1)  // lanes 0 .. 7: all C
+    M = FastMaxAlg{}.combine(M, __shfl_xor_sync(0xffffffffu, M, offset));
+  M = __shfl_sync(0xffffffffu, M, 0);
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     float e[4];
@@ -234,18 +243,26 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
   if (t == 0) block_sum = d;
   cluster.sync();  // every block's sum is written
-  if (t == 0) {
-    constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
-    constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
-    row_sum = pairwise_stream(
-        fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
-        [&](std::int64_t r) { return *cluster.map_shared_rank(&block_sum, static_cast<int>(r)); },
-        [](double p, double q) { return FastSumAlg{}.combine(p, q); });
+  if (t < kWarpSize) {
+    if (lane < C) sums[lane] = *cluster.map_shared_rank(&block_sum, lane);
+    __syncwarp();
+    if (t == 0) {
+      constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
+      constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
+      row_sum = pairwise_stream(
+          fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
+          [&](std::int64_t r) { return sums[r]; },
+          [](double p, double q) { return FastSumAlg{}.combine(p, q); });
+    }
   }
-  cluster.sync();  // no block leaves while another reads its shared memory; row_sum is written
+  // This block has read the others' shared memory: it arrives at the cluster barrier now and
+  // waits only at its end, so that no block leaves while another may still read its sums.
+  auto arrived = cluster.barrier_arrive();
+  __syncthreads();  // row_sum is written
   const State s = fast_row_state(fast_merge_state(M, row_sum));
   if (b == 0 && t == 0) row_state[row] = s;
   store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, s);
+  cluster.barrier_wait(std::move(arrived));
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
