@@ -29,6 +29,7 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
@@ -197,78 +198,71 @@ __global__ void __launch_bounds__(T* ROWS)
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s);
 }
 
-/// Cluster rows (blocks = C > 1, fast_schedule.h step 4c): the C blocks of a thread-block cluster
-/// (cluster dims (C, 1, 1); a cluster's blocks are consecutive) hold a row's parts in registers,
-/// exchange their maxima and then their sums through distributed shared memory, and write from
-/// registers. HBM: one read and one write of each element. Persistent: the gridDim.x / C clusters
-/// take the rows cluster, cluster + clusters, ..., and a block's last cluster barrier of a row is
-/// split: it arrives once it has read the others' shared memory and waits only after it has
-/// issued the next row's loads, before it overwrites its own shared values. Every block of a
-/// cluster runs the same rows, so every barrier is reached by all.
+/// A cluster row (blocks = C > 1, fast_schedule.h step 4c): the C blocks of a thread-block
+/// cluster (cluster dims (C, 1, 1), grid M * C: a row's blocks are consecutive) hold the row's
+/// parts in registers, exchange their maxima and then their sums through distributed shared
+/// memory, and write from registers. HBM: one read and one write of each element.
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
-                        std::int64_t M_rows, std::int64_t n) {
+                        std::int64_t n) {
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
   const int C = static_cast<int>(cluster.num_blocks());
   const int b = static_cast<int>(cluster.block_rank());
-  const std::int64_t clusters = gridDim.x / C;
+  const std::int64_t row = blockIdx.x / C;
   const int t = static_cast<int>(threadIdx.x);
-  const int lane = t & (kWarpSize - 1);
   const std::int64_t base = std::int64_t{b} * T * K * 4;
+  const E* row_x = x + row * n;
+  E* row_y = y + row * n;
   __shared__ float block_max;
   __shared__ double block_sum;
   __shared__ double sums[kFastClusterMax];  // the C block sums, fetched by warp 0's lanes
   __shared__ double row_sum;
-  bool arrived = false;  // this block arrived at the previous row's last barrier, not yet waited
-  for (std::int64_t row = blockIdx.x / C; row < M_rows; row += clusters) {
-    const E* row_x = x + row * n;
-    E* row_y = y + row * n;
-    float v[4 * K];
-    load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-    const float mine = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
-    if (arrived) cluster.barrier_wait();  // the others have read this block's previous values
-    if (t == 0) block_max = mine;
-    cluster.sync();  // every block's maximum is written
-    // The row's maximum: lane r of every warp reads block r's (one remote read each, in
-    // parallel) and the warp folds them; the fold of maxima is exact in any order (FastMaxAlg),
-    // so this is the rank-order fold of the model.
-    float M = lane < C ? *cluster.map_shared_rank(&block_max, lane) : FastMaxAlg{}.initial();
+  const int lane = t & (kWarpSize - 1);
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+  const float mine = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
+  if (t == 0) block_max = mine;
+  cluster.sync();  // every block's maximum is written
+  // The row's maximum: lane r of every warp reads block r's (one remote read each, in parallel)
+  // and the warp folds them; the fold of maxima is exact in any order (FastMaxAlg), so this is
+  // the rank-order fold of the model.
+  float M = lane < C ? *cluster.map_shared_rank(&block_max, lane) : FastMaxAlg{}.initial();
 #pragma unroll
-    for (int offset = kFastClusterMax / 2; offset > 0; offset >>= 1)  // lanes 0 .. 7: all C
-      M = FastMaxAlg{}.combine(M, __shfl_xor_sync(0xffffffffu, M, offset));
-    M = __shfl_sync(0xffffffffu, M, 0);
+  for (int offset = kFastClusterMax / 2; offset > 0; offset >>= 1)  // lanes 0 .. 7: all C
+    M = FastMaxAlg{}.combine(M, __shfl_xor_sync(0xffffffffu, M, offset));
+  M = __shfl_sync(0xffffffffu, M, 0);
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      float e[4];
-      fast_terms4(v + 4 * k, M, e);
+  for (int k = 0; k < K; ++k) {
+    float e[4];
+    fast_terms4(v + 4 * k, M, e);
 #pragma unroll
-      for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
-    }
-    const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
-    if (t == 0) block_sum = d;
-    cluster.sync();  // every block's sum is written
-    if (t < kWarpSize) {
-      if (lane < C) sums[lane] = *cluster.map_shared_rank(&block_sum, lane);
-      __syncwarp();
-      if (t == 0) {
-        constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
-        constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
-        row_sum = pairwise_stream(
-            fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
-            [&](std::int64_t r) { return sums[r]; },
-            [](double p, double q) { return FastSumAlg{}.combine(p, q); });
-      }
-    }
-    (void)cluster.barrier_arrive();  // done with the others' shared memory for this row
-    arrived = true;
-    __syncthreads();  // row_sum is written
-    const State s = fast_row_state(fast_merge_state(M, row_sum));
-    if (b == 0 && t == 0) row_state[row] = s;
-    store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, s);
+    for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
   }
-  if (arrived) cluster.barrier_wait();  // no block leaves while another may read its values
+  const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
+  if (t == 0) block_sum = d;
+  cluster.sync();  // every block's sum is written
+  if (t < kWarpSize) {
+    if (lane < C) sums[lane] = *cluster.map_shared_rank(&block_sum, lane);
+    __syncwarp();
+    if (t == 0) {
+      constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
+      constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
+      row_sum = pairwise_stream(
+          fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
+          [&](std::int64_t r) { return sums[r]; },
+          [](double p, double q) { return FastSumAlg{}.combine(p, q); });
+    }
+  }
+  // This block has read the others' shared memory: it arrives at the cluster barrier now and
+  // waits only at its end, so that no block leaves while another may still read its sums.
+  auto arrived = cluster.barrier_arrive();
+  __syncthreads();  // row_sum is written
+  const State s = fast_row_state(fast_merge_state(M, row_sum));
+  if (b == 0 && t == 0) row_state[row] = s;
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, s);
+  cluster.barrier_wait(std::move(arrived));
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's

@@ -7,7 +7,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
 #include <type_traits>
 
 #include "../cuda_check.cuh"
@@ -39,26 +38,6 @@ struct Launch {
 unsigned grid_of(std::int64_t blocks) {
   if (blocks > 0x7fffffff) throw InvalidLaunch("fast kernel: more than 2^31 - 1 blocks");
   return static_cast<unsigned>(blocks);
-}
-
-/// Clusters of `blocks` blocks of `kernel` the current device holds at once (asked once per
-/// device, kernel and cluster size, then cached); at least 1.
-template <class Kernel>
-std::int64_t resident_clusters(Kernel kernel, const cudaLaunchConfig_t& config, int blocks) {
-  static std::mutex mutex;
-  static std::map<std::tuple<int, const void*, int>, std::int64_t> cache;
-  int device = 0;
-  OSVS_CUDA_CHECK(cudaGetDevice(&device));
-  const auto key = std::make_tuple(device, reinterpret_cast<const void*>(kernel), blocks);
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  cudaLaunchConfig_t probe = config;
-  probe.gridDim = dim3(static_cast<unsigned>(blocks));
-  int clusters = 0;
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe));
-  const std::int64_t c = clusters > 0 ? clusters : 1;
-  cache.emplace(key, c);
-  return c;
 }
 
 template <int T, int K, int ROWS, KernelMutation Mut, class E>
@@ -93,48 +72,27 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
   }
 }
 
-/// The launch of cluster rows with blocks of T threads: its configuration (grid: as many clusters
-/// of p.blocks blocks as the device holds at once, at most one a row; each loops over rows).
-template <KernelMutation Mut, class E, int T>
-struct ClusterLaunch {
-  cudaLaunchAttribute attribute{};
-  cudaLaunchConfig_t config{};
-  ClusterLaunch(const FastPlan& p, std::int64_t rows, cudaStream_t stream) {
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(p.blocks);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.blockDim = dim3(T);
-    config.dynamicSmemBytes = 0;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    const std::int64_t clusters = resident_clusters(kernel(), config, p.blocks);
-    config.gridDim = dim3(grid_of((clusters < rows ? clusters : rows) * p.blocks));
-  }
-  ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attribute
-  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
-  static auto kernel() { return fast::fast_cluster_kernel<E, T, kSplitK, Mut>; }
-};
-
-/// Cluster rows (fast_cluster_kernel).
+/// A cluster row: M clusters of p.blocks blocks.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
-  const auto go = [&](const auto& launch) {
-    OSVS_CUDA_CHECK(
-        cudaLaunchKernelEx(&launch.config, launch.kernel(), l.x, l.y, l.row_state, l.rows, l.cols));
-  };
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid_of(l.rows * p.blocks));
+  config.blockDim = dim3(static_cast<unsigned>(p.threads));
+  config.dynamicSmemBytes = 0;
+  config.stream = l.stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(p.blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
   if (p.threads == 256)
-    go(ClusterLaunch<Mut, E, 256>(p, l.rows, l.stream));
+    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, 256, kSplitK, Mut>,
+                                       l.x, l.y, l.row_state, l.cols));
   else
-    go(ClusterLaunch<Mut, E, kSplitT>(p, l.rows, l.stream));
-}
-
-/// Blocks a launch of cluster rows uses.
-std::int64_t cluster_grid(const FastPlan& p, std::int64_t rows) {
-  if (p.threads == 256)
-    return ClusterLaunch<KernelMutation::None, float, 256>(p, rows, nullptr).config.gridDim.x;
-  return ClusterLaunch<KernelMutation::None, float, kSplitT>(p, rows, nullptr).config.gridDim.x;
+    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>,
+                                       l.x, l.y, l.row_state, l.cols));
 }
 
 struct Workspace {
@@ -274,7 +232,7 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   if (p.blocks > 1) {
     i.layout = "cluster_row";
     i.path = "cluster";
-    i.grid = cluster_grid(p, rows);
+    i.grid = rows * p.blocks;
     return i;
   }
   if (p.chunks == 1) {
