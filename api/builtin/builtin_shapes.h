@@ -36,7 +36,7 @@ inline std::string name_of(const Shape& s, Where where) {
 }
 
 /// The lengths a kernel's tests gather around: the fast kernel's float4 loads (tails mod 4) and
-/// its longest unsplit row (split rows start past 32768); the others' block of threads.
+/// its longest one-block row (cluster rows start past 8192); the others' block of threads.
 inline RowKernel& shape_traits(RowKernel& k, const Shape& s) {
   if (s.kernel == KernelKind::Fast)
     return k.vector_width(4).block(static_cast<int>(kFastBlockRowMax));
