@@ -18,9 +18,10 @@
 // A cluster row is read from HBM once like a block row, in small blocks that an SM holds several
 // of, so that one block's loads overlap another's arithmetic and stores: a row of 32768 elements
 // in one block of 1024 threads left an SM one block (59.0 % of copy on 1024 x 32768,
-// reports/gpu/2026-11-30-fast-accurate), a cluster of two blocks of 512 threads reached 68.5 %
-// (reports/gpu/2026-12-01-fast-cluster). Its blocks agree on the row's maximum before any exp,
-// so its arithmetic is a block row's: one exp an element and no rescaling.
+// reports/gpu/2026-11-30-fast-accurate); a cluster of four blocks of 256 threads reached 67.4 and
+// 69.3 % in one run where two blocks of 512 reached 65.2 % (reports/gpu/2026-12-01-fast-cluster).
+// Its blocks agree on the row's maximum before any exp, so its arithmetic is a block row's: one
+// exp an element and no rescaling.
 //
 // In every case the row (or the chunk) is held in registers while its state is found. A row that
 // is one chunk is read from HBM once and written once; a split row's blocks exchange their chunk
