@@ -173,6 +173,19 @@ OSVS_HD void fast_terms4(const float* v, float M, float* e) {
   for (int c = 0; c < 4; ++c) e[c] = fast_term(v[c], M);
 }
 
+/// v[i] = fast_term(v[i], M) for the thread's V values (V a multiple of 4), four at a time.
+template <int V>
+OSVS_HD void fast_terms_in_place(float* v, float M) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int k = 0; k < V; k += 4) {
+    float e[4];
+    fast_terms4(v + k, M, e);
+    for (int c = 0; c < 4; ++c) v[k + c] = e[c];
+  }
+}
+
 /// Step 3: the binary64 pairwise sum of the thread's V terms e[i] (V = 4, 8, 16 or 32).
 template <int V>
 OSVS_HD double fast_terms_sum(const float* e) {

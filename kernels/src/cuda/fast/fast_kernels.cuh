@@ -165,13 +165,7 @@ __device__ __forceinline__ FastMergeState chunk_state(float (&v)[4 * K]) {
   const float M = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
   double d = 0.0;
   if constexpr (KEEP_TERMS) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      float e[4];
-      fast_terms4(v + 4 * k, M, e);
-#pragma unroll
-      for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
-    }
+    fast_terms_in_place<4 * K>(v, M);
     // M not finite: the chunk state is decided by M alone (fast_chunk_state), the sum unused
     d = fast_terms_sum<4 * K>(v);
   } else {
@@ -233,13 +227,7 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   for (int offset = kFastClusterMax / 2; offset > 0; offset >>= 1)  // lanes 0 .. 7: all C
     M = FastMaxAlg{}.combine(M, __shfl_xor_sync(0xffffffffu, M, offset));
   M = __shfl_sync(0xffffffffu, M, 0);
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    float e[4];
-    fast_terms4(v + 4 * k, M, e);
-#pragma unroll
-    for (int c = 0; c < 4; ++c) v[4 * k + c] = e[c];
-  }
+  fast_terms_in_place<4 * K>(v, M);
   const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
   if (t == 0) block_sum = d;
   cluster.sync();  // every block's sum is written
