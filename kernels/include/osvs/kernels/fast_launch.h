@@ -12,8 +12,8 @@ namespace osvs::cuda {
 
 /// How a split row's chunk states meet (rows of at most kFastClusterRowMax are never split).
 enum class FastSplitPath {
-  /// TwoLaunch: on the H200 it beat the cooperative path on 64 x 2^20, 53.0 % of a copy against
-  /// 43.2 % in the same run (reports/gpu/2026-12-01-fast-cluster), although it reads x twice.
+  /// TwoLaunch: on the H200 it beat the cooperative path on 64 x 2^20, 53.4 % of a copy against
+  /// 43.5 % in the same run (reports/gpu/2026-12-01-fast-cluster), although it reads x twice.
   Auto,
   Cooperative,  ///< one cooperative launch, chunks in registers: x read once (throws if impossible)
   TwoLaunch,    ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
