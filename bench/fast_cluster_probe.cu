@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cluster_launch.cuh"
 #include "cuda_check.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/bandwidth.h"
@@ -25,24 +26,7 @@ namespace {
 
 using osvs::KernelMutation;
 using osvs::State;
-
-/// Launches `kernel` on `grid` blocks of `block` threads, grouped in clusters of `cluster`
-/// blocks (1: a plain launch).
-template <class... Params, class... Args>
-void launch_grouped(void (*kernel)(Params...), unsigned grid, unsigned block, unsigned cluster,
-                    Args... args) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = cluster;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(grid);
-  config.blockDim = dim3(block);
-  config.attrs = &attribute;
-  config.numAttrs = cluster > 1 ? 1 : 0;
-  OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-}
+using osvs::cuda::fast::launch_in_clusters;
 
 void print(const char* shape, const char* what, const osvs::LaunchTiming& t) {
   std::printf("%-12s %-44s %9.4f ms %9.4f ms %7.1f%%\n", shape, what, t.ms, t.copy_ms,
@@ -62,14 +46,16 @@ int main() try {
     std::snprintf(what, sizeof what, "block rows, clusters of %u (unused)", cluster);
     print("4096x8192", cluster == 1 ? "block rows, plain launch" : what,
           osvs::time_launch_against_copy(kRows, kCols, [&](const float* x, float* y) {
-            launch_grouped(block_row, kRows, 256, cluster, x, y, row_state, kRows, kCols);
+            launch_in_clusters(block_row, kRows, 256, cluster, nullptr, x, y, row_state, kRows,
+                               kCols);
           }));
   }
   const auto cluster_row =
       osvs::cuda::fast::fast_cluster_kernel<float, 256, 8, KernelMutation::None>;
   print("1024x32768", "cluster rows, clusters of 4 (the kernel)",
         osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
-          launch_grouped(cluster_row, kLongRows * 4, 256, 4, x, y, row_state, kLongCols);
+          launch_in_clusters(cluster_row, kLongRows * 4, 256, 4, nullptr, x, y, row_state,
+                             kLongCols);
         }));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;

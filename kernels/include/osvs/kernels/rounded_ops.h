@@ -14,8 +14,7 @@
 namespace osvs {
 namespace detail {
 
-/// Binary32 operations that nvcc never fuses with a neighbour.
-/// fma(a, b, c) rounded once, on both sides.
+/// Operations that nvcc never fuses with a neighbour. fma(a, b, c) rounded once, on both sides:
 OSVS_HD float fma_f(float a, float b, float c) {
 #if defined(__CUDA_ARCH__)
   return __fmaf_rn(a, b, c);
@@ -24,9 +23,14 @@ OSVS_HD float fma_f(float a, float b, float c) {
 #endif
 }
 
-OSVS_HD float add_rn(float a, float b) {
+/// a + b rounded once: binary32 in the kernels, binary64 in the fast kernel's partial sums.
+template <class T>
+OSVS_HD T add_rn(T a, T b) {
 #if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
+  if constexpr (sizeof(T) == sizeof(double))
+    return __dadd_rn(a, b);
+  else
+    return __fadd_rn(a, b);
 #else
   return a + b;
 #endif
@@ -50,15 +54,6 @@ OSVS_HD float div_rn(float a, float b) {
   return __fdiv_rn(a, b);
 #else
   return a / b;
-#endif
-}
-
-/// A binary64 sum (the fast kernel's partial sums), never fused.
-OSVS_HD double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
 #endif
 }
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "../cuda_check.cuh"
+#include "cluster_launch.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/fast_launch.h"
 #include "osvs/kernels/validate.h"
@@ -75,24 +76,14 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
 /// A cluster row: M clusters of p.blocks blocks.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(grid_of(l.rows * p.blocks));
-  config.blockDim = dim3(static_cast<unsigned>(p.threads));
-  config.dynamicSmemBytes = 0;
-  config.stream = l.stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(p.blocks);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  const unsigned grid = grid_of(l.rows * p.blocks);
+  const auto blocks = static_cast<unsigned>(p.blocks);
   if (p.threads == 256)
-    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, 256, kSplitK, Mut>,
-                                       l.x, l.y, l.row_state, l.cols));
+    fast::launch_in_clusters(fast::fast_cluster_kernel<E, 256, kSplitK, Mut>, grid, 256, blocks,
+                             l.stream, l.x, l.y, l.row_state, l.cols);
   else
-    OSVS_CUDA_CHECK(cudaLaunchKernelEx(&config, fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>,
-                                       l.x, l.y, l.row_state, l.cols));
+    fast::launch_in_clusters(fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>, grid, kSplitT,
+                             blocks, l.stream, l.x, l.y, l.row_state, l.cols);
 }
 
 struct Workspace {
