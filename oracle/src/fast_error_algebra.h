@@ -5,6 +5,8 @@
 //   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error),
 //              widened exactly; the thread's pairwise tree of binary64 sums
 //   step 4     the chunk's trees of binary64 sums, then the sum rounded once: (M, D, err)
+//   step 4c    (cluster rows) the blocks' binary64 sums against the row's M, added in rank order
+//              by the same DoubleSumAccAlg (model_fast_cluster), then step 4's rounding
 //   step 5     the compensated merges (fast_merge): AccMerge below
 //   step 6     the row's d = fl(s.d + lo): one rounding (AccMerge's finish)
 #pragma once
