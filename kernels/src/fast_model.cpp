@@ -16,11 +16,15 @@ void fast_model_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
   for (std::int64_t i = 0; i < b.rows; ++i) {
     const float* row = b.x.data() + i * b.cols;
     float* out = r.y.data() + i * b.cols;
-    const std::vector<State> used = model_fast_row(row, b.cols, FastFloatAlg{}, mut);
-    r.row_state[static_cast<std::size_t>(i)] = used.front();
+    const std::vector<FastPart<State>> parts = model_fast_row(row, b.cols, FastFloatAlg{}, mut);
+    r.row_state[static_cast<std::size_t>(i)] = parts.front().row;
+    std::vector<float> scale(parts.size());
+    for (std::size_t c = 0; c < parts.size(); ++c)
+      scale[c] = fast_part_scale(parts[c].m, parts[c].row);
     for (std::int64_t j = 0; j < b.cols; ++j) {
       const float x = j < full_end ? row[j] : -__builtin_huge_valf();  // what the thread holds
-      out[j] = fast_output(x, used[static_cast<std::size_t>(j / p.chunk_span())]);  // its part's
+      const auto c = static_cast<std::size_t>(j / p.chunk_span());     // its part
+      out[j] = fast_output(x, parts[c].m, scale[c]);
     }
   }
 }

@@ -167,28 +167,66 @@ TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
   EXPECT_EQ(plain.m, merged.s.m);
 }
 
-TEST(FastSchedule, ClusterRowAddsItsBlocksSumsAgainstTheRowsMaximum) {
-  // 3 blocks: the row's maximum first (every block's sum is taken against it), then the block
-  // sums added as pairwise_stream(3) = (s0 + s1) + s2 in binary64; the row state is step 4's.
+/// Step 6 spelled out: fl(fast_term(x, m_c) * fl(fast_term(m_c, m) / d)).
+float scaled_output(float x, float m_c, State row) {
+  const float e = compensated_exp_diff_with<PortableExp>(x, m_c);
+  const float a = compensated_exp_diff_with<PortableExp>(m_c, row.m) / row.d;
+  return e * a;
+}
+
+TEST(FastSchedule, ClusterRowMergesItsBlocksStatesInOneWarp) {
+  // 3 blocks, each with its own maximum (the row's is in the last block's tail): lanes 0 .. 2 of
+  // one warp hold the block states, the rest the initial one, folded by the warp tree over
+  // fast_merge; every block writes its terms against its own maximum times its scale.
   const std::int64_t n = 2 * kFastBlockRowMax + 77;
   std::vector<float> x = normal_row(n, 5);
-  x[static_cast<std::size_t>(n - 3)] = 70.0f;  // the maximum in the last block's tail
+  for (std::int64_t j = 0; j < kFastBlockRowMax; ++j)
+    x[static_cast<std::size_t>(j)] -= 50.0f;  // block 0's maximum about 50 below the others'
+  x[static_cast<std::size_t>(n - 3)] = 70.0f;
   const FastPlan p = fast_plan(n);
   ASSERT_EQ(p.blocks, 3);
-  std::vector<float> v[3];
-  float block_max[3];
-  for (int b = 0; b < 3; ++b) block_max[b] = model_fast_part_max(x.data(), n, p, b, {}, v[b]);
-  EXPECT_EQ(block_max[2], 70.0f);
-  const float M = 70.0f;
-  double s[3];
-  for (int b = 0; b < 3; ++b) s[b] = model_fast_part_sum(v[b], p, M, FastFloatAlg{});
-  const State expect = fast_row_state(fast_merge_state(M, (s[0] + s[1]) + s[2]));
+  std::array<FastMergeState, 32> lanes;
+  lanes.fill(FastMergeAlg{}.initial());
+  for (int b = 0; b < 3; ++b) lanes[b] = model_fast_chunk(x.data(), n, p, b, FastFloatAlg{});
+  EXPECT_EQ(lanes[2].s.m, 70.0f);
+  EXPECT_LT(lanes[0].s.m, 0.0f);
+  const State expect = fast_row_state(model_warp_reduce(lanes, FastMergeAlg{}));
   const SoftmaxResult r = run_fast(x, 1, n);
   EXPECT_TRUE(bitwise_equal(r.row_state[0], expect));
-  for (std::int64_t j = 0; j < n; j += 997)  // every block writes e * fl(1 / d) for the row's M
-    EXPECT_EQ(float_bits(r.y[static_cast<std::size_t>(j)]),
-              float_bits(compensated_exp_diff_with<PortableExp>(x[static_cast<std::size_t>(j)], M) *
-                         (1.0f / expect.d)));
+  for (std::int64_t j = 0; j < n; j += 97) {
+    const auto k = static_cast<std::size_t>(j);
+    ASSERT_EQ(float_bits(r.y[k]),
+              float_bits(scaled_output(x[k], lanes[j / p.chunk_span()].s.m, expect)))
+        << j;
+  }
+}
+
+TEST(FastSchedule, SplitRowWritesEachChunksTermsScaled) {
+  // step 6 of a split row: chunk c's terms against its own maximum, times its scale; chunk 1
+  // about 50 below the row's maximum (subnormal outputs), chunk 2 about 95 (a subnormal scale)
+  const std::int64_t n = kFastClusterRowMax + 3 * kFastChunkElems + 9;
+  std::vector<float> x = normal_row(n, 6);
+  for (std::int64_t j = kFastChunkElems; j < 3 * kFastChunkElems; ++j)
+    x[static_cast<std::size_t>(j)] -= j < 2 * kFastChunkElems ? 50.0f : 95.0f;
+  const FastPlan p = fast_plan(n);
+  ASSERT_GT(p.chunks, 3);
+  std::vector<float> m_c(static_cast<std::size_t>(p.chunks));
+  for (std::int64_t c = 0; c < p.chunks; ++c)
+    m_c[static_cast<std::size_t>(c)] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{}).s.m;
+  const SoftmaxResult r = run_fast(x, 1, n);
+  const float scale2 =
+      compensated_exp_diff_with<PortableExp>(m_c[2], r.row_state[0].m) / r.row_state[0].d;
+  EXPECT_TRUE(scale2 > 0.0f && scale2 < 0x1p-126f) << scale2;
+  std::size_t subnormal = 0;
+  for (std::int64_t j = 0; j < n; j += j >= kFastChunkElems && j < 3 * kFastChunkElems ? 1 : 89) {
+    const auto k = static_cast<std::size_t>(j);
+    ASSERT_EQ(float_bits(r.y[k]),
+              float_bits(scaled_output(x[k], m_c[static_cast<std::size_t>(j / p.chunk_span())],
+                                       r.row_state[0])))
+        << j;
+    subnormal += r.y[k] != 0.0f && std::fabs(r.y[k]) < 0x1p-126f;
+  }
+  EXPECT_GT(subnormal, 100u) << "chunks 1 and 2 meant to give subnormal outputs";
 }
 
 TEST(FastSchedule, MergeCarriesTheCombinesRoundingError) {
@@ -305,6 +343,16 @@ TEST(FastModel, ConventionsOfTheHardenedKernel) {
     for (float y : r.y) ASSERT_EQ(float_bits(y), float_bits(0.0f)) << n;
     for (const auto& row : {with_nan, with_inf})
       for (float y : run_fast(row, 1, n).y) ASSERT_TRUE(std::isnan(y)) << n;
+  }
+  // a part of masked values in a row of finite ones (its terms -inf - -inf are NaN): outputs 0
+  for (std::int64_t n : {40000, 200000}) {
+    std::vector<float> x = normal_row(n, 3);
+    const std::int64_t span = fast_plan(n).chunk_span();
+    std::fill(x.begin() + span, x.begin() + 2 * span, -inf);
+    const SoftmaxResult r = run_fast(x, 1, n);
+    for (std::int64_t j = span; j < 2 * span; ++j)
+      ASSERT_EQ(float_bits(r.y[static_cast<std::size_t>(j)]), float_bits(0.0f)) << n << " " << j;
+    EXPECT_FALSE(std::isnan(r.y[0])) << n;
   }
   const SoftmaxResult empty = run_fast({}, 3, 0);
   ASSERT_EQ(empty.row_state.size(), 3u);

@@ -52,42 +52,87 @@ void require_exp_ulp(double exp_ulp) {
 }
 
 /// Ulps of y_j for y_hat_j = fl(e_hat / d_hat) with |d_hat / D - 1| <= rho:
-///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error; the
-///                                 fast kernel's compensated_exp_diff: compensated_exp_error)
+///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error)
 ///   q = e_hat / d_hat (exact)     |q - y| <= (y (rel + rho) + abs / D) / (1 - rho) = q_err
 ///   fl(q)                         + u |q| (normal) or 2^-150 (subnormal):
 ///                                 total = q_err + u (y + q_err) + 2^-150
 /// and ulp(y) taken at y (1 - 2^-40), which is never above ulp of the exact y.
-using ExpErrorOf = detail::ExpError (*)(double g, double exp_ulp);
-
-double output_ulps(float x, float m, double D, double rho, double exp_ulp, ExpErrorOf exp_err) {
+double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
   if (x == -INFINITY) return 0;  // exp(-inf) = 0 = y exactly
   const double g = static_cast<double>(x) - static_cast<double>(m);
-  const detail::ExpError e = exp_err(g, exp_ulp);
+  const detail::ExpError e = detail::exp_error(g, exp_ulp);
   const double y = detail::exact_scale(g) / D;
   const double q_err = (y * (e.rel + rho) + e.abs / D) / (1 - rho);
   const double total = q_err + kU * (y + q_err) + detail::kSubnormalHalfUlp;
   return total / ulp_of(y * (1 - 0x1p-40));
 }
 
-/// How a kernel divides by d_hat: IEEE division of each numerator, or (the fast kernel) the
-/// product with r = fl(1 / d_hat). For d_hat >= 1 (D >= 1: the maximum's term is exactly 1) r is
-/// normal and r = (1 / d_hat)(1 + delta), |delta| <= u, so e_hat * r = e_hat / d' exactly for
-/// d' = d_hat / (1 + delta), |d' / D - 1| <= (1 + rho) / (1 - u) - 1: output_ulps with that rho.
-enum class Divide { Each, Reciprocal };
+/// The fast kernel's output (fast_schedule.h, step 6): y_hat = fl(e_hat * a_hat) for x_j in a
+/// part of maximum m_c, the row state (m, d_hat), |d_hat / D - 1| <= rho. Every exp is the
+/// compensated one (compensated_exp_error: rel and abs for the gap g):
+///   e_hat = fast_term(x_j, m_c)      |e_hat - N_e| <= N_e rel_e + abs_e,  N_e = e^(x_j - m_c)
+///   w_hat = fast_term(m_c, m)        |w_hat - N_w| <= N_w rel_w + abs_w = w_err,  N_w = e^(m_c -
+///   m)
+///                                    (m_c = m: w_hat = 1 exactly, w_err = 0)
+///   w_hat / d_hat (exact)            - N_w / D = (w_hat - N_w - N_w delta) / (D (1 + delta)):
+///                                    |.| <= (w_err + N_w rho) / (D (1 - rho)) = a_err1
+///   a_hat = fl(w_hat / d_hat)        + u |w_hat / d_hat| (normal) or 2^-150 (subnormal):
+///                                    |a_hat - S| <= a_err1 + u (S + a_err1) + 2^-150 = a_err,
+///                                    S = N_w / D
+///   e_hat a_hat (exact)              - N_e S = (e_hat - N_e) a_hat + N_e (a_hat - S):
+///                                    |.| <= (N_e rel_e + abs_e)(S + a_err) + N_e a_err = q_err
+///   fl(e_hat a_hat)                  + u (y + q_err) + 2^-150,  y = N_e S = e^(x_j - m) / D
+/// A scale of 0 (w_hat / d_hat below 2^-150, rounded to 0) makes the output 0: e_hat a_hat = 0,
+/// the same chain. ulp(y) is taken at y (1 - 2^-40) as in output_ulps.
+double fast_output_ulps(float x, float m_c, float m, double D, double rho, double exp_ulp) {
+  if (x == -INFINITY) return 0;  // a masked element's output is 0 = y exactly
+  const double g_e = static_cast<double>(x) - static_cast<double>(m_c);
+  const detail::ExpError e = detail::compensated_exp_error(g_e, exp_ulp);
+  const double N_e = detail::exact_scale(g_e);
+  double N_w = 1, w_err = 0;
+  if (m_c != m) {
+    const double g_w = static_cast<double>(m_c) - static_cast<double>(m);
+    const detail::ExpError w = detail::compensated_exp_error(g_w, exp_ulp);
+    N_w = detail::exact_scale(g_w);
+    w_err = N_w * w.rel + w.abs;
+  }
+  const double S = N_w / D;
+  const double a_err1 = (w_err + N_w * rho) / (D * (1 - rho));
+  const double a_err = a_err1 + kU * (S + a_err1) + detail::kSubnormalHalfUlp;
+  const double y = N_e * S;
+  const double q_err = (N_e * e.rel + e.abs) * (S + a_err) + N_e * a_err;
+  const double total = q_err + kU * (y + q_err) + detail::kSubnormalHalfUlp;
+  return total / ulp_of(y * (1 - 0x1p-40));
+}
 
 /// Fills b (every y_ulp[j] is written: reused storage never shows through).
 void outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n, float m, double D, double err,
-                   double path, double exp_ulp, const IndexLoop* loops,
-                   ExpErrorOf exp_err = &detail::exp_error, Divide divide = Divide::Each) {
+                   double path, double exp_ulp, const IndexLoop* loops) {
   const double safety = arithmetic_safety(path);
   b.d_rel = err / D * safety;
-  const double rho = divide == Divide::Each ? b.d_rel : (1 + b.d_rel) / (1 - kU) - 1;
+  b.y_ulp.resize(static_cast<std::size_t>(n));
+  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t j = begin; j < end; ++j)
+      b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+  });
+}
+
+/// The fast kernel's bound: d from the row's accounting state (every part merged the same state),
+/// each element from its part's maximum (fast_output_ulps).
+void fast_outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n,
+                        const std::vector<FastPart<detail::AccState>>& parts, double exp_ulp,
+                        const IndexLoop* loops) {
+  const detail::AccState& s = parts.front().row;
+  const double safety = arithmetic_safety(detail::fast_path(n));
+  b.d_rel = s.err / s.D * safety;
+  const std::int64_t span = fast_plan(n).chunk_span();
   b.y_ulp.resize(static_cast<std::size_t>(n));
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t j = begin; j < end; ++j)
       b.y_ulp[static_cast<std::size_t>(j)] =
-          output_ulps(row[j], m, D, rho, exp_ulp, exp_err) * safety;
+          fast_output_ulps(row[j], parts[static_cast<std::size_t>(j / span)].m, s.m, s.D, b.d_rel,
+                           exp_ulp) *
+          safety;
   });
 }
 
@@ -108,13 +153,12 @@ void softmax_bound_into(SoftmaxBound& out, KernelKind kernel, CombineKind combin
   require_finite(row, n, "softmax_bound");
   if (kernel == KernelKind::Fast) {
     // fast_schedule.h: every block of the row uses the merged row state, so one accounting state
-    // (model_fast_row's first) bounds d_hat; the outputs are compensated (compensated_exp.h). The
-    // fast kernel's exp is its own on either executor (FastKernelExp, portable_expf), so its figure
-    // replaces the executor's kexp figure `exp_ulp`.
+    // bounds d_hat; each part scales the terms it took against its own maximum. The fast kernel's
+    // exp is its own on either executor (FastKernelExp, portable_expf), so its figure replaces the
+    // executor's kexp figure `exp_ulp`.
     const double fast_exp_ulp = FastKernelExp::max_ulp(false);
-    const detail::AccState s = model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}).front();
-    return outputs_bound(out, row, n, s.m, s.D, s.err, detail::fast_path(n), fast_exp_ulp, loops,
-                         &detail::compensated_exp_error, Divide::Reciprocal);
+    return fast_outputs_bound(out, row, n, model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}),
+                              fast_exp_ulp, loops);
   }
   const double path = block_path(n, block);
   if (kernel == KernelKind::TwoPass) {

@@ -5,10 +5,11 @@
 //   step 3     each value's term fast_term(x, M) (compensated difference: compensated_exp_error),
 //              widened exactly; the thread's pairwise tree of binary64 sums
 //   step 4     the chunk's trees of binary64 sums, then the sum rounded once: (M, D, err)
-//   step 4c    (cluster rows) the blocks' binary64 sums against the row's M, added in rank order
-//              by the same DoubleSumAccAlg (model_fast_cluster), then step 4's rounding
-//   step 5     the compensated merges (fast_merge): AccMerge below
-//   step 6     the row's d = fl(s.d + lo): one rounding (AccMerge's finish)
+//   step 5     (rows of several parts: cluster blocks, split chunks) the compensated merges
+//              (fast_merge): AccMerge below; the row's d = fl(s.d + lo): one rounding
+//              (AccMerge's finish)
+//   step 6     the outputs e * fl(fast_term(m_c, m) / d): bounds.cpp (fast_output_ulps), from
+//              each part's maximum m_c (part_max) and the row's accounting state
 #pragma once
 
 #include "error_algebra.h"
@@ -138,6 +139,8 @@ struct FastAccAlg {
   }
   /// The row state (step 6's d).
   AccState finish(const AccMerge& v) const { return AccMergeAlg::finish(v); }
+  /// A chunk state's maximum (step 6's m_c; -inf for a part of masked values).
+  float part_max(const AccMerge& v) const { return v.m; }
 
  private:
   template <int V>
@@ -151,18 +154,18 @@ struct FastAccAlg {
 };
 
 /// Longest chain of roundings an element's term goes through in the fast kernel: the thread's
-/// tree, the warp and block trees of the sum, and for split rows the chunk merge's (a
-/// binary-counter tree over q states has depth <= ceil(log2 q) + 1) and the second warp and block
-/// trees; for cluster rows the tree over the blocks' sums.
+/// tree, the warp and block trees of the sum, and for rows of several parts the merge's (a
+/// binary-counter tree over q states has depth <= ceil(log2 q) + 1) and its warp tree, and its
+/// block tree where the merge takes the whole block (fast_merge_threads).
 inline double fast_path(std::int64_t n) {
   const FastPlan p = fast_plan(n);
-  double levels = 5 + 5 + 5;      // log2(32) thread levels at most, warp, block
-  if (p.blocks > 1) levels += 4;  // the cluster's binary-counter tree over <= 8 block sums
-  if (p.chunks > 1) {
+  double levels = 5 + 5 + 5;  // log2(32) thread levels at most, warp, block
+  if (p.parts() > 1) {
+    const int threads = fast_merge_threads(p);
     double depth = 1;
-    for (std::int64_t q = fast_merge_per_thread(p.chunks, p.threads); q > 1; q = (q + 1) / 2)
+    for (std::int64_t q = fast_merge_per_thread(p.parts(), threads); q > 1; q = (q + 1) / 2)
       ++depth;
-    levels += depth + 5 + 5;
+    levels += depth + 5 + (threads > kWarpSize ? 5 : 0);
   }
   return levels;
 }

@@ -2,26 +2,23 @@
 // chunks. A pure function of n, the same on host and device and independent of the GPU it runs
 // on (SM count, occupancy), so that the CPU model replays the device's order for every n.
 //
-//   n <= 1024              a warp per row          threads = 32, vec = 1, 2, 4 or 8 float4s a lane
-//   1024 < n <= 8192       a block per row         threads = 64 ... 256, vec = 8 float4s a thread
-//   8192 < n <= 131072     a cluster per row       2 ... 8 blocks of a thread-block cluster, vec =
-//   8:
-//                                                  256 threads (8192 elements) a block up to
-//                                                  n = 65536, then 512 (16384 elements); the
-//                                                  blocks exchange their maxima, then their sums,
-//                                                  through distributed shared memory
-//   n > 131072             a row split in chunks   threads = 512, vec = 8; chunks of 16384
-//   elements,
-//                                                  one block each, chunk states merged across
-//                                                  blocks
+//   n <= 1024              a warp per row     threads = 32, vec = 1, 2, 4 or 8 float4s a lane
+//   1024 < n <= 8192       a block per row    threads = 64 ... 256, vec = 8 float4s a thread
+//   8192 < n <= 131072     a cluster per row  2 ... 8 blocks of a thread-block cluster, vec = 8:
+//                                             256 threads (8192 elements) a block up to
+//                                             n = 65536, then 512 (16384 elements); the blocks
+//                                             exchange their states once, through distributed
+//                                             shared memory
+//   n > 131072             a split row        threads = 512, vec = 8; chunks of 16384 elements,
+//                                             one block each, chunk states merged across blocks
 //
 // A cluster row is read from HBM once like a block row, in small blocks that an SM holds several
 // of, so that one block's loads overlap another's arithmetic and stores: a row of 32768 elements
 // in one block of 1024 threads left an SM one block (59.0 % of copy on 1024 x 32768,
 // reports/gpu/2026-11-30-fast-accurate); a cluster of four blocks of 256 threads reached 67.4 and
 // 69.3 % in one run where two blocks of 512 reached 65.2 % (reports/gpu/2026-12-01-fast-cluster).
-// Its blocks agree on the row's maximum before any exp, so its arithmetic is a block row's: one
-// exp an element and no rescaling.
+// Each block takes its terms against its own maximum and scales them once the row state is
+// merged (fast_schedule.h, steps 5-6): one exp an element and one cluster barrier a row.
 //
 // In every case the row (or the chunk) is held in registers while its state is found. A row that
 // is one chunk is read from HBM once and written once; a split row's blocks exchange their chunk

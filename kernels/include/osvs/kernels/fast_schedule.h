@@ -1,7 +1,7 @@
-// The fast kernel's reduction order, written once (see fast_plan.h for the layout). A chunk (the
-// whole row unless the row is split) is held in registers, so its maximum is found before any
-// exp: inside a chunk nothing is ever rescaled, and the online combine is used where it is needed,
-// between the chunks of a split row.
+// The fast kernel's reduction order, written once (see fast_plan.h for the layout). A part of a
+// row (the whole row, a cluster row's block or a split row's chunk; "chunk" below) is held in
+// registers, so its maximum is found before any exp: inside a part nothing is ever rescaled, and
+// the online combine is used where it is needed, between the parts of a row.
 //
 //   1 thread   its vec * 4 values v[0..V) (V a power of two, the tail -inf):
 //              m_t = fmaxf of the values (exact); +inf when one is NaN or +inf (fast_thread_max)
@@ -20,23 +20,22 @@
 //              lo = fl(S - D) (S - D is exact in binary64; FastMergeState); M = +inf -> the NaN
 //              state (the hardened lift of NaN, +inf); M = -inf (only masked values) -> the
 //              identity
-//   4c cluster (cluster rows, blocks = C > 1; block b holds the part at b * chunk_span) each
-//              block finds its maximum by steps 1-2; every block folds the C maxima with
-//              FastMaxAlg in rank order 0 .. C-1 (exact): the row's M; then steps 3-4 against that
-//              M in every block, and every block adds the C block sums with pairwise_stream over
-//              the ranks (binary64). The row state is step 4's (M, D) of that sum: no merge, no
-//              rescaling, one exp an element as in a block row
-//   5 row      (split rows) every block of the row merges the C chunk states identically with
-//              fast_merge: the hardened combine over fexp (combine_hardened.h), its state bit for
-//              bit, with lo carrying the combine's rounding error (ErrFma) and the rescaled rests;
-//              thread t folds chunk states [t q, (t + 1) q), q = ceil(C / threads), with the
-//              binary-counter pairwise tree (pairwise_stream), then the trees of step 2 over the
-//              threads; the row's d = fl(s.d + lo) (fast_row_state)
-//   6 output   y_j = fl(fast_term(x_j, m) * r), r = fl(1 / d) for the row state (m, d); 0 where
-//              d = 0 (a fully masked row, the hardened convention). A row that is one chunk has
-//              m = M: its terms of step 3 are these, kept in registers, so each element costs one
-//              exp; the chunks of a split row recompute them against the row's m. One division
-//              a row and a product an element (the bound counts the reciprocal's rounding).
+//   5 row      (rows of several parts: a cluster row's blocks, a split row's chunks) every block
+//              of the row merges the C part states identically with fast_merge: the hardened
+//              combine over fexp (combine_hardened.h), its state bit for bit, with lo carrying
+//              the combine's rounding error (ErrFma) and the rescaled rests; thread t folds part
+//              states [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise
+//              tree (pairwise_stream), then the trees of step 2 over the threads
+//              (fast_merge_threads: a cluster row's warp 0, whose lanes read the C <= 8 states
+//              from the blocks' distributed shared memory; a split row's whole block); the
+//              row's d = fl(s.d + lo) (fast_row_state)
+//   6 output   each part keeps the terms of step 3, taken against its own maximum m_c, and
+//              scales them: y_j = fl(e_j * a_c), a_c = fl(fast_term(m_c, m) / d) for the row
+//              state (m, d) (fast_part_scale); 0 where d = 0 (a fully masked row, the hardened
+//              convention) or m_c = -inf (a part of masked values). The part holding the row's
+//              maximum has a_c = fl(1 / d). Every element costs one exp on every layout; a part
+//              costs one more exp and one division. The bound counts a_c's exp and roundings
+//              (oracle/src/bounds.cpp, fast_output_ulps).
 //
 // fexp = FastKernelExp = portable_expf (exp_functors.h) on both executors in every build, not the
 // build's kexp: 1 ulp where CUDA expf has 2, and the device's bits are the model's without the
@@ -51,6 +50,13 @@
 // instructions an element (a widening and an add) where a pair addition takes eight. Merged without
 // lo, the 64 chunk states of a 2^20-element row gave d 2.3e-7 on the H200; with it, 5.6e-8
 // (reports/gpu/2026-11-30-fast-accurate/).
+//
+// Why each part's own maximum (steps 5-6) rather than the row's: a part's block never waits for
+// the other parts before its exps, so the parts of a row meet once, to merge their states. A
+// cluster row whose blocks first agreed on the row's maximum (one cluster barrier for the maxima,
+// one for the sums) reached 67 % of a copy on 1024 x 32768, where the same bytes in block rows
+// grouped into unused clusters reached 90 % (reports/gpu/2026-12-01-fast-cluster); a split row
+// that recomputed its terms against the row's maximum took two exps an element.
 //
 // Every step is deterministic (no atomics in the arithmetic; the split kernel uses a counter only
 // to know when the chunk states of its row are all written), so every block of a row computes the
@@ -283,21 +289,44 @@ OSVS_HD V pairwise_stream(std::int64_t count, V initial, Get get, Combine combin
   return v;
 }
 
-/// Step 6 from the term e = fast_term(x_j, s.m) of the row state s.
-OSVS_HD float fast_output_of_term(float e, State s) {
-  return s.d == 0.0f ? 0.0f : e * (1.0f / s.d);
+/// Step 6's scale of a part (a chunk or a cluster block) whose terms were taken against its own
+/// maximum m_part: fl(fast_term(m_part, s.m) / s.d) for the row state s, so that an output is
+/// one product, e * scale. The part that holds the row's maximum has fast_term(m, m) = 1 exactly,
+/// a scale fl(1 / d). 0 (every output 0) for a fully masked row (d = 0, the hardened convention)
+/// or a part with only masked values (m_part = -inf); NaN for a NaN row state.
+OSVS_HD float fast_part_scale(float m_part, State s) {
+  if (s.d == 0.0f || m_part == -__builtin_huge_valf()) return 0.0f;
+  return fast_term(m_part, s.m) / s.d;  // IEEE division on both executors
 }
 
-/// Step 6: the output of x_j for the row state s.
-OSVS_HD float fast_output(float x, State s) {
-  return fast_output_of_term(fast_term(x, s.m), s);
+/// Step 6 from the term e = fast_term(x_j, m_part) and its part's scale: fl(e * scale), 0 where
+/// the scale is 0 (a masked element's term may be NaN: -inf - -inf).
+OSVS_HD float fast_output_of_term(float e, float scale) {
+  return scale == 0.0f ? 0.0f : e * scale;
 }
 
-/// Step 6 for four values at once (fast_terms4): out[c] = fast_output(x[c], s).
-OSVS_HD void fast_outputs4(const float* x, State s, float* out) {
+/// Step 6: the output of x_j in a part of maximum m_part and scale `scale` (fast_part_scale).
+OSVS_HD float fast_output(float x, float m_part, float scale) {
+  return fast_output_of_term(fast_term(x, m_part), scale);
+}
+
+/// Step 6 for four values at once (fast_terms4): out[c] = fast_output(x[c], m_part, scale).
+OSVS_HD void fast_outputs4(const float* x, float m_part, float scale, float* out) {
   float e[4];
-  fast_terms4(x, s.m, e);
-  for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(e[c], s);
+  fast_terms4(x, m_part, e);
+  for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(e[c], scale);
+}
+
+/// Chunk states a part's block merges (step 5): all C, or under a mutant the first C - 1 (a lost
+/// chunk) or the first c + 1 (a prefix merge).
+OSVS_HD std::int64_t fast_merge_count(std::int64_t chunks, std::int64_t c, bool lose, bool prefix) {
+  return lose ? chunks - 1 : prefix ? c + 1 : chunks;
+}
+
+/// Threads whose trees step 5 folds the part states over: a cluster row's warp 0 (at most 8
+/// states, exchanged through distributed shared memory), a split row's whole block.
+OSVS_HD int fast_merge_threads(const FastPlan& p) {
+  return p.blocks > 1 ? kWarpSize : p.threads;
 }
 
 /// Chunk states thread t of a split row's block folds first (step 5): [t q, min((t + 1) q, C)).
@@ -314,13 +343,13 @@ typename Alg::value_type model_fast_block(const std::vector<typename Alg::value_
   using V = typename Alg::value_type;
   const int warps = threads / kWarpSize;
   std::array<V, kWarpSize> warp_v;
+  warp_v.fill(alg.initial());  // lanes past the number of warps start from the initial value
   for (int w = 0; w < warps; ++w) {
     std::array<V, kWarpSize> lanes;
     for (int l = 0; l < kWarpSize; ++l) lanes[static_cast<std::size_t>(l)] = thread_v[w * 32 + l];
     warp_v[static_cast<std::size_t>(w)] = model_warp_reduce(lanes, alg);
   }
   if (warps == 1) return warp_v[0];
-  for (int l = warps; l < kWarpSize; ++l) warp_v[static_cast<std::size_t>(l)] = alg.initial();
   return model_warp_reduce(warp_v, alg);
 }
 
@@ -340,8 +369,8 @@ inline void model_fast_gather(const float* row, std::int64_t n, const FastPlan& 
 /// How a mutant changes the model's order (fast-kernel mutations, cases.h).
 struct FastModelMutation {
   bool skip_tail = false;     ///< the last partial float4 of the row is never loaded
-  bool lose_chunk = false;    ///< the chunk merge (a cluster's sum) stops one chunk short
-  bool prefix_merge = false;  ///< block c merges chunk states (cluster sums) 0 .. c only
+  bool lose_chunk = false;    ///< the part merge (step 5) stops one part short
+  bool prefix_merge = false;  ///< the block of part c merges part states 0 .. c only
 };
 
 /// f(std::integral_constant<int, V>{}) for the V = count values a thread holds (4, 8, 16 or 32):
@@ -399,41 +428,6 @@ typename Alg::value_type model_fast_chunk(const float* row, std::int64_t n, cons
   return alg.chunk_state(M, model_fast_part_sum(v, p, M, alg));
 }
 
-/// Blocks of a cluster row whose sums block b adds (step 4c): all of them, or under a mutant the
-/// first C - 1 (a lost block) or the first b + 1 (a prefix fold).
-OSVS_HD int fast_cluster_count(int blocks, int b, bool lose_block, bool prefix) {
-  return lose_block ? blocks - 1 : prefix ? b + 1 : blocks;
-}
-
-/// A cluster row's states (blocks > 1), one per block, finished (see the cluster steps in the
-/// head comment): the blocks' maxima folded in rank order, every block's sum against that
-/// maximum, the blocks' sums added by the binary-counter tree over ranks (pairwise_stream).
-template <class Alg>
-auto model_fast_cluster(const float* row, std::int64_t n, const FastPlan& p, const Alg& alg,
-                        const FastModelMutation& mut) {
-  const int C = p.blocks;
-  std::vector<std::vector<float>> v(static_cast<std::size_t>(C));
-  float M = FastMaxAlg{}.initial();
-  for (int b = 0; b < C; ++b)
-    M = FastMaxAlg{}.combine(
-        M, model_fast_part_max(row, n, p, b, mut, v[static_cast<std::size_t>(b)]));
-  const auto sum_alg = alg.sum_alg(M);
-  using S = typename Alg::sum_type;
-  std::vector<S> block_s(static_cast<std::size_t>(C));
-  for (int b = 0; b < C; ++b)
-    block_s[static_cast<std::size_t>(b)] =
-        model_fast_part_sum(v[static_cast<std::size_t>(b)], p, M, alg);
-  std::vector<decltype(alg.finish(alg.chunk_state(M, block_s.front())))> used;
-  for (int b = 0; b < C; ++b) {
-    const S sum = pairwise_stream(
-        fast_cluster_count(C, b, mut.lose_chunk, mut.prefix_merge), sum_alg.initial(),
-        [&](std::int64_t i) { return block_s[static_cast<std::size_t>(i)]; },
-        [&](const S& a, const S& c) { return sum_alg.combine(a, c); });
-    used.push_back(alg.finish(alg.chunk_state(M, sum)));
-  }
-  return used;
-}
-
 /// Step 5: the row state every block merges from the chunk states (first `count` of them).
 template <class Alg>
 typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_type>& chunk_v,
@@ -452,28 +446,40 @@ typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_
   return model_fast_block(thread_v, threads, alg);
 }
 
-/// The row's states as the kernel computes them: per part (FastPlan::parts: a chunk or a cluster
-/// block), the state its block uses in step 6 (all equal, the row state, except under a
-/// prefix-merge mutation), finished (Alg::finish).
+/// What the block of one part of a row (a chunk or a cluster block) uses in step 6: the part's
+/// own maximum (its terms' reference) and the row state it merged, finished (Alg::finish).
+template <class Row>
+struct FastPart {
+  float m;  ///< the part's maximum (its chunk state's m: -inf masked, NaN special)
+  Row row;  ///< the merged row state (equal in every part without a mutant)
+};
+
+/// The row's parts as the kernel computes them (FastPlan::parts, in order): every part's chunk
+/// state (steps 1-4), then every block's merge of them (step 5, over fast_merge_threads(p)
+/// threads; a mutant merges fewer).
 template <class Alg>
 auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
                     const FastModelMutation& mut = {}) {
   using V = typename Alg::value_type;
   const FastPlan p = fast_plan(n);
-  if (p.blocks > 1) return model_fast_cluster(row, n, p, alg, mut);
-  std::vector<V> chunk_v(static_cast<std::size_t>(p.chunks));
-  for (std::int64_t c = 0; c < p.chunks; ++c)
+  const std::int64_t parts = p.parts();
+  std::vector<V> chunk_v(static_cast<std::size_t>(parts));
+  for (std::int64_t c = 0; c < parts; ++c)
     chunk_v[static_cast<std::size_t>(c)] = model_fast_chunk(row, n, p, c, alg, mut);
-  std::vector<decltype(alg.finish(chunk_v.front()))> used;
-  if (p.chunks == 1) {
-    used.push_back(alg.finish(chunk_v.front()));
+  std::vector<FastPart<decltype(alg.finish(chunk_v.front()))>> used;
+  if (parts == 1) {
+    used.push_back({alg.part_max(chunk_v.front()), alg.finish(chunk_v.front())});
     return used;
   }
-  const std::int64_t all = mut.lose_chunk ? p.chunks - 1 : p.chunks;
-  const V row_v = model_fast_merge(chunk_v, all, p.threads, alg);
-  for (std::int64_t c = 0; c < p.chunks; ++c)
-    used.push_back(
-        alg.finish(mut.prefix_merge ? model_fast_merge(chunk_v, c + 1, p.threads, alg) : row_v));
+  const int threads = fast_merge_threads(p);
+  const auto merged = [&](std::int64_t c) {
+    return model_fast_merge(chunk_v, fast_merge_count(parts, c, mut.lose_chunk, mut.prefix_merge),
+                            threads, alg);
+  };
+  const V row_v = merged(0);  // the row state of every part without a prefix mutant
+  for (std::int64_t c = 0; c < parts; ++c)
+    used.push_back({alg.part_max(chunk_v[static_cast<std::size_t>(c)]),
+                    alg.finish(mut.prefix_merge ? merged(c) : row_v)});
   return used;
 }
 
@@ -489,6 +495,8 @@ struct FastFloatAlg {
                               [&](auto V) { return fast_thread_sum<decltype(V)::value>(v, M); });
   }
   FastMergeState chunk_state(float M, double S) const { return fast_merge_state(M, S); }
+  /// A chunk state's maximum (step 6's m_part).
+  float part_max(const FastMergeState& v) const { return v.s.m; }
   /// The row state of a merged value (step 6's).
   State finish(FastMergeState v) const { return fast_row_state(v); }
 };

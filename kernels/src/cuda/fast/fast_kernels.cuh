@@ -3,8 +3,8 @@
 //   fast_row_kernel      chunks = 1: a warp (T = 32, ROWS rows a block) or a block (T > 32) per
 //                        row; the row in registers. HBM: one read and one write of each element.
 //   fast_cluster_kernel  blocks > 1: a thread-block cluster per row, the blocks exchanging their
-//                        maxima and sums through distributed shared memory (fast_schedule.h,
-//                        step 4c). HBM: one read and one write of each element.
+//                        states once through distributed shared memory (fast_schedule.h, step
+//                        5). HBM: one read and one write of each element.
 //   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
 //                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
 //                        otherwise, never assumed); block b always handles chunk b % C of the
@@ -12,11 +12,11 @@
 //                        writes its chunk state, announces it on the row's counter and waits
 //                        until the row's C states are written; then every block of the row
 //                        merges them in the same fixed order (fast_schedule.h, step 5) and writes
-//                        its chunk from registers. The C blocks of a row are one fixed group of
-//                        co-resident blocks that only ever waits on itself, so it cannot
-//                        deadlock. The last block of a row to leave resets the row's two
-//                        counters, so the workspace is zero again for the next launch (no memset
-//                        launch). HBM: one read, one write, plus 8 bytes a chunk.
+//                        its chunk's terms, kept in registers, scaled (step 6). The C blocks of a
+//                        row are one fixed group of co-resident blocks that only ever waits on
+//                        itself, so it cannot deadlock. The last block of a row to leave resets the
+//                        row's two counters, so the workspace is zero again for the next launch (no
+//                        memset launch). HBM: one read, one write, plus 8 bytes a chunk.
 //   fast_chunk_state_kernel + fast_chunk_output_kernel
 //                        chunks > 1 where a row's C blocks cannot all be co-resident (or the
 //                        device has no cooperative launch): the same arithmetic in two launches,
@@ -76,21 +76,23 @@ __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64
   }
 }
 
-/// Writes the outputs (step 6) of thread t's values v for the row state s; TERMS: v already holds
-/// the terms fast_term(x, s.m) (a row that is one chunk), else the values x. Vector stores where
-/// the row is aligned and the group of 4 whole, element stores for the tail.
+/// Writes the outputs (step 6) of thread t's values v of a part of maximum m_part and scale
+/// `scale` (fast_part_scale); TERMS: v already holds the terms fast_term(x, m_part), else the
+/// values x. Vector stores where the row is aligned and the group of 4 whole, element stores for
+/// the tail.
 template <int T, int K, bool TERMS, class E>
 __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
-                                            int t, bool vec_ok, const float (&v)[4 * K], State s) {
+                                            int t, bool vec_ok, const float (&v)[4 * K],
+                                            float m_part, float scale) {
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
     float out[4];
     if constexpr (TERMS) {
 #pragma unroll
-      for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(v[4 * k + c], s);
+      for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(v[4 * k + c], scale);
     } else {
-      fast_outputs4(v + 4 * k, s, out);
+      fast_outputs4(v + 4 * k, m_part, scale, out);
     }
     if (vec_ok && j + 4 <= n) {
       Elements<E>::store4(row + j, out);
@@ -142,9 +144,8 @@ __device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p)
 template <int T, KernelMutation Mut>
 __device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
                                               std::int64_t c) {
-  const std::int64_t count = Mut == KernelMutation::FastLostChunk     ? C - 1
-                             : Mut == KernelMutation::FastPrefixMerge ? c + 1
-                                                                      : C;
+  const std::int64_t count = fast_merge_count(C, c, Mut == KernelMutation::FastLostChunk,
+                                              Mut == KernelMutation::FastPrefixMerge);
   const std::int64_t q = fast_merge_per_thread(C, T);
   const std::int64_t lo = std::int64_t{threadIdx.x} * q;
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
@@ -189,13 +190,15 @@ __global__ void __launch_bounds__(T* ROWS)
   load_chunk<T, K, Mut>(row_x, n, 0, t, vector_aligned(row_x), v);
   const State s = fast_row_state(chunk_state<T, K, true>(v));  // v now holds the terms
   if (t == 0) row_state[row] = s;
-  store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s);
+  store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s.m, fast_part_scale(s.m, s));
 }
 
-/// A cluster row (blocks = C > 1, fast_schedule.h step 4c): the C blocks of a thread-block
-/// cluster (cluster dims (C, 1, 1), grid M * C: a row's blocks are consecutive) hold the row's
-/// parts in registers, exchange their maxima and then their sums through distributed shared
-/// memory, and write from registers. HBM: one read and one write of each element.
+/// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
+/// grid M * C: a row's blocks are consecutive) each hold their part of the row in registers and
+/// find its state and terms against its own maximum (steps 1-4); after one cluster barrier, warp
+/// 0 of every block reads the C states through distributed shared memory and merges them (step
+/// 5, fast_merge_threads); each block then writes its terms scaled (step 6). HBM: one read and one
+/// write of each element.
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
@@ -209,47 +212,34 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const std::int64_t base = std::int64_t{b} * T * K * 4;
   const E* row_x = x + row * n;
   E* row_y = y + row * n;
-  __shared__ float block_max;
-  __shared__ double block_sum;
-  __shared__ double sums[kFastClusterMax];  // the C block sums, fetched by warp 0's lanes
-  __shared__ double row_sum;
-  const int lane = t & (kWarpSize - 1);
+  __shared__ __align__(16) FastMergeState part_state;  // this block's, read by the cluster
+  __shared__ FastMergeState merged;  // the merge of the C states, for this block's threads
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-  const float mine = chunk_fold<T>(fast_thread_max<4 * K>(v), FastMaxAlg{});
-  if (t == 0) block_max = mine;
-  cluster.sync();  // every block's maximum is written
-  // The row's maximum: lane r of every warp reads block r's (one remote read each, in parallel)
-  // and the warp folds them; the fold of maxima is exact in any order (FastMaxAlg), so this is
-  // the rank-order fold of the model.
-  float M = lane < C ? *cluster.map_shared_rank(&block_max, lane) : FastMaxAlg{}.initial();
-#pragma unroll
-  for (int offset = kFastClusterMax / 2; offset > 0; offset >>= 1)  // lanes 0 .. 7: all C
-    M = FastMaxAlg{}.combine(M, __shfl_xor_sync(0xffffffffu, M, offset));
-  M = __shfl_sync(0xffffffffu, M, 0);
-  fast_terms_in_place<4 * K>(v, M);
-  const double d = chunk_fold<T>(fast_terms_sum<4 * K>(v), FastSumAlg{});
-  if (t == 0) block_sum = d;
-  cluster.sync();  // every block's sum is written
+  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
+  if (t == 0) part_state = mine;
+  cluster.sync();  // every block's state is written
   if (t < kWarpSize) {
-    if (lane < C) sums[lane] = *cluster.map_shared_rank(&block_sum, lane);
-    __syncwarp();
-    if (t == 0) {
-      constexpr bool kLose = Mut == KernelMutation::FastLostChunk;
-      constexpr bool kPrefix = Mut == KernelMutation::FastPrefixMerge;
-      row_sum = pairwise_stream(
-          fast_cluster_count(C, b, kLose, kPrefix), FastSumAlg{}.initial(),
-          [&](std::int64_t r) { return sums[r]; },
-          [](double p, double q) { return FastSumAlg{}.combine(p, q); });
+    // lane r reads block r's state (one remote 128-bit read each, in parallel); the warp's tree
+    // is model_fast_merge's over kWarpSize threads
+    const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
+                                                        Mut == KernelMutation::FastPrefixMerge));
+    FastMergeState w = FastMergeAlg{}.initial();
+    if (t < count) {
+      const float4 r = *reinterpret_cast<const float4*>(cluster.map_shared_rank(&part_state, t));
+      w = FastMergeState{State{r.x, r.y}, r.z, 0.0f};
     }
+    w = warp_reduce(w, FastMergeAlg{});
+    if (t == 0) merged = w;
   }
   // This block has read the others' shared memory: it arrives at the cluster barrier now and
-  // waits only at its end, so that no block leaves while another may still read its sums.
+  // waits only at its end, so that no block leaves while another may still read its state.
   auto arrived = cluster.barrier_arrive();
-  __syncthreads();  // row_sum is written
-  const State s = fast_row_state(fast_merge_state(M, row_sum));
+  __syncthreads();  // merged is written
+  const State s = fast_row_state(merged);
   if (b == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, s);
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
+                          fast_part_scale(mine.s.m, s));
   cluster.barrier_wait(std::move(arrived));
 }
 
@@ -292,12 +282,13 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thr
     E* row_y = y + row * n;
     float v[4 * K];
     load_chunk<T, K, Mut>(row_x, n, c * span, t, vector_aligned(row_x), v);
-    const FastMergeState mine = chunk_state<T, K, false>(v);
+    const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
     const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
-    store_chunk<T, K, false>(row_y, n, c * span, t, vector_aligned(row_y), v, s);
+    store_chunk<T, K, true>(row_y, n, c * span, t, vector_aligned(row_y), v, mine.s.m,
+                            fast_part_scale(mine.s.m, s));
   }
 }
 
@@ -316,7 +307,8 @@ __global__ void __launch_bounds__(T)
   if (threadIdx.x == 0) chunk_states[item] = s;
 }
 
-/// Fallback, launch 2 of 2: reads its chunk again, merges the row's states, writes.
+/// Fallback, launch 2 of 2: reads its chunk again, merges the row's states, writes its terms
+/// against its chunk's maximum (its own state's m), scaled: the cooperative path's bits.
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T)
     fast_chunk_output_kernel(const E* __restrict__ x, E* __restrict__ y,
@@ -331,8 +323,10 @@ __global__ void __launch_bounds__(T)
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
+  const float m_part = load_state_cg(chunk_states + item).s.m;
   if (c == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, s);
+  store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
+                           fast_part_scale(m_part, s));
 }
 
 }  // namespace osvs::cuda::fast
