@@ -1,6 +1,7 @@
 // The fast kernel on the GPU against its CPU model: every layout of fast_plan.h (a warp, a block,
-// a cluster of 2 ... 8 blocks, a split row), tails of every length, rows not 16-byte aligned, both
-// ways a split row's chunk states meet (cooperative, two launches), and the fast-kernel mutations.
+// a cluster of 2 ... 8 blocks, a split row), tails of every length, rows not 16-byte aligned, rows
+// staged into shared memory by bulk copies and rows loaded into registers, both ways a split row's
+// chunk states meet (cooperative, two launches), and the fast-kernel mutations.
 // In the portable-exp build the GPU equals the model bit for bit; otherwise the exact row maxima
 // are compared. Skips without a device.
 #include <gtest/gtest.h>
@@ -45,10 +46,35 @@ std::size_t compare(const SoftmaxResult& g, const SoftmaxResult& c, const std::s
 }
 
 const std::int64_t kShapes[][2] = {
-    {3, 0},     {5, 1},     {4, 3},      {4, 4},      {6, 5},     {3, 127},   {3, 128},
-    {2, 129},   {9, 1000},  {5, 1023},   {5, 1024},   {3, 1025},  {2, 4097},  {2, 8192},
-    {2, 16383}, {2, 16384}, {3, 16385},  {2, 32768},  {2, 32769}, {2, 40001}, {1, 100003},
-    {2, 65536}, {2, 65537}, {2, 131072}, {2, 131073}, {1, 200001}};
+    {3, 0},
+    {5, 1},
+    {4, 3},
+    {4, 4},
+    {6, 5},
+    {3, 127},
+    {3, 128},
+    {2, 129},
+    {9, 1000},
+    {5, 1023},
+    {5, 1024},
+    {3, 1025},
+    {2, 4097},
+    {2, 8192},
+    {2, 16383},
+    {2, 16384},
+    {3, 16385},
+    {2, 32768},
+    {2, 32769},
+    {2, 40001},
+    {1, 100003},
+    {2, 65536},
+    {2, 65537},
+    {2, 131072},
+    {2, 131073},
+    {1, 200001},
+    // more cluster rows than the device holds clusters at once: the staged clusters loop
+    {300, 16384},
+    {200, 65536}};
 
 TEST_F(FastAgreement, EveryLayoutAndTail) {
   for (const auto& s : kShapes) {
@@ -65,8 +91,8 @@ TEST_F(FastAgreement, EveryLayoutAndTail) {
 
 TEST_F(FastAgreement, MutationsMatchTheModel) {
   for (KernelMutation m : kFastKernelMutations)
-    for (std::int64_t n :
-         {std::int64_t{1023}, 3 * kFastChunkElems + 3, kFastClusterRowMax + 3 * kFastChunkElems}) {
+    for (std::int64_t n : {std::int64_t{1023}, 3 * kFastChunkElems + 3, 3 * kFastChunkElems,
+                           kFastClusterRowMax + 3 * kFastChunkElems}) {
       SoftmaxBatch b{KernelKind::Fast, CombineKind::Hardened, 256, 2, n, mixed_rows(2, n, 8)};
       b.mutation = m;
       EXPECT_EQ(compare(gpu_->softmax(b), cpu_->softmax(b), to_string(m)), 0u) << to_string(m);
@@ -99,10 +125,13 @@ SoftmaxResult launch_on_path(const SoftmaxBatch& b, cuda::FastSplitPath path) {
 }
 
 TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
-  // 300 rows of 9 chunks: more rows than one cooperative round holds, so blocks loop.
+  // 300 rows of 9 chunks: more rows than one cooperative round holds, so blocks loop; rows a
+  // multiple of 4 elements long take the staged cooperative kernel (staged_load.cuh).
   for (const auto& s :
        {std::array<std::int64_t, 2>{300, kFastClusterRowMax + 1},
-        std::array<std::int64_t, 2>{3, kFastClusterRowMax + 5 * kFastChunkElems + 1}}) {
+        std::array<std::int64_t, 2>{3, kFastClusterRowMax + 5 * kFastChunkElems + 1},
+        std::array<std::int64_t, 2>{200, kFastClusterRowMax + kFastChunkElems},
+        std::array<std::int64_t, 2>{3, kFastClusterRowMax + 5 * kFastChunkElems + 4}}) {
     const SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],
                          mixed_rows(s[0], s[1], 21)};
     const SoftmaxResult c = cpu_->softmax(b);
@@ -117,7 +146,8 @@ TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
 TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
   for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
                         std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9},
-                        std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9}}) {
+                        std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9},
+                        std::array<std::int64_t, 2>{3, 32768}}) {  // staged (n * 2 % 16 == 0)
     SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],
                    mixed_rows(s[0], s[1], 33)};
     std::vector<std::uint16_t> xb(b.x.size());

@@ -34,6 +34,7 @@
 #include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/fast_schedule.h"
+#include "staged_load.cuh"
 
 namespace osvs {
 // Shuffles of step 5's merge states, found by warp_reduce through the state's namespace (step
@@ -193,31 +194,25 @@ __global__ void __launch_bounds__(T* ROWS)
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s.m, fast_part_scale(s.m, s));
 }
 
-/// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
-/// grid M * C: a row's blocks are consecutive) each hold their part of the row in registers and
-/// find its state and terms against its own maximum (steps 1-4); after one cluster barrier, warp
-/// 0 of every block reads the C states through distributed shared memory and merges them (step
-/// 5, fast_merge_threads); each block then writes its terms scaled (step 6). HBM: one read and one
-/// write of each element.
-template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
-    fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
-                        std::int64_t n) {
-  namespace cg = cooperative_groups;
-  const cg::cluster_group cluster = cg::this_cluster();
-  const int C = static_cast<int>(cluster.num_blocks());
-  const int b = static_cast<int>(cluster.block_rank());
-  const std::int64_t row = blockIdx.x / C;
+/// The shared memory a cluster row's block exchanges its state through.
+struct ClusterExchange {
+  __align__(16) FastMergeState part_state;  ///< this block's, read by the cluster's blocks
+  FastMergeState merged;                    ///< the merge of the C states, for this block
+};
+
+/// One cluster row in this block (rank b of C), its values v loaded (steps 1-6): the part's state
+/// and terms against its own maximum, one cluster barrier, warp 0's merge of the C states read
+/// through distributed shared memory (fast_merge_threads), the scaled stores. Ends with this
+/// block's arrival at a second cluster barrier, which the caller waits on before `x.part_state`
+/// is written again or the block exits (another block may still be reading it).
+template <int T, int K, KernelMutation Mut, class E>
+__device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_group& cluster, int C,
+                                            int b, std::int64_t row, std::int64_t n,
+                                            E* __restrict__ y, State* __restrict__ row_state,
+                                            float (&v)[4 * K], ClusterExchange& x) {
   const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t base = std::int64_t{b} * T * K * 4;
-  const E* row_x = x + row * n;
-  E* row_y = y + row * n;
-  __shared__ __align__(16) FastMergeState part_state;  // this block's, read by the cluster
-  __shared__ FastMergeState merged;  // the merge of the C states, for this block's threads
-  float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  if (t == 0) part_state = mine;
+  if (t == 0) x.part_state = mine;
   cluster.sync();  // every block's state is written
   if (t < kWarpSize) {
     // lane r reads block r's state (one remote 128-bit read each, in parallel); the warp's tree
@@ -226,21 +221,83 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
                                                         Mut == KernelMutation::FastPrefixMerge));
     FastMergeState w = FastMergeAlg{}.initial();
     if (t < count) {
-      const float4 r = *reinterpret_cast<const float4*>(cluster.map_shared_rank(&part_state, t));
+      const float4 r = *reinterpret_cast<const float4*>(cluster.map_shared_rank(&x.part_state, t));
       w = FastMergeState{State{r.x, r.y}, r.z, 0.0f};
     }
     w = warp_reduce(w, FastMergeAlg{});
-    if (t == 0) merged = w;
+    if (t == 0) x.merged = w;
   }
-  // This block has read the others' shared memory: it arrives at the cluster barrier now and
-  // waits only at its end, so that no block leaves while another may still read its state.
-  auto arrived = cluster.barrier_arrive();
+  // This block has read the others' shared memory: it arrives at the cluster barrier now; the
+  // caller waits as late as it can.
+  cluster.barrier_arrive();
   __syncthreads();  // merged is written
-  const State s = fast_row_state(merged);
+  const State s = fast_row_state(x.merged);
   if (b == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
-                          fast_part_scale(mine.s.m, s));
-  cluster.barrier_wait(std::move(arrived));
+  E* row_y = y + row * n;
+  store_chunk<T, K, true>(row_y, n, std::int64_t{b} * T * K * 4, t, vector_aligned(row_y), v,
+                          mine.s.m, fast_part_scale(mine.s.m, s));
+}
+
+/// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
+/// grid M * C: a row's blocks are consecutive) each load their part of the row into registers
+/// and run cluster_row. HBM: one read and one write of each element.
+template <class E, int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
+    fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
+                        std::int64_t n) {
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const int C = static_cast<int>(cluster.num_blocks());
+  const int b = static_cast<int>(cluster.block_rank());
+  const std::int64_t row = blockIdx.x / C;
+  __shared__ ClusterExchange exchange;
+  const E* row_x = x + row * n;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, std::int64_t{b} * T * K * 4, static_cast<int>(threadIdx.x),
+                        vector_aligned(row_x), v);
+  cluster_row<T, K, Mut>(cluster, C, b, row, n, y, row_state, v, exchange);
+  cluster.barrier_wait();
+}
+
+/// Cluster rows, staged (staged_load.cuh): persistent clusters (grid: as many clusters as the
+/// device holds at once, at most one a row), cluster q handling rows q, q + Q, ... Each block
+/// asks the copy engine for its part of the next row before it computes the current one.
+/// Dynamic shared memory: one part, T * K * 4 elements. Only where x's rows are 16-byte aligned
+/// and n * sizeof(E) is a multiple of 16 (fast_launch.cu); the same arithmetic and bits as
+/// fast_cluster_kernel.
+template <class E, int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 1024 / T)
+    fast_cluster_staged_kernel(const E* __restrict__ x, E* __restrict__ y,
+                               State* __restrict__ row_state, std::int64_t M, std::int64_t n) {
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const int C = static_cast<int>(cluster.num_blocks());
+  const int b = static_cast<int>(cluster.block_rank());
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t first = blockIdx.x / C, stride = gridDim.x / C;
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  const std::int64_t base = b * kSpan;
+  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t used = end - base < len ? end - base : len;  // the values the block keeps
+  extern __shared__ __align__(128) unsigned char staging[];
+  E* const staged = reinterpret_cast<E*>(staging);
+  __shared__ StageBarrier arrived;
+  __shared__ ClusterExchange exchange;
+  if (t == 0) arrived.init();
+  __syncthreads();
+  const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
+  if (t == 0 && first < M) arrived.stage(staged, x + first * n + base, bytes);
+  std::uint32_t parity = 0;
+  for (std::int64_t row = first; row < M; row += stride) {
+    arrived.wait(parity);
+    parity ^= 1;
+    float v[4 * K];
+    read_staged<T, K>(staged, used, t, v);
+    __syncthreads();  // the part is read: the next row's may land in its place
+    if (t == 0 && row + stride < M) arrived.stage(staged, x + (row + stride) * n + base, bytes);
+    if (row != first) cluster.barrier_wait();  // the last row's exchange is read everywhere
+    cluster_row<T, K, Mut>(cluster, C, b, row, n, y, row_state, v, exchange);
+  }
+  if (first < M) cluster.barrier_wait();
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
@@ -268,26 +325,53 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
 }
 
 /// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] and departed[]
-/// zero for the M rows on entry, and again on exit.
-template <class E, int T, int K, KernelMutation Mut>
+/// zero for the M rows on entry, and again on exit. STAGED (rows 16-byte aligned, n * sizeof(E)
+/// a multiple of 16; dynamic shared memory of one chunk): the copy engine brings each block's next
+/// chunk into shared memory while the block waits for its row's states, merges and writes
+/// (staged_load.cuh); the same bits as loading into registers.
+template <class E, int T, int K, KernelMutation Mut, bool STAGED>
 __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
     fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                       std::int64_t M, std::int64_t n, std::int64_t C, FastMergeState* chunk_states,
                       unsigned* arrived, unsigned* departed) {
   const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t span = std::int64_t{T} * K * 4;
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  const std::int64_t c = blockIdx.x % C;  // the block's chunk in each of its rows
+  const std::int64_t base = c * kSpan;
+  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t used = end - base < len ? end - base : len;
+  const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
+  extern __shared__ __align__(128) unsigned char staging[];
+  E* const staged = reinterpret_cast<E*>(staging);
+  __shared__ StageBarrier landed;
+  if constexpr (STAGED) {
+    if (t == 0) landed.init();
+    __syncthreads();
+    if (t == 0 && blockIdx.x < M * C) landed.stage(staged, x + (blockIdx.x / C) * n + base, bytes);
+  }
+  std::uint32_t parity = 0;
   for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
-    const std::int64_t row = item / C, c = item % C;
-    const E* row_x = x + row * n;
-    E* row_y = y + row * n;
+    const std::int64_t row = item / C;
     float v[4 * K];
-    load_chunk<T, K, Mut>(row_x, n, c * span, t, vector_aligned(row_x), v);
+    if constexpr (STAGED) {
+      landed.wait(parity);
+      parity ^= 1;
+      read_staged<T, K>(staged, used, t, v);
+      __syncthreads();  // the chunk is read: the next row's may land in its place
+      const std::int64_t next = item + gridDim.x;
+      if (t == 0 && next < M * C) landed.stage(staged, x + (next / C) * n + base, bytes);
+    } else {
+      const E* row_x = x + row * n;
+      load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+    }
     const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
     const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
-    store_chunk<T, K, true>(row_y, n, c * span, t, vector_aligned(row_y), v, mine.s.m,
+    E* row_y = y + row * n;
+    store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
                             fast_part_scale(mine.s.m, s));
   }
 }

@@ -4,10 +4,12 @@
 // faster on the H200). Every CUDA call's status is checked.
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "../cuda_check.cuh"
 #include "cluster_launch.cuh"
@@ -26,6 +28,11 @@ using fast::fast_split_kernel;
 constexpr int kWarpRowsPerBlock = 4;  // a warp per row: 4 rows (128 threads) a block
 constexpr int kSplitT = kFastSplitThreads;
 constexpr int kSplitK = kFastBlockVec;
+
+template <int T>
+struct Threads {
+  static constexpr int kThreads = T;
+};
 
 template <class E>
 struct Launch {
@@ -73,17 +80,68 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
   }
 }
 
-/// A cluster row: M clusters of p.blocks blocks.
+/// Whether a cluster row's parts can be staged by bulk copies (staged_load.cuh): every row of x
+/// starts 16-byte aligned and is a multiple of 16 bytes long.
+template <class E>
+bool stageable(const E* x, std::int64_t cols) {
+  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && (cols * sizeof(E)) % 16 == 0;
+}
+
+/// The staged cluster kernel for blocks of T threads in clusters of `blocks`: its shared memory
+/// (one part) and the clusters the current device holds at once (at least 1). Asked once per
+/// device, kernel and cluster size, then cached; the first ask also raises the kernel's dynamic
+/// shared-memory limit on that device (a part of 64 KiB is above the default 48 KiB).
+template <class E, int T, KernelMutation Mut>
+struct StagedClusters {
+  static constexpr std::size_t kSmem = std::size_t{T} * kSplitK * 4 * sizeof(E);
+  static auto kernel() { return fast::fast_cluster_staged_kernel<E, T, kSplitK, Mut>; }
+  static std::int64_t resident(int blocks) {
+    static std::mutex mutex;
+    static std::map<std::pair<int, int>, std::int64_t> cache;
+    int device = 0;
+    OSVS_CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(device, blocks);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+    OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kSmem)));
+    const fast::ClusterConfig probe(static_cast<unsigned>(blocks), T, static_cast<unsigned>(blocks),
+                                    kSmem, nullptr);
+    int clusters = 0;
+    OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel(), &probe.config));
+    const std::int64_t c = clusters > 0 ? clusters : 1;
+    cache.emplace(key, c);
+    return c;
+  }
+  /// Blocks of a launch over `rows` rows: as many clusters as fit at once, at most one a row.
+  static std::int64_t grid(int blocks, std::int64_t rows) {
+    const std::int64_t c = resident(blocks);
+    return (c < rows ? c : rows) * blocks;
+  }
+};
+
+/// Cluster rows: staged persistent clusters where the rows allow bulk copies, else M clusters of
+/// p.blocks blocks loading into registers. The same bits either way.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
-  const unsigned grid = grid_of(l.rows * p.blocks);
   const auto blocks = static_cast<unsigned>(p.blocks);
+  const auto go = [&](auto staged) {
+    using S = decltype(staged);
+    constexpr int T = S::kThreads;
+    if (stageable(l.x, l.cols)) {
+      using G = StagedClusters<E, T, Mut>;
+      fast::launch_in_clusters_smem(G::kernel(), grid_of(G::grid(p.blocks, l.rows)), T, blocks,
+                                    G::kSmem, l.stream, l.x, l.y, l.row_state, l.rows, l.cols);
+    } else {
+      fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, kSplitK, Mut>,
+                               grid_of(l.rows * p.blocks), T, blocks, l.stream, l.x, l.y,
+                               l.row_state, l.cols);
+    }
+  };
   if (p.threads == 256)
-    fast::launch_in_clusters(fast::fast_cluster_kernel<E, 256, kSplitK, Mut>, grid, 256, blocks,
-                             l.stream, l.x, l.y, l.row_state, l.cols);
+    go(Threads<256>{});
   else
-    fast::launch_in_clusters(fast::fast_cluster_kernel<E, kSplitT, kSplitK, Mut>, grid, kSplitT,
-                             blocks, l.stream, l.x, l.y, l.row_state, l.cols);
+    go(Threads<kSplitT>{});
 }
 
 struct Workspace {
@@ -105,8 +163,16 @@ struct SplitCapacity {
   std::int64_t resident;  ///< blocks of the split kernel the whole device holds at once
 };
 
-template <KernelMutation Mut, class E>
+/// The cooperative split kernel, staged (dynamic shared memory of one chunk) or not.
+template <KernelMutation Mut, class E, bool STAGED>
+struct SplitKernel {
+  static constexpr std::size_t kSmem = STAGED ? kFastChunkElems * sizeof(E) : 0;
+  static auto kernel() { return fast_split_kernel<E, kSplitT, kSplitK, Mut, STAGED>; }
+};
+
+template <KernelMutation Mut, class E, bool STAGED>
 SplitCapacity split_capacity() {
+  using K = SplitKernel<Mut, E, STAGED>;
   static std::mutex mutex;
   static std::map<int, SplitCapacity> by_device;
   int device = 0;
@@ -116,43 +182,54 @@ SplitCapacity split_capacity() {
   int coop = 0, sms = 0, per_sm = 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, fast_split_kernel<E, kSplitT, kSplitK, Mut>, kSplitT, 0));
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(K::kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(K::kSmem)));
+  OSVS_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, K::kernel(), kSplitT, K::kSmem));
   const SplitCapacity c{coop != 0, std::int64_t{sms} * per_sm};
   by_device.emplace(device, c);
   return c;
 }
 
 /// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
-template <KernelMutation Mut, class E>
+template <KernelMutation Mut, class E, bool STAGED>
 std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
-  const SplitCapacity c = split_capacity<Mut, E>();
+  const SplitCapacity c = split_capacity<Mut, E, STAGED>();
   if (!c.cooperative) return 0;
   const std::int64_t r = c.resident / chunks;
   return r < rows ? r : rows;
+}
+
+/// The cooperative launch of a split plan (R rows a round); false when not even one row fits.
+template <KernelMutation Mut, class E, bool STAGED>
+bool launch_cooperative(const Launch<E>& l, const Workspace& w, std::int64_t C) {
+  using K = SplitKernel<Mut, E, STAGED>;
+  const std::int64_t R = cooperative_rows<Mut, E, STAGED>(l.rows, C);
+  if (R == 0) return false;
+  const E* x = l.x;
+  E* y = l.y;
+  State* rs = l.row_state;
+  std::int64_t M = l.rows, n = l.cols, chunks = C;
+  FastMergeState* states = w.chunk_states;
+  unsigned* arrived = w.arrived;
+  unsigned* departed = w.departed;
+  void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
+  OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(K::kernel()),
+                                              dim3(grid_of(R * C)), dim3(kSplitT), args, K::kSmem,
+                                              l.stream));
+  return true;
 }
 
 template <KernelMutation Mut, class E>
 void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath path) {
   const std::int64_t C = p.chunks;
   const Workspace w = carve(ws, l.rows, C);
-  const std::int64_t R =
-      path == FastSplitPath::Cooperative ? cooperative_rows<Mut, E>(l.rows, C) : 0;  // Auto: two
-  if (R == 0 && path == FastSplitPath::Cooperative)
-    throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
-                        " blocks of one row at once (cooperative launch impossible)");
-  if (R > 0) {
-    const E* x = l.x;
-    E* y = l.y;
-    State* rs = l.row_state;
-    std::int64_t M = l.rows, n = l.cols, chunks = C;
-    FastMergeState* states = w.chunk_states;
-    unsigned* arrived = w.arrived;
-    unsigned* departed = w.departed;
-    void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
-    OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(
-        reinterpret_cast<const void*>(fast_split_kernel<E, kSplitT, kSplitK, Mut>),
-        dim3(grid_of(R * C)), dim3(kSplitT), args, 0, l.stream));
+  if (path == FastSplitPath::Cooperative) {  // Auto: two launches
+    const bool launched = stageable(l.x, l.cols) ? launch_cooperative<Mut, E, true>(l, w, C)
+                                                 : launch_cooperative<Mut, E, false>(l, w, C);
+    if (!launched)
+      throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
+                          " blocks of one row at once (cooperative launch impossible)");
     return;
   }
   const unsigned grid = grid_of(l.rows * C);
@@ -220,10 +297,14 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   i.cluster = p.blocks;
   i.hbm_bytes = 2.0 * static_cast<double>(rows) * static_cast<double>(cols) * sizeof(float) +
                 static_cast<double>(fast_workspace_bytes(rows, cols));
-  if (p.blocks > 1) {
+  if (p.blocks > 1) {  // rows of device memory (cudaMalloc: 256-byte aligned)
     i.layout = "cluster_row";
-    i.path = "cluster";
-    i.grid = rows * p.blocks;
+    const bool staged = stageable(static_cast<const float*>(nullptr), cols);
+    i.path = staged ? "cluster_staged" : "cluster";
+    i.grid = !staged ? rows * p.blocks
+             : p.threads == 256
+                 ? StagedClusters<float, 256, KernelMutation::None>::grid(p.blocks, rows)
+                 : StagedClusters<float, kSplitT, KernelMutation::None>::grid(p.blocks, rows);
     return i;
   }
   if (p.chunks == 1) {
@@ -233,9 +314,10 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
     return i;
   }
   i.layout = "split_row";
-  const std::int64_t R = path == FastSplitPath::Cooperative
-                             ? cooperative_rows<KernelMutation::None, float>(rows, p.chunks)
-                             : 0;
+  const std::int64_t R = path != FastSplitPath::Cooperative ? 0
+                         : stageable(static_cast<const float*>(nullptr), cols)
+                             ? cooperative_rows<KernelMutation::None, float, true>(rows, p.chunks)
+                             : cooperative_rows<KernelMutation::None, float, false>(rows, p.chunks);
   i.path = R > 0 ? "cooperative" : "two_launch";
   i.grid = R > 0 ? R * p.chunks : rows * p.chunks;
   i.read_twice = R == 0;

@@ -1,0 +1,80 @@
+// A part of a row staged into shared memory by the copy engine (sm_90 bulk copies): one thread
+// asks for the part's bytes, an mbarrier counts them in, the block's threads then read their
+// values from shared memory in fast_plan.h's layout. The copy needs no registers while in flight,
+// so a block can ask for its next row's part before it computes the current one: the loads of
+// one row overlap the arithmetic, the cluster barriers and the stores of the one before.
+//
+// Requirements (checked by the launcher, fast_launch.cu): the row's base address and its length
+// in bytes are multiples of 16 (a bulk copy's granularity); a part is at most 64 KiB.
+#pragma once
+
+#include <cstdint>
+
+#include "fast_elements.cuh"
+
+namespace osvs::cuda::fast {
+
+/// The shared-memory address of p (the form the bulk-copy and mbarrier instructions take).
+__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/// One staging buffer's arrival barrier (an mbarrier of one arrival: the thread that asks).
+class StageBarrier {
+ public:
+  /// Thread 0 of the block, once, before the block's first __syncthreads.
+  __device__ void init() {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&word_)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  /// One thread: copies `bytes` from global `src` to shared `dst` (both 16-byte aligned, bytes a
+  /// multiple of 16). The caller makes sure no thread still reads dst (a __syncthreads after the
+  /// last reads): the generic reads are ordered before the copy's writes by the proxy fence.
+  __device__ void stage(void* dst, const void* src, std::uint32_t bytes) {
+    const std::uint32_t bar = shared_address(&word_);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
+            "r"(shared_address(dst)),
+        "l"(src), "r"(bytes), "r"(bar)
+        : "memory");
+  }
+  /// Every thread: waits until the copy of phase `parity` (0, 1, 0, ...: one a stage) landed.
+  __device__ void wait(std::uint32_t parity) {
+    const std::uint32_t bar = shared_address(&word_);
+    std::uint32_t done = 0;
+    do {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+          " selp.u32 %0, 1, 0, p;\n}"
+          : "=r"(done)
+          : "r"(bar), "r"(parity)
+          : "memory");
+    } while (!done);
+  }
+
+ private:
+  std::uint64_t word_;
+};
+
+/// Thread t's values of a staged part of `len` elements (fast_plan.h's layout, as load_chunk):
+/// -inf at or past len.
+template <int T, int K, class E>
+__device__ __forceinline__ void read_staged(const E* staged, std::int64_t len, int t,
+                                            float (&v)[4 * K]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::int64_t j = (std::int64_t{k} * T + t) * 4;
+    if (j + 4 <= len) {
+      Elements<E>::load4(staged + j, v + 4 * k);
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        v[4 * k + c] = j + c < len ? Elements<E>::load1(staged + j + c) : -__builtin_huge_valf();
+    }
+  }
+}
+
+}  // namespace osvs::cuda::fast
