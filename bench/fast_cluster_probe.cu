@@ -7,13 +7,20 @@
 //   1024 x 32768   the cluster kernel (fast_cluster_kernel, 4 blocks of 256 a row), the same
 //                  bytes as 4096 x 8192
 //
+//   4096 x 8192    block rows staged by bulk copies (staged_load.cuh) in persistent blocks, with
+//                  one or two parts in flight a block (probe kernel below): the staged cluster
+//                  kernel's data movement without its exchange
+//   1024 x 32768   the launcher's cluster rows (staged where rows are aligned)
+//
 // If the grouped launches keep the plain launch's fraction of a copy, the cluster rows lose
 // their bandwidth to the barriers and remote reads; if they fall to the cluster kernel's
-// fraction, to the scheduling of clusters. Timing only (the outputs of the grouped launches
-// are the plain launch's; nothing here is checked against the model). Run on a GPU by hand.
-// usage: osvs_fast_cluster_probe
+// fraction, to the scheduling of clusters. Likewise the staged block rows against the staged
+// cluster rows: what the exchange costs once the loads are decoupled. Timing only (the outputs of
+// the grouped launches are the plain launch's; nothing here is checked against the model). Run on a
+// GPU by hand. usage: osvs_fast_cluster_probe
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -21,6 +28,85 @@
 #include "cuda_check.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/bandwidth.h"
+#include "osvs/kernels/fast_launch.h"
+
+namespace osvs::cuda::fast {
+namespace {
+
+/// Block rows of n = T * K * 4 elements (the block-row kernel's arithmetic), each block looping
+/// over rows r = blockIdx.x, + gridDim.x, ... with STAGES parts staged ahead in shared memory.
+template <int T, int K, int STAGES>
+__global__ void __launch_bounds__(T, 1024 / T)
+    staged_block_rows(const float* __restrict__ x, float* __restrict__ y,
+                      State* __restrict__ row_state, std::int64_t M) {
+  constexpr std::int64_t n = std::int64_t{T} * K * 4;
+  const int t = static_cast<int>(threadIdx.x);
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const staged = reinterpret_cast<float*>(staging);
+  __shared__ StageBarrier landed[STAGES];
+  if (t == 0)
+    for (int s = 0; s < STAGES; ++s) landed[s].init();
+  __syncthreads();
+  for (int s = 0; s < STAGES; ++s) {
+    const std::int64_t row = blockIdx.x + std::int64_t{s} * gridDim.x;
+    if (t == 0 && row < M) landed[s].stage(staged + s * n, x + row * n, n * sizeof(float));
+  }
+  std::int64_t use = 0;
+  for (std::int64_t row = blockIdx.x; row < M; row += gridDim.x, ++use) {
+    const int s = static_cast<int>(use % STAGES);
+    landed[s].wait(static_cast<std::uint32_t>((use / STAGES) & 1));
+    float v[4 * K];
+    read_staged<T, K>(staged + s * n, n, t, v);
+    __syncthreads();
+    const std::int64_t next = row + std::int64_t{STAGES} * gridDim.x;
+    if (t == 0 && next < M) landed[s].stage(staged + s * n, x + next * n, n * sizeof(float));
+    const State st = fast_row_state(chunk_state<T, K, true>(v));
+    if (t == 0) row_state[row] = st;
+    store_chunk<T, K, true>(y + row * n, n, 0, t, true, v, st.m, fast_part_scale(st.m, st));
+  }
+}
+
+/// Times staged_block_rows<256, 8, STAGES> on rows x 8192 with as many blocks as fit at once.
+template <int STAGES>
+LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state) {
+  const auto kernel = staged_block_rows<256, 8, STAGES>;
+  const int smem = STAGES * 8192 * 4;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0, sms = 0, device = 0;
+  OSVS_CUDA_CHECK(cudaGetDevice(&device));
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, smem));
+  const std::int64_t grid = std::min<std::int64_t>(rows, std::int64_t{sms} * per_sm);
+  std::printf("(staged block rows, %d part(s) a block: %d blocks an SM, grid %lld)\n", STAGES,
+              per_sm, static_cast<long long>(grid));
+  return time_launch_against_copy(rows, 8192, [&](const float* x, float* y) {
+    kernel<<<static_cast<unsigned>(grid), 256, smem>>>(x, y, row_state, rows);
+    OSVS_CUDA_CHECK(cudaGetLastError());
+  });
+}
+
+/// Times the staged cluster kernel with blocks of T threads in clusters of C on rows x (C * T *
+/// 32) elements, with as many clusters as fit at once.
+template <int T, int C>
+LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state) {
+  const auto kernel = fast_cluster_staged_kernel<float, T, 8, KernelMutation::None>;
+  const int smem = T * 32 * 4;
+  const std::int64_t cols = std::int64_t{C} * T * 32;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  const ClusterConfig probe(C, T, C, static_cast<std::size_t>(smem), nullptr);
+  int clusters = 0;
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config));
+  const std::int64_t grid = std::min<std::int64_t>(rows, clusters) * C;
+  std::printf("(staged clusters of %d x %d threads: %d clusters at once, grid %lld)\n", C, T,
+              clusters, static_cast<long long>(grid));
+  return time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
+    launch_in_clusters_smem(kernel, static_cast<unsigned>(grid), T, C,
+                            static_cast<std::size_t>(smem), nullptr, x, y, row_state, rows, cols);
+  });
+}
+
+}  // namespace
+}  // namespace osvs::cuda::fast
 
 namespace {
 
@@ -57,6 +143,23 @@ int main() try {
           launch_in_clusters(cluster_row, kLongRows * 4, 256, 4, nullptr, x, y, row_state,
                              kLongCols);
         }));
+  print("4096x8192", "block rows, staged, persistent, 1 part ahead",
+        osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state));
+  print("4096x8192", "block rows, staged, persistent, 2 parts ahead",
+        osvs::cuda::fast::time_staged_block_rows<2>(kRows, row_state));
+  std::printf("(launcher: %s, grid %lld)\n",
+              osvs::cuda::describe_fast_launch(kLongRows, kLongCols).path,
+              static_cast<long long>(osvs::cuda::describe_fast_launch(kLongRows, kLongCols).grid));
+  print("1024x32768", "cluster rows, the launcher (staged)",
+        osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
+          osvs::cuda::launch_fast_softmax(x, y, row_state, kLongRows, kLongCols, nullptr, nullptr);
+        }));
+  print("1024x32768", "staged clusters of 8 x 128",
+        osvs::cuda::fast::time_staged_clusters<128, 8>(kLongRows, row_state));
+  print("1024x32768", "staged clusters of 4 x 256",
+        osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state));
+  print("1024x32768", "staged clusters of 2 x 512",
+        osvs::cuda::fast::time_staged_clusters<512, 2>(kLongRows, row_state));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {
