@@ -66,9 +66,10 @@ __global__ void __launch_bounds__(T, 1024 / T)
   }
 }
 
-/// Times staged_block_rows<256, 8, STAGES> on rows x 8192 with as many blocks as fit at once.
+/// Times staged_block_rows<256, 8, STAGES> on rows x 8192 with as many blocks as fit at once
+/// (persistent) or a block a row.
 template <int STAGES>
-LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state) {
+LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state, bool persistent = true) {
   const auto kernel = staged_block_rows<256, 8, STAGES>;
   const int smem = STAGES * 8192 * 4;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -76,7 +77,8 @@ LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state) {
   OSVS_CUDA_CHECK(cudaGetDevice(&device));
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, smem));
-  const std::int64_t grid = std::min<std::int64_t>(rows, std::int64_t{sms} * per_sm);
+  const std::int64_t grid =
+      persistent ? std::min<std::int64_t>(rows, std::int64_t{sms} * per_sm) : rows;
   std::printf("(staged block rows, %d part(s) a block: %d blocks an SM, grid %lld)\n", STAGES,
               per_sm, static_cast<long long>(grid));
   return time_launch_against_copy(rows, 8192, [&](const float* x, float* y) {
@@ -86,9 +88,9 @@ LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state) {
 }
 
 /// Times the staged cluster kernel with blocks of T threads in clusters of C on rows x (C * T *
-/// 32) elements, with as many clusters as fit at once.
+/// 32) elements, with as many clusters as fit at once (persistent) or a cluster a row.
 template <int T, int C>
-LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state) {
+LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state, bool persistent = true) {
   const auto kernel = fast_cluster_staged_kernel<float, T, 8, KernelMutation::None>;
   const int smem = T * 32 * 4;
   const std::int64_t cols = std::int64_t{C} * T * 32;
@@ -96,7 +98,7 @@ LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state) {
   const ClusterConfig probe(C, T, C, static_cast<std::size_t>(smem), nullptr);
   int clusters = 0;
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config));
-  const std::int64_t grid = std::min<std::int64_t>(rows, clusters) * C;
+  const std::int64_t grid = (persistent ? std::min<std::int64_t>(rows, clusters) : rows) * C;
   std::printf("(staged clusters of %d x %d threads: %d clusters at once, grid %lld)\n", C, T,
               clusters, static_cast<long long>(grid));
   return time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
@@ -154,6 +156,10 @@ int main() try {
         osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
           osvs::cuda::launch_fast_softmax(x, y, row_state, kLongRows, kLongCols, nullptr, nullptr);
         }));
+  print("4096x8192", "block rows, staged, a block a row",
+        osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state, false));
+  print("1024x32768", "staged clusters of 4 x 256, a cluster a row",
+        osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state, false));
   print("1024x32768", "staged clusters of 8 x 128",
         osvs::cuda::fast::time_staged_clusters<128, 8>(kLongRows, row_state));
   print("1024x32768", "staged clusters of 4 x 256",

@@ -12,11 +12,15 @@ namespace osvs::cuda {
 
 /// How a split row's chunk states meet (rows of at most kFastClusterRowMax are never split).
 enum class FastSplitPath {
-  /// TwoLaunch: on the H200 it beat the cooperative path on 64 x 2^20, 53.4 % of a copy against
-  /// 43.5 % in the same run (reports/gpu/2026-12-01-fast-cluster), although it reads x twice.
+  /// Cooperative where rows can be staged by bulk copies (16-byte aligned, n * sizeof(E) a
+  /// multiple of 16) and one row's blocks fit the device at once, else TwoLaunch. On the H200,
+  /// 64 x 2^20: staged cooperative 58.1 % of a copy, two launches 50.6 %, in one run; unstaged
+  /// cooperative 49.2 % against two launches 51.8 % in another (reports/gpu/2026-12-01-staged).
   Auto,
-  Cooperative,  ///< one cooperative launch, chunks in registers: x read once (throws if impossible)
-  TwoLaunch,    ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
+  /// One cooperative launch, x read once, chunks staged by bulk copies where rows allow it, else
+  /// loaded into registers (throws if one row's blocks cannot be co-resident).
+  Cooperative,
+  TwoLaunch,  ///< chunk states, then merge and outputs: x read twice (L2 may serve the second)
 };
 
 /// Device bytes of workspace a rows x cols launch needs: the chunk states and two counters a row

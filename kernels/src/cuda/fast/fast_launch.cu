@@ -1,7 +1,9 @@
 // The launcher of the fast kernel family: the plan of the row length picks the kernel
-// (fast_plan.h): a cluster row is one launch with cluster dimensions; a split plan runs in two
-// launches unless the cooperative path is asked for (FastSplitPath: Auto is TwoLaunch, measured
-// faster on the H200). Every CUDA call's status is checked.
+// (fast_plan.h): a cluster row is one launch with cluster dimensions (persistent clusters staging
+// their parts by bulk copies where rows are 16-byte aligned); a split plan runs in one
+// cooperative launch where its rows can be staged and one row's blocks fit the device, else in
+// two launches (FastSplitPath: the choice measured faster on the H200 in each case). Every CUDA
+// call's status is checked.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -224,9 +226,11 @@ template <KernelMutation Mut, class E>
 void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath path) {
   const std::int64_t C = p.chunks;
   const Workspace w = carve(ws, l.rows, C);
-  if (path == FastSplitPath::Cooperative) {  // Auto: two launches
-    const bool launched = stageable(l.x, l.cols) ? launch_cooperative<Mut, E, true>(l, w, C)
-                                                 : launch_cooperative<Mut, E, false>(l, w, C);
+  const bool staged = stageable(l.x, l.cols);
+  if (path == FastSplitPath::Auto && staged && launch_cooperative<Mut, E, true>(l, w, C)) return;
+  if (path == FastSplitPath::Cooperative) {
+    const bool launched = staged ? launch_cooperative<Mut, E, true>(l, w, C)
+                                 : launch_cooperative<Mut, E, false>(l, w, C);
     if (!launched)
       throw InvalidLaunch("fast kernel: the device cannot hold the " + std::to_string(C) +
                           " blocks of one row at once (cooperative launch impossible)");
