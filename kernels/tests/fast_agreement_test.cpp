@@ -147,7 +147,8 @@ TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
   for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
                         std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9},
                         std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9},
-                        std::array<std::int64_t, 2>{3, 32768}}) {  // staged (n * 2 % 16 == 0)
+                        std::array<std::int64_t, 2>{3, 32768},       // staged (n * 2 % 16 == 0)
+                        std::array<std::int64_t, 2>{300, 16384}}) {  // staged clusters loop
     SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],
                    mixed_rows(s[0], s[1], 33)};
     std::vector<std::uint16_t> xb(b.x.size());

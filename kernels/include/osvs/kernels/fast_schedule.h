@@ -102,6 +102,18 @@ OSVS_HD auto pairwise_tree(int lo, Get get, Combine combine) {
 using FastKernelExp = PortableExp;
 using FastCombine = HardenedCombineWith<FastKernelExp>;
 
+/// max(a, b), NaN when either is, +0 over -0 (IEEE 754-2019 maximum; one max.NaN on the device,
+/// sm_80 and later): exact, so any order of a fold gives the same bits.
+OSVS_HD float fast_max_nan(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return a != a || b != b ? a + b : fmax_k(a, b);
+#endif
+}
+
 /// Step 1: the largest of the thread's V values; +inf when one of them is NaN or +inf (the row's
 /// outputs are then NaN), so that the fold of step 2 carries the special exactly. On the device
 /// (sm_80 and later) a pairwise tree of max.NaN, one an element: NaN when a value is NaN, else
@@ -111,12 +123,7 @@ template <int V>
 OSVS_HD float fast_thread_max(const float* v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const float m = pairwise_tree<V>(
-      0, [&](int i) { return v[i]; },
-      [](float a, float b) {
-        float r;
-        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-        return r;
-      });
+      0, [&](int i) { return v[i]; }, [](float a, float b) { return fast_max_nan(a, b); });
   return m < __builtin_huge_valf() ? m : __builtin_huge_valf();  // NaN or +inf -> +inf
 #else
   float m = -__builtin_huge_valf();

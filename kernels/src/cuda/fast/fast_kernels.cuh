@@ -200,18 +200,18 @@ struct ClusterExchange {
   FastMergeState merged;                    ///< the merge of the C states, for this block
 };
 
-/// One cluster row in this block (rank b of C), its values v loaded (steps 1-6): the part's state
-/// and terms against its own maximum, one cluster barrier, warp 0's merge of the C states read
-/// through distributed shared memory (fast_merge_threads), the scaled stores. Ends with this
+/// Steps 5-6's exchange of one cluster row in this block (rank b of C), its part's state `mine`
+/// found: one cluster barrier, warp 0's merge of the C states read through distributed shared
+/// memory (fast_merge_threads), the row state (written to row_state by block 0). Ends with this
 /// block's arrival at a second cluster barrier, which the caller waits on before `x.part_state`
 /// is written again or the block exits (another block may still be reading it).
-template <int T, int K, KernelMutation Mut, class E>
-__device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_group& cluster, int C,
-                                            int b, std::int64_t row, std::int64_t n,
-                                            E* __restrict__ y, State* __restrict__ row_state,
-                                            float (&v)[4 * K], ClusterExchange& x) {
+template <KernelMutation Mut>
+__device__ __forceinline__ State cluster_exchange(const cooperative_groups::cluster_group& cluster,
+                                                  int C, int b, std::int64_t row,
+                                                  const FastMergeState& mine,
+                                                  State* __restrict__ row_state,
+                                                  ClusterExchange& x) {
   const int t = static_cast<int>(threadIdx.x);
-  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
   if (t == 0) x.part_state = mine;
   cluster.sync();  // every block's state is written
   if (t < kWarpSize) {
@@ -233,9 +233,54 @@ __device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_gr
   __syncthreads();  // merged is written
   const State s = fast_row_state(x.merged);
   if (b == 0 && t == 0) row_state[row] = s;
+  return s;
+}
+
+/// One cluster row in this block, its values v loaded (steps 1-6): the part's state and terms
+/// against its own maximum, the exchange (cluster_exchange), the scaled stores.
+template <int T, int K, KernelMutation Mut, class E>
+__device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_group& cluster, int C,
+                                            int b, std::int64_t row, std::int64_t n,
+                                            E* __restrict__ y, State* __restrict__ row_state,
+                                            float (&v)[4 * K], ClusterExchange& x) {
+  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
+  const State s = cluster_exchange<Mut>(cluster, C, b, row, mine, row_state, x);
   E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, std::int64_t{b} * T * K * 4, t, vector_aligned(row_y), v,
-                          mine.s.m, fast_part_scale(mine.s.m, s));
+  store_chunk<T, K, true>(row_y, n, std::int64_t{b} * T * K * 4, static_cast<int>(threadIdx.x),
+                          vector_aligned(row_y), v, mine.s.m, fast_part_scale(mine.s.m, s));
+}
+
+/// Steps 1-4 for thread t's values of a part held in shared memory (`part`, fast_plan.h's
+/// layout, `used` values, -inf past them), four at a time: the same folds, terms and pairwise
+/// tree as chunk_state<T, K, true> over registers, so the same bits. The terms replace the
+/// values in `part` (step 6 reads them there). Needs few registers: the block's part is not held
+/// in them.
+template <int T, int K>
+__device__ __forceinline__ FastMergeState shared_part_state(float* part, std::int64_t used) {
+  static_assert(K == 8, "the thread's pairwise tree below is written for 8 float4s (32 values)");
+  const int t = static_cast<int>(threadIdx.x);
+  float m = -__builtin_huge_valf();
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    float g[4];
+    read_staged_group<T>(part, used, t, k, g);
+    m = fast_max_nan(m, fast_max_nan(fast_max_nan(g[0], g[1]), fast_max_nan(g[2], g[3])));
+  }
+  const float M = chunk_fold<T>(m < __builtin_huge_valf() ? m : __builtin_huge_valf(),
+                                FastMaxAlg{});  // NaN or +inf -> +inf (fast_thread_max)
+  // the terms of float4 k and their pairwise sum (a subtree of 4 of fast_terms_sum<32>)
+  const auto group = [&](int k) {
+    float g[4], e[4];
+    read_staged_group<T>(part, used, t, k, g);
+    fast_terms4(g, M, e);
+    *reinterpret_cast<float4*>(part + (std::int64_t{k} * T + t) * 4) =
+        make_float4(e[0], e[1], e[2], e[3]);
+    return fast_terms_sum<4>(e);
+  };
+  const auto add = [](double a, double b) { return detail::add_rn(a, b); };
+  const double low = add(add(group(0), group(1)), add(group(2), group(3)));
+  const double d = add(low, add(add(group(4), group(5)), add(group(6), group(7))));
+  return fast_merge_state(M, chunk_fold<T>(d, FastSumAlg{}));
 }
 
 /// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
@@ -298,6 +343,57 @@ __global__ void __launch_bounds__(T, 1024 / T)
     cluster_row<T, K, Mut>(cluster, C, b, row, n, y, row_state, v, exchange);
   }
   if (first < M) cluster.barrier_wait();
+}
+
+/// Cluster rows held in shared memory (float rows a bulk copy can stage, staged_load.cuh): a
+/// cluster a row, each block staging its part (T * K * 4 floats of dynamic shared memory) and
+/// keeping it, then its terms, there rather than in registers (shared_part_state), so that an SM
+/// holds more blocks: while some wait at the cluster barrier, others load. The same bits as
+/// fast_cluster_kernel.
+template <int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 1536 / T)
+    fast_cluster_shared_kernel(const float* __restrict__ x, float* __restrict__ y,
+                               State* __restrict__ row_state, std::int64_t n) {
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const int C = static_cast<int>(cluster.num_blocks());
+  const int b = static_cast<int>(cluster.block_rank());
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t row = blockIdx.x / C;
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  const std::int64_t base = b * kSpan;
+  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t used = end - base < len ? end - base : len;
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const part = reinterpret_cast<float*>(staging);
+  __shared__ StageBarrier landed;
+  __shared__ ClusterExchange exchange;
+  if (t == 0) {
+    landed.init();
+    landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(float)));
+  }
+  __syncthreads();  // the barrier is initialized before any thread waits on it
+  landed.wait(0);
+  const FastMergeState mine = shared_part_state<T, K>(part, used);
+  const State s = cluster_exchange<Mut>(cluster, C, b, row, mine, row_state, exchange);
+  const float scale = fast_part_scale(mine.s.m, s);
+  float* row_y = y + row * n;
+  const bool vec_ok = vector_aligned(row_y);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {  // step 6 from the terms in shared memory (store_chunk's stores)
+    const std::int64_t j = (std::int64_t{k} * T + t) * 4;
+    const float4 e = *reinterpret_cast<const float4*>(part + j);
+    const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
+                          fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
+    if (vec_ok && base + j + 4 <= n) {
+      Elements<float>::store4(row_y + base + j, out);
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        if (base + j + c < n) row_y[base + j + c] = out[c];
+    }
+  }
+  cluster.barrier_wait();
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's

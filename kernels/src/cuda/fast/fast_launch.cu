@@ -89,6 +89,19 @@ bool stageable(const E* x, std::int64_t cols) {
   return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && (cols * sizeof(E)) % 16 == 0;
 }
 
+/// Raises `kernel`'s dynamic shared-memory limit on the current device to `bytes` (above the
+/// default 48 KiB needs it), once per device and kernel.
+void allow_dynamic_smem(const void* kernel, std::size_t bytes) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, const void*>, bool> done;
+  int device = 0;
+  OSVS_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!done.emplace(std::make_pair(device, kernel), true).second) return;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(bytes)));
+}
+
 /// The staged cluster kernel for blocks of T threads in clusters of `blocks`: its shared memory
 /// (one part) and the clusters the current device holds at once (at least 1). Asked once per
 /// device, kernel and cluster size, then cached; the first ask also raises the kernel's dynamic
@@ -105,8 +118,7 @@ struct StagedClusters {
     const std::lock_guard<std::mutex> lock(mutex);
     const auto key = std::make_pair(device, blocks);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
-    OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kSmem)));
+    allow_dynamic_smem(reinterpret_cast<const void*>(kernel()), kSmem);
     const fast::ClusterConfig probe(static_cast<unsigned>(blocks), T, static_cast<unsigned>(blocks),
                                     kSmem, nullptr);
     int clusters = 0;
@@ -122,22 +134,29 @@ struct StagedClusters {
   }
 };
 
-/// Cluster rows: staged persistent clusters where the rows allow bulk copies, else M clusters of
-/// p.blocks blocks loading into registers. The same bits either way.
+/// Cluster rows. Float rows a bulk copy can stage: a cluster a row, each block's part held in
+/// shared memory (fast_cluster_shared_kernel). Other stageable rows (bf16): persistent clusters
+/// staging the next row's part (fast_cluster_staged_kernel). The rest: M clusters of p.blocks
+/// blocks loading into registers. The same bits on every path.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
   const auto blocks = static_cast<unsigned>(p.blocks);
-  const auto go = [&](auto staged) {
-    using S = decltype(staged);
-    constexpr int T = S::kThreads;
-    if (stageable(l.x, l.cols)) {
-      using G = StagedClusters<E, T, Mut>;
-      fast::launch_in_clusters_smem(G::kernel(), grid_of(G::grid(p.blocks, l.rows)), T, blocks,
-                                    G::kSmem, l.stream, l.x, l.y, l.row_state, l.rows, l.cols);
-    } else {
+  const auto go = [&](auto threads) {
+    constexpr int T = decltype(threads)::kThreads;
+    if (!stageable(l.x, l.cols)) {
       fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, kSplitK, Mut>,
                                grid_of(l.rows * p.blocks), T, blocks, l.stream, l.x, l.y,
                                l.row_state, l.cols);
+    } else if constexpr (std::is_same_v<E, float>) {
+      const auto kernel = fast::fast_cluster_shared_kernel<T, kSplitK, Mut>;
+      constexpr std::size_t kSmem = std::size_t{T} * kSplitK * 4 * sizeof(float);
+      allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kSmem);
+      fast::launch_in_clusters_smem(kernel, grid_of(l.rows * p.blocks), T, blocks, kSmem, l.stream,
+                                    l.x, l.y, l.row_state, l.cols);
+    } else {
+      using G = StagedClusters<E, T, Mut>;
+      fast::launch_in_clusters_smem(G::kernel(), grid_of(G::grid(p.blocks, l.rows)), T, blocks,
+                                    G::kSmem, l.stream, l.x, l.y, l.row_state, l.rows, l.cols);
     }
   };
   if (p.threads == 256)
@@ -184,8 +203,7 @@ SplitCapacity split_capacity() {
   int coop = 0, sms = 0, per_sm = 0;
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(K::kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(K::kSmem)));
+  allow_dynamic_smem(reinterpret_cast<const void*>(K::kernel()), K::kSmem);
   OSVS_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, K::kernel(), kSplitT, K::kSmem));
   const SplitCapacity c{coop != 0, std::int64_t{sms} * per_sm};
@@ -304,11 +322,8 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   if (p.blocks > 1) {  // rows of device memory (cudaMalloc: 256-byte aligned)
     i.layout = "cluster_row";
     const bool staged = stageable(static_cast<const float*>(nullptr), cols);
-    i.path = staged ? "cluster_staged" : "cluster";
-    i.grid = !staged ? rows * p.blocks
-             : p.threads == 256
-                 ? StagedClusters<float, 256, KernelMutation::None>::grid(p.blocks, rows)
-                 : StagedClusters<float, kSplitT, KernelMutation::None>::grid(p.blocks, rows);
+    i.path = staged ? "cluster_shared" : "cluster";  // float rows (bf16: staged clusters)
+    i.grid = rows * p.blocks;
     return i;
   }
   if (p.chunks == 1) {
@@ -318,8 +333,11 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
     return i;
   }
   i.layout = "split_row";
-  const std::int64_t R = path != FastSplitPath::Cooperative ? 0
-                         : stageable(static_cast<const float*>(nullptr), cols)
+  const bool staged = stageable(static_cast<const float*>(nullptr), cols);
+  const bool cooperative =
+      path == FastSplitPath::Cooperative || (path == FastSplitPath::Auto && staged);
+  const std::int64_t R = !cooperative ? 0
+                         : staged
                              ? cooperative_rows<KernelMutation::None, float, true>(rows, p.chunks)
                              : cooperative_rows<KernelMutation::None, float, false>(rows, p.chunks);
   i.path = R > 0 ? "cooperative" : "two_launch";

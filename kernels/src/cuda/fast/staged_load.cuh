@@ -59,22 +59,27 @@ class StageBarrier {
   std::uint64_t word_;
 };
 
-/// Thread t's values of a staged part of `len` elements (fast_plan.h's layout, as load_chunk):
-/// -inf at or past len.
+/// Thread t's float4 slot k of a staged part of `len` elements (fast_plan.h's layout, as
+/// load_chunk): -inf at or past len.
+template <int T, class E>
+__device__ __forceinline__ void read_staged_group(const E* staged, std::int64_t len, int t, int k,
+                                                  float* v) {
+  const std::int64_t j = (std::int64_t{k} * T + t) * 4;
+  if (j + 4 <= len) {
+    Elements<E>::load4(staged + j, v);
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      v[c] = j + c < len ? Elements<E>::load1(staged + j + c) : -__builtin_huge_valf();
+  }
+}
+
+/// Thread t's values of a staged part of `len` elements: -inf at or past len.
 template <int T, int K, class E>
 __device__ __forceinline__ void read_staged(const E* staged, std::int64_t len, int t,
                                             float (&v)[4 * K]) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const std::int64_t j = (std::int64_t{k} * T + t) * 4;
-    if (j + 4 <= len) {
-      Elements<E>::load4(staged + j, v + 4 * k);
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        v[4 * k + c] = j + c < len ? Elements<E>::load1(staged + j + c) : -__builtin_huge_valf();
-    }
-  }
+  for (int k = 0; k < K; ++k) read_staged_group<T>(staged, len, t, k, v + 4 * k);
 }
 
 }  // namespace osvs::cuda::fast
