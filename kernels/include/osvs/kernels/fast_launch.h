@@ -14,7 +14,7 @@ namespace osvs::cuda {
 enum class FastSplitPath {
   /// Cooperative where rows can be staged by bulk copies (16-byte aligned, n * sizeof(E) a
   /// multiple of 16) and one row's blocks fit the device at once, else TwoLaunch. On the H200,
-  /// 64 x 2^20: staged cooperative 58.1 % of a copy, two launches 50.6 %, in one run; unstaged
+  /// 64 x 2^20: staged cooperative 57.5 % of a copy, two launches 50.9 %, in one run; unstaged
   /// cooperative 49.2 % against two launches 51.8 % in another (reports/gpu/2026-12-01-staged).
   Auto,
   /// One cooperative launch, x read once, chunks staged by bulk copies where rows allow it, else

@@ -20,14 +20,14 @@
 // Each block takes its terms against its own maximum and scales them once the row state is
 // merged (fast_schedule.h, steps 5-6): one exp an element and one cluster barrier a row.
 //
-// In every case the row (or the chunk) is held in registers while its state is found. A row that
-// is one chunk is read from HBM once and written once; a split row's blocks exchange their chunk
-// states either in one cooperative launch (x read once) or, by default, in two launches that read
-// x again (fast_kernels.cuh, fast_launch.h: the two launches measured faster). Thread t of a block
-// holds the float4s k = 0 .. vec-1 at element offsets (k * threads + t) * 4 .. + 3 of its part
-// (the row, the cluster block's span or the chunk): each k is one coalesced 128-bit access of
-// the whole warp. Offsets at or past the row's end (the tail) hold -inf, a masked element, which
-// contributes exactly nothing.
+// In every case the row (or the part) is held in registers, or in shared memory where it is
+// staged by bulk copies (kernels/src/cuda/fast/staged_load.cuh), while its state is found. The row
+// is read from HBM once and written once, except on a split row's fallback of two launches,
+// which reads x again (fast_kernels.cuh, fast_launch.h). Thread t of a block holds the float4s
+// k = 0 .. vec-1 at element offsets (k * threads + t) * 4 .. + 3 of its part (the row, the
+// cluster block's span or the chunk): each k is one coalesced 128-bit access of the whole warp.
+// Offsets at or past the row's end (the tail) hold -inf, a masked element, which contributes
+// exactly nothing.
 #pragma once
 
 #include <cstdint>
