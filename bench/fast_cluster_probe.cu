@@ -23,9 +23,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <random>
-#include <string>
-#include <vector>
 
 #include "cluster_launch.cuh"
 #include "cuda_check.cuh"
@@ -110,63 +107,6 @@ LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state, bool pers
   });
 }
 
-/// Times fast_streamed_kernel on rows x cols (a plan of several parts) with a lag of rows whose
-/// outputs fill l2_bytes.
-template <int T, bool WARP_MERGE>
-LaunchTiming time_streamed(std::int64_t rows, std::int64_t cols, std::int64_t l2_bytes,
-                           State* row_state) {
-  const FastPlan p = fast_plan(cols);
-  const std::int64_t C = p.parts(), L = fast_stream_lag(rows, cols, l2_bytes);
-  FastMergeState* states = nullptr;
-  unsigned* counters = nullptr;
-  unsigned long long* tickets = nullptr;
-  OSVS_CUDA_CHECK(cudaMalloc(&states, rows * C * sizeof(FastMergeState)));
-  OSVS_CUDA_CHECK(cudaMalloc(&counters, 2 * rows * sizeof(unsigned)));
-  OSVS_CUDA_CHECK(cudaMalloc(&tickets, 2 * sizeof(unsigned long long)));
-  OSVS_CUDA_CHECK(cudaMemset(counters, 0, 2 * rows * sizeof(unsigned)));
-  OSVS_CUDA_CHECK(cudaMemset(tickets, 0, 2 * sizeof(unsigned long long)));
-  {  // the streamed outputs against the launcher's, bit for bit, on N(0, 10) rows
-    std::vector<float> host(static_cast<std::size_t>(rows * cols));
-    std::mt19937 rng(7);
-    std::normal_distribution<float> normal(0.0f, 10.0f);
-    for (float& v : host) v = normal(rng);
-    float *x = nullptr, *y1 = nullptr, *y2 = nullptr;
-    const std::size_t bytes = host.size() * sizeof(float);
-    OSVS_CUDA_CHECK(cudaMalloc(&x, bytes));
-    OSVS_CUDA_CHECK(cudaMalloc(&y1, bytes));
-    OSVS_CUDA_CHECK(cudaMalloc(&y2, bytes));
-    OSVS_CUDA_CHECK(cudaMemcpy(x, host.data(), bytes, cudaMemcpyHostToDevice));
-    launch_fast_softmax(x, y1, row_state, rows, cols, nullptr, nullptr);
-    fast_streamed_kernel<T, 8, WARP_MERGE, KernelMutation::None>
-        <<<static_cast<unsigned>(2 * rows * C), T>>>(x, y2, row_state, rows, cols, C, L, states,
-                                                     counters, counters + rows, tickets);
-    OSVS_CUDA_CHECK(cudaGetLastError());
-    OSVS_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<float> a(host.size()), b(host.size());
-    OSVS_CUDA_CHECK(cudaMemcpy(a.data(), y1, bytes, cudaMemcpyDeviceToHost));
-    OSVS_CUDA_CHECK(cudaMemcpy(b.data(), y2, bytes, cudaMemcpyDeviceToHost));
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) differ += float_bits(a[i]) != float_bits(b[i]);
-    std::printf("(streamed against the launcher: %zu of %zu outputs differ)\n", differ, a.size());
-    OSVS_CUDA_CHECK(cudaFree(x));
-    OSVS_CUDA_CHECK(cudaFree(y1));
-    OSVS_CUDA_CHECK(cudaFree(y2));
-  }
-  std::printf("(streamed %lldx%lld: %lld parts a row, lag %lld rows, %lld blocks)\n",
-              static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(C),
-              static_cast<long long>(L), static_cast<long long>(2 * rows * C));
-  const LaunchTiming r = time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
-    fast_streamed_kernel<T, 8, WARP_MERGE, KernelMutation::None>
-        <<<static_cast<unsigned>(2 * rows * C), T>>>(x, y, row_state, rows, cols, C, L, states,
-                                                     counters, counters + rows, tickets);
-    OSVS_CUDA_CHECK(cudaGetLastError());
-  });
-  OSVS_CUDA_CHECK(cudaFree(states));
-  OSVS_CUDA_CHECK(cudaFree(counters));
-  OSVS_CUDA_CHECK(cudaFree(tickets));
-  return r;
-}
-
 }  // namespace
 }  // namespace osvs::cuda::fast
 
@@ -226,14 +166,6 @@ int main() try {
         osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state));
   print("1024x32768", "staged clusters of 2 x 512",
         osvs::cuda::fast::time_staged_clusters<512, 2>(kLongRows, row_state));
-  for (std::int64_t mb : {8, 16, 32})
-    print("1024x32768", ("streamed, lag " + std::to_string(mb) + " MB").c_str(),
-          osvs::cuda::fast::time_streamed<256, true>(kLongRows, kLongCols, mb << 20, row_state));
-  OSVS_CUDA_CHECK(cudaFree(row_state));
-  OSVS_CUDA_CHECK(cudaMalloc(&row_state, 64 * sizeof(State)));
-  for (std::int64_t mb : {8, 16, 32})
-    print("64x1048576", ("streamed, lag " + std::to_string(mb) + " MB").c_str(),
-          osvs::cuda::fast::time_streamed<512, false>(64, 1 << 20, mb << 20, row_state));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {

@@ -34,7 +34,6 @@
 #include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/fast_schedule.h"
-#include "osvs/kernels/fast_stream_order.h"
 #include "staged_load.cuh"
 
 namespace osvs {
@@ -395,90 +394,6 @@ __global__ void __launch_bounds__(T, 1536 / T)
     }
   }
   cluster.barrier_wait();
-}
-
-/// Rows of C > 1 parts, streamed (float rows; the order of work: fast_stream_order.h). Each block
-/// takes one ticket: a state item loads its part, finds its state and terms against its own
-/// maximum (steps 1-4), writes the state to `states` and the terms to y, and counts itself in
-/// a_done[row]; an output item waits until its row's C states are written, merges them (step 5:
-/// over warp 0 where WARP_MERGE, a cluster plan's order, else over the block, a split plan's),
-/// and rescales its part of y in place (step 6). No block waits for another block's loads: an
-/// output item's row was taken L rows of work earlier. The terms are written to y and read back
-/// from L2 while still resident (L from fast_stream_lag). Tickets are taken at block start, so a
-/// row's state items run before, or beside, its output items: no deadlock. The last output item
-/// of a row zeroes the row's two counters; the last block zeroes the ticket counters.
-/// HBM: one read of x; y written once where its lines stay in L2 between the two items.
-template <int T, int K, bool WARP_MERGE, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 1024 / T)
-    fast_streamed_kernel(const float* __restrict__ x, float* y, State* __restrict__ row_state,
-                         std::int64_t M, std::int64_t n, std::int64_t C, std::int64_t L,
-                         FastMergeState* states, unsigned* a_done, unsigned* b_done,
-                         unsigned long long* tickets) {
-  __shared__ unsigned long long ticket;
-  __shared__ FastMergeState merged;  // WARP_MERGE: warp 0's merge, for the block
-  const int t = static_cast<int>(threadIdx.x);
-  if (t == 0) ticket = atomicAdd(tickets, 1ull);
-  __syncthreads();
-  const FastStreamItem it = fast_stream_item(static_cast<std::int64_t>(ticket), M, C, L);
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  const std::int64_t base = it.part * kSpan;
-  float* row_y = y + it.row * n;
-  const bool y_vec = vector_aligned(row_y);
-  if (!it.output) {
-    const float* row_x = x + it.row * n;
-    float v[4 * K];
-    load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-    const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-    if (t == 0) states[it.row * C + it.part] = mine;
-    store_chunk<T, K, true>(row_y, n, base, t, y_vec, v, mine.s.m, 1.0f);  // the terms, exactly
-    __threadfence();  // this thread's terms (and thread 0's state) before the count
-    __syncthreads();
-    if (t == 0) atomicAdd(a_done + it.row, 1u);
-  } else {
-    if (t == 0) {
-      const volatile unsigned* done = a_done + it.row;
-      while (static_cast<std::int64_t>(*done) < C) __nanosleep(64);
-      __threadfence();  // the count before the states and terms
-    }
-    __syncthreads();
-    State s;
-    if constexpr (WARP_MERGE) {
-      if (t < kWarpSize) {
-        const State w = merge_chunks<kWarpSize, Mut>(states + it.row * C, C, it.part);
-        if (t == 0) merged = FastMergeState{w, 0.0f, 0.0f};
-      }
-      __syncthreads();
-      s = merged.s;
-    } else {
-      s = merge_chunks<T, Mut>(states + it.row * C, C, it.part);  // ends on a barrier
-    }
-    const float m_part = load_state_cg(states + it.row * C + it.part).s.m;
-    const float scale = fast_part_scale(m_part, s);
-    if (it.part == 0 && t == 0) row_state[it.row] = s;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
-      if (y_vec && j + 4 <= n) {
-        const float4 e = __ldcg(reinterpret_cast<const float4*>(row_y + j));
-        const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
-                              fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
-        Elements<float>::store4(row_y + j, out);
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-          if (j + c < n) row_y[j + c] = fast_output_of_term(__ldcg(row_y + j + c), scale);
-      }
-    }
-    __syncthreads();  // every thread has read the states
-    if (t == 0 && static_cast<std::int64_t>(atomicAdd(b_done + it.row, 1u)) == C - 1) {
-      a_done[it.row] = 0;
-      b_done[it.row] = 0;
-    }
-  }
-  if (t == 0 && atomicAdd(tickets + 1, 1ull) == static_cast<unsigned long long>(2 * M * C) - 1) {
-    tickets[0] = 0;
-    tickets[1] = 0;
-  }
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
