@@ -160,17 +160,6 @@ int main() try {
         osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state, false));
   print("1024x32768", "staged clusters of 4 x 256, a cluster a row",
         osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state, false));
-  const auto cluster_row16 = [&](auto kernel, unsigned threads, unsigned blocks, const char* what) {
-    print("1024x32768", what,
-          osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
-            launch_in_clusters(kernel, kLongRows * blocks, threads, blocks, nullptr, x, y,
-                               row_state, kLongCols);
-          }));
-  };
-  cluster_row16(osvs::cuda::fast::fast_cluster_kernel<float, 512, 4, KernelMutation::None>, 512, 4,
-                "cluster rows, registers, 4 x 512 x 16 values");
-  cluster_row16(osvs::cuda::fast::fast_cluster_kernel<float, 256, 4, KernelMutation::None>, 256, 8,
-                "cluster rows, registers, 8 x 256 x 16 values");
   print("1024x32768", "staged clusters of 8 x 128",
         osvs::cuda::fast::time_staged_clusters<128, 8>(kLongRows, row_state));
   print("1024x32768", "staged clusters of 4 x 256",

@@ -287,8 +287,7 @@ __device__ __forceinline__ FastMergeState shared_part_state(float* part, std::in
 /// grid M * C: a row's blocks are consecutive) each load their part of the row into registers
 /// and run cluster_row. HBM: one read and one write of each element.
 template <class E, int T, int K, KernelMutation Mut>
-// 64 registers a thread for 32 values (K = 8): 1024 threads an SM; 42 for 16 (K = 4): 1536
-__global__ void __launch_bounds__(T, (K == 8 ? 1024 : 1536) / T)
+__global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                         std::int64_t n) {
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
