@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "cluster_inbox.cuh"
 #include "fast_elements.cuh"
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/fast_schedule.h"
@@ -250,6 +251,33 @@ __device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_gr
                           vector_aligned(row_y), v, mine.s.m, fast_part_scale(mine.s.m, s));
 }
 
+/// Steps 5's exchange of a cluster row by pushes (cluster_inbox.cuh), in this block (rank b of C)
+/// with its part's state `mine`: after cluster_wait (every inbox open), warp 0 pushes `mine` to
+/// every block, every thread waits for the C states of its own inbox, warp 0 merges them over
+/// its tree (fast_merge_threads, the order of cluster_exchange), block 0 writes the row state.
+template <KernelMutation Mut>
+__device__ __forceinline__ State cluster_push_exchange(int C, int b, std::int64_t row,
+                                                       const FastMergeState& mine,
+                                                       State* __restrict__ row_state,
+                                                       ClusterInbox& inbox,
+                                                       FastMergeState& merged) {
+  const int t = static_cast<int>(threadIdx.x);
+  cluster_wait();  // every block's inbox is open
+  if (t < kWarpSize) inbox.push(C, b, mine);
+  inbox.landed.wait_cluster(0);
+  if (t < kWarpSize) {
+    const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
+                                                        Mut == KernelMutation::FastPrefixMerge));
+    FastMergeState w = t < count ? inbox.slot[t] : FastMergeAlg{}.initial();
+    w = warp_reduce(w, FastMergeAlg{});
+    if (t == 0) merged = w;
+  }
+  __syncthreads();  // merged is written
+  const State s = fast_row_state(merged);
+  if (b == 0 && t == 0) row_state[row] = s;
+  return s;
+}
+
 /// Steps 1-4 for thread t's values of a part held in shared memory (`part`, fast_plan.h's
 /// layout, `used` values, -inf past them), four at a time: the same folds, terms and pairwise
 /// tree as chunk_state<T, K, true> over registers, so the same bits. The terms replace the
@@ -294,13 +322,20 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const int C = static_cast<int>(cluster.num_blocks());
   const int b = static_cast<int>(cluster.block_rank());
   const std::int64_t row = blockIdx.x / C;
-  __shared__ ClusterExchange exchange;
+  const int t = static_cast<int>(threadIdx.x);
+  __shared__ ClusterInbox inbox;
+  __shared__ FastMergeState merged;
+  if (t == 0) inbox.open(C);
+  cluster_arrive_relaxed();  // completed before the first push (cluster_push_exchange)
   const E* row_x = x + row * n;
+  const std::int64_t base = std::int64_t{b} * T * K * 4;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, std::int64_t{b} * T * K * 4, static_cast<int>(threadIdx.x),
-                        vector_aligned(row_x), v);
-  cluster_row<T, K, Mut>(cluster, C, b, row, n, y, row_state, v, exchange);
-  cluster.barrier_wait();
+  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
+  const State s = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, merged);
+  E* row_y = y + row * n;
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
+                          fast_part_scale(mine.s.m, s));
 }
 
 /// Cluster rows, staged (staged_load.cuh): persistent clusters (grid: as many clusters as the
@@ -367,15 +402,18 @@ __global__ void __launch_bounds__(T, 1536 / T)
   extern __shared__ __align__(128) unsigned char staging[];
   float* const part = reinterpret_cast<float*>(staging);
   __shared__ StageBarrier landed;
-  __shared__ ClusterExchange exchange;
+  __shared__ ClusterInbox inbox;
+  __shared__ FastMergeState merged;
   if (t == 0) {
     landed.init();
     landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(float)));
+    inbox.open(C);
   }
-  __syncthreads();  // the barrier is initialized before any thread waits on it
+  cluster_arrive_relaxed();  // completed before the first push (cluster_push_exchange)
+  __syncthreads();           // the barrier is initialized before any thread waits on it
   landed.wait(0);
   const FastMergeState mine = shared_part_state<T, K>(part, used);
-  const State s = cluster_exchange<Mut>(cluster, C, b, row, mine, row_state, exchange);
+  const State s = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, merged);
   const float scale = fast_part_scale(mine.s.m, s);
   float* row_y = y + row * n;
   const bool vec_ok = vector_aligned(row_y);

@@ -41,6 +41,30 @@ class StageBarrier {
         "l"(src), "r"(bytes), "r"(bar)
         : "memory");
   }
+  /// One thread: this phase's arrival, expecting `bytes` from asynchronous writes of other
+  /// blocks of the cluster (st.async, cluster_inbox.cuh) instead of a copy.
+  __device__ void expect(std::uint32_t bytes) {
+    asm volatile(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(&word_)),
+        "r"(bytes)
+        : "memory");
+  }
+  /// The barrier's shared-memory address (the form the instructions take).
+  __device__ std::uint32_t address() const { return shared_address(&word_); }
+  /// Every thread: waits until phase `parity` completed, its writes by other blocks of the
+  /// cluster visible (acquire at cluster scope).
+  __device__ void wait_cluster(std::uint32_t parity) {
+    const std::uint32_t bar = shared_address(&word_);
+    std::uint32_t done = 0;
+    do {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], "
+          "%2;\n selp.u32 %0, 1, 0, p;\n}"
+          : "=r"(done)
+          : "r"(bar), "r"(parity)
+          : "memory");
+    } while (!done);
+  }
   /// Every thread: waits until the copy of phase `parity` (0, 1, 0, ...: one a stage) landed.
   __device__ void wait(std::uint32_t parity) {
     const std::uint32_t bar = shared_address(&word_);
