@@ -107,6 +107,20 @@ LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state, bool pers
   });
 }
 
+/// Times the shared-memory cluster kernel with blocks of T threads in clusters of C on rows x
+/// (C * T * 32) elements, a cluster a row.
+template <int T, int C>
+LaunchTiming time_shared_clusters(std::int64_t rows, State* row_state) {
+  const auto kernel = fast_cluster_shared_kernel<T, 8, KernelMutation::None>;
+  const int smem = T * 32 * 4;
+  const std::int64_t cols = std::int64_t{C} * T * 32;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  return time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
+    launch_in_clusters_smem(kernel, static_cast<unsigned>(rows * C), T, C,
+                            static_cast<std::size_t>(smem), nullptr, x, y, row_state, cols);
+  });
+}
+
 }  // namespace
 }  // namespace osvs::cuda::fast
 
@@ -160,6 +174,12 @@ int main() try {
         osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state, false));
   print("1024x32768", "staged clusters of 4 x 256, a cluster a row",
         osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state, false));
+  print("1024x32768", "shared-memory clusters of 8 x 128",
+        osvs::cuda::fast::time_shared_clusters<128, 8>(kLongRows, row_state));
+  print("1024x32768", "shared-memory clusters of 4 x 256",
+        osvs::cuda::fast::time_shared_clusters<256, 4>(kLongRows, row_state));
+  print("1024x32768", "shared-memory clusters of 2 x 512",
+        osvs::cuda::fast::time_shared_clusters<512, 2>(kLongRows, row_state));
   print("1024x32768", "staged clusters of 8 x 128",
         osvs::cuda::fast::time_staged_clusters<128, 8>(kLongRows, row_state));
   print("1024x32768", "staged clusters of 4 x 256",
