@@ -303,7 +303,9 @@ OSVS_HD V pairwise_stream(std::int64_t count, V initial, Get get, Combine combin
 /// or a part with only masked values (m_part = -inf); NaN for a NaN row state.
 OSVS_HD float fast_part_scale(float m_part, State s) {
   if (s.d == 0.0f || m_part == -__builtin_huge_valf()) return 0.0f;
-  return fast_term(m_part, s.m) / s.d;  // IEEE division on both executors
+  // fast_term(m, m) = 1 exactly for finite m (t = 0, no rest): the same bits without the exp
+  const float w = m_part == s.m ? 1.0f : fast_term(m_part, s.m);
+  return w / s.d;  // IEEE division on both executors
 }
 
 /// Step 6 from the term e = fast_term(x_j, m_part) and its part's scale: fl(e * scale), 0 where

@@ -251,16 +251,23 @@ __device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_gr
                           vector_aligned(row_y), v, mine.s.m, fast_part_scale(mine.s.m, s));
 }
 
-/// Steps 5's exchange of a cluster row by pushes (cluster_inbox.cuh), in this block (rank b of C)
+/// What a cluster row's block writes with (step 6): the row state and its part's scale.
+struct ClusterRowResult {
+  State row;
+  float scale;
+};
+
+/// Step 5's exchange of a cluster row by pushes (cluster_inbox.cuh), in this block (rank b of C)
 /// with its part's state `mine`: after cluster_wait (every inbox open), warp 0 pushes `mine` to
 /// every block, every thread waits for the C states of its own inbox, warp 0 merges them over
-/// its tree (fast_merge_threads, the order of cluster_exchange), block 0 writes the row state.
+/// its tree (fast_merge_threads, the order of cluster_exchange), thread 0 finds the row state and
+/// the part's scale once for the block (fast_part_scale), block 0 writes the row state.
 template <KernelMutation Mut>
-__device__ __forceinline__ State cluster_push_exchange(int C, int b, std::int64_t row,
-                                                       const FastMergeState& mine,
-                                                       State* __restrict__ row_state,
-                                                       ClusterInbox& inbox,
-                                                       FastMergeState& merged) {
+__device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, std::int64_t row,
+                                                                  const FastMergeState& mine,
+                                                                  State* __restrict__ row_state,
+                                                                  ClusterInbox& inbox,
+                                                                  ClusterRowResult& shared) {
   const int t = static_cast<int>(threadIdx.x);
   cluster_wait();  // every block's inbox is open
   if (t < kWarpSize) inbox.push(C, b, mine);
@@ -270,12 +277,14 @@ __device__ __forceinline__ State cluster_push_exchange(int C, int b, std::int64_
                                                         Mut == KernelMutation::FastPrefixMerge));
     FastMergeState w = t < count ? inbox.slot[t] : FastMergeAlg{}.initial();
     w = warp_reduce(w, FastMergeAlg{});
-    if (t == 0) merged = w;
+    if (t == 0) {
+      const State s = fast_row_state(w);
+      shared = ClusterRowResult{s, fast_part_scale(mine.s.m, s)};
+      if (b == 0) row_state[row] = s;
+    }
   }
-  __syncthreads();  // merged is written
-  const State s = fast_row_state(merged);
-  if (b == 0 && t == 0) row_state[row] = s;
-  return s;
+  __syncthreads();  // shared is written
+  return shared;
 }
 
 /// Steps 1-4 for thread t's values of a part held in shared memory (`part`, fast_plan.h's
@@ -324,7 +333,7 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const std::int64_t row = blockIdx.x / C;
   const int t = static_cast<int>(threadIdx.x);
   __shared__ ClusterInbox inbox;
-  __shared__ FastMergeState merged;
+  __shared__ ClusterRowResult result;
   if (t == 0) inbox.open(C);
   cluster_arrive_relaxed();  // completed before the first push (cluster_push_exchange)
   const E* row_x = x + row * n;
@@ -332,10 +341,9 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  const State s = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, merged);
+  const ClusterRowResult r = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result);
   E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
-                          fast_part_scale(mine.s.m, s));
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m, r.scale);
 }
 
 /// Cluster rows, staged (staged_load.cuh): persistent clusters (grid: as many clusters as the
@@ -403,7 +411,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   float* const part = reinterpret_cast<float*>(staging);
   __shared__ StageBarrier landed;
   __shared__ ClusterInbox inbox;
-  __shared__ FastMergeState merged;
+  __shared__ ClusterRowResult result;
   if (t == 0) {
     landed.init();
     landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(float)));
@@ -413,8 +421,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   __syncthreads();           // the barrier is initialized before any thread waits on it
   landed.wait(0);
   const FastMergeState mine = shared_part_state<T, K>(part, used);
-  const State s = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, merged);
-  const float scale = fast_part_scale(mine.s.m, s);
+  const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result).scale;
   float* row_y = y + row * n;
   const bool vec_ok = vector_aligned(row_y);
 #pragma unroll
