@@ -26,8 +26,8 @@
 //              the combine's rounding error (ErrFma) and the rescaled rests; thread t folds part
 //              states [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise
 //              tree (pairwise_stream), then the trees of step 2 over the threads
-//              (fast_merge_threads: a cluster row's warp 0, whose lanes read the C <= 8 states
-//              from the blocks' distributed shared memory; a split row's whole block); the
+//              (fast_merge_threads: a cluster row's warp 0, whose lanes hold the C <= 8 states,
+//              exchanged through distributed shared memory; a split row's whole block); the
 //              row's d = fl(s.d + lo) (fast_row_state)
 //   6 output   each part keeps the terms of step 3, taken against its own maximum m_c, and
 //              scales them: y_j = fl(e_j * a_c), a_c = fl(fast_term(m_c, m) / d) for the row

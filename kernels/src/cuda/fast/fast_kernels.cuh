@@ -2,9 +2,11 @@
 //
 //   fast_row_kernel      chunks = 1: a warp (T = 32, ROWS rows a block) or a block (T > 32) per
 //                        row; the row in registers. HBM: one read and one write of each element.
-//   fast_cluster_kernel  blocks > 1: a thread-block cluster per row, the blocks exchanging their
-//                        states once through distributed shared memory (fast_schedule.h, step
-//                        5). HBM: one read and one write of each element.
+//   fast_cluster_kernel  blocks > 1: a thread-block cluster per row, the blocks pushing their
+//                        states into each other's shared memory (cluster_inbox.cuh;
+//                        fast_schedule.h, step 5). HBM: one read and one write of each element.
+//                        Rows a bulk copy can stage: fast_cluster_shared_kernel (float, the part
+//                        kept in shared memory), fast_cluster_staged_kernel (bf16, persistent).
 //   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
 //                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
 //                        otherwise, never assumed); block b always handles chunk b % C of the
