@@ -1,23 +1,22 @@
-// A diagnostic of the fast kernel's cluster rows (osvs issue 14): what grouping blocks into a
-// thread-block cluster costs by itself, apart from the cluster's barriers and remote reads.
+// A diagnostic of the fast kernel's cluster rows (osvs issue 14): what a cluster row costs beyond
+// the block rows holding the same bytes, and where.
 //
 //   4096 x 8192    the block-row kernel (fast_row_kernel, 256 threads, a row a block) launched
 //                  plainly and grouped into clusters of 2, 4 and 8 blocks that never use them
 //                  (no barrier, no distributed shared memory): the same work, the same bytes
-//   1024 x 32768   the cluster kernel (fast_cluster_kernel, 4 blocks of 256 a row), the same
-//                  bytes as 4096 x 8192
-//
-//   4096 x 8192    block rows staged by bulk copies (staged_load.cuh) in persistent blocks, with
-//                  one or two parts in flight a block (probe kernel below): the staged cluster
-//                  kernel's data movement without its exchange
-//   1024 x 32768   the launcher's cluster rows (staged where rows are aligned)
+//   1024 x 32768   the register cluster kernel (fast_cluster_kernel, 4 blocks of 256 a row),
+//                  the same bytes as 4096 x 8192
+//   4096 x 8192    block rows staged by bulk copies (staged_load.cuh): in persistent blocks
+//                  with one or two parts in flight a block, and a block a row (probe kernel
+//                  below): the data movement of the staged kernels without their exchange
+//   1024 x 32768   the launcher's cluster rows (fast_cluster_shared_kernel where rows are
+//                  aligned), then that kernel in clusters of 8 x 128, 4 x 256 and 2 x 512
 //
 // If the grouped launches keep the plain launch's fraction of a copy, the cluster rows lose
-// their bandwidth to the barriers and remote reads; if they fall to the cluster kernel's
-// fraction, to the scheduling of clusters. Likewise the staged block rows against the staged
-// cluster rows: what the exchange costs once the loads are decoupled. Timing only (the outputs of
-// the grouped launches are the plain launch's; nothing here is checked against the model). Run on a
-// GPU by hand. usage: osvs_fast_cluster_probe
+// their bandwidth to the exchange, not to the scheduling of clusters; the staged block rows
+// against the staged cluster rows say what the exchange costs once the loads are staged. Timing
+// only (the outputs of the grouped launches are the plain launch's; nothing here is checked
+// against the model). Run on a GPU by hand. usage: osvs_fast_cluster_probe
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -87,31 +86,11 @@ LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state, bool pe
   });
 }
 
-/// Times the staged cluster kernel with blocks of T threads in clusters of C on rows x (C * T *
-/// 32) elements, with as many clusters as fit at once (persistent) or a cluster a row.
-template <int T, int C>
-LaunchTiming time_staged_clusters(std::int64_t rows, State* row_state, bool persistent = true) {
-  const auto kernel = fast_cluster_staged_kernel<float, T, 8, KernelMutation::None>;
-  const int smem = T * 32 * 4;
-  const std::int64_t cols = std::int64_t{C} * T * 32;
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  const ClusterConfig probe(C, T, C, static_cast<std::size_t>(smem), nullptr);
-  int clusters = 0;
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config));
-  const std::int64_t grid = (persistent ? std::min<std::int64_t>(rows, clusters) : rows) * C;
-  std::printf("(staged clusters of %d x %d threads: %d clusters at once, grid %lld)\n", C, T,
-              clusters, static_cast<long long>(grid));
-  return time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
-    launch_in_clusters_smem(kernel, static_cast<unsigned>(grid), T, C,
-                            static_cast<std::size_t>(smem), nullptr, x, y, row_state, rows, cols);
-  });
-}
-
 /// Times the shared-memory cluster kernel with blocks of T threads in clusters of C on rows x
 /// (C * T * 32) elements, a cluster a row.
 template <int T, int C>
 LaunchTiming time_shared_clusters(std::int64_t rows, State* row_state) {
-  const auto kernel = fast_cluster_shared_kernel<T, 8, KernelMutation::None>;
+  const auto kernel = fast_cluster_shared_kernel<float, T, 8, KernelMutation::None>;
   const int smem = T * 32 * 4;
   const std::int64_t cols = std::int64_t{C} * T * 32;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -172,20 +151,12 @@ int main() try {
         }));
   print("4096x8192", "block rows, staged, a block a row",
         osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state, false));
-  print("1024x32768", "staged clusters of 4 x 256, a cluster a row",
-        osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state, false));
   print("1024x32768", "shared-memory clusters of 8 x 128",
         osvs::cuda::fast::time_shared_clusters<128, 8>(kLongRows, row_state));
   print("1024x32768", "shared-memory clusters of 4 x 256",
         osvs::cuda::fast::time_shared_clusters<256, 4>(kLongRows, row_state));
   print("1024x32768", "shared-memory clusters of 2 x 512",
         osvs::cuda::fast::time_shared_clusters<512, 2>(kLongRows, row_state));
-  print("1024x32768", "staged clusters of 8 x 128",
-        osvs::cuda::fast::time_staged_clusters<128, 8>(kLongRows, row_state));
-  print("1024x32768", "staged clusters of 4 x 256",
-        osvs::cuda::fast::time_staged_clusters<256, 4>(kLongRows, row_state));
-  print("1024x32768", "staged clusters of 2 x 512",
-        osvs::cuda::fast::time_staged_clusters<512, 2>(kLongRows, row_state));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {

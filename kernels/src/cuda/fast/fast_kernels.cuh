@@ -5,8 +5,8 @@
 //   fast_cluster_kernel  blocks > 1: a thread-block cluster per row, the blocks pushing their
 //                        states into each other's shared memory (cluster_inbox.cuh;
 //                        fast_schedule.h, step 5). HBM: one read and one write of each element.
-//                        Rows a bulk copy can stage: fast_cluster_shared_kernel (float, the part
-//                        kept in shared memory), fast_cluster_staged_kernel (bf16, persistent).
+//                        Rows a bulk copy can stage: fast_cluster_shared_kernel, the part kept in
+//                        shared memory.
 //   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
 //                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
 //                        otherwise, never assumed); block b always handles chunk b % C of the
@@ -30,7 +30,9 @@
 
 #include <cooperative_groups.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "cluster_inbox.cuh"
@@ -197,62 +199,6 @@ __global__ void __launch_bounds__(T* ROWS)
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s.m, fast_part_scale(s.m, s));
 }
 
-/// The shared memory a cluster row's block exchanges its state through.
-struct ClusterExchange {
-  __align__(16) FastMergeState part_state;  ///< this block's, read by the cluster's blocks
-  FastMergeState merged;                    ///< the merge of the C states, for this block
-};
-
-/// Steps 5-6's exchange of one cluster row in this block (rank b of C), its part's state `mine`
-/// found: one cluster barrier, warp 0's merge of the C states read through distributed shared
-/// memory (fast_merge_threads), the row state (written to row_state by block 0). Ends with this
-/// block's arrival at a second cluster barrier, which the caller waits on before `x.part_state`
-/// is written again or the block exits (another block may still be reading it).
-template <KernelMutation Mut>
-__device__ __forceinline__ State cluster_exchange(const cooperative_groups::cluster_group& cluster,
-                                                  int C, int b, std::int64_t row,
-                                                  const FastMergeState& mine,
-                                                  State* __restrict__ row_state,
-                                                  ClusterExchange& x) {
-  const int t = static_cast<int>(threadIdx.x);
-  if (t == 0) x.part_state = mine;
-  cluster.sync();  // every block's state is written
-  if (t < kWarpSize) {
-    // lane r reads block r's state (one remote 128-bit read each, in parallel); the warp's tree
-    // is model_fast_merge's over kWarpSize threads
-    const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
-                                                        Mut == KernelMutation::FastPrefixMerge));
-    FastMergeState w = FastMergeAlg{}.initial();
-    if (t < count) {
-      const float4 r = *reinterpret_cast<const float4*>(cluster.map_shared_rank(&x.part_state, t));
-      w = FastMergeState{State{r.x, r.y}, r.z, 0.0f};
-    }
-    w = warp_reduce(w, FastMergeAlg{});
-    if (t == 0) x.merged = w;
-  }
-  // This block has read the others' shared memory: it arrives at the cluster barrier now; the
-  // caller waits as late as it can.
-  cluster.barrier_arrive();
-  __syncthreads();  // merged is written
-  const State s = fast_row_state(x.merged);
-  if (b == 0 && t == 0) row_state[row] = s;
-  return s;
-}
-
-/// One cluster row in this block, its values v loaded (steps 1-6): the part's state and terms
-/// against its own maximum, the exchange (cluster_exchange), the scaled stores.
-template <int T, int K, KernelMutation Mut, class E>
-__device__ __forceinline__ void cluster_row(const cooperative_groups::cluster_group& cluster, int C,
-                                            int b, std::int64_t row, std::int64_t n,
-                                            E* __restrict__ y, State* __restrict__ row_state,
-                                            float (&v)[4 * K], ClusterExchange& x) {
-  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  const State s = cluster_exchange<Mut>(cluster, C, b, row, mine, row_state, x);
-  E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, std::int64_t{b} * T * K * 4, static_cast<int>(threadIdx.x),
-                          vector_aligned(row_y), v, mine.s.m, fast_part_scale(mine.s.m, s));
-}
-
 /// What a cluster row's block writes with (step 6): the row state and its part's scale.
 struct ClusterRowResult {
   State row;
@@ -262,7 +208,7 @@ struct ClusterRowResult {
 /// Step 5's exchange of a cluster row by pushes (cluster_inbox.cuh), in this block (rank b of C)
 /// with its part's state `mine`: after cluster_wait (every inbox open), warp 0 pushes `mine` to
 /// every block, every thread waits for the C states of its own inbox, warp 0 merges them over
-/// its tree (fast_merge_threads, the order of cluster_exchange), thread 0 finds the row state and
+/// its tree (fast_merge_threads: lane r holds block r's state), thread 0 finds the row state and
 /// the part's scale once for the block (fast_part_scale), block 0 writes the row state.
 template <KernelMutation Mut>
 __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, std::int64_t row,
@@ -289,20 +235,22 @@ __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, 
   return shared;
 }
 
-/// Steps 1-4 for thread t's values of a part held in shared memory (`part`, fast_plan.h's
+/// Steps 1-4 for thread t's values of a part staged in shared memory (`staged`, fast_plan.h's
 /// layout, `used` values, -inf past them), four at a time: the same folds, terms and pairwise
-/// tree as chunk_state<T, K, true> over registers, so the same bits. The terms replace the
-/// values in `part` (step 6 reads them there). Needs few registers: the block's part is not held
+/// tree as chunk_state<T, K, true> over registers, so the same bits. The terms go to `terms` (the
+/// same layout, float; for float parts the staged buffer itself: each thread overwrites only the
+/// slots it has read), where step 6 reads them. Needs few registers: the block's part is not held
 /// in them.
-template <int T, int K>
-__device__ __forceinline__ FastMergeState shared_part_state(float* part, std::int64_t used) {
+template <int T, int K, class E>
+__device__ __forceinline__ FastMergeState shared_part_state(const E* staged, float* terms,
+                                                            std::int64_t used) {
   static_assert(K == 8, "the thread's pairwise tree below is written for 8 float4s (32 values)");
   const int t = static_cast<int>(threadIdx.x);
   float m = -__builtin_huge_valf();
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     float g[4];
-    read_staged_group<T>(part, used, t, k, g);
+    read_staged_group<T>(staged, used, t, k, g);
     m = fast_max_nan(m, fast_max_nan(fast_max_nan(g[0], g[1]), fast_max_nan(g[2], g[3])));
   }
   const float M = chunk_fold<T>(m < __builtin_huge_valf() ? m : __builtin_huge_valf(),
@@ -310,9 +258,9 @@ __device__ __forceinline__ FastMergeState shared_part_state(float* part, std::in
   // the terms of float4 k and their pairwise sum (a subtree of 4 of fast_terms_sum<32>)
   const auto group = [&](int k) {
     float g[4], e[4];
-    read_staged_group<T>(part, used, t, k, g);
+    read_staged_group<T>(staged, used, t, k, g);
     fast_terms4(g, M, e);
-    *reinterpret_cast<float4*>(part + (std::int64_t{k} * T + t) * 4) =
+    *reinterpret_cast<float4*>(terms + (std::int64_t{k} * T + t) * 4) =
         make_float4(e[0], e[1], e[2], e[3]);
     return fast_terms_sum<4>(e);
   };
@@ -348,56 +296,15 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m, r.scale);
 }
 
-/// Cluster rows, staged (staged_load.cuh): persistent clusters (grid: as many clusters as the
-/// device holds at once, at most one a row), cluster q handling rows q, q + Q, ... Each block
-/// asks the copy engine for its part of the next row before it computes the current one.
-/// Dynamic shared memory: one part, T * K * 4 elements. Only where x's rows are 16-byte aligned
-/// and n * sizeof(E) is a multiple of 16 (fast_launch.cu); the same arithmetic and bits as
-/// fast_cluster_kernel.
+/// Cluster rows held in shared memory (rows a bulk copy can stage, staged_load.cuh): a cluster a
+/// row, each block staging its part (T * K * 4 elements of E) by one bulk copy and keeping it,
+/// then its terms (float: in place; bf16: beside it), in shared memory rather than registers
+/// (shared_part_state), so that an SM holds more blocks; the states are pushed
+/// (cluster_push_exchange). Dynamic shared memory: shared_cluster_bytes<E>(T * K * 4). The same
+/// bits as fast_cluster_kernel.
 template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 1024 / T)
-    fast_cluster_staged_kernel(const E* __restrict__ x, E* __restrict__ y,
-                               State* __restrict__ row_state, std::int64_t M, std::int64_t n) {
-  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  const int C = static_cast<int>(cluster.num_blocks());
-  const int b = static_cast<int>(cluster.block_rank());
-  const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t first = blockIdx.x / C, stride = gridDim.x / C;
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  const std::int64_t base = b * kSpan;
-  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-  const std::int64_t used = end - base < len ? end - base : len;  // the values the block keeps
-  extern __shared__ __align__(128) unsigned char staging[];
-  E* const staged = reinterpret_cast<E*>(staging);
-  __shared__ StageBarrier arrived;
-  __shared__ ClusterExchange exchange;
-  if (t == 0) arrived.init();
-  __syncthreads();
-  const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
-  if (t == 0 && first < M) arrived.stage(staged, x + first * n + base, bytes);
-  std::uint32_t parity = 0;
-  for (std::int64_t row = first; row < M; row += stride) {
-    arrived.wait(parity);
-    parity ^= 1;
-    float v[4 * K];
-    read_staged<T, K>(staged, used, t, v);
-    __syncthreads();  // the part is read: the next row's may land in its place
-    if (t == 0 && row + stride < M) arrived.stage(staged, x + (row + stride) * n + base, bytes);
-    if (row != first) cluster.barrier_wait();  // the last row's exchange is read everywhere
-    cluster_row<T, K, Mut>(cluster, C, b, row, n, y, row_state, v, exchange);
-  }
-  if (first < M) cluster.barrier_wait();
-}
-
-/// Cluster rows held in shared memory (float rows a bulk copy can stage, staged_load.cuh): a
-/// cluster a row, each block staging its part (T * K * 4 floats of dynamic shared memory) and
-/// keeping it, then its terms, there rather than in registers (shared_part_state), so that an SM
-/// holds more blocks: while some wait at the cluster barrier, others load. The same bits as
-/// fast_cluster_kernel.
-template <int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T, 1536 / T)
-    fast_cluster_shared_kernel(const float* __restrict__ x, float* __restrict__ y,
+    fast_cluster_shared_kernel(const E* __restrict__ x, E* __restrict__ y,
                                State* __restrict__ row_state, std::int64_t n) {
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   const int C = static_cast<int>(cluster.num_blocks());
@@ -410,37 +317,47 @@ __global__ void __launch_bounds__(T, 1536 / T)
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
   const std::int64_t used = end - base < len ? end - base : len;
   extern __shared__ __align__(128) unsigned char staging[];
-  float* const part = reinterpret_cast<float*>(staging);
+  float* const terms = reinterpret_cast<float*>(staging);
+  // float: the part in place of its terms; bf16: after them
+  E* const part = std::is_same_v<E, float> ? reinterpret_cast<E*>(staging)
+                                           : reinterpret_cast<E*>(terms + kSpan);
   __shared__ StageBarrier landed;
   __shared__ ClusterInbox inbox;
   __shared__ ClusterRowResult result;
   if (t == 0) {
     landed.init();
-    landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(float)));
+    landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(E)));
     inbox.open(C);
   }
   cluster_arrive_relaxed();  // completed before the first push (cluster_push_exchange)
   __syncthreads();           // the barrier is initialized before any thread waits on it
   landed.wait(0);
-  const FastMergeState mine = shared_part_state<T, K>(part, used);
+  const FastMergeState mine = shared_part_state<T, K>(part, terms, used);
   const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result).scale;
-  float* row_y = y + row * n;
+  E* row_y = y + row * n;
   const bool vec_ok = vector_aligned(row_y);
 #pragma unroll
   for (int k = 0; k < K; ++k) {  // step 6 from the terms in shared memory (store_chunk's stores)
     const std::int64_t j = (std::int64_t{k} * T + t) * 4;
-    const float4 e = *reinterpret_cast<const float4*>(part + j);
+    const float4 e = *reinterpret_cast<const float4*>(terms + j);
     const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
                           fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
     if (vec_ok && base + j + 4 <= n) {
-      Elements<float>::store4(row_y + base + j, out);
+      Elements<E>::store4(row_y + base + j, out);
     } else {
 #pragma unroll
       for (int c = 0; c < 4; ++c)
-        if (base + j + c < n) row_y[base + j + c] = out[c];
+        if (base + j + c < n) Elements<E>::store1(row_y + base + j + c, out[c]);
     }
   }
-  cluster.barrier_wait();
+}
+
+/// Dynamic shared memory of fast_cluster_shared_kernel for parts of `span` elements of E: the
+/// float terms, and for narrower E the staged part beside them.
+template <class E>
+constexpr std::size_t shared_cluster_bytes(std::int64_t span) {
+  return static_cast<std::size_t>(span) *
+         (sizeof(float) + (std::is_same_v<E, float> ? 0 : sizeof(E)));
 }
 
 /// Announces this block's chunk state (after it is visible device-wide) and waits for the row's

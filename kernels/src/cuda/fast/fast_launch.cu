@@ -1,6 +1,6 @@
 // The launcher of the fast kernel family: the plan of the row length picks the kernel
-// (fast_plan.h): a cluster row is one launch with cluster dimensions (persistent clusters staging
-// their parts by bulk copies where rows are 16-byte aligned); a split plan runs in one
+// (fast_plan.h): a cluster row is one launch with cluster dimensions (each block's part staged
+// into shared memory by a bulk copy where rows are 16-byte aligned); a split plan runs in one
 // cooperative launch where its rows can be staged and one row's blocks fit the device, else in
 // two launches (FastSplitPath: the choice measured faster on the H200 in each case). Every CUDA
 // call's status is checked.
@@ -102,61 +102,24 @@ void allow_dynamic_smem(const void* kernel, std::size_t bytes) {
                                        static_cast<int>(bytes)));
 }
 
-/// The staged cluster kernel for blocks of T threads in clusters of `blocks`: its shared memory
-/// (one part) and the clusters the current device holds at once (at least 1). Asked once per
-/// device, kernel and cluster size, then cached; the first ask also raises the kernel's dynamic
-/// shared-memory limit on that device (a part of 64 KiB is above the default 48 KiB).
-template <class E, int T, KernelMutation Mut>
-struct StagedClusters {
-  static constexpr std::size_t kSmem = std::size_t{T} * kSplitK * 4 * sizeof(E);
-  static auto kernel() { return fast::fast_cluster_staged_kernel<E, T, kSplitK, Mut>; }
-  static std::int64_t resident(int blocks) {
-    static std::mutex mutex;
-    static std::map<std::pair<int, int>, std::int64_t> cache;
-    int device = 0;
-    OSVS_CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_pair(device, blocks);
-    if (const auto it = cache.find(key); it != cache.end()) return it->second;
-    allow_dynamic_smem(reinterpret_cast<const void*>(kernel()), kSmem);
-    const fast::ClusterConfig probe(static_cast<unsigned>(blocks), T, static_cast<unsigned>(blocks),
-                                    kSmem, nullptr);
-    int clusters = 0;
-    OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel(), &probe.config));
-    const std::int64_t c = clusters > 0 ? clusters : 1;
-    cache.emplace(key, c);
-    return c;
-  }
-  /// Blocks of a launch over `rows` rows: as many clusters as fit at once, at most one a row.
-  static std::int64_t grid(int blocks, std::int64_t rows) {
-    const std::int64_t c = resident(blocks);
-    return (c < rows ? c : rows) * blocks;
-  }
-};
-
-/// Cluster rows. Float rows a bulk copy can stage: a cluster a row, each block's part held in
-/// shared memory (fast_cluster_shared_kernel). Other stageable rows (bf16): persistent clusters
-/// staging the next row's part (fast_cluster_staged_kernel). The rest: M clusters of p.blocks
-/// blocks loading into registers. The same bits on every path.
+/// Cluster rows: rows a bulk copy can stage keep each block's part in shared memory
+/// (fast_cluster_shared_kernel); the rest load into registers (fast_cluster_kernel). A cluster a
+/// row either way, the same bits.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
   const auto blocks = static_cast<unsigned>(p.blocks);
+  const unsigned grid = grid_of(l.rows * p.blocks);
   const auto go = [&](auto threads) {
     constexpr int T = decltype(threads)::kThreads;
-    if (!stageable(l.x, l.cols)) {
-      fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, kSplitK, Mut>,
-                               grid_of(l.rows * p.blocks), T, blocks, l.stream, l.x, l.y,
-                               l.row_state, l.cols);
-    } else if constexpr (std::is_same_v<E, float>) {
-      const auto kernel = fast::fast_cluster_shared_kernel<T, kSplitK, Mut>;
-      constexpr std::size_t kSmem = std::size_t{T} * kSplitK * 4 * sizeof(float);
+    if (stageable(l.x, l.cols)) {
+      const auto kernel = fast::fast_cluster_shared_kernel<E, T, kSplitK, Mut>;
+      constexpr std::size_t kSmem = fast::shared_cluster_bytes<E>(std::int64_t{T} * kSplitK * 4);
       allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kSmem);
-      fast::launch_in_clusters_smem(kernel, grid_of(l.rows * p.blocks), T, blocks, kSmem, l.stream,
-                                    l.x, l.y, l.row_state, l.cols);
+      fast::launch_in_clusters_smem(kernel, grid, T, blocks, kSmem, l.stream, l.x, l.y, l.row_state,
+                                    l.cols);
     } else {
-      using G = StagedClusters<E, T, Mut>;
-      fast::launch_in_clusters_smem(G::kernel(), grid_of(G::grid(p.blocks, l.rows)), T, blocks,
-                                    G::kSmem, l.stream, l.x, l.y, l.row_state, l.rows, l.cols);
+      fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, kSplitK, Mut>, grid, T, blocks,
+                               l.stream, l.x, l.y, l.row_state, l.cols);
     }
   };
   if (p.threads == 256)
@@ -322,7 +285,7 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   if (p.blocks > 1) {  // rows of device memory (cudaMalloc: 256-byte aligned)
     i.layout = "cluster_row";
     const bool staged = stageable(static_cast<const float*>(nullptr), cols);
-    i.path = staged ? "cluster_shared" : "cluster";  // float rows (bf16: staged clusters)
+    i.path = staged ? "cluster_shared" : "cluster";
     i.grid = rows * p.blocks;
     return i;
   }
