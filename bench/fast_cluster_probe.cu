@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(T, 1024 / T)
   const int t = static_cast<int>(threadIdx.x);
   extern __shared__ __align__(128) unsigned char staging[];
   float* const staged = reinterpret_cast<float*>(staging);
-  __shared__ StageBarrier landed[STAGES];
+  __shared__ TxBarrier landed[STAGES];
   if (t == 0)
     for (int s = 0; s < STAGES; ++s) landed[s].init();
   __syncthreads();

@@ -105,16 +105,25 @@ double fast_output_ulps(float x, float m_c, float m, double D, double rho, doubl
   return total / ulp_of(y * (1 - 0x1p-40));
 }
 
-/// Fills b (every y_ulp[j] is written: reused storage never shows through).
-void outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n, float m, double D, double err,
-                   double path, double exp_ulp, const IndexLoop* loops) {
+/// Fills b from the row's d accounting (D, err) along a path of `path` roundings and each
+/// element's ulps, ulps(j); every y_ulp[j] is written: reused storage never shows through.
+template <class ElementUlps>
+void fill_bound(SoftmaxBound& b, std::int64_t n, double D, double err, double path,
+                const IndexLoop* loops, ElementUlps ulps) {
   const double safety = arithmetic_safety(path);
   b.d_rel = err / D * safety;
   b.y_ulp.resize(static_cast<std::size_t>(n));
   run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t j = begin; j < end; ++j)
-      b.y_ulp[static_cast<std::size_t>(j)] = output_ulps(row[j], m, D, b.d_rel, exp_ulp) * safety;
+      b.y_ulp[static_cast<std::size_t>(j)] = ulps(j, b.d_rel) * safety;
   });
+}
+
+/// The 2-pass and 3-pass kernels' bound: every element against the row's (m, D).
+void outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n, float m, double D, double err,
+                   double path, double exp_ulp, const IndexLoop* loops) {
+  fill_bound(b, n, D, err, path, loops,
+             [&](std::int64_t j, double rho) { return output_ulps(row[j], m, D, rho, exp_ulp); });
 }
 
 /// The fast kernel's bound: d from the row's accounting state (every part merged the same state),
@@ -123,16 +132,10 @@ void fast_outputs_bound(SoftmaxBound& b, const float* row, std::int64_t n,
                         const std::vector<FastPart<detail::AccState>>& parts, double exp_ulp,
                         const IndexLoop* loops) {
   const detail::AccState& s = parts.front().row;
-  const double safety = arithmetic_safety(detail::fast_path(n));
-  b.d_rel = s.err / s.D * safety;
   const std::int64_t span = fast_plan(n).chunk_span();
-  b.y_ulp.resize(static_cast<std::size_t>(n));
-  run_element_chunks(loops, n, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t j = begin; j < end; ++j)
-      b.y_ulp[static_cast<std::size_t>(j)] =
-          fast_output_ulps(row[j], parts[static_cast<std::size_t>(j / span)].m, s.m, s.D, b.d_rel,
-                           exp_ulp) *
-          safety;
+  fill_bound(b, n, s.D, s.err, detail::fast_path(n), loops, [&](std::int64_t j, double rho) {
+    return fast_output_ulps(row[j], parts[static_cast<std::size_t>(j / span)].m, s.m, s.D, rho,
+                            exp_ulp);
   });
 }
 

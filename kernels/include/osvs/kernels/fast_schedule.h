@@ -102,15 +102,21 @@ OSVS_HD auto pairwise_tree(int lo, Get get, Combine combine) {
 using FastKernelExp = PortableExp;
 using FastCombine = HardenedCombineWith<FastKernelExp>;
 
-/// max(a, b), NaN when either is, +0 over -0 (IEEE 754-2019 maximum; one max.NaN on the device,
-/// sm_80 and later): exact, so any order of a fold gives the same bits.
-OSVS_HD float fast_max_nan(float a, float b) {
+/// max(a, b) (MAX) or min(a, b), NaN when either is: one max.NaN or min.NaN on the device (sm_80
+/// and later). The maximum is IEEE 754-2019's (+0 over -0, as fmax_k), exact, so any order of a
+/// fold gives the same bits; the minimum serves range tests, where the sign of a zero is moot.
+template <bool MAX>
+OSVS_HD float fast_extremum_nan(float a, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   float r;
-  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  if constexpr (MAX)
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  else
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
 #else
-  return a != a || b != b ? a + b : fmax_k(a, b);
+  if (a != a || b != b) return a + b;
+  return MAX ? fmax_k(a, b) : (a < b ? a : b);
 #endif
 }
 
@@ -123,7 +129,8 @@ template <int V>
 OSVS_HD float fast_thread_max(const float* v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const float m = pairwise_tree<V>(
-      0, [&](int i) { return v[i]; }, [](float a, float b) { return fast_max_nan(a, b); });
+      0, [&](int i) { return v[i]; },
+      [](float a, float b) { return fast_extremum_nan<true>(a, b); });
   return m < __builtin_huge_valf() ? m : __builtin_huge_valf();  // NaN or +inf -> +inf
 #else
   float m = -__builtin_huge_valf();
@@ -157,17 +164,6 @@ OSVS_HD float fast_term(float x, float M) {
   return compensated_exp_diff_with<FastKernelExp>(x, M);
 }
 
-/// min(a, b), NaN when either is (one min.NaN on the device): a range test over several values.
-OSVS_HD float fast_min_nan(float a, float b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  float r;
-  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-  return r;
-#else
-  return a != a || b != b ? a + b : (a < b ? a : b);
-#endif
-}
-
 /// e[c] = fast_term(v[c], M) for c = 0 .. 3, the same bits, with one range test for the four
 /// instead of a branch an element: every difference t = fl(v[c] - M) in portable_expf's
 /// exponent-field range takes that path (finite, so compensated); if one is outside it (NaN, an
@@ -179,7 +175,7 @@ OSVS_HD void fast_terms4(const float* v, float M, float* e) {
     const float t = v[c] - M;
     const float E = portable_expf_scaled(portable_expf_parts(t));
     e[c] = detail::fma_f(E, two_diff_error(v[c], M, t), E);
-    lo = fast_min_nan(lo, t);
+    lo = fast_extremum_nan<false>(lo, t);
     hi = fmax_k(hi, t);
   }
   if (portable_expf_scales_exactly(lo) && portable_expf_scales_exactly(hi)) return;

@@ -14,7 +14,7 @@
 namespace osvs::cuda::fast {
 
 /// Every thread: arrives at the cluster barrier without ordering its memory accesses (the inbox's
-/// mbarrier is published by its own release fence, StageBarrier::init), so that loads issued
+/// mbarrier is published by its own release fence, TxBarrier::init), so that loads issued
 /// after it are not held back; cluster_wait completes it.
 __device__ __forceinline__ void cluster_arrive_relaxed() {
   asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
@@ -27,7 +27,7 @@ __device__ __forceinline__ void cluster_wait() {
 /// A block's inbox: slot r holds the state of the cluster's block r.
 struct ClusterInbox {
   __align__(16) FastMergeState slot[kFastClusterMax];
-  StageBarrier landed;
+  TxBarrier landed;
 
   /// Thread 0, before the cluster barrier that precedes every push: C states expected.
   __device__ void open(int C) {

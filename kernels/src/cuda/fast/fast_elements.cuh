@@ -50,6 +50,34 @@ struct Elements<std::uint16_t> {  // bf16 bits
   __device__ static void store1(std::uint16_t* p, float v) { *p = bf16_bits_of(v); }
 };
 
+/// The four values at p[j .. j + 3] (fast_plan.h's float4 slot): one vector load where the
+/// group is whole (j + 4 <= end) and vec_ok, else element loads, -inf at or past end.
+template <class E>
+__device__ __forceinline__ void load_group(const E* p, std::int64_t j, std::int64_t end,
+                                           bool vec_ok, float* v) {
+  if (vec_ok && j + 4 <= end) {
+    Elements<E>::load4(p + j, v);
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      v[c] = j + c < end ? Elements<E>::load1(p + j + c) : -__builtin_huge_valf();
+  }
+}
+
+/// Writes out[0 .. 3] to p[j .. j + 3]: one vector store where the group is whole (j + 4 <= n)
+/// and vec_ok, else element stores, none at or past n.
+template <class E>
+__device__ __forceinline__ void store_group(E* p, std::int64_t j, std::int64_t n, bool vec_ok,
+                                            const float* out) {
+  if (vec_ok && j + 4 <= n) {
+    Elements<E>::store4(p + j, out);
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      if (j + c < n) Elements<E>::store1(p + j + c, out[c]);
+  }
+}
+
 /// Whether p allows E's vector accesses.
 template <class E>
 __device__ __forceinline__ bool vector_aligned(const E* p) {

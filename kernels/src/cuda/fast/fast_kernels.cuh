@@ -70,16 +70,8 @@ __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64
                                            float (&v)[4 * K]) {
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const std::int64_t j = base + (std::int64_t{k} * T + t) * 4;
-    if (vec_ok && j + 4 <= end) {
-      Elements<E>::load4(row + j, v + 4 * k);
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        v[4 * k + c] = j + c < end ? Elements<E>::load1(row + j + c) : -__builtin_huge_valf();
-    }
-  }
+  for (int k = 0; k < K; ++k)
+    load_group(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
 }
 
 /// Writes the outputs (step 6) of thread t's values v of a part of maximum m_part and scale
@@ -100,13 +92,7 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
     } else {
       fast_outputs4(v + 4 * k, m_part, scale, out);
     }
-    if (vec_ok && j + 4 <= n) {
-      Elements<E>::store4(row + j, out);
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        if (j + c < n) Elements<E>::store1(row + j + c, out[c]);
-    }
+    store_group(row, j, n, vec_ok, out);
   }
 }
 
@@ -219,7 +205,7 @@ __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, 
   const int t = static_cast<int>(threadIdx.x);
   cluster_wait();  // every block's inbox is open
   if (t < kWarpSize) inbox.push(C, b, mine);
-  inbox.landed.wait_cluster(0);
+  inbox.landed.wait<true>(0);
   if (t < kWarpSize) {
     const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
                                                         Mut == KernelMutation::FastPrefixMerge));
@@ -244,18 +230,17 @@ __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, 
 template <int T, int K, class E>
 __device__ __forceinline__ FastMergeState shared_part_state(const E* staged, float* terms,
                                                             std::int64_t used) {
-  static_assert(K == 8, "the thread's pairwise tree below is written for 8 float4s (32 values)");
   const int t = static_cast<int>(threadIdx.x);
-  float m = -__builtin_huge_valf();
+  // the thread's maximum: the maxima of its float4s folded (exact, so fast_thread_max's bits)
+  float m = FastMaxAlg{}.initial();
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     float g[4];
     read_staged_group<T>(staged, used, t, k, g);
-    m = fast_max_nan(m, fast_max_nan(fast_max_nan(g[0], g[1]), fast_max_nan(g[2], g[3])));
+    m = FastMaxAlg{}.combine(m, fast_thread_max<4>(g));
   }
-  const float M = chunk_fold<T>(m < __builtin_huge_valf() ? m : __builtin_huge_valf(),
-                                FastMaxAlg{});  // NaN or +inf -> +inf (fast_thread_max)
-  // the terms of float4 k and their pairwise sum (a subtree of 4 of fast_terms_sum<32>)
+  const float M = chunk_fold<T>(m, FastMaxAlg{});
+  // the terms of float4 k and their pairwise sum (a subtree of 4 of fast_terms_sum<4 K>)
   const auto group = [&](int k) {
     float g[4], e[4];
     read_staged_group<T>(staged, used, t, k, g);
@@ -264,15 +249,16 @@ __device__ __forceinline__ FastMergeState shared_part_state(const E* staged, flo
         make_float4(e[0], e[1], e[2], e[3]);
     return fast_terms_sum<4>(e);
   };
-  const auto add = [](double a, double b) { return detail::add_rn(a, b); };
-  const double low = add(add(group(0), group(1)), add(group(2), group(3)));
-  const double d = add(low, add(add(group(4), group(5)), add(group(6), group(7))));
+  const double d =
+      pairwise_tree<K>(0, group, [](double a, double b) { return detail::add_rn(a, b); });
   return fast_merge_state(M, chunk_fold<T>(d, FastSumAlg{}));
 }
 
 /// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
-/// grid M * C: a row's blocks are consecutive) each load their part of the row into registers
-/// and run cluster_row. HBM: one read and one write of each element.
+/// grid M * C: a row's blocks are consecutive) each load their part of the row into registers,
+/// find its state and terms (steps 1-4), exchange the states by pushes (cluster_push_exchange)
+/// and write their terms scaled. Rows a bulk copy cannot stage (fast_cluster_shared_kernel takes
+/// the rest). HBM: one read and one write of each element.
 template <class E, int T, int K, KernelMutation Mut>
 __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
@@ -321,7 +307,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   // float: the part in place of its terms; bf16: after them
   E* const part = std::is_same_v<E, float> ? reinterpret_cast<E*>(staging)
                                            : reinterpret_cast<E*>(terms + kSpan);
-  __shared__ StageBarrier landed;
+  __shared__ TxBarrier landed;
   __shared__ ClusterInbox inbox;
   __shared__ ClusterRowResult result;
   if (t == 0) {
@@ -342,13 +328,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
     const float4 e = *reinterpret_cast<const float4*>(terms + j);
     const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
                           fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
-    if (vec_ok && base + j + 4 <= n) {
-      Elements<E>::store4(row_y + base + j, out);
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        if (base + j + c < n) Elements<E>::store1(row_y + base + j + c, out[c]);
-    }
+    store_group(row_y, base + j, n, vec_ok, out);
   }
 }
 
@@ -404,7 +384,7 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thr
   const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
   extern __shared__ __align__(128) unsigned char staging[];
   E* const staged = reinterpret_cast<E*>(staging);
-  __shared__ StageBarrier landed;
+  __shared__ TxBarrier landed;
   if constexpr (STAGED) {
     if (t == 0) landed.init();
     __syncthreads();

@@ -82,8 +82,8 @@ void launch_unsplit(const FastPlan& p, const Launch<E>& l) {
   }
 }
 
-/// Whether a cluster row's parts can be staged by bulk copies (staged_load.cuh): every row of x
-/// starts 16-byte aligned and is a multiple of 16 bytes long.
+/// Whether the parts of x's rows (cluster blocks, split chunks) can be staged by bulk copies
+/// (staged_load.cuh): every row of x starts 16-byte aligned and is a multiple of 16 bytes long.
 template <class E>
 bool stageable(const E* x, std::int64_t cols) {
   return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && (cols * sizeof(E)) % 16 == 0;
