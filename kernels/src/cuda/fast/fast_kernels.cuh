@@ -434,7 +434,7 @@ constexpr std::size_t split_staged_bytes(std::int64_t span) {
 /// before the item's own (C <= 2 G), so by induction over rows every wait ends; the launch is
 /// cooperative, so every block runs. HBM: one read, one write, plus 8 bytes a chunk.
 template <class E, int T, int K, int STAGES, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 1)
+__global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
     fast_split_staged_kernel(const E* __restrict__ x, E* __restrict__ y,
                              State* __restrict__ row_state, std::int64_t M, std::int64_t n,
                              std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,

@@ -29,7 +29,7 @@ using fast::fast_split_kernel;
 
 constexpr int kWarpRowsPerBlock = 4;  // a warp per row: 4 rows (128 threads) a block
 constexpr int kSplitT = kFastSplitThreads;
-constexpr int kSplitK = kFastBlockVec;
+constexpr int kSplitK = kFastSplitVec;
 
 template <int T>
 struct Threads {
@@ -155,7 +155,7 @@ constexpr int kSplitStages = 3;
 template <KernelMutation Mut, class E, bool STAGED>
 struct SplitKernel {
   static constexpr std::size_t kSmem =
-      STAGED ? fast::split_staged_bytes<E, kSplitStages>(kFastChunkElems) : 0;
+      STAGED ? fast::split_staged_bytes<E, kSplitStages>(kFastSplitChunkElems) : 0;
   static auto kernel() {
     if constexpr (STAGED)
       return fast::fast_split_staged_kernel<E, kSplitT, kSplitK, kSplitStages, Mut>;
