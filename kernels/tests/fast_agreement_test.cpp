@@ -125,9 +125,8 @@ SoftmaxResult launch_on_path(const SoftmaxBatch& b, cuda::FastSplitPath path) {
 }
 
 TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
-  // 300 rows of 9 chunks: more chunks than the device holds blocks at once, so blocks loop; rows
-  // a multiple of 4 elements long take the staged pipelined kernel (staged_load.cuh), the others
-  // the register one.
+  // 300 rows of 9 chunks: more rows than one cooperative round holds, so blocks loop; rows a
+  // multiple of 4 elements long take the staged cooperative kernel (staged_load.cuh).
   for (const auto& s :
        {std::array<std::int64_t, 2>{300, kFastClusterRowMax + 1},
         std::array<std::int64_t, 2>{3, kFastClusterRowMax + 5 * kFastChunkElems + 1},
@@ -148,8 +147,6 @@ TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
   for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
                         std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9},
                         std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9},
-                        // staged split rows (n * 2 % 16 == 0), more chunks than blocks at once
-                        std::array<std::int64_t, 2>{40, kFastClusterRowMax + 8},
                         std::array<std::int64_t, 2>{3, 32768},       // staged (n * 2 % 16 == 0)
                         std::array<std::int64_t, 2>{300, 16384}}) {  // staged clusters loop
     SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],

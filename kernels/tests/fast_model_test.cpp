@@ -52,10 +52,9 @@ TEST(FastPlan, TheIssuesShapes) {
   EXPECT_EQ(fast_plan(kFastSmallClusterRowMax + 1).blocks, 5);
   EXPECT_EQ(fast_plan(kFastClusterRowMax).blocks, kFastClusterMax);
   EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).blocks, 1);
-  EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).chunks,
-            kFastClusterRowMax / kFastSplitChunkElems + 1);
-  EXPECT_EQ(split.chunks, (1 << 20) / kFastSplitChunkElems);
-  EXPECT_EQ(split.chunk_span(), kFastSplitChunkElems);
+  EXPECT_EQ(fast_plan(kFastClusterRowMax + 1).chunks, kFastClusterMax + 1);
+  EXPECT_EQ(split.chunks, 64);
+  EXPECT_EQ(split.chunk_span(), kFastChunkElems);
 }
 
 TEST(FastPlan, EveryElementHasExactlyOneSlot) {
@@ -145,17 +144,15 @@ TEST(FastSchedule, WarpRowIsTheMaxFoldThenTheSumFold) {
 }
 
 TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
-  // 17 chunks (q = 1): threads 0 .. 16 hold the chunk states, the rest the initial one; the warp
+  // 9 chunks (q = 1): threads 0 .. 8 hold the chunk states, the rest the initial one; the warp
   // tree then the block tree of 16 warps, over fast_merge; the row's d = fl(s.d + lo).
   const std::int64_t n = kFastClusterRowMax + 77;
   const std::vector<float> x = normal_row(n, 4);
   const FastPlan p = fast_plan(n);
-  const int C = static_cast<int>(kFastClusterRowMax / kFastSplitChunkElems + 1);
-  ASSERT_EQ(p.chunks, C);
-  ASSERT_LE(C, 32);  // one warp's lanes
+  ASSERT_EQ(p.chunks, 9);
   std::vector<FastMergeState> thread_v(static_cast<std::size_t>(p.threads),
                                        FastMergeAlg{}.initial());
-  for (int c = 0; c < C; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
+  for (int c = 0; c < 9; ++c) thread_v[c] = model_fast_chunk(x.data(), n, p, c, FastFloatAlg{});
   std::array<FastMergeState, 32> lanes;
   for (int l = 0; l < 32; ++l) lanes[l] = thread_v[l];
   std::array<FastMergeState, 32> warps;
@@ -166,7 +163,7 @@ TEST(FastSchedule, SplitRowMergesChunkStatesInTheDocumentedOrder) {
   EXPECT_TRUE(bitwise_equal(run_fast(x, 1, n).row_state[0], expect));
   // the merge's state is the verified combine's, bit for bit; lo only refines d
   State plain = identity_state();
-  for (int c = 0; c < C; ++c) plain = FastCombine::combine(plain, thread_v[c].s);
+  for (int c = 0; c < 9; ++c) plain = FastCombine::combine(plain, thread_v[c].s);
   EXPECT_EQ(plain.m, merged.s.m);
 }
 
@@ -207,10 +204,10 @@ TEST(FastSchedule, ClusterRowMergesItsBlocksStatesInOneWarp) {
 TEST(FastSchedule, SplitRowWritesEachChunksTermsScaled) {
   // step 6 of a split row: chunk c's terms against its own maximum, times its scale; chunk 1
   // about 50 below the row's maximum (subnormal outputs), chunk 2 about 95 (a subnormal scale)
-  const std::int64_t n = kFastClusterRowMax + 3 * kFastSplitChunkElems + 9;
+  const std::int64_t n = kFastClusterRowMax + 3 * kFastChunkElems + 9;
   std::vector<float> x = normal_row(n, 6);
-  for (std::int64_t j = kFastSplitChunkElems; j < 3 * kFastSplitChunkElems; ++j)
-    x[static_cast<std::size_t>(j)] -= j < 2 * kFastSplitChunkElems ? 50.0f : 95.0f;
+  for (std::int64_t j = kFastChunkElems; j < 3 * kFastChunkElems; ++j)
+    x[static_cast<std::size_t>(j)] -= j < 2 * kFastChunkElems ? 50.0f : 95.0f;
   const FastPlan p = fast_plan(n);
   ASSERT_GT(p.chunks, 3);
   std::vector<float> m_c(static_cast<std::size_t>(p.chunks));
@@ -221,8 +218,7 @@ TEST(FastSchedule, SplitRowWritesEachChunksTermsScaled) {
       compensated_exp_diff_with<PortableExp>(m_c[2], r.row_state[0].m) / r.row_state[0].d;
   EXPECT_TRUE(scale2 > 0.0f && scale2 < 0x1p-126f) << scale2;
   std::size_t subnormal = 0;
-  for (std::int64_t j = 0; j < n;
-       j += j >= kFastSplitChunkElems && j < 3 * kFastSplitChunkElems ? 1 : 89) {
+  for (std::int64_t j = 0; j < n; j += j >= kFastChunkElems && j < 3 * kFastChunkElems ? 1 : 89) {
     const auto k = static_cast<std::size_t>(j);
     ASSERT_EQ(float_bits(r.y[k]),
               float_bits(scaled_output(x[k], m_c[static_cast<std::size_t>(j / p.chunk_span())],

@@ -32,8 +32,7 @@ std::size_t fast_workspace_bytes(std::int64_t rows, std::int64_t cols);
 /// implies (bytes; `read_twice` when x is read a second time, from L2 where still resident).
 struct FastLaunchInfo {
   const char* layout;  ///< "warp_per_row", "block_per_row", "cluster_row" or "split_row"
-  const char* path;    ///< "single", "cluster", "cluster_shared", "cooperative_staged",
-                       ///< "cooperative" or "two_launch"
+  const char* path;    ///< "single", "cluster", "cluster_shared", "cooperative" or "two_launch"
   int threads;         ///< threads per block
   int vec;             ///< float4s per thread
   std::int64_t chunks;

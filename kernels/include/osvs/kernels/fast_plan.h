@@ -9,7 +9,7 @@
 //                                             n = 65536, then 512 (16384 elements); the blocks
 //                                             exchange their states once, through distributed
 //                                             shared memory
-//   n > 131072             a split row        threads = 512, vec = 4; chunks of 8192 elements,
+//   n > 131072             a split row        threads = 512, vec = 8; chunks of 16384 elements,
 //                                             one block each, chunk states merged across blocks
 //
 // A cluster row is read from HBM once like a block row, in small blocks that an SM holds several
@@ -39,7 +39,7 @@
 
 namespace osvs {
 
-/// Elements of a cluster row's block of 512 threads (rows past kFastSmallClusterRowMax).
+/// Elements of one chunk of a split row.
 inline constexpr std::int64_t kFastChunkElems = 16384;
 /// Rows up to this length get a block each (of at most 256 threads).
 inline constexpr std::int64_t kFastBlockRowMax = 8192;
@@ -53,13 +53,8 @@ inline constexpr std::int64_t kFastClusterRowMax = kFastClusterMax * kFastChunkE
 inline constexpr std::int64_t kFastWarpRowMax = 1024;
 /// Threads of a split row's block.
 inline constexpr int kFastSplitThreads = 512;
-/// float4s a thread holds in the block and cluster layouts.
+/// float4s a thread holds in the block and split layouts.
 inline constexpr int kFastBlockVec = 8;
-/// float4s a thread holds in a split row's chunk.
-inline constexpr int kFastSplitVec = 4;
-/// Elements of one chunk of a split row.
-inline constexpr std::int64_t kFastSplitChunkElems =
-    std::int64_t{kFastSplitThreads} * kFastSplitVec * 4;
 
 struct FastPlan {
   int threads = 32;         ///< threads per chunk (32: a warp per row)
@@ -104,8 +99,7 @@ OSVS_HD FastPlan fast_plan(std::int64_t n) {
     return p;
   }
   p.threads = kFastSplitThreads;
-  p.vec = kFastSplitVec;
-  p.chunks = (n + kFastSplitChunkElems - 1) / kFastSplitChunkElems;
+  p.chunks = (n + kFastChunkElems - 1) / kFastChunkElems;
   return p;
 }
 

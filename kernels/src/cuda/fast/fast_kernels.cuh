@@ -7,21 +7,18 @@
 //                        fast_schedule.h, step 5). HBM: one read and one write of each element.
 //                        Rows a bulk copy can stage: fast_cluster_shared_kernel, the part kept in
 //                        shared memory.
-//   fast_split_staged_kernel
-//                        chunks > 1, rows a bulk copy can stage; cooperative and persistent:
-//                        G blocks, all co-resident (cudaLaunchCooperativeKernel refuses the
-//                        launch otherwise, never assumed), G >= C; block b takes the chunks b,
-//                        b + G, ... of the row-major M x C grid, three staged ahead in shared
-//                        memory. Each block writes its chunk's state, announces it on the row's
-//                        counter, and finishes its previous chunk before it waits for anything:
-//                        waits until that row's C states are written, merges them in the fixed
-//                        order of fast_schedule.h, step 5, and writes that chunk's terms, kept in
-//                        registers, scaled (step 6). The last block of a row to leave resets the
+//   fast_split_kernel    chunks > 1, cooperative and persistent: the grid is G = R * C blocks,
+//                        all co-resident (cudaLaunchCooperativeKernel refuses the launch
+//                        otherwise, never assumed); block b always handles chunk b % C of the
+//                        rows b / C, b / C + R, ... Each block holds its chunk in registers,
+//                        writes its chunk state, announces it on the row's counter and waits
+//                        until the row's C states are written; then every block of the row
+//                        merges them in the same fixed order (fast_schedule.h, step 5) and writes
+//                        its chunk's terms, kept in registers, scaled (step 6). The C blocks of a
+//                        row are one fixed group of co-resident blocks that only ever waits on
+//                        itself, so it cannot deadlock. The last block of a row to leave resets the
 //                        row's two counters, so the workspace is zero again for the next launch (no
 //                        memset launch). HBM: one read, one write, plus 8 bytes a chunk.
-//   fast_split_kernel    the same for rows not staged: chunks loaded into registers, R whole rows
-//                        a round (G = R * C), each block waiting for its row right after its own
-//                        announcement.
 //   fast_chunk_state_kernel + fast_chunk_output_kernel
 //                        chunks > 1 where a row's C blocks cannot all be co-resident (or the
 //                        device has no cooperative launch): the same arithmetic in two launches,
@@ -343,19 +340,14 @@ constexpr std::size_t shared_cluster_bytes(std::int64_t span) {
          (sizeof(float) + (std::is_same_v<E, float> ? 0 : sizeof(E)));
 }
 
-/// Announces this block's chunk state (thread 0 holds s) on its row's counter, after the state is
-/// visible device-wide.
-__device__ __forceinline__ void publish(FastMergeState* slot, FastMergeState s, unsigned* arrived) {
+/// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
+/// other C - 1. Thread 0 holds s; every thread returns when the row's C states are readable.
+__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
+                                                 unsigned* arrived, std::int64_t C) {
   if (threadIdx.x == 0) {
     *slot = s;
     __threadfence();  // the state before the count
     atomicAdd(arrived, 1u);
-  }
-}
-
-/// Every thread returns once the row's C chunk states are written and readable.
-__device__ __forceinline__ void wait_for_row(const unsigned* arrived, std::int64_t C) {
-  if (threadIdx.x == 0) {
     const volatile unsigned* count = arrived;
     while (static_cast<std::int64_t>(*count) < C) __nanosleep(64);
     __threadfence();  // the count before the states
@@ -372,124 +364,56 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
   }
 }
 
-/// The end of a split row's chunk for its block: waits for the row's C states, merges them (step
-/// 5), lets the row's counters go and writes the chunk's terms v (against its maximum m_part)
-/// scaled (step 6).
-template <class E, int T, int K, KernelMutation Mut>
-__device__ __forceinline__ void finish_chunk(E* __restrict__ y, State* __restrict__ row_state,
-                                             std::int64_t n, std::int64_t C, std::int64_t item,
-                                             const FastMergeState* chunk_states, unsigned* arrived,
-                                             unsigned* departed, const float (&v)[4 * K],
-                                             float m_part) {
-  const std::int64_t row = item / C;
-  const std::int64_t c = item % C;
-  wait_for_row(arrived + row, C);
-  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
-  leave(arrived + row, departed + row, C);
-  if (c == 0 && threadIdx.x == 0) row_state[row] = s;
-  E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
-                          vector_aligned(row_y), v, m_part, fast_part_scale(m_part, s));
-}
-
-/// chunks > 1, cooperative, chunks loaded into registers (rows a bulk copy cannot stage; see the
-/// file's head). gridDim.x = R * C; arrived[] and departed[] zero for the M rows on entry, and
-/// again on exit.
-template <class E, int T, int K, KernelMutation Mut>
+/// chunks > 1, cooperative (see the file's head). gridDim.x = R * C; arrived[] and departed[]
+/// zero for the M rows on entry, and again on exit. STAGED (rows 16-byte aligned, n * sizeof(E)
+/// a multiple of 16; dynamic shared memory of one chunk): the copy engine brings each block's next
+/// chunk into shared memory while the block waits for its row's states, merges and writes
+/// (staged_load.cuh); the same bits as loading into registers.
+template <class E, int T, int K, KernelMutation Mut, bool STAGED>
 __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
     fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                       std::int64_t M, std::int64_t n, std::int64_t C, FastMergeState* chunk_states,
                       unsigned* arrived, unsigned* departed) {
   const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t base = (blockIdx.x % C) * std::int64_t{T} * K * 4;
-  for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
-    const E* row_x = x + (item / C) * n;
-    float v[4 * K];
-    load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-    const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-    publish(chunk_states + item, mine, arrived + item / C);
-    finish_chunk<E, T, K, Mut>(y, row_state, n, C, item, chunk_states, arrived, departed, v,
-                               mine.s.m);
-  }
-}
-
-/// Dynamic shared memory of fast_split_staged_kernel: STAGES chunks of E, and for narrower E one
-/// chunk of float terms beside them.
-template <class E, int STAGES>
-constexpr std::size_t split_staged_bytes(std::int64_t span) {
-  return static_cast<std::size_t>(span) *
-         (STAGES * sizeof(E) + (std::is_same_v<E, float> ? 0 : sizeof(float)));
-}
-
-/// chunks > 1, cooperative and pipelined, for rows a bulk copy can stage (staged_load.cuh): block
-/// b takes the items (chunks of the row-major M x C grid) b, b + G, b + 2 G, ... (G = gridDim.x,
-/// all co-resident, G >= C), with STAGES of its items staged ahead in shared memory. For each item
-/// it finds the chunk's state and terms from shared memory (shared_part_state, the bits of
-/// chunk_state), announces the state, and only then finishes its previous item (finish_chunk:
-/// that row's wait, merge and stores, from the terms kept in registers) before it moves the new
-/// terms into registers and stages the item STAGES ahead in their place. A row's wait thus comes
-/// a whole item after this block announced its chunk, and the other blocks' skew hides behind it.
-///
-/// Progress: an item is announced after its block finished the item 2 G earlier, whose row is
-/// before the item's own (C <= 2 G), so by induction over rows every wait ends; the launch is
-/// cooperative, so every block runs. HBM: one read, one write, plus 8 bytes a chunk.
-template <class E, int T, int K, int STAGES, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
-    fast_split_staged_kernel(const E* __restrict__ x, E* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t M, std::int64_t n,
-                             std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
-                             unsigned* departed) {
-  const int t = static_cast<int>(threadIdx.x);
   constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  const std::int64_t items = M * C;
-  extern __shared__ __align__(128) unsigned char staging[];
-  E* const parts = reinterpret_cast<E*>(staging);
-  // float: each part becomes its own terms; bf16: one chunk of terms after the parts
-  float* const bf16_terms = reinterpret_cast<float*>(parts + STAGES * kSpan);
-  const auto terms_of = [&](int s) {
-    return std::is_same_v<E, float> ? reinterpret_cast<float*>(parts + s * kSpan) : bf16_terms;
-  };
-  const auto length = [&](std::int64_t item) {  // >= 1 (fast_plan.h)
-    const std::int64_t base = (item % C) * kSpan;
-    return n - base < kSpan ? n - base : kSpan;
-  };
-  __shared__ TxBarrier landed[STAGES];
-  const auto stage = [&](int s, std::int64_t item) {  // thread 0
-    if (item < items)
-      landed[s].stage(parts + s * kSpan, x + (item / C) * n + (item % C) * kSpan,
-                      static_cast<std::uint32_t>(length(item) * sizeof(E)));
-  };
-  if (t == 0)
-    for (int s = 0; s < STAGES; ++s) landed[s].init();
-  __syncthreads();
-  if (t == 0)
-    for (int s = 0; s < STAGES; ++s) stage(s, blockIdx.x + std::int64_t{s} * gridDim.x);
+  const std::int64_t c = blockIdx.x % C;  // the block's chunk in each of its rows
+  const std::int64_t base = c * kSpan;
+  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-  float v[4 * K];  // the previous item's terms
-  std::int64_t previous = -1;
-  float previous_m = 0.0f;
-  std::int64_t k = 0;
-  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x, ++k) {
-    const int s = static_cast<int>(k % STAGES);
-    landed[s].wait(static_cast<std::uint32_t>((k / STAGES) & 1));
-    const std::int64_t base = (item % C) * kSpan;
-    const std::int64_t used = end - base < length(item) ? end - base : length(item);
-    const FastMergeState mine = shared_part_state<T, K>(parts + s * kSpan, terms_of(s), used);
-    publish(chunk_states + item, mine, arrived + item / C);
-    if (previous >= 0)
-      finish_chunk<E, T, K, Mut>(y, row_state, n, C, previous, chunk_states, arrived, departed, v,
-                                 previous_m);
-#pragma unroll
-    for (int g = 0; g < K; ++g)
-      load_group(terms_of(s), (std::int64_t{g} * T + t) * 4, kSpan, true, v + 4 * g);
-    __syncthreads();  // the part is read: the item STAGES ahead may land in its place
-    if (t == 0) stage(s, item + std::int64_t{STAGES} * gridDim.x);
-    previous = item;
-    previous_m = mine.s.m;
+  const std::int64_t used = end - base < len ? end - base : len;
+  const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
+  extern __shared__ __align__(128) unsigned char staging[];
+  E* const staged = reinterpret_cast<E*>(staging);
+  __shared__ TxBarrier landed;
+  if constexpr (STAGED) {
+    if (t == 0) landed.init();
+    __syncthreads();
+    if (t == 0 && blockIdx.x < M * C) landed.stage(staged, x + (blockIdx.x / C) * n + base, bytes);
   }
-  if (previous >= 0)
-    finish_chunk<E, T, K, Mut>(y, row_state, n, C, previous, chunk_states, arrived, departed, v,
-                               previous_m);
+  std::uint32_t parity = 0;
+  for (std::int64_t item = blockIdx.x; item < M * C; item += gridDim.x) {
+    const std::int64_t row = item / C;
+    float v[4 * K];
+    if constexpr (STAGED) {
+      landed.wait(parity);
+      parity ^= 1;
+      read_staged<T, K>(staged, used, t, v);
+      __syncthreads();  // the chunk is read: the next row's may land in its place
+      const std::int64_t next = item + gridDim.x;
+      if (t == 0 && next < M * C) landed.stage(staged, x + (next / C) * n + base, bytes);
+    } else {
+      const E* row_x = x + row * n;
+      load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+    }
+    const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
+    publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
+    const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+    leave(arrived + row, departed + row, C);
+    if (c == 0 && t == 0) row_state[row] = s;
+    E* row_y = y + row * n;
+    store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
+                            fast_part_scale(mine.s.m, s));
+  }
 }
 
 /// Fallback, launch 1 of 2: each block's chunk state. Grid: M * C blocks.

@@ -29,7 +29,7 @@ using fast::fast_split_kernel;
 
 constexpr int kWarpRowsPerBlock = 4;  // a warp per row: 4 rows (128 threads) a block
 constexpr int kSplitT = kFastSplitThreads;
-constexpr int kSplitK = kFastSplitVec;
+constexpr int kSplitK = kFastBlockVec;
 
 template <int T>
 struct Threads {
@@ -147,21 +147,11 @@ struct SplitCapacity {
   std::int64_t resident;  ///< blocks of the split kernel the whole device holds at once
 };
 
-/// Chunks a block of the staged split kernel keeps in flight (fast_split_staged_kernel).
-constexpr int kSplitStages = 3;
-
-/// The cooperative split kernel: pipelined over chunks staged in shared memory, or loaded into
-/// registers.
+/// The cooperative split kernel, staged (dynamic shared memory of one chunk) or not.
 template <KernelMutation Mut, class E, bool STAGED>
 struct SplitKernel {
-  static constexpr std::size_t kSmem =
-      STAGED ? fast::split_staged_bytes<E, kSplitStages>(kFastSplitChunkElems) : 0;
-  static auto kernel() {
-    if constexpr (STAGED)
-      return fast::fast_split_staged_kernel<E, kSplitT, kSplitK, kSplitStages, Mut>;
-    else
-      return fast_split_kernel<E, kSplitT, kSplitK, Mut>;
-  }
+  static constexpr std::size_t kSmem = STAGED ? kFastChunkElems * sizeof(E) : 0;
+  static auto kernel() { return fast_split_kernel<E, kSplitT, kSplitK, Mut, STAGED>; }
 };
 
 template <KernelMutation Mut, class E, bool STAGED>
@@ -184,27 +174,21 @@ SplitCapacity split_capacity() {
   return c;
 }
 
-/// Blocks of a cooperative launch of the split kernel for rows x chunks, or 0 when a row's
-/// chunks cannot all be co-resident. Staged: as many blocks as the device holds (at most one an
-/// item), taking items in turn; in registers: R whole rows a round (R * chunks blocks).
+/// Rows a cooperative round holds (R), or 0 when not even one row's C blocks fit at once.
 template <KernelMutation Mut, class E, bool STAGED>
-std::int64_t cooperative_grid(std::int64_t rows, std::int64_t chunks) {
+std::int64_t cooperative_rows(std::int64_t rows, std::int64_t chunks) {
   const SplitCapacity c = split_capacity<Mut, E, STAGED>();
-  if (!c.cooperative || c.resident < chunks) return 0;
-  if constexpr (STAGED) {
-    return rows * chunks < c.resident ? rows * chunks : c.resident;
-  } else {
-    const std::int64_t r = c.resident / chunks;
-    return (r < rows ? r : rows) * chunks;
-  }
+  if (!c.cooperative) return 0;
+  const std::int64_t r = c.resident / chunks;
+  return r < rows ? r : rows;
 }
 
-/// The cooperative launch of a split plan; false when one row's blocks cannot be co-resident.
+/// The cooperative launch of a split plan (R rows a round); false when not even one row fits.
 template <KernelMutation Mut, class E, bool STAGED>
 bool launch_cooperative(const Launch<E>& l, const Workspace& w, std::int64_t C) {
   using K = SplitKernel<Mut, E, STAGED>;
-  const std::int64_t G = cooperative_grid<Mut, E, STAGED>(l.rows, C);
-  if (G == 0) return false;
+  const std::int64_t R = cooperative_rows<Mut, E, STAGED>(l.rows, C);
+  if (R == 0) return false;
   const E* x = l.x;
   E* y = l.y;
   State* rs = l.row_state;
@@ -214,7 +198,7 @@ bool launch_cooperative(const Launch<E>& l, const Workspace& w, std::int64_t C) 
   unsigned* departed = w.departed;
   void* args[] = {&x, &y, &rs, &M, &n, &chunks, &states, &arrived, &departed};
   OSVS_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(K::kernel()),
-                                              dim3(grid_of(G)), dim3(kSplitT), args, K::kSmem,
+                                              dim3(grid_of(R * C)), dim3(kSplitT), args, K::kSmem,
                                               l.stream));
   return true;
 }
@@ -315,13 +299,13 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols, FastSp
   const bool staged = stageable(static_cast<const float*>(nullptr), cols);
   const bool cooperative =
       path == FastSplitPath::Cooperative || (path == FastSplitPath::Auto && staged);
-  const std::int64_t G = !cooperative ? 0
+  const std::int64_t R = !cooperative ? 0
                          : staged
-                             ? cooperative_grid<KernelMutation::None, float, true>(rows, p.chunks)
-                             : cooperative_grid<KernelMutation::None, float, false>(rows, p.chunks);
-  i.path = G > 0 ? (staged ? "cooperative_staged" : "cooperative") : "two_launch";
-  i.grid = G > 0 ? G : rows * p.chunks;
-  i.read_twice = G == 0;
+                             ? cooperative_rows<KernelMutation::None, float, true>(rows, p.chunks)
+                             : cooperative_rows<KernelMutation::None, float, false>(rows, p.chunks);
+  i.path = R > 0 ? "cooperative" : "two_launch";
+  i.grid = R > 0 ? R * p.chunks : rows * p.chunks;
+  i.read_twice = R == 0;
   return i;
 }
 
