@@ -147,6 +147,8 @@ TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
   for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
                         std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9},
                         std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9},
+                        // staged split rows (n * 2 % 16 == 0), more rows than a round holds
+                        std::array<std::int64_t, 2>{40, kFastClusterRowMax + 8},
                         std::array<std::int64_t, 2>{3, 32768},       // staged (n * 2 % 16 == 0)
                         std::array<std::int64_t, 2>{300, 16384}}) {  // staged clusters loop
     SoftmaxBatch b{KernelKind::Fast,          CombineKind::Hardened, 256, s[0], s[1],

@@ -16,6 +16,8 @@ enum class FastSplitPath {
   /// multiple of 16) and one row's blocks fit the device at once, else TwoLaunch. On the H200,
   /// 64 x 2^20: staged cooperative 57.5 % of a copy, two launches 50.9 %, in one run; unstaged
   /// cooperative 49.2 % against two launches 51.8 % in another (reports/gpu/2026-12-01-staged).
+  /// A pipelined variant that finished each chunk a chunk later reached 43-44 %
+  /// (reports/gpu/2026-12-01-split-pipeline).
   Auto,
   /// One cooperative launch, x read once, chunks staged by bulk copies where rows allow it, else
   /// loaded into registers (throws if one row's blocks cannot be co-resident).
