@@ -107,19 +107,22 @@ void allow_dynamic_smem(const void* kernel, std::size_t bytes) {
 /// row either way, the same bits.
 template <KernelMutation Mut, class E>
 void launch_cluster(const FastPlan& p, const Launch<E>& l) {
+  constexpr int K = kFastBlockVec;  // the cluster layout's float4s a thread (fast_plan.h)
+  if (p.vec != K || (p.threads != 256 && p.threads != kSplitT))
+    throw InvalidLaunch("fast kernel: no cluster kernel for the plan's layout");
   const auto blocks = static_cast<unsigned>(p.blocks);
   const unsigned grid = grid_of(l.rows * p.blocks);
   const auto go = [&](auto threads) {
     constexpr int T = decltype(threads)::kThreads;
     if (stageable(l.x, l.cols)) {
-      const auto kernel = fast::fast_cluster_shared_kernel<E, T, kSplitK, Mut>;
-      constexpr std::size_t kSmem = fast::shared_cluster_bytes<E>(std::int64_t{T} * kSplitK * 4);
+      const auto kernel = fast::fast_cluster_shared_kernel<E, T, K, Mut>;
+      constexpr std::size_t kSmem = fast::shared_cluster_bytes<E>(std::int64_t{T} * K * 4);
       allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kSmem);
       fast::launch_in_clusters_smem(kernel, grid, T, blocks, kSmem, l.stream, l.x, l.y, l.row_state,
                                     l.cols);
     } else {
-      fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, kSplitK, Mut>, grid, T, blocks,
-                               l.stream, l.x, l.y, l.row_state, l.cols);
+      fast::launch_in_clusters(fast::fast_cluster_kernel<E, T, K, Mut>, grid, T, blocks, l.stream,
+                               l.x, l.y, l.row_state, l.cols);
     }
   };
   if (p.threads == 256)
@@ -205,6 +208,8 @@ bool launch_cooperative(const Launch<E>& l, const Workspace& w, std::int64_t C) 
 
 template <KernelMutation Mut, class E>
 void launch_split(const FastPlan& p, const Launch<E>& l, void* ws, FastSplitPath path) {
+  if (p.vec != kSplitK || p.threads != kSplitT)
+    throw InvalidLaunch("fast kernel: no split kernel for the plan's layout");
   const std::int64_t C = p.chunks;
   const Workspace w = carve(ws, l.rows, C);
   const bool staged = stageable(l.x, l.cols);
