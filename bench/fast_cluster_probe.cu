@@ -11,6 +11,9 @@
 //                  below): the data movement of the staged kernels without their exchange
 //   1024 x 32768   the launcher's cluster rows (fast_cluster_shared_kernel where rows are
 //                  aligned), then that kernel in clusters of 8 x 128, 4 x 256 and 2 x 512
+//   64 x 2^20      the launcher's split rows (staged cooperative), then the same chunks of 16384
+//                  as staged block rows, persistent with the same blocks an SM and a block a
+//                  chunk: the split rows' data movement without their exchange
 //
 // If the grouped launches keep the plain launch's fraction of a copy, the cluster rows lose
 // their bandwidth to the exchange, not to the scheduling of clusters; the staged block rows
@@ -65,23 +68,24 @@ __global__ void __launch_bounds__(T, 1024 / T)
   }
 }
 
-/// Times staged_block_rows<256, 8, STAGES> on rows x 8192 with as many blocks as fit at once
-/// (persistent) or a block a row.
-template <int STAGES>
+/// Times staged_block_rows<T, K, STAGES> on rows x (T * K * 4) with as many blocks as fit at
+/// once (persistent) or a block a row.
+template <int T, int K, int STAGES>
 LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state, bool persistent = true) {
-  const auto kernel = staged_block_rows<256, 8, STAGES>;
-  const int smem = STAGES * 8192 * 4;
+  const auto kernel = staged_block_rows<T, K, STAGES>;
+  constexpr std::int64_t n = std::int64_t{T} * K * 4;
+  const int smem = static_cast<int>(STAGES * n * 4);
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int per_sm = 0, sms = 0, device = 0;
   OSVS_CUDA_CHECK(cudaGetDevice(&device));
   OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, smem));
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, T, smem));
   const std::int64_t grid =
       persistent ? std::min<std::int64_t>(rows, std::int64_t{sms} * per_sm) : rows;
-  std::printf("(staged block rows, %d part(s) a block: %d blocks an SM, grid %lld)\n", STAGES,
-              per_sm, static_cast<long long>(grid));
-  return time_launch_against_copy(rows, 8192, [&](const float* x, float* y) {
-    kernel<<<static_cast<unsigned>(grid), 256, smem>>>(x, y, row_state, rows);
+  std::printf("(staged block rows of %lld, %d part(s) a block: %d blocks an SM, grid %lld)\n",
+              static_cast<long long>(n), STAGES, per_sm, static_cast<long long>(grid));
+  return time_launch_against_copy(rows, n, [&](const float* x, float* y) {
+    kernel<<<static_cast<unsigned>(grid), T, smem>>>(x, y, row_state, rows);
     OSVS_CUDA_CHECK(cudaGetLastError());
   });
 }
@@ -139,9 +143,9 @@ int main() try {
                              kLongCols);
         }));
   print("4096x8192", "block rows, staged, persistent, 1 part ahead",
-        osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state));
+        osvs::cuda::fast::time_staged_block_rows<256, 8, 1>(kRows, row_state));
   print("4096x8192", "block rows, staged, persistent, 2 parts ahead",
-        osvs::cuda::fast::time_staged_block_rows<2>(kRows, row_state));
+        osvs::cuda::fast::time_staged_block_rows<256, 8, 2>(kRows, row_state));
   std::printf("(launcher: %s, grid %lld)\n",
               osvs::cuda::describe_fast_launch(kLongRows, kLongCols).path,
               static_cast<long long>(osvs::cuda::describe_fast_launch(kLongRows, kLongCols).grid));
@@ -150,13 +154,38 @@ int main() try {
           osvs::cuda::launch_fast_softmax(x, y, row_state, kLongRows, kLongCols, nullptr, nullptr);
         }));
   print("4096x8192", "block rows, staged, a block a row",
-        osvs::cuda::fast::time_staged_block_rows<1>(kRows, row_state, false));
+        osvs::cuda::fast::time_staged_block_rows<256, 8, 1>(kRows, row_state, false));
   print("1024x32768", "shared-memory clusters of 8 x 128",
         osvs::cuda::fast::time_shared_clusters<128, 8>(kLongRows, row_state));
   print("1024x32768", "shared-memory clusters of 4 x 256",
         osvs::cuda::fast::time_shared_clusters<256, 4>(kLongRows, row_state));
   print("1024x32768", "shared-memory clusters of 2 x 512",
         osvs::cuda::fast::time_shared_clusters<512, 2>(kLongRows, row_state));
+  // 64 x 2^20: the split row's staged cooperative launch, then the same chunks (16384 elements,
+  // 512 threads, one staged ahead, two blocks an SM) as persistent block rows with no exchange:
+  // what the rows' waits cost
+  constexpr std::int64_t kSplitRows = 64, kSplitCols = std::int64_t{1} << 20;
+  std::printf(
+      "(launcher: %s, grid %lld)\n", osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).path,
+      static_cast<long long>(osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).grid));
+  void* workspace = nullptr;
+  const std::size_t ws_bytes = osvs::cuda::fast_workspace_bytes(kSplitRows, kSplitCols);
+  OSVS_CUDA_CHECK(cudaMalloc(&workspace, ws_bytes));
+  OSVS_CUDA_CHECK(cudaMemset(workspace, 0, ws_bytes));
+  print("64x1048576", "split rows, the launcher (staged cooperative)",
+        osvs::time_launch_against_copy(kSplitRows, kSplitCols, [&](const float* x, float* y) {
+          osvs::cuda::launch_fast_softmax(x, y, row_state, kSplitRows, kSplitCols, workspace,
+                                          nullptr);
+        }));
+  OSVS_CUDA_CHECK(cudaFree(workspace));
+  constexpr std::int64_t kChunkRows = kSplitRows * kSplitCols / 16384;
+  State* chunk_state = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&chunk_state, kChunkRows * sizeof(State)));
+  print("64x1048576", "its chunks as block rows, persistent, staged",
+        osvs::cuda::fast::time_staged_block_rows<512, 8, 1>(kChunkRows, chunk_state));
+  print("64x1048576", "its chunks as block rows, a block a chunk",
+        osvs::cuda::fast::time_staged_block_rows<512, 8, 1>(kChunkRows, chunk_state, false));
+  OSVS_CUDA_CHECK(cudaFree(chunk_state));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {
