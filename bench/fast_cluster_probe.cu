@@ -11,9 +11,9 @@
 //                  below): the data movement of the staged kernels without their exchange
 //   1024 x 32768   the launcher's cluster rows (fast_cluster_shared_kernel where rows are
 //                  aligned), then that kernel in clusters of 8 x 128, 4 x 256 and 2 x 512
-//   64 x 2^20      the launcher's split rows (staged cooperative), then the same chunks of 16384
-//                  as staged block rows, persistent with the same blocks an SM and a block a
-//                  chunk: the split rows' data movement without their exchange
+//   64 x 2^20      the launcher's split rows (staged cooperative), then the same chunks (the
+//                  split plan's) as staged block rows, persistent and a block a chunk: the split
+//                  rows' data movement without their exchange
 //
 // If the grouped launches keep the plain launch's fraction of a copy, the cluster rows lose
 // their bandwidth to the exchange, not to the scheduling of clusters; the staged block rows
@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 
 #include "cluster_launch.cuh"
 #include "cuda_check.cuh"
@@ -161,10 +162,15 @@ int main() try {
         osvs::cuda::fast::time_shared_clusters<256, 4>(kLongRows, row_state));
   print("1024x32768", "shared-memory clusters of 2 x 512",
         osvs::cuda::fast::time_shared_clusters<512, 2>(kLongRows, row_state));
-  // 64 x 2^20: the split row's staged cooperative launch, then the same chunks (16384 elements,
-  // 512 threads, one staged ahead, two blocks an SM) as persistent block rows with no exchange:
-  // what the rows' waits cost
+  // 64 x 2^20: the split row's staged cooperative launch, then the same chunks (the split
+  // layout of fast_plan.h, one staged ahead) as persistent block rows with no exchange: what the
+  // rows' waits cost
   constexpr std::int64_t kSplitRows = 64, kSplitCols = std::int64_t{1} << 20;
+  constexpr int kChunkT = osvs::kFastSplitThreads, kChunkK = osvs::kFastBlockVec;
+  constexpr std::int64_t kChunk = std::int64_t{kChunkT} * kChunkK * 4;
+  if (osvs::fast_plan(kSplitCols).chunk_span() != kChunk ||
+      osvs::fast_plan(kSplitCols).vec != kChunkK)
+    throw std::logic_error("the probe's chunks are not the split plan's");
   std::printf(
       "(launcher: %s, grid %lld)\n", osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).path,
       static_cast<long long>(osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).grid));
@@ -178,13 +184,14 @@ int main() try {
                                           nullptr);
         }));
   OSVS_CUDA_CHECK(cudaFree(workspace));
-  constexpr std::int64_t kChunkRows = kSplitRows * kSplitCols / 16384;
+  constexpr std::int64_t kChunkRows = kSplitRows * kSplitCols / kChunk;
   State* chunk_state = nullptr;
   OSVS_CUDA_CHECK(cudaMalloc(&chunk_state, kChunkRows * sizeof(State)));
   print("64x1048576", "its chunks as block rows, persistent, staged",
-        osvs::cuda::fast::time_staged_block_rows<512, 8, 1>(kChunkRows, chunk_state));
+        osvs::cuda::fast::time_staged_block_rows<kChunkT, kChunkK, 1>(kChunkRows, chunk_state));
   print("64x1048576", "its chunks as block rows, a block a chunk",
-        osvs::cuda::fast::time_staged_block_rows<512, 8, 1>(kChunkRows, chunk_state, false));
+        osvs::cuda::fast::time_staged_block_rows<kChunkT, kChunkK, 1>(kChunkRows, chunk_state,
+                                                                      false));
   OSVS_CUDA_CHECK(cudaFree(chunk_state));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;

@@ -147,7 +147,8 @@ TEST_F(FastAgreement, Bf16InOutIsTheFloatModelRoundedOnce) {
   for (const auto& s : {std::array<std::int64_t, 2>{7, 1001}, std::array<std::int64_t, 2>{3, 8195},
                         std::array<std::int64_t, 2>{2, 2 * kFastChunkElems + 9},
                         std::array<std::int64_t, 2>{2, kFastClusterRowMax + 9},
-                        // staged split rows (n * 2 % 16 == 0), more rows than a round holds
+                        // staged split rows (n * 2 % 16 == 0) of 9 chunks: 40 rows, more than one
+                        // cooperative round holds on the H200 (264 blocks: 29 rows)
                         std::array<std::int64_t, 2>{40, kFastClusterRowMax + 8},
                         std::array<std::int64_t, 2>{3, 32768},       // staged (n * 2 % 16 == 0)
                         std::array<std::int64_t, 2>{300, 16384}}) {  // staged clusters loop
