@@ -1,33 +1,32 @@
-// A diagnostic of the fast kernel's cluster rows (osvs issue 14): what a cluster row costs beyond
-// the block rows holding the same bytes, and where.
+// A diagnostic of the fast kernel's split rows (osvs issue 14): how a long row's chunk states
+// can meet without the lockstep of the cooperative persistent kernel. Earlier questions of this
+// probe (cluster grouping, staged block rows, cluster shapes) were answered at the commits its
+// reports name (reports/gpu/2026-12-01-staged, -split-pipeline).
 //
-//   4096 x 8192    the block-row kernel (fast_row_kernel, 256 threads, a row a block) launched
-//                  plainly and grouped into clusters of 2, 4 and 8 blocks that never use them
-//                  (no barrier, no distributed shared memory): the same work, the same bytes
-//   1024 x 32768   the register cluster kernel (fast_cluster_kernel, 4 blocks of 256 a row),
-//                  the same bytes as 4096 x 8192
-//   4096 x 8192    block rows staged by bulk copies (staged_load.cuh): in persistent blocks
-//                  with one or two parts in flight a block, and a block a row (probe kernel
-//                  below): the data movement of the staged kernels without their exchange
-//   1024 x 32768   the launcher's cluster rows (fast_cluster_shared_kernel where rows are
-//                  aligned), then that kernel in clusters of 8 x 128, 4 x 256 and 2 x 512
-//   64 x 2^20      the launcher's split rows (staged cooperative), then the same chunks (the
-//                  split plan's) as staged block rows, persistent and a block a chunk: the split
-//                  rows' data movement without their exchange
+//   64 x 2^20 (C = 64)     the launcher's split rows (staged cooperative); the same chunks as
+//                          staged block rows a block a chunk (no exchange: the ceiling); the
+//                          split kernels in ticket order (fast_split_ticket_kernel, registers and
+//                          staged); the lagged kernel (fast_split_lagged_kernel) for lags of 1, 2,
+//                          4 and 8 rows, with and without L2 hints
+//   1024 x 32768 (C = 2)   the launcher's cluster rows, then the split layout (two chunks of
+//                          16384) in ticket order and lagged
 //
-// If the grouped launches keep the plain launch's fraction of a copy, the cluster rows lose
-// their bandwidth to the exchange, not to the scheduling of clusters; the staged block rows
-// against the staged cluster rows say what the exchange costs once the loads are staged. Timing
-// only (the outputs of the grouped launches are the plain launch's; nothing here is checked
-// against the model). Run on a GPU by hand. usage: osvs_fast_cluster_probe
+// Every split variant is first checked bit for bit against the two-launch path of the same
+// chunks (fast_chunk_state_kernel + fast_chunk_output_kernel, whose bits the CPU model's tests
+// pin), and its counters must be zero again after it. Run on a GPU by hand.
+// usage: osvs_fast_cluster_probe
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <functional>
+#include <random>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
-#include "cluster_launch.cuh"
 #include "cuda_check.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/bandwidth.h"
@@ -36,163 +35,220 @@
 namespace osvs::cuda::fast {
 namespace {
 
-/// Block rows of n = T * K * 4 elements (the block-row kernel's arithmetic), each block looping
-/// over rows r = blockIdx.x, + gridDim.x, ... with STAGES parts staged ahead in shared memory.
-template <int T, int K, int STAGES>
-__global__ void __launch_bounds__(T, 1024 / T)
+constexpr int kT = kFastSplitThreads, kK = kFastBlockVec;
+constexpr std::int64_t kChunk = std::int64_t{kT} * kK * 4;
+constexpr KernelMutation kNone = KernelMutation::None;
+
+/// Staged block rows of kChunk elements, a block a row: the split chunks' data movement with no
+/// exchange (the probe's earlier ceiling, call 5 of reports/gpu/2026-12-01-split-pipeline).
+__global__ void __launch_bounds__(kT, 2)
     staged_block_rows(const float* __restrict__ x, float* __restrict__ y,
-                      State* __restrict__ row_state, std::int64_t M) {
-  constexpr std::int64_t n = std::int64_t{T} * K * 4;
+                      State* __restrict__ row_state) {
   const int t = static_cast<int>(threadIdx.x);
   extern __shared__ __align__(128) unsigned char staging[];
   float* const staged = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed[STAGES];
-  if (t == 0)
-    for (int s = 0; s < STAGES; ++s) landed[s].init();
+  __shared__ TxBarrier landed;
+  const std::int64_t row = blockIdx.x;
+  if (t == 0) landed.init();
   __syncthreads();
-  for (int s = 0; s < STAGES; ++s) {
-    const std::int64_t row = blockIdx.x + std::int64_t{s} * gridDim.x;
-    if (t == 0 && row < M) landed[s].stage(staged + s * n, x + row * n, n * sizeof(float));
-  }
-  std::int64_t use = 0;
-  for (std::int64_t row = blockIdx.x; row < M; row += gridDim.x, ++use) {
-    const int s = static_cast<int>(use % STAGES);
-    landed[s].wait(static_cast<std::uint32_t>((use / STAGES) & 1));
-    float v[4 * K];
-    read_staged<T, K>(staged + s * n, n, t, v);
-    __syncthreads();
-    const std::int64_t next = row + std::int64_t{STAGES} * gridDim.x;
-    if (t == 0 && next < M) landed[s].stage(staged + s * n, x + next * n, n * sizeof(float));
-    const State st = fast_row_state(chunk_state<T, K, true>(v));
-    if (t == 0) row_state[row] = st;
-    store_chunk<T, K, true>(y + row * n, n, 0, t, true, v, st.m, fast_part_scale(st.m, st));
-  }
+  if (t == 0) landed.stage(staged, x + row * kChunk, kChunk * sizeof(float));
+  landed.wait(0);
+  float v[4 * kK];
+  read_staged<kT, kK>(staged, kChunk, t, v);
+  const State st = fast_row_state(chunk_state<kT, kK, true>(v));
+  if (t == 0) row_state[row] = st;
+  store_chunk<kT, kK, true>(y + row * kChunk, kChunk, 0, t, true, v, st.m,
+                            fast_part_scale(st.m, st));
 }
 
-/// Times staged_block_rows<T, K, STAGES> on rows x (T * K * 4) with as many blocks as fit at
-/// once (persistent) or a block a row.
-template <int T, int K, int STAGES>
-LaunchTiming time_staged_block_rows(std::int64_t rows, State* row_state, bool persistent = true) {
-  const auto kernel = staged_block_rows<T, K, STAGES>;
-  constexpr std::int64_t n = std::int64_t{T} * K * 4;
-  const int smem = static_cast<int>(STAGES * n * 4);
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  int per_sm = 0, sms = 0, device = 0;
-  OSVS_CUDA_CHECK(cudaGetDevice(&device));
-  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, T, smem));
-  const std::int64_t grid =
-      persistent ? std::min<std::int64_t>(rows, std::int64_t{sms} * per_sm) : rows;
-  std::printf("(staged block rows of %lld, %d part(s) a block: %d blocks an SM, grid %lld)\n",
-              static_cast<long long>(n), STAGES, per_sm, static_cast<long long>(grid));
-  return time_launch_against_copy(rows, n, [&](const float* x, float* y) {
-    kernel<<<static_cast<unsigned>(grid), T, smem>>>(x, y, row_state, rows);
+/// The split workspace of M rows of C chunks: states, the two counters a row, the ticket.
+struct Workspace {
+  std::int64_t M, C;
+  FastMergeState* states = nullptr;
+  unsigned* counters = nullptr;  ///< arrived[M], departed[M], tickets[1]
+  Workspace(std::int64_t rows, std::int64_t chunks) : M(rows), C(chunks) {
+    OSVS_CUDA_CHECK(cudaMalloc(&states, M * C * sizeof(FastMergeState)));
+    OSVS_CUDA_CHECK(cudaMalloc(&counters, (2 * M + 1) * sizeof(unsigned)));
+    OSVS_CUDA_CHECK(cudaMemset(counters, 0, (2 * M + 1) * sizeof(unsigned)));
+  }
+  ~Workspace() {
+    cudaFree(states);
+    cudaFree(counters);
+  }
+  unsigned* arrived() const { return counters; }
+  unsigned* departed() const { return counters + M; }
+  unsigned* tickets() const { return counters + 2 * M; }
+  /// Whether every counter is zero (as a launch must leave them).
+  bool zero() const {
+    std::vector<unsigned> h(2 * M + 1);
+    OSVS_CUDA_CHECK(
+        cudaMemcpy(h.data(), counters, h.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    return std::all_of(h.begin(), h.end(), [](unsigned v) { return v == 0; });
+  }
+};
+
+using Launcher = std::function<void(const float* x, float* y, State* rs, const Workspace& w)>;
+
+int resident_per_sm(const void* kernel, std::size_t smem) {
+  int per_sm = 0;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem)));
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kT, smem));
+  return per_sm;
+}
+
+void two_launch(const float* x, float* y, State* rs, std::int64_t n, const Workspace& w) {
+  const auto grid = static_cast<unsigned>(w.M * w.C);
+  fast_chunk_state_kernel<float, kT, kK, kNone><<<grid, kT>>>(x, n, w.C, w.states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  fast_chunk_output_kernel<float, kT, kK, kNone><<<grid, kT>>>(x, y, rs, n, w.C, w.states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+}
+
+template <bool STAGED>
+Launcher ticket(std::int64_t n) {
+  const auto kernel = fast_split_ticket_kernel<float, kT, kK, kNone, STAGED>;
+  const std::size_t smem = STAGED ? kChunk * sizeof(float) : 0;
+  int sms = 0;
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int per_sm = resident_per_sm(reinterpret_cast<const void*>(kernel), smem);
+  std::printf("(ticket kernel%s: %d blocks an SM, %d SMs)\n", STAGED ? ", staged" : "", per_sm,
+              sms);
+  return [=](const float* x, float* y, State* rs, const Workspace& w) {
+    if (std::int64_t{sms} * per_sm < w.C) throw std::runtime_error("a row's blocks do not fit");
+    kernel<<<static_cast<unsigned>(w.M * w.C), kT, smem>>>(x, y, rs, w.M, n, w.C, w.states,
+                                                           w.arrived(), w.departed(), w.tickets());
     OSVS_CUDA_CHECK(cudaGetLastError());
-  });
+  };
 }
 
-/// Times the shared-memory cluster kernel with blocks of T threads in clusters of C on rows x
-/// (C * T * 32) elements, a cluster a row.
-template <int T, int C>
-LaunchTiming time_shared_clusters(std::int64_t rows, State* row_state) {
-  const auto kernel = fast_cluster_shared_kernel<float, T, 8, KernelMutation::None>;
-  const int smem = T * 32 * 4;
-  const std::int64_t cols = std::int64_t{C} * T * 32;
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  return time_launch_against_copy(rows, cols, [&](const float* x, float* y) {
-    launch_in_clusters_smem(kernel, static_cast<unsigned>(rows * C), T, C,
-                            static_cast<std::size_t>(smem), nullptr, x, y, row_state, cols);
-  });
+template <L2Hint FIRST, L2Hint SECOND, L2Hint OUT>
+Launcher lagged(std::int64_t n, std::int64_t lag_rows) {
+  return [=](const float* x, float* y, State* rs, const Workspace& w) {
+    const std::int64_t W = w.M * w.C;
+    const std::int64_t L = std::min(W, std::max<std::int64_t>(lag_rows * w.C, w.C - 1));
+    fast_split_lagged_kernel<float, kT, kK, kNone, FIRST, SECOND, OUT>
+        <<<static_cast<unsigned>(2 * W), kT>>>(x, y, rs, n, w.C, W, L, w.states, w.arrived(),
+                                               w.departed(), w.tickets());
+    OSVS_CUDA_CHECK(cudaGetLastError());
+  };
+}
+
+void print(const char* shape, const std::string& what, const LaunchTiming& t) {
+  std::printf("%-12s %-52s %9.4f ms %9.4f ms %7.1f%%\n", shape, what.c_str(), t.ms, t.copy_ms,
+              100.0 * t.fraction_of_copy);
+}
+
+/// One shape's study: each split variant checked against the two-launch bits, then timed.
+void study(const char* shape, std::int64_t M, std::int64_t n,
+           const std::vector<std::pair<std::string, Launcher>>& variants) {
+  const std::int64_t C = (n + kChunk - 1) / kChunk;
+  const auto N = static_cast<std::size_t>(M * n);
+  std::vector<float> host(N);
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  for (float& v : host) v = normal(rng);
+  float *x = nullptr, *y = nullptr;
+  State* rs = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&x, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&y, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&rs, M * sizeof(State)));
+  OSVS_CUDA_CHECK(cudaMemcpy(x, host.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+  Workspace w(M, C);
+  two_launch(x, y, rs, n, w);
+  std::vector<float> want(N), got(N);
+  OSVS_CUDA_CHECK(cudaMemcpy(want.data(), y, N * sizeof(float), cudaMemcpyDeviceToHost));
+  for (const auto& [name, launch] : variants) {
+    OSVS_CUDA_CHECK(cudaMemset(y, 0, N * sizeof(float)));
+    launch(x, y, rs, w);
+    OSVS_CUDA_CHECK(cudaDeviceSynchronize());
+    OSVS_CUDA_CHECK(cudaMemcpy(got.data(), y, N * sizeof(float), cudaMemcpyDeviceToHost));
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < N; ++i)
+      differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+    const bool zero = w.zero();
+    std::printf("%-12s %-52s check: %zu outputs differ from two launches, counters %s\n", shape,
+                name.c_str(), differ, zero ? "zero" : "NOT ZERO");
+    if (differ != 0 || !zero) throw std::runtime_error(name + ": failed its check");
+  }
+  for (const auto& variant : variants)
+    print(shape, variant.first, time_launch_against_copy(M, n, [&](const float* xx, float* yy) {
+            variant.second(xx, yy, rs, w);
+          }));
+  print(shape, "two launches", time_launch_against_copy(M, n, [&](const float* xx, float* yy) {
+          two_launch(xx, yy, rs, n, w);
+        }));
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(rs);
 }
 
 }  // namespace
 }  // namespace osvs::cuda::fast
 
 namespace {
-
-using osvs::KernelMutation;
-using osvs::State;
-using osvs::cuda::fast::launch_in_clusters;
-
-void print(const char* shape, const char* what, const osvs::LaunchTiming& t) {
-  std::printf("%-12s %-44s %9.4f ms %9.4f ms %7.1f%%\n", shape, what, t.ms, t.copy_ms,
-              100.0 * t.fraction_of_copy);
-}
-
+struct Shape {
+  std::int64_t M, n;
+  const char* name;
+};
 }  // namespace
 
 int main() try {
-  constexpr std::int64_t kRows = 4096, kCols = 8192, kLongRows = 1024, kLongCols = 32768;
-  State* row_state = nullptr;
-  OSVS_CUDA_CHECK(cudaMalloc(&row_state, kRows * sizeof(State)));
-  std::printf("%-12s %-44s %12s %12s %8s\n", "shape", "launch", "time", "copy", "of copy");
-  const auto block_row = osvs::cuda::fast::fast_row_kernel<float, 256, 8, 1, KernelMutation::None>;
-  for (unsigned cluster : {1u, 2u, 4u, 8u}) {
-    char what[64];
-    std::snprintf(what, sizeof what, "block rows, clusters of %u (unused)", cluster);
-    print("4096x8192", cluster == 1 ? "block rows, plain launch" : what,
-          osvs::time_launch_against_copy(kRows, kCols, [&](const float* x, float* y) {
-            launch_in_clusters(block_row, kRows, 256, cluster, nullptr, x, y, row_state, kRows,
-                               kCols);
-          }));
-  }
-  const auto cluster_row =
-      osvs::cuda::fast::fast_cluster_kernel<float, 256, 8, KernelMutation::None>;
-  print("1024x32768", "cluster rows, clusters of 4 (the kernel)",
-        osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
-          launch_in_clusters(cluster_row, kLongRows * 4, 256, 4, nullptr, x, y, row_state,
-                             kLongCols);
-        }));
-  print("4096x8192", "block rows, staged, persistent, 1 part ahead",
-        osvs::cuda::fast::time_staged_block_rows<256, 8, 1>(kRows, row_state));
-  print("4096x8192", "block rows, staged, persistent, 2 parts ahead",
-        osvs::cuda::fast::time_staged_block_rows<256, 8, 2>(kRows, row_state));
-  std::printf("(launcher: %s, grid %lld)\n",
-              osvs::cuda::describe_fast_launch(kLongRows, kLongCols).path,
-              static_cast<long long>(osvs::cuda::describe_fast_launch(kLongRows, kLongCols).grid));
-  print("1024x32768", "cluster rows, the launcher (staged)",
-        osvs::time_launch_against_copy(kLongRows, kLongCols, [&](const float* x, float* y) {
-          osvs::cuda::launch_fast_softmax(x, y, row_state, kLongRows, kLongCols, nullptr, nullptr);
-        }));
-  print("4096x8192", "block rows, staged, a block a row",
-        osvs::cuda::fast::time_staged_block_rows<256, 8, 1>(kRows, row_state, false));
-  print("1024x32768", "shared-memory clusters of 8 x 128",
-        osvs::cuda::fast::time_shared_clusters<128, 8>(kLongRows, row_state));
-  print("1024x32768", "shared-memory clusters of 4 x 256",
-        osvs::cuda::fast::time_shared_clusters<256, 4>(kLongRows, row_state));
-  print("1024x32768", "shared-memory clusters of 2 x 512",
-        osvs::cuda::fast::time_shared_clusters<512, 2>(kLongRows, row_state));
-  // 64 x 2^20: the split row's staged cooperative launch, then the same chunks (the split
-  // layout of fast_plan.h, one staged ahead) as persistent block rows with no exchange: what the
-  // rows' waits cost
+  using namespace osvs::cuda::fast;
+  using osvs::State;
+  using H = L2Hint;
+  std::printf("%-12s %-52s %12s %12s %8s\n", "shape", "launch", "time", "copy", "of copy");
   constexpr std::int64_t kSplitRows = 64, kSplitCols = std::int64_t{1} << 20;
-  constexpr int kChunkT = osvs::kFastSplitThreads, kChunkK = osvs::kFastBlockVec;
-  constexpr std::int64_t kChunk = std::int64_t{kChunkT} * kChunkK * 4;
-  if (osvs::fast_plan(kSplitCols).chunk_span() != kChunk ||
-      osvs::fast_plan(kSplitCols).vec != kChunkK)
+  constexpr std::int64_t kLongRows = 1024, kLongCols = 32768;
+  if (osvs::fast_plan(kSplitCols).chunk_span() != kChunk || osvs::fast_plan(kSplitCols).vec != kK)
     throw std::logic_error("the probe's chunks are not the split plan's");
-  std::printf(
-      "(launcher: %s, grid %lld)\n", osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).path,
-      static_cast<long long>(osvs::cuda::describe_fast_launch(kSplitRows, kSplitCols).grid));
-  void* workspace = nullptr;
-  const std::size_t ws_bytes = osvs::cuda::fast_workspace_bytes(kSplitRows, kSplitCols);
-  OSVS_CUDA_CHECK(cudaMalloc(&workspace, ws_bytes));
-  OSVS_CUDA_CHECK(cudaMemset(workspace, 0, ws_bytes));
-  print("64x1048576", "split rows, the launcher (staged cooperative)",
-        osvs::time_launch_against_copy(kSplitRows, kSplitCols, [&](const float* x, float* y) {
-          osvs::cuda::launch_fast_softmax(x, y, row_state, kSplitRows, kSplitCols, workspace,
-                                          nullptr);
+  State* row_state = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&row_state, kSplitRows * kSplitCols / kChunk * sizeof(State)));
+  const Shape shapes[] = {{kSplitRows, kSplitCols, "64x1048576"},
+                          {kLongRows, kLongCols, "1024x32768"}};
+  for (const Shape& s : shapes) {
+    const std::int64_t M = s.M, n = s.n;
+    const osvs::cuda::FastLaunchInfo info = osvs::cuda::describe_fast_launch(M, n);
+    std::printf("(launcher: %s, grid %lld)\n", info.path, static_cast<long long>(info.grid));
+    void* ws = nullptr;
+    const std::size_t ws_bytes = osvs::cuda::fast_workspace_bytes(M, n);
+    if (ws_bytes > 0) {
+      OSVS_CUDA_CHECK(cudaMalloc(&ws, ws_bytes));
+      OSVS_CUDA_CHECK(cudaMemset(ws, 0, ws_bytes));
+    }
+    print(s.name, "the launcher",
+          osvs::time_launch_against_copy(M, n, [&](const float* x, float* y) {
+            osvs::cuda::launch_fast_softmax(x, y, row_state, M, n, ws, nullptr);
+          }));
+    cudaFree(ws);
+  }
+  const std::int64_t chunk_rows = kSplitRows * kSplitCols / kChunk;
+  const int smem = static_cast<int>(kChunk * sizeof(float));
+  resident_per_sm(reinterpret_cast<const void*>(staged_block_rows), smem);
+  print("64x1048576", "its chunks as staged block rows, a block a chunk",
+        osvs::time_launch_against_copy(chunk_rows, kChunk, [&](const float* x, float* y) {
+          staged_block_rows<<<static_cast<unsigned>(chunk_rows), kT, smem>>>(x, y, row_state);
+          OSVS_CUDA_CHECK(cudaGetLastError());
         }));
-  OSVS_CUDA_CHECK(cudaFree(workspace));
-  constexpr std::int64_t kChunkRows = kSplitRows * kSplitCols / kChunk;
-  State* chunk_state = nullptr;
-  OSVS_CUDA_CHECK(cudaMalloc(&chunk_state, kChunkRows * sizeof(State)));
-  print("64x1048576", "its chunks as block rows, persistent, staged",
-        osvs::cuda::fast::time_staged_block_rows<kChunkT, kChunkK, 1>(kChunkRows, chunk_state));
-  print("64x1048576", "its chunks as block rows, a block a chunk",
-        osvs::cuda::fast::time_staged_block_rows<kChunkT, kChunkK, 1>(kChunkRows, chunk_state,
-                                                                      false));
-  OSVS_CUDA_CHECK(cudaFree(chunk_state));
+  for (const Shape& s : shapes) {
+    const std::int64_t n = s.n;
+    std::vector<std::pair<std::string, Launcher>> v;
+    v.emplace_back("ticket order, registers", ticket<false>(n));
+    v.emplace_back("ticket order, staged", ticket<true>(n));
+    v.emplace_back("lagged 2 rows, no hints", lagged<H::Normal, H::Normal, H::Normal>(n, 2));
+    for (std::int64_t lag : {1, 2, 4, 8})
+      v.emplace_back("lagged " + std::to_string(lag) + " rows, keep/last/stream",
+                     lagged<H::Reread, H::LastUse, H::LastUse>(n, lag));
+    v.emplace_back("lagged 2 rows, keep/last/normal stores",
+                   lagged<H::Reread, H::LastUse, H::Normal>(n, 2));
+    if (n == kLongCols) {  // rows of 2 chunks: lags of 64 and 512 rows (4 and 32 MiB of x)
+      v.emplace_back("lagged 64 rows, keep/last/stream",
+                     lagged<H::Reread, H::LastUse, H::LastUse>(n, 64));
+      v.emplace_back("lagged 512 rows, keep/last/stream",
+                     lagged<H::Reread, H::LastUse, H::LastUse>(n, 512));
+    }
+    study(s.name, s.M, n, v);
+  }
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {

@@ -63,22 +63,22 @@ using FastAlg = OnlineAlg<FastCombine>;
 /// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
 /// vector load (128-bit for float) for each whole group of 4 of an aligned row, element loads for
 /// the tail (or for a row not aligned), -inf past the row's end. FastSkippedTail drops the last
-/// partial group.
-template <int T, int K, KernelMutation Mut, class E>
+/// partial group. H: what the vector loads tell L2 (fast_elements.cuh).
+template <int T, int K, KernelMutation Mut, L2Hint H = L2Hint::Normal, class E>
 __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64_t n,
                                            std::int64_t base, int t, bool vec_ok,
                                            float (&v)[4 * K]) {
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
 #pragma unroll
   for (int k = 0; k < K; ++k)
-    load_group(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
+    load_group<H>(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
 }
 
 /// Writes the outputs (step 6) of thread t's values v of a part of maximum m_part and scale
 /// `scale` (fast_part_scale); TERMS: v already holds the terms fast_term(x, m_part), else the
 /// values x. Vector stores where the row is aligned and the group of 4 whole, element stores for
-/// the tail.
-template <int T, int K, bool TERMS, class E>
+/// the tail. H: what the vector stores tell L2.
+template <int T, int K, bool TERMS, L2Hint H = L2Hint::Normal, class E>
 __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
                                             int t, bool vec_ok, const float (&v)[4 * K],
                                             float m_part, float scale) {
@@ -92,7 +92,7 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
     } else {
       fast_outputs4(v + 4 * k, m_part, scale, out);
     }
-    store_group(row, j, n, vec_ok, out);
+    store_group<H>(row, j, n, vec_ok, out);
   }
 }
 
@@ -340,19 +340,32 @@ constexpr std::size_t shared_cluster_bytes(std::int64_t span) {
          (sizeof(float) + (std::is_same_v<E, float> ? 0 : sizeof(E)));
 }
 
-/// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
-/// other C - 1. Thread 0 holds s; every thread returns when the row's C states are readable.
-__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
-                                                 unsigned* arrived, std::int64_t C) {
+/// Announces this block's chunk state s (thread 0 holds it) on the row's counter, after the state
+/// is visible device-wide.
+__device__ __forceinline__ void announce(FastMergeState* slot, FastMergeState s,
+                                         unsigned* arrived) {
   if (threadIdx.x == 0) {
     *slot = s;
     __threadfence();  // the state before the count
     atomicAdd(arrived, 1u);
+  }
+}
+
+/// Every thread returns once the row's C chunk states are announced and readable.
+__device__ __forceinline__ void await_row(const unsigned* arrived, std::int64_t C) {
+  if (threadIdx.x == 0) {
     const volatile unsigned* count = arrived;
     while (static_cast<std::int64_t>(*count) < C) __nanosleep(64);
     __threadfence();  // the count before the states
   }
   __syncthreads();
+}
+
+/// Announces this block's chunk state and waits for the row's other C - 1.
+__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
+                                                 unsigned* arrived, std::int64_t C) {
+  announce(slot, s, arrived);
+  await_row(arrived, C);
 }
 
 /// Called by every block of a row once it no longer reads the row's counter or states: the last
@@ -451,6 +464,119 @@ __global__ void __launch_bounds__(T)
   if (c == 0 && t == 0) row_state[row] = s;
   store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
                            fast_part_scale(m_part, s));
+}
+
+/// This block's ticket (every thread receives it): tickets go out 0, 1, ..., total - 1 in the
+/// order blocks start running, whatever order the hardware starts them in, so a block holding
+/// ticket k knows every ticket below k is held by a block that runs or has run. The block taking
+/// the last ticket zeroes the counter (every other block has taken its own by then): zero again
+/// for the next launch. Contains a block barrier.
+__device__ __forceinline__ std::int64_t take_ticket(unsigned* counter, std::int64_t total) {
+  __shared__ unsigned ticket;
+  if (threadIdx.x == 0) {
+    const unsigned k = atomicAdd(counter, 1u);
+    if (static_cast<std::int64_t>(k) == total - 1) *counter = 0;
+    ticket = k;
+  }
+  __syncthreads();
+  return ticket;
+}
+
+/// chunks > 1, a block a chunk in ticket order: grid M * C; ticket k is chunk k % C of row k / C.
+/// Each block holds its chunk in registers (STAGED: brought into shared memory by one bulk copy
+/// first, then read out), announces its state, waits for its row's, merges (step 5) and writes its
+/// terms scaled (step 6): fast_split_kernel's arithmetic, so its bits. No deadlock where the
+/// device holds at least C of these blocks at once: the blocks of every row but the last one
+/// tickets reached have all started, announce without waiting, and so finish; their slots then
+/// take the last row's remaining tickets (the launcher checks the residency).
+template <class E, int T, int K, KernelMutation Mut, bool STAGED>
+__global__ void __launch_bounds__(T, 2)
+    fast_split_ticket_kernel(const E* __restrict__ x, E* __restrict__ y,
+                             State* __restrict__ row_state, std::int64_t M, std::int64_t n,
+                             std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
+                             unsigned* departed, unsigned* tickets) {
+  const int t = static_cast<int>(threadIdx.x);
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  extern __shared__ __align__(128) unsigned char staging[];
+  __shared__ TxBarrier landed;
+  if (STAGED && t == 0) landed.init();  // before take_ticket's barrier
+  const std::int64_t item = take_ticket(tickets, M * C);
+  const std::int64_t row = item / C, c = item % C;
+  const std::int64_t base = c * kSpan;
+  const E* row_x = x + row * n;
+  float v[4 * K];
+  if constexpr (STAGED) {
+    const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
+    const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+    E* const staged = reinterpret_cast<E*>(staging);
+    if (t == 0) landed.stage(staged, row_x + base, static_cast<std::uint32_t>(len * sizeof(E)));
+    landed.wait(0);
+    read_staged<T, K>(staged, end - base < len ? end - base : len, t, v);
+  } else {
+    load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+  }
+  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
+  publish_and_wait(chunk_states + item, mine, arrived + row, C);
+  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+  leave(arrived + row, departed + row, C);
+  if (c == 0 && t == 0) row_state[row] = s;
+  E* row_y = y + row * n;
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
+                          fast_part_scale(mine.s.m, s));
+}
+
+/// A work item of the lagged split kernel: the state of chunk `chunk` (of the W chunks of the
+/// matrix, row-major), or its outputs.
+struct LaggedItem {
+  bool output;
+  std::int64_t chunk;
+};
+
+/// Ticket k of 2 W: the states of chunks 0 .. L-1, then state L + p and output p alternately,
+/// then the last L outputs. Output u comes after state u + L (or after every state), so with
+/// L >= C - 1 every state an output waits for holds an earlier ticket.
+__host__ __device__ inline LaggedItem lagged_item(std::int64_t k, std::int64_t W, std::int64_t L) {
+  if (k < L) return {false, k};
+  if (k < 2 * W - L) {
+    const std::int64_t p = (k - L) / 2;
+    return (k - L) % 2 == 0 ? LaggedItem{false, L + p} : LaggedItem{true, p};
+  }
+  return {true, k - W};
+}
+
+/// chunks > 1 in one launch with no residency condition: 2 W items in ticket order
+/// (lagged_item), each a block. A state item reads its chunk (hint FIRST), announces its state
+/// and leaves; an output item waits for its row's states (announced by earlier tickets, so it
+/// cannot deadlock: only blocks that run are waited for), reads the chunk again (SECOND: from L2
+/// if the lines are still there) and writes the outputs (OUT) with fast_chunk_output_kernel's
+/// arithmetic, the two-launch path's bits. HBM: one read and one write where the second read
+/// hits L2.
+template <class E, int T, int K, KernelMutation Mut, L2Hint FIRST, L2Hint SECOND, L2Hint OUT>
+__global__ void __launch_bounds__(T, 2)
+    fast_split_lagged_kernel(const E* __restrict__ x, E* __restrict__ y,
+                             State* __restrict__ row_state, std::int64_t n, std::int64_t C,
+                             std::int64_t W, std::int64_t L, FastMergeState* chunk_states,
+                             unsigned* arrived, unsigned* departed, unsigned* tickets) {
+  const int t = static_cast<int>(threadIdx.x);
+  const LaggedItem it = lagged_item(take_ticket(tickets, 2 * W), W, L);
+  const std::int64_t row = it.chunk / C, c = it.chunk % C;
+  const std::int64_t base = c * std::int64_t{T} * K * 4;
+  const E* row_x = x + row * n;
+  float v[4 * K];
+  if (!it.output) {
+    load_chunk<T, K, Mut, FIRST>(row_x, n, base, t, vector_aligned(row_x), v);
+    announce(chunk_states + it.chunk, chunk_state<T, K, false>(v), arrived + row);
+    return;
+  }
+  await_row(arrived + row, C);
+  load_chunk<T, K, Mut, SECOND>(row_x, n, base, t, vector_aligned(row_x), v);
+  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+  const float m_part = load_state_cg(chunk_states + it.chunk).s.m;
+  leave(arrived + row, departed + row, C);
+  if (c == 0 && t == 0) row_state[row] = s;
+  E* row_y = y + row * n;
+  store_chunk<T, K, false, OUT>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
+                                fast_part_scale(m_part, s));
 }
 
 }  // namespace osvs::cuda::fast
