@@ -63,22 +63,22 @@ using FastAlg = OnlineAlg<FastCombine>;
 /// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
 /// vector load (128-bit for float) for each whole group of 4 of an aligned row, element loads for
 /// the tail (or for a row not aligned), -inf past the row's end. FastSkippedTail drops the last
-/// partial group. H: what the vector loads tell L2 (fast_elements.cuh).
-template <int T, int K, KernelMutation Mut, L2Hint H = L2Hint::Normal, class E>
+/// partial group.
+template <int T, int K, KernelMutation Mut, class E>
 __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64_t n,
                                            std::int64_t base, int t, bool vec_ok,
                                            float (&v)[4 * K]) {
   const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
 #pragma unroll
   for (int k = 0; k < K; ++k)
-    load_group<H>(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
+    load_group(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
 }
 
 /// Writes the outputs (step 6) of thread t's values v of a part of maximum m_part and scale
 /// `scale` (fast_part_scale); TERMS: v already holds the terms fast_term(x, m_part), else the
 /// values x. Vector stores where the row is aligned and the group of 4 whole, element stores for
-/// the tail. H: what the vector stores tell L2.
-template <int T, int K, bool TERMS, L2Hint H = L2Hint::Normal, class E>
+/// the tail.
+template <int T, int K, bool TERMS, class E>
 __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n, std::int64_t base,
                                             int t, bool vec_ok, const float (&v)[4 * K],
                                             float m_part, float scale) {
@@ -92,7 +92,7 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
     } else {
       fast_outputs4(v + 4 * k, m_part, scale, out);
     }
-    store_group<H>(row, j, n, vec_ok, out);
+    store_group(row, j, n, vec_ok, out);
   }
 }
 
@@ -132,10 +132,11 @@ __device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p)
   return FastMergeState{State{v.x, v.y}, v.z, 0.0f};
 }
 
-/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished).
-template <int T, KernelMutation Mut>
-__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
-                                              std::int64_t c) {
+/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished);
+/// load(i) gives state i of the row.
+template <int T, KernelMutation Mut, class Load>
+__device__ __forceinline__ State merge_row_states(std::int64_t C, std::int64_t c,
+                                                  const Load& load) {
   const std::int64_t count = fast_merge_count(C, c, Mut == KernelMutation::FastLostChunk,
                                               Mut == KernelMutation::FastPrefixMerge);
   const std::int64_t q = fast_merge_per_thread(C, T);
@@ -143,12 +144,18 @@ __device__ __forceinline__ State merge_chunks(const FastMergeState* states, std:
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
   // q = 1 (C <= T, every split row up to T chunks): one state a thread, no tree of its own
   const FastMergeState v =
-      q == 1 ? (len == 1 ? load_state_cg(states + lo) : FastMergeAlg{}.initial())
+      q == 1 ? (len == 1 ? load(lo) : FastMergeAlg{}.initial())
              : pairwise_stream(
-                   len, FastMergeAlg{}.initial(),
-                   [&](std::int64_t i) { return load_state_cg(states + lo + i); },
+                   len, FastMergeAlg{}.initial(), [&](std::int64_t i) { return load(lo + i); },
                    [](FastMergeState a, FastMergeState b) { return fast_merge(a, b); });
   return fast_row_state(chunk_fold<T>(v, FastMergeAlg{}));
+}
+
+/// merge_row_states over the row's states as written (the counters said they are).
+template <int T, KernelMutation Mut>
+__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
+                                              std::int64_t c) {
+  return merge_row_states<T, Mut>(C, c, [&](std::int64_t i) { return load_state_cg(states + i); });
 }
 
 /// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
@@ -254,6 +261,24 @@ __device__ __forceinline__ FastMergeState shared_part_state(const E* staged, flo
   return fast_merge_state(M, chunk_fold<T>(d, FastSumAlg{}));
 }
 
+/// Step 6 from a part's terms kept in shared memory (shared_part_state's layout): thread t writes
+/// its float4 slots of the part at `base` of the row, scaled (store_chunk's stores).
+template <int T, int K, class E>
+__device__ __forceinline__ void store_shared_terms(E* __restrict__ row_y, std::int64_t n,
+                                                   std::int64_t base, const float* terms,
+                                                   float scale) {
+  const int t = static_cast<int>(threadIdx.x);
+  const bool vec_ok = vector_aligned(row_y);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::int64_t j = (std::int64_t{k} * T + t) * 4;
+    const float4 e = *reinterpret_cast<const float4*>(terms + j);
+    const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
+                          fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
+    store_group(row_y, base + j, n, vec_ok, out);
+  }
+}
+
 /// A cluster row (blocks = C > 1): the C blocks of a thread-block cluster (cluster dims (C, 1, 1),
 /// grid M * C: a row's blocks are consecutive) each load their part of the row into registers,
 /// find its state and terms (steps 1-4), exchange the states by pushes (cluster_push_exchange)
@@ -320,16 +345,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   landed.wait(0);
   const FastMergeState mine = shared_part_state<T, K>(part, terms, used);
   const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result).scale;
-  E* row_y = y + row * n;
-  const bool vec_ok = vector_aligned(row_y);
-#pragma unroll
-  for (int k = 0; k < K; ++k) {  // step 6 from the terms in shared memory (store_chunk's stores)
-    const std::int64_t j = (std::int64_t{k} * T + t) * 4;
-    const float4 e = *reinterpret_cast<const float4*>(terms + j);
-    const float out[4] = {fast_output_of_term(e.x, scale), fast_output_of_term(e.y, scale),
-                          fast_output_of_term(e.z, scale), fast_output_of_term(e.w, scale)};
-    store_group(row_y, base + j, n, vec_ok, out);
-  }
+  store_shared_terms<T, K>(y + row * n, n, base, terms, scale);
 }
 
 /// Dynamic shared memory of fast_cluster_shared_kernel for parts of `span` elements of E: the
@@ -466,42 +482,98 @@ __global__ void __launch_bounds__(T)
                            fast_part_scale(m_part, s));
 }
 
-/// This block's ticket (every thread receives it): tickets go out 0, 1, ..., total - 1 in the
+/// A block's work item in ticket order and the tag its launch writes (tagged exchange).
+struct Ticket {
+  std::int64_t item;
+  unsigned tag;
+};
+
+/// This block's ticket (every thread receives it) from the launch's gate, 64 bits: the launch's
+/// epoch (high half) and the next ticket (low half). Tickets go out 0, 1, ..., total - 1 in the
 /// order blocks start running, whatever order the hardware starts them in, so a block holding
 /// ticket k knows every ticket below k is held by a block that runs or has run. The block taking
-/// the last ticket zeroes the counter (every other block has taken its own by then): zero again
-/// for the next launch. Contains a block barrier.
-__device__ __forceinline__ std::int64_t take_ticket(unsigned* counter, std::int64_t total) {
-  __shared__ unsigned ticket;
+/// the last ticket moves the gate to the next epoch with ticket 0 (every other block has taken
+/// its own by then): the workspace is ready for the next launch with no reset. The tag is the
+/// epoch + 1: what this launch's tagged states carry (never 0, what a zeroed workspace holds,
+/// before 2^32 - 1 launches on one workspace). Contains a block barrier.
+__device__ __forceinline__ Ticket take_ticket(unsigned long long* gate, std::int64_t total) {
+  __shared__ unsigned long long drawn;
   if (threadIdx.x == 0) {
-    const unsigned k = atomicAdd(counter, 1u);
-    if (static_cast<std::int64_t>(k) == total - 1) *counter = 0;
-    ticket = k;
+    const unsigned long long g = atomicAdd(gate, 1ull);
+    const unsigned long long epoch = g >> 32;
+    if (static_cast<std::int64_t>(g & 0xffffffffull) == total - 1)
+      atomicExch(gate, (epoch + 1) << 32);
+    drawn = g;
   }
   __syncthreads();
-  return ticket;
+  return {static_cast<std::int64_t>(drawn & 0xffffffffull),
+          static_cast<unsigned>(drawn >> 32) + 1u};
+}
+
+/// The tagged exchange: a chunk state carries its launch's tag in its spare word (pad), stored
+/// with release semantics after the state, so a block that reads the tag with acquire semantics
+/// reads the state after it. No counters: a block waits on each state it merges (each thread on
+/// its own), and nothing is reset (the next launch's tag differs).
+__device__ __forceinline__ void publish_tagged(FastMergeState* slot, const FastMergeState& s,
+                                               unsigned tag) {
+  if (threadIdx.x == 0) {
+    slot->s = s.s;
+    slot->lo = s.lo;
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(&slot->pad), "r"(tag) : "memory");
+  }
+}
+
+/// The state at slot once it carries `tag` (spinning until then).
+__device__ __forceinline__ FastMergeState await_tagged(const FastMergeState* slot, unsigned tag) {
+  unsigned seen;
+  while (true) {
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(&slot->pad) : "memory");
+    if (seen == tag) break;
+    __nanosleep(32);
+  }
+  return load_state_cg(slot);
+}
+
+/// Step 5 for chunk c of a row whose states are at `states`, by either exchange: TAGS, this
+/// block publishes `mine` tagged and merges the states as they carry the tag; else it announces
+/// it on the row's counter, waits for the C, merges and leaves (the counters' reset).
+template <int T, KernelMutation Mut, bool TAGS>
+__device__ __forceinline__ State exchange_chunk_states(FastMergeState* states, std::int64_t C,
+                                                       std::int64_t c, const FastMergeState& mine,
+                                                       unsigned tag, unsigned* arrived,
+                                                       unsigned* departed) {
+  if constexpr (TAGS) {
+    publish_tagged(states + c, mine, tag);
+    return merge_row_states<T, Mut>(C, c,
+                                    [&](std::int64_t i) { return await_tagged(states + i, tag); });
+  } else {
+    publish_and_wait(states + c, mine, arrived, C);
+    const State s = merge_chunks<T, Mut>(states, C, c);  // ends on a barrier
+    leave(arrived, departed, C);
+    return s;
+  }
 }
 
 /// chunks > 1, a block a chunk in ticket order: grid M * C; ticket k is chunk k % C of row k / C.
 /// Each block holds its chunk in registers (STAGED: brought into shared memory by one bulk copy
-/// first, then read out), announces its state, waits for its row's, merges (step 5) and writes its
+/// first, then read out), exchanges the row's states (exchange_chunk_states), and writes its
 /// terms scaled (step 6): fast_split_kernel's arithmetic, so its bits. No deadlock where the
 /// device holds at least C of these blocks at once: the blocks of every row but the last one
-/// tickets reached have all started, announce without waiting, and so finish; their slots then
+/// tickets reached have all started, publish without waiting, and so finish; their slots then
 /// take the last row's remaining tickets (the launcher checks the residency).
-template <class E, int T, int K, KernelMutation Mut, bool STAGED>
+template <class E, int T, int K, KernelMutation Mut, bool STAGED, bool TAGS>
 __global__ void __launch_bounds__(T, 2)
     fast_split_ticket_kernel(const E* __restrict__ x, E* __restrict__ y,
                              State* __restrict__ row_state, std::int64_t M, std::int64_t n,
                              std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
-                             unsigned* departed, unsigned* tickets) {
+                             unsigned* departed, unsigned long long* gate) {
   const int t = static_cast<int>(threadIdx.x);
   constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
   extern __shared__ __align__(128) unsigned char staging[];
   __shared__ TxBarrier landed;
   if (STAGED && t == 0) landed.init();  // before take_ticket's barrier
-  const std::int64_t item = take_ticket(tickets, M * C);
-  const std::int64_t row = item / C, c = item % C;
+  const Ticket ticket = take_ticket(gate, M * C);
+  const std::int64_t row = ticket.item / C, c = ticket.item % C;
   const std::int64_t base = c * kSpan;
   const E* row_x = x + row * n;
   float v[4 * K];
@@ -516,67 +588,47 @@ __global__ void __launch_bounds__(T, 2)
     load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   }
   const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  publish_and_wait(chunk_states + item, mine, arrived + row, C);
-  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
-  leave(arrived + row, departed + row, C);
+  const State s = exchange_chunk_states<T, Mut, TAGS>(chunk_states + row * C, C, c, mine,
+                                                      ticket.tag, arrived + row, departed + row);
   if (c == 0 && t == 0) row_state[row] = s;
   E* row_y = y + row * n;
   store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
                           fast_part_scale(mine.s.m, s));
 }
 
-/// A work item of the lagged split kernel: the state of chunk `chunk` (of the W chunks of the
-/// matrix, row-major), or its outputs.
-struct LaggedItem {
-  bool output;
-  std::int64_t chunk;
-};
-
-/// Ticket k of 2 W: the states of chunks 0 .. L-1, then state L + p and output p alternately,
-/// then the last L outputs. Output u comes after state u + L (or after every state), so with
-/// L >= C - 1 every state an output waits for holds an earlier ticket.
-__host__ __device__ inline LaggedItem lagged_item(std::int64_t k, std::int64_t W, std::int64_t L) {
-  if (k < L) return {false, k};
-  if (k < 2 * W - L) {
-    const std::int64_t p = (k - L) / 2;
-    return (k - L) % 2 == 0 ? LaggedItem{false, L + p} : LaggedItem{true, p};
-  }
-  return {true, k - W};
-}
-
-/// chunks > 1 in one launch with no residency condition: 2 W items in ticket order
-/// (lagged_item), each a block. A state item reads its chunk (hint FIRST), announces its state
-/// and leaves; an output item waits for its row's states (announced by earlier tickets, so it
-/// cannot deadlock: only blocks that run are waited for), reads the chunk again (SECOND: from L2
-/// if the lines are still there) and writes the outputs (OUT) with fast_chunk_output_kernel's
-/// arithmetic, the two-launch path's bits. HBM: one read and one write where the second read
-/// hits L2.
-template <class E, int T, int K, KernelMutation Mut, L2Hint FIRST, L2Hint SECOND, L2Hint OUT>
-__global__ void __launch_bounds__(T, 2)
-    fast_split_lagged_kernel(const E* __restrict__ x, E* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t n, std::int64_t C,
-                             std::int64_t W, std::int64_t L, FastMergeState* chunk_states,
-                             unsigned* arrived, unsigned* departed, unsigned* tickets) {
+/// chunks > 1, a block a chunk in ticket order with the chunk kept in shared memory (rows a bulk
+/// copy can stage): the block stages its chunk, finds its state and terms there
+/// (shared_part_state, the register path's bits), exchanges the row's states and writes its
+/// terms scaled from shared memory. Few registers, so an SM holds as many blocks as its shared
+/// memory takes chunks (1536 / T by the bounds). Deadlock-free as fast_split_ticket_kernel.
+/// Dynamic shared memory: shared_cluster_bytes<E>(T * K * 4).
+template <class E, int T, int K, KernelMutation Mut, bool TAGS>
+__global__ void __launch_bounds__(T, 1536 / T)
+    fast_split_shared_kernel(const E* __restrict__ x, E* __restrict__ y,
+                             State* __restrict__ row_state, std::int64_t M, std::int64_t n,
+                             std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
+                             unsigned* departed, unsigned long long* gate) {
   const int t = static_cast<int>(threadIdx.x);
-  const LaggedItem it = lagged_item(take_ticket(tickets, 2 * W), W, L);
-  const std::int64_t row = it.chunk / C, c = it.chunk % C;
-  const std::int64_t base = c * std::int64_t{T} * K * 4;
-  const E* row_x = x + row * n;
-  float v[4 * K];
-  if (!it.output) {
-    load_chunk<T, K, Mut, FIRST>(row_x, n, base, t, vector_aligned(row_x), v);
-    announce(chunk_states + it.chunk, chunk_state<T, K, false>(v), arrived + row);
-    return;
-  }
-  await_row(arrived + row, C);
-  load_chunk<T, K, Mut, SECOND>(row_x, n, base, t, vector_aligned(row_x), v);
-  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
-  const float m_part = load_state_cg(chunk_states + it.chunk).s.m;
-  leave(arrived + row, departed + row, C);
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const terms = reinterpret_cast<float*>(staging);
+  E* const part = std::is_same_v<E, float> ? reinterpret_cast<E*>(staging)
+                                           : reinterpret_cast<E*>(terms + kSpan);
+  __shared__ TxBarrier landed;
+  if (t == 0) landed.init();  // before take_ticket's barrier
+  const Ticket ticket = take_ticket(gate, M * C);
+  const std::int64_t row = ticket.item / C, c = ticket.item % C;
+  const std::int64_t base = c * kSpan;
+  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  if (t == 0) landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(E)));
+  landed.wait(0);
+  const FastMergeState mine =
+      shared_part_state<T, K>(part, terms, end - base < len ? end - base : len);
+  const State s = exchange_chunk_states<T, Mut, TAGS>(chunk_states + row * C, C, c, mine,
+                                                      ticket.tag, arrived + row, departed + row);
   if (c == 0 && t == 0) row_state[row] = s;
-  E* row_y = y + row * n;
-  store_chunk<T, K, false, OUT>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
-                                fast_part_scale(m_part, s));
+  store_shared_terms<T, K>(y + row * n, n, base, terms, fast_part_scale(mine.s.m, s));
 }
 
 }  // namespace osvs::cuda::fast
