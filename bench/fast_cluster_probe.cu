@@ -237,6 +237,149 @@ void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t sme
         }));
 }
 
+/// The clock of this SM and the device's time (ns), for the timeline below.
+__device__ __forceinline__ long long device_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+enum class Exchange { None, Counters, Tags };
+constexpr int kStamps = 7;  ///< start, ticket, landed, state, published, merged, stored
+
+/// fast_split_shared_kernel's steps with a clock stamp after each (thread 0; clock64 cycles,
+/// and the device time at publishing): where a block's life goes. None: each chunk scaled by
+/// its own state (no exchange: timing only).
+template <int T, Exchange X>
+__global__ void __launch_bounds__(T, 1536 / T)
+    timed_split_shared(const float* __restrict__ x, float* __restrict__ y,
+                       State* __restrict__ row_state, std::int64_t M, std::int64_t n,
+                       std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
+                       unsigned* departed, unsigned long long* gate, long long* stamps) {
+  const int t = static_cast<int>(threadIdx.x);
+  constexpr std::int64_t kSpan = kSpanOf<T>;
+  long long clk[kStamps];
+  clk[0] = clock64();
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const terms = reinterpret_cast<float*>(staging);
+  __shared__ TxBarrier landed;
+  if (t == 0) landed.init();
+  const Ticket ticket = take_ticket(gate, M * C);
+  clk[1] = clock64();
+  const std::int64_t row = ticket.item / C, c = ticket.item % C;
+  const std::int64_t base = c * kSpan;
+  if (t == 0) landed.stage(terms, x + row * n + base, kSpan * sizeof(float));
+  landed.wait(0);
+  clk[2] = clock64();
+  const FastMergeState mine = shared_part_state<T, kK>(terms, terms, kSpan);
+  clk[3] = clock64();
+  long long published_ns = 0;
+  State s = fast_row_state(mine);
+  FastMergeState* states = chunk_states + row * C;
+  if constexpr (X == Exchange::Tags) {
+    publish_tagged(states + c, mine, ticket.tag);
+    clk[4] = clock64();
+    published_ns = device_ns();
+    s = merge_row_states<T, kNone>(
+        C, c, [&](std::int64_t i) { return await_tagged(states + i, ticket.tag); });
+  } else if constexpr (X == Exchange::Counters) {
+    announce(states + c, mine, arrived + row);
+    clk[4] = clock64();
+    published_ns = device_ns();
+    await_row(arrived + row, C);
+    s = merge_chunks<T, kNone>(states, C, c);
+    leave(arrived + row, departed + row, C);
+  } else {
+    clk[4] = clock64();
+    published_ns = device_ns();
+  }
+  clk[5] = clock64();
+  if (c == 0 && t == 0) row_state[row] = s;
+  store_shared_terms<T, kK>(y + row * n, n, base, terms, fast_part_scale(mine.s.m, s));
+  clk[6] = clock64();
+  if (t == 0) {
+    long long* out = stamps + ticket.item * (kStamps + 1);
+    for (int i = 0; i < kStamps; ++i) out[i] = clk[i];
+    out[kStamps] = published_ns;
+  }
+}
+
+/// Runs timed_split_shared once (after a warm-up) on M x n and prints the mean and the 10th,
+/// 50th and 90th percentiles of each step's duration, and of a row's spread of publishing times.
+template <int T, Exchange X>
+void timeline(const char* shape, const char* what, std::int64_t M, std::int64_t n,
+              State* row_state) {
+  const std::int64_t C = n / kSpanOf<T>, W = M * C;
+  const auto kernel = timed_split_shared<T, X>;
+  const std::size_t smem = kSpanOf<T> * sizeof(float);
+  resident_per_sm(reinterpret_cast<const void*>(kernel), T, smem);
+  const auto N = static_cast<std::size_t>(M * n);
+  float *x = nullptr, *y = nullptr;
+  long long* stamps = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&x, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&y, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMemset(x, 0, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&stamps, W * (kStamps + 1) * sizeof(long long)));
+  Workspace w(M, C);
+  cudaEvent_t start, stop;
+  OSVS_CUDA_CHECK(cudaEventCreate(&start));
+  OSVS_CUDA_CHECK(cudaEventCreate(&stop));
+  float ms = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    OSVS_CUDA_CHECK(cudaEventRecord(start));
+    kernel<<<static_cast<unsigned>(W), T, smem>>>(x, y, row_state, M, n, C, w.states, w.arrived(),
+                                                  w.departed(), w.gate, stamps);
+    OSVS_CUDA_CHECK(cudaGetLastError());
+    OSVS_CUDA_CHECK(cudaEventRecord(stop));
+    OSVS_CUDA_CHECK(cudaEventSynchronize(stop));
+    OSVS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  }
+  std::vector<long long> h(static_cast<std::size_t>(W * (kStamps + 1)));
+  OSVS_CUDA_CHECK(
+      cudaMemcpy(h.data(), stamps, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  int khz = 0;
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  const auto summary = [&](const char* step, std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    double mean = 0;
+    for (double d : v) mean += d / static_cast<double>(v.size());
+    const auto at = [&](double q) { return v[static_cast<std::size_t>(q * (v.size() - 1))]; };
+    std::printf("%-12s %-30s %-10s mean %7.2f  p10 %7.2f  p50 %7.2f  p90 %7.2f us\n", shape, what,
+                step, mean, at(0.1), at(0.5), at(0.9));
+  };
+  const char* steps[] = {"ticket", "landed", "state", "publish", "merged", "stored"};
+  std::printf("%-12s %-30s %.4f ms a launch, clock %d MHz\n", shape, what, ms, khz / 1000);
+  for (int k = 1; k < kStamps; ++k) {
+    std::vector<double> v;
+    for (std::int64_t b = 0; b < W; ++b) {
+      const long long* r = h.data() + b * (kStamps + 1);
+      v.push_back(static_cast<double>(r[k] - r[k - 1]) / (khz / 1000.0));
+    }
+    summary(steps[k - 1], v);
+  }
+  std::vector<double> life, spread;
+  for (std::int64_t b = 0; b < W; ++b) {
+    const long long* r = h.data() + b * (kStamps + 1);
+    life.push_back(static_cast<double>(r[kStamps - 1] - r[0]) / (khz / 1000.0));
+  }
+  for (std::int64_t row = 0; row < M; ++row) {
+    long long lo = 0, hi = 0;
+    for (std::int64_t c = 0; c < C; ++c) {
+      const long long p = h[static_cast<std::size_t>((row * C + c) * (kStamps + 1) + kStamps)];
+      lo = c == 0 ? p : std::min(lo, p);
+      hi = c == 0 ? p : std::max(hi, p);
+    }
+    spread.push_back(static_cast<double>(hi - lo) / 1000.0);
+  }
+  summary("life", life);
+  summary("row spread", spread);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(stamps);
+}
+
 }  // namespace
 }  // namespace osvs::cuda::fast
 
@@ -266,16 +409,12 @@ int main() try {
             osvs::cuda::launch_fast_softmax(x, y, row_state, s.M, s.n, ws, nullptr);
           }));
     cudaFree(ws);
-    ceiling<512>(s.name, "no exchange: 512 staged, registers", staged_block_rows<512>,
-                 kSpanOf<512> * sizeof(float), s.M, s.n, row_state);
-    ceiling<512>(s.name, "no exchange: 512 shared", shared_block_rows<512>,
-                 kSpanOf<512> * sizeof(float), s.M, s.n, row_state);
     ceiling<256>(s.name, "no exchange: 256 shared", shared_block_rows<256>,
                  kSpanOf<256> * sizeof(float), s.M, s.n, row_state);
-    study(s.name, s.M, s.n,
-          {ticket_registers<false>(s.n), ticket_registers<true>(s.n),
-           ticket_shared<512, false>(s.n), ticket_shared<512, true>(s.n),
-           ticket_shared<256, false>(s.n), ticket_shared<256, true>(s.n)});
+    study(s.name, s.M, s.n, {ticket_shared<256, false>(s.n), ticket_shared<256, true>(s.n)});
+    timeline<256, Exchange::None>(s.name, "256 shared, no exchange", s.M, s.n, row_state);
+    timeline<256, Exchange::Counters>(s.name, "256 shared, counters", s.M, s.n, row_state);
+    timeline<256, Exchange::Tags>(s.name, "256 shared, tagged", s.M, s.n, row_state);
   }
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
