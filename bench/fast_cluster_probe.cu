@@ -173,6 +173,40 @@ Variant ticket_shared(std::int64_t n) {
                           shared_cluster_bytes<float>(kSpanOf<T>), n);
 }
 
+/// Two chunks a block (fast_split_pair_kernel): the first in registers, the second in shared
+/// memory.
+Variant ticket_pairs(std::int64_t n) {
+  constexpr int T = kFastSplitThreads;
+  const auto kernel = fast_split_pair_kernel<float, T, kK, kNone>;
+  const std::size_t smem = kSpanOf<T> * sizeof(float);
+  const int per_sm = resident_per_sm(reinterpret_cast<const void*>(kernel), T, smem);
+  const std::int64_t resident = std::int64_t{sm_count()} * per_sm;
+  return {"512 pairs, registers + shared (" + std::to_string(per_sm) + "/SM)", T,
+          [=](const float* x, float* y, State* rs, const Workspace& w) {
+            const std::int64_t P = (w.C + 1) / 2;
+            if (resident < P) throw std::runtime_error("a row's blocks do not fit");
+            kernel<<<static_cast<unsigned>(w.M * P), T, smem>>>(x, y, rs, w.M, n, w.C, w.states,
+                                                                w.arrived(), w.departed(), w.gate);
+            OSVS_CUDA_CHECK(cudaGetLastError());
+          }};
+}
+
+/// The lagged kernel (fast_split_lagged_kernel), outputs `lag_rows` rows behind the states.
+template <int T>
+Variant lagged(std::int64_t n, std::int64_t lag_rows) {
+  const auto kernel = fast_split_lagged_kernel<float, T, kK, kNone>;
+  const int per_sm = resident_per_sm(reinterpret_cast<const void*>(kernel), T, 0);
+  return {std::to_string(T) + " lagged " + std::to_string(lag_rows) + " rows (" +
+              std::to_string(per_sm) + "/SM)",
+          T, [=](const float* x, float* y, State* rs, const Workspace& w) {
+            const std::int64_t W = w.M * w.C;
+            const std::int64_t L = std::min(W, std::max(lag_rows * w.C, w.C - 1));
+            kernel<<<static_cast<unsigned>(2 * W), T>>>(x, y, rs, n, w.C, W, L, w.states,
+                                                        w.arrived(), w.departed(), w.gate);
+            OSVS_CUDA_CHECK(cudaGetLastError());
+          }};
+}
+
 void print(const char* shape, const std::string& what, const LaunchTiming& t) {
   std::printf("%-12s %-52s %9.4f ms %9.4f ms %7.1f%%\n", shape, what.c_str(), t.ms, t.copy_ms,
               100.0 * t.fraction_of_copy);
@@ -411,10 +445,9 @@ int main() try {
     cudaFree(ws);
     ceiling<256>(s.name, "no exchange: 256 shared", shared_block_rows<256>,
                  kSpanOf<256> * sizeof(float), s.M, s.n, row_state);
-    study(s.name, s.M, s.n, {ticket_shared<256, false>(s.n), ticket_shared<256, true>(s.n)});
-    timeline<256, Exchange::None>(s.name, "256 shared, no exchange", s.M, s.n, row_state);
-    timeline<256, Exchange::Counters>(s.name, "256 shared, counters", s.M, s.n, row_state);
-    timeline<256, Exchange::Tags>(s.name, "256 shared, tagged", s.M, s.n, row_state);
+    study(s.name, s.M, s.n,
+          {ticket_shared<256, false>(s.n), ticket_pairs(s.n), lagged<512>(s.n, 2),
+           lagged<512>(s.n, 8), lagged<256>(s.n, 8)});
   }
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;

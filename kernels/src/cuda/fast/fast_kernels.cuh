@@ -386,8 +386,9 @@ __device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMerge
 
 /// Called by every block of a row once it no longer reads the row's counter or states: the last
 /// one to leave zeroes both counters (all C have passed their wait, none reads them again).
-__device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std::int64_t C) {
-  if (threadIdx.x == 0 && static_cast<std::int64_t>(atomicAdd(departed, 1u)) == C - 1) {
+/// `parties`: the row's blocks (C where a block holds one chunk).
+__device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std::int64_t parties) {
+  if (threadIdx.x == 0 && static_cast<std::int64_t>(atomicAdd(departed, 1u)) == parties - 1) {
     *arrived = 0;
     *departed = 0;
   }
@@ -629,6 +630,116 @@ __global__ void __launch_bounds__(T, 1536 / T)
                                                       ticket.tag, arrived + row, departed + row);
   if (c == 0 && t == 0) row_state[row] = s;
   store_shared_terms<T, K>(y + row * n, n, base, terms, fast_part_scale(mine.s.m, s));
+}
+
+/// chunks > 1, two chunks a block in ticket order, to hold more of the matrix on chip at once: a
+/// block of T threads takes chunks 2j and 2j + 1 of a row (ticket k: pair k % P of row k / P, P =
+/// ceil(C / 2)), the first loaded into registers (chunk_state), the second staged into shared
+/// memory (shared_part_state): two blocks an SM hold 4 chunks where the register kernel holds
+/// 2. Both states are announced at once, the row's merged once a chunk (the prefix mutant's
+/// differ) and both chunks' terms written scaled: the one-chunk kernels' bits. Deadlock-free
+/// where the device holds P of these blocks at once (as fast_split_ticket_kernel). Dynamic
+/// shared memory: T * K * 4 elements of E.
+template <class E, int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 2)
+    fast_split_pair_kernel(const E* __restrict__ x, E* __restrict__ y,
+                           State* __restrict__ row_state, std::int64_t M, std::int64_t n,
+                           std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
+                           unsigned* departed, unsigned long long* gate) {
+  static_assert(std::is_same_v<E, float>, "shared terms in place of the part: float rows");
+  const int t = static_cast<int>(threadIdx.x);
+  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const terms = reinterpret_cast<float*>(staging);
+  __shared__ TxBarrier landed;
+  if (t == 0) landed.init();  // before take_ticket's barrier
+  const std::int64_t P = (C + 1) / 2;
+  const Ticket ticket = take_ticket(gate, M * P);
+  const std::int64_t row = ticket.item / P, a = 2 * (ticket.item % P), b = a + 1;
+  const bool has_b = b < C;
+  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const E* row_x = x + row * n;
+  if (t == 0 && has_b) {
+    const std::int64_t len = n - b * kSpan < kSpan ? n - b * kSpan : kSpan;
+    landed.stage(terms, row_x + b * kSpan, static_cast<std::uint32_t>(len * sizeof(E)));
+  }
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, a * kSpan, t, vector_aligned(row_x), v);
+  const FastMergeState mine_a = chunk_state<T, K, true>(v);  // v now holds the terms
+  FastMergeState mine_b = FastMergeAlg{}.initial();
+  if (has_b) {
+    landed.wait(0);
+    const std::int64_t len = n - b * kSpan < kSpan ? n - b * kSpan : kSpan;
+    mine_b = shared_part_state<T, K>(terms, terms, end - b * kSpan < len ? end - b * kSpan : len);
+  }
+  FastMergeState* states = chunk_states + row * C;
+  if (t == 0) {
+    states[a] = mine_a;
+    if (has_b) states[b] = mine_b;
+    __threadfence();  // the states before the count
+    atomicAdd(arrived + row, has_b ? 2u : 1u);
+  }
+  await_row(arrived + row, C);
+  const State s_a = merge_chunks<T, Mut>(states, C, a);  // ends on a barrier
+  const State s_b =
+      Mut == KernelMutation::FastPrefixMerge && has_b ? merge_chunks<T, Mut>(states, C, b) : s_a;
+  leave(arrived + row, departed + row, P);
+  if (a == 0 && t == 0) row_state[row] = s_a;
+  E* row_y = y + row * n;
+  store_chunk<T, K, true>(row_y, n, a * kSpan, t, vector_aligned(row_y), v, mine_a.s.m,
+                          fast_part_scale(mine_a.s.m, s_a));
+  if (has_b) store_shared_terms<T, K>(row_y, n, b * kSpan, terms, fast_part_scale(mine_b.s.m, s_b));
+}
+
+/// A work item of the lagged split kernel: the state of chunk `chunk` (of the W chunks of the
+/// matrix, row-major), or its outputs.
+struct LaggedItem {
+  bool output;
+  std::int64_t chunk;
+};
+
+/// Ticket k of 2 W: the states of chunks 0 .. L-1, then state L + p and output p alternately,
+/// then the last L outputs. Output u comes after state u + L (or after every state), so with
+/// L >= C - 1 every state an output waits for holds an earlier ticket.
+__host__ __device__ inline LaggedItem lagged_item(std::int64_t k, std::int64_t W, std::int64_t L) {
+  if (k < L) return {false, k};
+  if (k < 2 * W - L) {
+    const std::int64_t p = (k - L) / 2;
+    return (k - L) % 2 == 0 ? LaggedItem{false, L + p} : LaggedItem{true, p};
+  }
+  return {true, k - W};
+}
+
+/// chunks > 1 in one launch with no residency condition: 2 W items in ticket order
+/// (lagged_item), each a block. A state item reads its chunk, announces its state and leaves; an
+/// output item reads the chunk again (from L2 where its lines are still there) while it waits
+/// for its row's states (announced by earlier tickets, so it cannot deadlock), merges them and
+/// writes the outputs with fast_chunk_output_kernel's arithmetic: the two-launch path's bits.
+template <class E, int T, int K, KernelMutation Mut>
+__global__ void __launch_bounds__(T, 2)
+    fast_split_lagged_kernel(const E* __restrict__ x, E* __restrict__ y,
+                             State* __restrict__ row_state, std::int64_t n, std::int64_t C,
+                             std::int64_t W, std::int64_t L, FastMergeState* chunk_states,
+                             unsigned* arrived, unsigned* departed, unsigned long long* gate) {
+  const int t = static_cast<int>(threadIdx.x);
+  const LaggedItem it = lagged_item(take_ticket(gate, 2 * W).item, W, L);
+  const std::int64_t row = it.chunk / C, c = it.chunk % C;
+  const std::int64_t base = c * std::int64_t{T} * K * 4;
+  const E* row_x = x + row * n;
+  float v[4 * K];
+  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);  // first, in flight below
+  if (!it.output) {
+    announce(chunk_states + it.chunk, chunk_state<T, K, false>(v), arrived + row);
+    return;
+  }
+  await_row(arrived + row, C);
+  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+  const float m_part = load_state_cg(chunk_states + it.chunk).s.m;
+  leave(arrived + row, departed + row, C);
+  if (c == 0 && t == 0) row_state[row] = s;
+  E* row_y = y + row * n;
+  store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
+                           fast_part_scale(m_part, s));
 }
 
 }  // namespace osvs::cuda::fast
