@@ -132,11 +132,10 @@ __device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p)
   return FastMergeState{State{v.x, v.y}, v.z, 0.0f};
 }
 
-/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished);
-/// load(i) gives state i of the row.
-template <int T, KernelMutation Mut, class Load>
-__device__ __forceinline__ State merge_row_states(std::int64_t C, std::int64_t c,
-                                                  const Load& load) {
+/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished).
+template <int T, KernelMutation Mut>
+__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
+                                              std::int64_t c) {
   const std::int64_t count = fast_merge_count(C, c, Mut == KernelMutation::FastLostChunk,
                                               Mut == KernelMutation::FastPrefixMerge);
   const std::int64_t q = fast_merge_per_thread(C, T);
@@ -144,18 +143,12 @@ __device__ __forceinline__ State merge_row_states(std::int64_t C, std::int64_t c
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
   // q = 1 (C <= T, every split row up to T chunks): one state a thread, no tree of its own
   const FastMergeState v =
-      q == 1 ? (len == 1 ? load(lo) : FastMergeAlg{}.initial())
+      q == 1 ? (len == 1 ? load_state_cg(states + lo) : FastMergeAlg{}.initial())
              : pairwise_stream(
-                   len, FastMergeAlg{}.initial(), [&](std::int64_t i) { return load(lo + i); },
+                   len, FastMergeAlg{}.initial(),
+                   [&](std::int64_t i) { return load_state_cg(states + lo + i); },
                    [](FastMergeState a, FastMergeState b) { return fast_merge(a, b); });
   return fast_row_state(chunk_fold<T>(v, FastMergeAlg{}));
-}
-
-/// merge_row_states over the row's states as written (the counters said they are).
-template <int T, KernelMutation Mut>
-__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
-                                              std::int64_t c) {
-  return merge_row_states<T, Mut>(C, c, [&](std::int64_t i) { return load_state_cg(states + i); });
 }
 
 /// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
@@ -356,20 +349,14 @@ constexpr std::size_t shared_cluster_bytes(std::int64_t span) {
          (sizeof(float) + (std::is_same_v<E, float> ? 0 : sizeof(E)));
 }
 
-/// Announces this block's chunk state s (thread 0 holds it) on the row's counter, after the state
-/// is visible device-wide.
-__device__ __forceinline__ void announce(FastMergeState* slot, FastMergeState s,
-                                         unsigned* arrived) {
+/// Announces this block's chunk state (after it is visible device-wide) and waits for the row's
+/// other C - 1. Thread 0 holds s; every thread returns when the row's C states are readable.
+__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
+                                                 unsigned* arrived, std::int64_t C) {
   if (threadIdx.x == 0) {
     *slot = s;
     __threadfence();  // the state before the count
     atomicAdd(arrived, 1u);
-  }
-}
-
-/// Every thread returns once the row's C chunk states are announced and readable.
-__device__ __forceinline__ void await_row(const unsigned* arrived, std::int64_t C) {
-  if (threadIdx.x == 0) {
     const volatile unsigned* count = arrived;
     while (static_cast<std::int64_t>(*count) < C) __nanosleep(64);
     __threadfence();  // the count before the states
@@ -377,18 +364,10 @@ __device__ __forceinline__ void await_row(const unsigned* arrived, std::int64_t 
   __syncthreads();
 }
 
-/// Announces this block's chunk state and waits for the row's other C - 1.
-__device__ __forceinline__ void publish_and_wait(FastMergeState* slot, FastMergeState s,
-                                                 unsigned* arrived, std::int64_t C) {
-  announce(slot, s, arrived);
-  await_row(arrived, C);
-}
-
 /// Called by every block of a row once it no longer reads the row's counter or states: the last
 /// one to leave zeroes both counters (all C have passed their wait, none reads them again).
-/// `parties`: the row's blocks (C where a block holds one chunk).
-__device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std::int64_t parties) {
-  if (threadIdx.x == 0 && static_cast<std::int64_t>(atomicAdd(departed, 1u)) == parties - 1) {
+__device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std::int64_t C) {
+  if (threadIdx.x == 0 && static_cast<std::int64_t>(atomicAdd(departed, 1u)) == C - 1) {
     *arrived = 0;
     *departed = 0;
   }
@@ -479,265 +458,6 @@ __global__ void __launch_bounds__(T)
   const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
   const float m_part = load_state_cg(chunk_states + item).s.m;
   if (c == 0 && t == 0) row_state[row] = s;
-  store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
-                           fast_part_scale(m_part, s));
-}
-
-/// A block's work item in ticket order and the tag its launch writes (tagged exchange).
-struct Ticket {
-  std::int64_t item;
-  unsigned tag;
-};
-
-/// This block's ticket (every thread receives it) from the launch's gate, 64 bits: the launch's
-/// epoch (high half) and the next ticket (low half). Tickets go out 0, 1, ..., total - 1 in the
-/// order blocks start running, whatever order the hardware starts them in, so a block holding
-/// ticket k knows every ticket below k is held by a block that runs or has run. The block taking
-/// the last ticket moves the gate to the next epoch with ticket 0 (every other block has taken
-/// its own by then): the workspace is ready for the next launch with no reset. The tag is the
-/// epoch + 1: what this launch's tagged states carry (never 0, what a zeroed workspace holds,
-/// before 2^32 - 1 launches on one workspace). Contains a block barrier.
-__device__ __forceinline__ Ticket take_ticket(unsigned long long* gate, std::int64_t total) {
-  __shared__ unsigned long long drawn;
-  if (threadIdx.x == 0) {
-    const unsigned long long g = atomicAdd(gate, 1ull);
-    const unsigned long long epoch = g >> 32;
-    if (static_cast<std::int64_t>(g & 0xffffffffull) == total - 1)
-      atomicExch(gate, (epoch + 1) << 32);
-    drawn = g;
-  }
-  __syncthreads();
-  return {static_cast<std::int64_t>(drawn & 0xffffffffull),
-          static_cast<unsigned>(drawn >> 32) + 1u};
-}
-
-/// The tagged exchange: a chunk state carries its launch's tag in its spare word (pad), stored
-/// with release semantics after the state, so a block that reads the tag with acquire semantics
-/// reads the state after it. No counters: a block waits on each state it merges (each thread on
-/// its own), and nothing is reset (the next launch's tag differs).
-__device__ __forceinline__ void publish_tagged(FastMergeState* slot, const FastMergeState& s,
-                                               unsigned tag) {
-  if (threadIdx.x == 0) {
-    slot->s = s.s;
-    slot->lo = s.lo;
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(&slot->pad), "r"(tag) : "memory");
-  }
-}
-
-/// The state at slot once it carries `tag` (spinning until then).
-__device__ __forceinline__ FastMergeState await_tagged(const FastMergeState* slot, unsigned tag) {
-  unsigned seen;
-  while (true) {
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(&slot->pad) : "memory");
-    if (seen == tag) break;
-    __nanosleep(32);
-  }
-  return load_state_cg(slot);
-}
-
-/// Step 5 for chunk c of a row whose states are at `states`, by either exchange: TAGS, this
-/// block publishes `mine` tagged and merges the states as they carry the tag; else it announces
-/// it on the row's counter, waits for the C, merges and leaves (the counters' reset).
-template <int T, KernelMutation Mut, bool TAGS>
-__device__ __forceinline__ State exchange_chunk_states(FastMergeState* states, std::int64_t C,
-                                                       std::int64_t c, const FastMergeState& mine,
-                                                       unsigned tag, unsigned* arrived,
-                                                       unsigned* departed) {
-  if constexpr (TAGS) {
-    publish_tagged(states + c, mine, tag);
-    return merge_row_states<T, Mut>(C, c,
-                                    [&](std::int64_t i) { return await_tagged(states + i, tag); });
-  } else {
-    publish_and_wait(states + c, mine, arrived, C);
-    const State s = merge_chunks<T, Mut>(states, C, c);  // ends on a barrier
-    leave(arrived, departed, C);
-    return s;
-  }
-}
-
-/// chunks > 1, a block a chunk in ticket order: grid M * C; ticket k is chunk k % C of row k / C.
-/// Each block holds its chunk in registers (STAGED: brought into shared memory by one bulk copy
-/// first, then read out), exchanges the row's states (exchange_chunk_states), and writes its
-/// terms scaled (step 6): fast_split_kernel's arithmetic, so its bits. No deadlock where the
-/// device holds at least C of these blocks at once: the blocks of every row but the last one
-/// tickets reached have all started, publish without waiting, and so finish; their slots then
-/// take the last row's remaining tickets (the launcher checks the residency).
-template <class E, int T, int K, KernelMutation Mut, bool STAGED, bool TAGS>
-__global__ void __launch_bounds__(T, 2)
-    fast_split_ticket_kernel(const E* __restrict__ x, E* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t M, std::int64_t n,
-                             std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
-                             unsigned* departed, unsigned long long* gate) {
-  const int t = static_cast<int>(threadIdx.x);
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  extern __shared__ __align__(128) unsigned char staging[];
-  __shared__ TxBarrier landed;
-  if (STAGED && t == 0) landed.init();  // before take_ticket's barrier
-  const Ticket ticket = take_ticket(gate, M * C);
-  const std::int64_t row = ticket.item / C, c = ticket.item % C;
-  const std::int64_t base = c * kSpan;
-  const E* row_x = x + row * n;
-  float v[4 * K];
-  if constexpr (STAGED) {
-    const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
-    const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-    E* const staged = reinterpret_cast<E*>(staging);
-    if (t == 0) landed.stage(staged, row_x + base, static_cast<std::uint32_t>(len * sizeof(E)));
-    landed.wait(0);
-    read_staged<T, K>(staged, end - base < len ? end - base : len, t, v);
-  } else {
-    load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-  }
-  const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  const State s = exchange_chunk_states<T, Mut, TAGS>(chunk_states + row * C, C, c, mine,
-                                                      ticket.tag, arrived + row, departed + row);
-  if (c == 0 && t == 0) row_state[row] = s;
-  E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m,
-                          fast_part_scale(mine.s.m, s));
-}
-
-/// chunks > 1, a block a chunk in ticket order with the chunk kept in shared memory (rows a bulk
-/// copy can stage): the block stages its chunk, finds its state and terms there
-/// (shared_part_state, the register path's bits), exchanges the row's states and writes its
-/// terms scaled from shared memory. Few registers, so an SM holds as many blocks as its shared
-/// memory takes chunks (1536 / T by the bounds). Deadlock-free as fast_split_ticket_kernel.
-/// Dynamic shared memory: shared_cluster_bytes<E>(T * K * 4).
-template <class E, int T, int K, KernelMutation Mut, bool TAGS>
-__global__ void __launch_bounds__(T, 1536 / T)
-    fast_split_shared_kernel(const E* __restrict__ x, E* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t M, std::int64_t n,
-                             std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
-                             unsigned* departed, unsigned long long* gate) {
-  const int t = static_cast<int>(threadIdx.x);
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const terms = reinterpret_cast<float*>(staging);
-  E* const part = std::is_same_v<E, float> ? reinterpret_cast<E*>(staging)
-                                           : reinterpret_cast<E*>(terms + kSpan);
-  __shared__ TxBarrier landed;
-  if (t == 0) landed.init();  // before take_ticket's barrier
-  const Ticket ticket = take_ticket(gate, M * C);
-  const std::int64_t row = ticket.item / C, c = ticket.item % C;
-  const std::int64_t base = c * kSpan;
-  const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-  if (t == 0) landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(E)));
-  landed.wait(0);
-  const FastMergeState mine =
-      shared_part_state<T, K>(part, terms, end - base < len ? end - base : len);
-  const State s = exchange_chunk_states<T, Mut, TAGS>(chunk_states + row * C, C, c, mine,
-                                                      ticket.tag, arrived + row, departed + row);
-  if (c == 0 && t == 0) row_state[row] = s;
-  store_shared_terms<T, K>(y + row * n, n, base, terms, fast_part_scale(mine.s.m, s));
-}
-
-/// chunks > 1, two chunks a block in ticket order, to hold more of the matrix on chip at once: a
-/// block of T threads takes chunks 2j and 2j + 1 of a row (ticket k: pair k % P of row k / P, P =
-/// ceil(C / 2)), the first loaded into registers (chunk_state), the second staged into shared
-/// memory (shared_part_state): two blocks an SM hold 4 chunks where the register kernel holds
-/// 2. Both states are announced at once, the row's merged once a chunk (the prefix mutant's
-/// differ) and both chunks' terms written scaled: the one-chunk kernels' bits. Deadlock-free
-/// where the device holds P of these blocks at once (as fast_split_ticket_kernel). Dynamic
-/// shared memory: T * K * 4 elements of E.
-template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 2)
-    fast_split_pair_kernel(const E* __restrict__ x, E* __restrict__ y,
-                           State* __restrict__ row_state, std::int64_t M, std::int64_t n,
-                           std::int64_t C, FastMergeState* chunk_states, unsigned* arrived,
-                           unsigned* departed, unsigned long long* gate) {
-  static_assert(std::is_same_v<E, float>, "shared terms in place of the part: float rows");
-  const int t = static_cast<int>(threadIdx.x);
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const terms = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed;
-  if (t == 0) landed.init();  // before take_ticket's barrier
-  const std::int64_t P = (C + 1) / 2;
-  const Ticket ticket = take_ticket(gate, M * P);
-  const std::int64_t row = ticket.item / P, a = 2 * (ticket.item % P), b = a + 1;
-  const bool has_b = b < C;
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-  const E* row_x = x + row * n;
-  if (t == 0 && has_b) {
-    const std::int64_t len = n - b * kSpan < kSpan ? n - b * kSpan : kSpan;
-    landed.stage(terms, row_x + b * kSpan, static_cast<std::uint32_t>(len * sizeof(E)));
-  }
-  float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, a * kSpan, t, vector_aligned(row_x), v);
-  const FastMergeState mine_a = chunk_state<T, K, true>(v);  // v now holds the terms
-  FastMergeState mine_b = FastMergeAlg{}.initial();
-  if (has_b) {
-    landed.wait(0);
-    const std::int64_t len = n - b * kSpan < kSpan ? n - b * kSpan : kSpan;
-    mine_b = shared_part_state<T, K>(terms, terms, end - b * kSpan < len ? end - b * kSpan : len);
-  }
-  FastMergeState* states = chunk_states + row * C;
-  if (t == 0) {
-    states[a] = mine_a;
-    if (has_b) states[b] = mine_b;
-    __threadfence();  // the states before the count
-    atomicAdd(arrived + row, has_b ? 2u : 1u);
-  }
-  await_row(arrived + row, C);
-  const State s_a = merge_chunks<T, Mut>(states, C, a);  // ends on a barrier
-  const State s_b =
-      Mut == KernelMutation::FastPrefixMerge && has_b ? merge_chunks<T, Mut>(states, C, b) : s_a;
-  leave(arrived + row, departed + row, P);
-  if (a == 0 && t == 0) row_state[row] = s_a;
-  E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, a * kSpan, t, vector_aligned(row_y), v, mine_a.s.m,
-                          fast_part_scale(mine_a.s.m, s_a));
-  if (has_b) store_shared_terms<T, K>(row_y, n, b * kSpan, terms, fast_part_scale(mine_b.s.m, s_b));
-}
-
-/// A work item of the lagged split kernel: the state of chunk `chunk` (of the W chunks of the
-/// matrix, row-major), or its outputs.
-struct LaggedItem {
-  bool output;
-  std::int64_t chunk;
-};
-
-/// Ticket k of 2 W: the states of chunks 0 .. L-1, then state L + p and output p alternately,
-/// then the last L outputs. Output u comes after state u + L (or after every state), so with
-/// L >= C - 1 every state an output waits for holds an earlier ticket.
-__host__ __device__ inline LaggedItem lagged_item(std::int64_t k, std::int64_t W, std::int64_t L) {
-  if (k < L) return {false, k};
-  if (k < 2 * W - L) {
-    const std::int64_t p = (k - L) / 2;
-    return (k - L) % 2 == 0 ? LaggedItem{false, L + p} : LaggedItem{true, p};
-  }
-  return {true, k - W};
-}
-
-/// chunks > 1 in one launch with no residency condition: 2 W items in ticket order
-/// (lagged_item), each a block. A state item reads its chunk, announces its state and leaves; an
-/// output item reads the chunk again (from L2 where its lines are still there) while it waits
-/// for its row's states (announced by earlier tickets, so it cannot deadlock), merges them and
-/// writes the outputs with fast_chunk_output_kernel's arithmetic: the two-launch path's bits.
-template <class E, int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 2)
-    fast_split_lagged_kernel(const E* __restrict__ x, E* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t n, std::int64_t C,
-                             std::int64_t W, std::int64_t L, FastMergeState* chunk_states,
-                             unsigned* arrived, unsigned* departed, unsigned long long* gate) {
-  const int t = static_cast<int>(threadIdx.x);
-  const LaggedItem it = lagged_item(take_ticket(gate, 2 * W).item, W, L);
-  const std::int64_t row = it.chunk / C, c = it.chunk % C;
-  const std::int64_t base = c * std::int64_t{T} * K * 4;
-  const E* row_x = x + row * n;
-  float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);  // first, in flight below
-  if (!it.output) {
-    announce(chunk_states + it.chunk, chunk_state<T, K, false>(v), arrived + row);
-    return;
-  }
-  await_row(arrived + row, C);
-  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
-  const float m_part = load_state_cg(chunk_states + it.chunk).s.m;
-  leave(arrived + row, departed + row, C);
-  if (c == 0 && t == 0) row_state[row] = s;
-  E* row_y = y + row * n;
   store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
                            fast_part_scale(m_part, s));
 }
