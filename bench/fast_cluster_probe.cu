@@ -16,15 +16,11 @@
 // usage: osvs_fast_cluster_probe
 #include <cuda_runtime.h>
 
-#include <cstring>
-#include <vector>
-
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
-#include "cluster_launch.cuh"
 #include "cuda_check.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/bandwidth.h"
@@ -135,63 +131,6 @@ void print(const char* shape, const std::string& what, const LaunchTiming& t,
               static_cast<double>(elements) / t.ms / 1e6);
 }
 
-/// The wide cluster kernel on M x n (n a multiple of 4): checked bit for bit against the two
-/// launches of the split layout, then timed.
-void wide_clusters(const char* shape, std::int64_t M, std::int64_t n, State* row_state) {
-  constexpr int T = kFastSplitThreads;
-  constexpr KernelMutation kNone = KernelMutation::None;
-  const auto kernel = fast_wide_cluster_kernel<T, kK, kNone>;
-  const std::int64_t C = (n + kSpanOf<T> - 1) / kSpanOf<T>;
-  const auto B = static_cast<unsigned>((C + kWideChunksPerBlock - 1) / kWideChunksPerBlock);
-  const std::size_t smem = (kWideChunksPerBlock - 1) * kSpanOf<T> * sizeof(float);
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(smem)));
-  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  const ClusterConfig probe(static_cast<unsigned>(M) * B, T, B, smem, nullptr);
-  int clusters = 0;
-  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config));
-  std::printf("(wide clusters on %s: %lld chunks, %u blocks a cluster, %d clusters at once)\n",
-              shape, static_cast<long long>(C), B, clusters);
-  const auto launch = [&](const float* x, float* y) {
-    launch_in_clusters_smem(kernel, static_cast<unsigned>(M) * B, T, B, smem, nullptr, x, y,
-                            row_state, n, C);
-  };
-  // the bits: against the two launches of the same chunks
-  const auto N = static_cast<std::size_t>(M * n);
-  std::vector<float> host(N), want(N), got(N);
-  std::uint32_t r = 12345;
-  for (float& v : host) {  // a spread of values, some rows' maxima far apart
-    r = r * 1664525u + 1013904223u;
-    v = static_cast<float>(static_cast<std::int32_t>(r)) * 1e-8f;
-  }
-  float *x = nullptr, *y = nullptr;
-  FastMergeState* states = nullptr;
-  OSVS_CUDA_CHECK(cudaMalloc(&x, N * sizeof(float)));
-  OSVS_CUDA_CHECK(cudaMalloc(&y, N * sizeof(float)));
-  OSVS_CUDA_CHECK(cudaMalloc(&states, M * C * sizeof(FastMergeState)));
-  OSVS_CUDA_CHECK(cudaMemcpy(x, host.data(), N * sizeof(float), cudaMemcpyHostToDevice));
-  const auto grid = static_cast<unsigned>(M * C);
-  fast_chunk_state_kernel<float, T, kK, kNone><<<grid, T>>>(x, n, C, states);
-  OSVS_CUDA_CHECK(cudaGetLastError());
-  fast_chunk_output_kernel<float, T, kK, kNone><<<grid, T>>>(x, y, row_state, n, C, states);
-  OSVS_CUDA_CHECK(cudaGetLastError());
-  OSVS_CUDA_CHECK(cudaMemcpy(want.data(), y, N * sizeof(float), cudaMemcpyDeviceToHost));
-  OSVS_CUDA_CHECK(cudaMemset(y, 0, N * sizeof(float)));
-  launch(x, y);
-  OSVS_CUDA_CHECK(cudaDeviceSynchronize());
-  OSVS_CUDA_CHECK(cudaMemcpy(got.data(), y, N * sizeof(float), cudaMemcpyDeviceToHost));
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < N; ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
-  std::printf("%-12s %-46s check: %zu outputs differ from two launches\n", shape, "wide clusters",
-              differ);
-  cudaFree(x);
-  cudaFree(y);
-  cudaFree(states);
-  if (differ != 0) throw std::runtime_error("wide clusters: not the two launches' bits");
-  print(shape, "wide clusters (" + std::to_string(B) + " blocks, 1/SM)",
-        time_launch_against_copy(M, n, launch), M * n);
-}
-
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
 template <int T, class Kernel>
 void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t smem, std::int64_t M,
@@ -244,9 +183,6 @@ int main() try {
     ceiling<256>(s.name, "no exchange: 256 shared", shared_block_rows<256>,
                  kSpanOf<256> * sizeof(float), s.M, s.n, row_state);
   }
-  wide_clusters("64x1048576", 64, std::int64_t{1} << 20, row_state);
-  wide_clusters("64x1036288", 64, 1036288, row_state);  // a partial last chunk
-  wide_clusters("256x200000", 256, 200000, row_state);  // 13 chunks: 4 blocks, the last holds 1
   ceiling<256>("64x1048576", "cheap exp (timing only)", cheap_block_rows<256>,
                kSpanOf<256> * sizeof(float), 64, std::int64_t{1} << 20, row_state);
   OSVS_CUDA_CHECK(cudaFree(row_state));

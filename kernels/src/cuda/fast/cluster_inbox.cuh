@@ -13,13 +13,6 @@
 
 namespace osvs::cuda::fast {
 
-/// Chunks a wide cluster row's block holds: one in registers, the others in shared memory.
-inline constexpr int kWideChunksPerBlock = 4;
-/// Blocks of a wide cluster row at most (a non-portable cluster size).
-inline constexpr int kWideClusterMax = 16;
-/// Chunks of a wide cluster row at most.
-inline constexpr int kFastWideChunksMax = kWideChunksPerBlock * kWideClusterMax;
-
 /// Every thread: arrives at the cluster barrier without ordering its memory accesses (the inbox's
 /// mbarrier is published by its own release fence, TxBarrier::init), so that loads issued
 /// after it are not held back; cluster_wait completes it.
@@ -29,21 +22,6 @@ __device__ __forceinline__ void cluster_arrive_relaxed() {
 /// Every thread: waits for every block of the cluster to have arrived (acquire).
 __device__ __forceinline__ void cluster_wait() {
   asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
-}
-
-/// Stores state s at `slot` (a shared-memory address of this block) in block r's copy of it, and
-/// counts its bytes in at r's copy of the barrier at `bar` (st.async, complete_tx).
-__device__ __forceinline__ void push_state(std::uint32_t slot, std::uint32_t bar, int r,
-                                           const FastMergeState& s) {
-  std::uint32_t dst = 0, remote_bar = 0;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(slot), "r"(r));
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(bar), "r"(r));
-  asm volatile(
-      "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, "
-      "%4}, [%5];" ::"r"(dst),
-      "r"(__float_as_uint(s.s.m)), "r"(__float_as_uint(s.s.d)), "r"(__float_as_uint(s.lo)), "r"(0u),
-      "r"(remote_bar)
-      : "memory");
 }
 
 /// A block's inbox: slot r holds the state of the cluster's block r.
@@ -61,24 +39,19 @@ struct ClusterInbox {
   __device__ void push(int C, int b, const FastMergeState& mine) {
     const int lane = static_cast<int>(threadIdx.x);
     if (lane >= C) return;
-    push_state(shared_address(&slot[b]), landed.address(), lane, mine);
-  }
-};
-
-/// A wide cluster row's inbox (fast_wide_cluster_kernel): slot c holds the state of the row's
-/// chunk c, pushed by the block that holds it into every block's inbox.
-struct ChunkInbox {
-  __align__(16) FastMergeState slot[kFastWideChunksMax];
-  TxBarrier landed;
-
-  /// Thread 0, before the cluster barrier that precedes every push: C states expected.
-  __device__ void open(std::int64_t C) {
-    landed.init();
-    landed.expect(static_cast<std::uint32_t>(C * sizeof(FastMergeState)));
-  }
-  /// Pushes chunk c's state s into block r's inbox.
-  __device__ void push(int r, std::int64_t c, const FastMergeState& s) {
-    push_state(shared_address(&slot[c]), landed.address(), r, s);
+    std::uint32_t dst = 0, bar = 0;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(dst)
+                 : "r"(shared_address(&slot[b])), "r"(lane));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(bar)
+                 : "r"(landed.address()), "r"(lane));
+    asm volatile(
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, "
+        "%4}, [%5];" ::"r"(dst),
+        "r"(__float_as_uint(mine.s.m)), "r"(__float_as_uint(mine.s.d)),
+        "r"(__float_as_uint(mine.lo)), "r"(0u), "r"(bar)
+        : "memory");
   }
 };
 

@@ -132,11 +132,10 @@ __device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p)
   return FastMergeState{State{v.x, v.y}, v.z, 0.0f};
 }
 
-/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished);
-/// load(i) gives state i of the row.
-template <int T, KernelMutation Mut, class Load>
-__device__ __forceinline__ State merge_row_states(std::int64_t C, std::int64_t c,
-                                                  const Load& load) {
+/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished).
+template <int T, KernelMutation Mut>
+__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
+                                              std::int64_t c) {
   const std::int64_t count = fast_merge_count(C, c, Mut == KernelMutation::FastLostChunk,
                                               Mut == KernelMutation::FastPrefixMerge);
   const std::int64_t q = fast_merge_per_thread(C, T);
@@ -144,18 +143,12 @@ __device__ __forceinline__ State merge_row_states(std::int64_t C, std::int64_t c
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
   // q = 1 (C <= T, every split row up to T chunks): one state a thread, no tree of its own
   const FastMergeState v =
-      q == 1 ? (len == 1 ? load(lo) : FastMergeAlg{}.initial())
+      q == 1 ? (len == 1 ? load_state_cg(states + lo) : FastMergeAlg{}.initial())
              : pairwise_stream(
-                   len, FastMergeAlg{}.initial(), [&](std::int64_t i) { return load(lo + i); },
+                   len, FastMergeAlg{}.initial(),
+                   [&](std::int64_t i) { return load_state_cg(states + lo + i); },
                    [](FastMergeState a, FastMergeState b) { return fast_merge(a, b); });
   return fast_row_state(chunk_fold<T>(v, FastMergeAlg{}));
-}
-
-/// merge_row_states over chunk states another block wrote to global memory.
-template <int T, KernelMutation Mut>
-__device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
-                                              std::int64_t c) {
-  return merge_row_states<T, Mut>(C, c, [&](std::int64_t i) { return load_state_cg(states + i); });
 }
 
 /// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
@@ -467,85 +460,6 @@ __global__ void __launch_bounds__(T)
   if (c == 0 && t == 0) row_state[row] = s;
   store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,
                            fast_part_scale(m_part, s));
-}
-
-/// Wide cluster rows (rows of at most kFastWideChunksMax chunks of the split layout, staged by
-/// bulk copies): a thread-block cluster of B = ceil(C / 4) blocks a row, one block an SM, so the
-/// row's chunk states meet through distributed shared memory instead of global memory. Block b
-/// holds the chunks 4b .. 4b + 3 (fewer at the row's end): the first in registers (chunk_state),
-/// the others staged into shared memory (shared_part_state, the same bits). Each block pushes its
-/// chunks' states into every block's inbox (ChunkInbox), every block merges the C states with
-/// the split kernel's tree (merge_row_states: its bits) and writes its chunks' terms scaled.
-/// Dynamic shared memory: (kWideChunksPerBlock - 1) * T * K * 4 floats.
-template <int T, int K, KernelMutation Mut>
-__global__ void __launch_bounds__(T, 1)
-    fast_wide_cluster_kernel(const float* __restrict__ x, float* __restrict__ y,
-                             State* __restrict__ row_state, std::int64_t n, std::int64_t C) {
-  constexpr int kShared = kWideChunksPerBlock - 1;
-  constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
-  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  const int B = static_cast<int>(cluster.num_blocks());
-  const int b = static_cast<int>(cluster.block_rank());
-  const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t row = blockIdx.x / B;
-  const std::int64_t c0 = std::int64_t{b} * kWideChunksPerBlock;
-  const int h = static_cast<int>(C - c0 < kWideChunksPerBlock ? C - c0 : kWideChunksPerBlock);
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
-  const auto len = [&](std::int64_t c) { return n - c * kSpan < kSpan ? n - c * kSpan : kSpan; };
-  const auto used = [&](std::int64_t c) {
-    return end - c * kSpan < len(c) ? end - c * kSpan : len(c);
-  };
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const parts = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed[kShared];
-  __shared__ ChunkInbox inbox;
-  const float* row_x = x + row * n;
-  if (t == 0) {
-    for (int i = 0; i < kShared; ++i) landed[i].init();
-    inbox.open(C);
-    for (int i = 1; i < h; ++i)
-      landed[i - 1].stage(parts + (i - 1) * kSpan, row_x + (c0 + i) * kSpan,
-                          static_cast<std::uint32_t>(len(c0 + i) * sizeof(float)));
-  }
-  cluster_arrive_relaxed();  // completed before the first push
-  __syncthreads();           // the barriers are initialized before any thread waits on them
-  float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, c0 * kSpan, t, vector_aligned(row_x), v);
-  FastMergeState mine[kWideChunksPerBlock];
-  mine[0] = chunk_state<T, K, true>(v);  // v now holds the terms
-#pragma unroll
-  for (int i = 1; i < kWideChunksPerBlock; ++i) {
-    mine[i] = FastMergeAlg{}.initial();
-    if (i < h) {
-      landed[i - 1].wait(0);
-      float* part = parts + (i - 1) * kSpan;
-      mine[i] = shared_part_state<T, K>(part, part, used(c0 + i));
-    }
-  }
-  cluster_wait();   // every block's inbox is open
-  if (t < h * B) {  // thread t pushes chunk c0 + t / B's state to block t % B
-    const int i = t / B;
-    const FastMergeState s = i == 0 ? mine[0] : i == 1 ? mine[1] : i == 2 ? mine[2] : mine[3];
-    inbox.push(t % B, c0 + i, s);
-  }
-  inbox.landed.wait<true>(0);
-  const auto from_inbox = [&](std::int64_t i) { return inbox.slot[i]; };
-  const State s = merge_row_states<T, Mut>(C, c0, from_inbox);
-  if (b == 0 && t == 0) row_state[row] = s;
-  float* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, c0 * kSpan, t, vector_aligned(row_y), v, mine[0].s.m,
-                          fast_part_scale(mine[0].s.m, s));
-#pragma unroll
-  for (int i = 1; i < kWideChunksPerBlock; ++i) {
-    if (i < h) {
-      // the prefix mutant merges a different prefix for each chunk
-      const State si = Mut == KernelMutation::FastPrefixMerge
-                           ? merge_row_states<T, Mut>(C, c0 + i, from_inbox)
-                           : s;
-      store_shared_terms<T, K>(row_y, n, (c0 + i) * kSpan, parts + (i - 1) * kSpan,
-                               fast_part_scale(mine[i].s.m, si));
-    }
-  }
 }
 
 }  // namespace osvs::cuda::fast
