@@ -8,6 +8,9 @@
 //   64 x 2^20, 1024 x 32768   the launcher; the matrix cut into block rows of 16384 (512
 //                             threads, staged, then registers) and of 8192 (256 threads, kept in
 //                             shared memory): the same bytes with no exchange, a block a row
+//   1024 x 32768              a clock timeline of the cluster rows' steps (landed, state,
+//                             exchanged, stored) against the same blocks with no exchange, and
+//                             how many clusters of 4 the device holds at once
 //   64 x 2^20                 the 256-thread block rows with a cheap exp (__expf of x - M, float
 //                             sums: timing only): whether the accurate arithmetic (compensated
 //                             portable exp, binary64 sums) is what limits them
@@ -16,11 +19,15 @@
 // usage: osvs_fast_cluster_probe
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
+#include "cluster_launch.cuh"
 #include "cuda_check.cuh"
 #include "fast_kernels.cuh"
 #include "osvs/kernels/bandwidth.h"
@@ -131,6 +138,146 @@ void print(const char* shape, const std::string& what, const LaunchTiming& t,
               static_cast<double>(elements) / t.ms / 1e6);
 }
 
+/// The device's time in ns.
+__device__ __forceinline__ long long device_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+constexpr int kStamps =
+    5;  ///< start, landed, state, exchanged, stored; then the device time at state
+
+/// fast_cluster_shared_kernel's steps (EXCHANGE: a cluster a row, clusters of rows of C = n /
+/// (T * kK * 4) blocks) or the same block rows with no exchange (each block scaled by its own
+/// state: timing only), with a clock stamp after each step (thread 0 of each block, clock64).
+template <int T, bool EXCHANGE>
+__global__ void __launch_bounds__(T, 1536 / T)
+    timed_cluster_rows(const float* __restrict__ x, float* __restrict__ y,
+                       State* __restrict__ row_state, std::int64_t n, long long* stamps) {
+  long long clk[kStamps];
+  clk[0] = clock64();
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const int C = EXCHANGE ? static_cast<int>(cluster.num_blocks()) : 1;
+  const int b = EXCHANGE ? static_cast<int>(cluster.block_rank()) : 0;
+  const std::int64_t row = blockIdx.x / C;
+  const std::int64_t base = b * kSpanOf<T>;
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const terms = reinterpret_cast<float*>(staging);
+  __shared__ TxBarrier landed;
+  __shared__ ClusterInbox inbox;
+  __shared__ ClusterRowResult result;
+  if (threadIdx.x == 0) {
+    landed.init();
+    landed.stage(terms, x + row * n + base, kSpanOf<T> * sizeof(float));
+    if (EXCHANGE) inbox.open(C);
+  }
+  if (EXCHANGE) cluster_arrive_relaxed();
+  __syncthreads();
+  landed.wait(0);
+  clk[1] = clock64();
+  const FastMergeState mine = shared_part_state<T, kK>(terms, terms, kSpanOf<T>);
+  clk[2] = clock64();
+  const long long state_ns = device_ns();
+  float scale = 0.0f;
+  if constexpr (EXCHANGE) {
+    scale = cluster_push_exchange<KernelMutation::None>(C, b, row, mine, row_state, inbox, result)
+                .scale;
+  } else {
+    const State st = fast_row_state(mine);
+    scale = fast_part_scale(mine.s.m, st);
+    if (threadIdx.x == 0) row_state[row] = st;
+  }
+  clk[3] = clock64();
+  store_shared_terms<T, kK>(y + row * n, n, base, terms, scale);
+  clk[4] = clock64();
+  if (threadIdx.x == 0) {
+    long long* out = stamps + std::int64_t{blockIdx.x} * (kStamps + 1);
+    for (int i = 0; i < kStamps; ++i) out[i] = clk[i];
+    out[kStamps] = state_ns;
+  }
+}
+
+/// Runs timed_cluster_rows on M x n (after two warm-ups) and prints each step's mean and 10th,
+/// 50th and 90th percentiles, a block's life, and a row's spread of state times (its blocks').
+template <bool EXCHANGE>
+void cluster_timeline(const char* shape, const char* what, std::int64_t M, std::int64_t n,
+                      State* row_state) {
+  constexpr int T = 256;
+  const std::int64_t C = n / kSpanOf<T>, W = M * C;
+  const auto kernel = timed_cluster_rows<T, EXCHANGE>;
+  const std::size_t smem = kSpanOf<T> * sizeof(float);
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem)));
+  const auto cluster = static_cast<unsigned>(EXCHANGE ? C : 1);
+  const ClusterConfig config(static_cast<unsigned>(W), T, cluster, smem, nullptr);
+  int clusters = 0;
+  if (EXCHANGE) OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config.config));
+  const auto N = static_cast<std::size_t>(M * n);
+  float *x = nullptr, *y = nullptr;
+  long long* stamps = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&x, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&y, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMemset(x, 0, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&stamps, W * (kStamps + 1) * sizeof(long long)));
+  cudaEvent_t start, stop;
+  OSVS_CUDA_CHECK(cudaEventCreate(&start));
+  OSVS_CUDA_CHECK(cudaEventCreate(&stop));
+  float ms = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    OSVS_CUDA_CHECK(cudaEventRecord(start));
+    launch_in_clusters_smem(kernel, static_cast<unsigned>(W), T, cluster, smem, nullptr, x, y,
+                            row_state, EXCHANGE ? n : kSpanOf<T>, stamps);
+    OSVS_CUDA_CHECK(cudaEventRecord(stop));
+    OSVS_CUDA_CHECK(cudaEventSynchronize(stop));
+    OSVS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  }
+  std::vector<long long> h(static_cast<std::size_t>(W * (kStamps + 1)));
+  OSVS_CUDA_CHECK(
+      cudaMemcpy(h.data(), stamps, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  int khz = 0;
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  const double per_us = khz / 1000.0;
+  const auto summary = [&](const char* step, std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    double mean = 0;
+    for (double d : v) mean += d / static_cast<double>(v.size());
+    const auto at = [&](double q) { return v[static_cast<std::size_t>(q * (v.size() - 1))]; };
+    std::printf("%-12s %-26s %-10s mean %6.2f  p10 %6.2f  p50 %6.2f  p90 %6.2f us\n", shape, what,
+                step, mean, at(0.1), at(0.5), at(0.9));
+  };
+  std::printf("%-12s %-26s %.4f ms a launch (%d clusters at once), clock %d MHz\n", shape, what, ms,
+              clusters, khz / 1000);
+  const char* steps[] = {"landed", "state", "exchanged", "stored"};
+  for (int k = 1; k < kStamps; ++k) {
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < W; ++i)
+      v.push_back(static_cast<double>(h[i * (kStamps + 1) + k] - h[i * (kStamps + 1) + k - 1]) /
+                  per_us);
+    summary(steps[k - 1], v);
+  }
+  std::vector<double> life, spread;
+  for (std::int64_t i = 0; i < W; ++i)
+    life.push_back(static_cast<double>(h[i * (kStamps + 1) + kStamps - 1] - h[i * (kStamps + 1)]) /
+                   per_us);
+  for (std::int64_t r = 0; r < W / C; ++r) {
+    long long lo = 0, hi = 0;
+    for (std::int64_t c = 0; c < C; ++c) {
+      const long long p = h[static_cast<std::size_t>((r * C + c) * (kStamps + 1) + kStamps)];
+      lo = c == 0 ? p : std::min(lo, p);
+      hi = c == 0 ? p : std::max(hi, p);
+    }
+    spread.push_back(static_cast<double>(hi - lo) / 1000.0);
+  }
+  summary("life", life);
+  summary("state spread", spread);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(stamps);
+}
+
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
 template <int T, class Kernel>
 void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t smem, std::int64_t M,
@@ -183,6 +330,8 @@ int main() try {
     ceiling<256>(s.name, "no exchange: 256 shared", shared_block_rows<256>,
                  kSpanOf<256> * sizeof(float), s.M, s.n, row_state);
   }
+  cluster_timeline<false>("1024x32768", "256 shared, no exchange", 1024, 32768, row_state);
+  cluster_timeline<true>("1024x32768", "cluster rows of 4 x 256", 1024, 32768, row_state);
   ceiling<256>("64x1048576", "cheap exp (timing only)", cheap_block_rows<256>,
                kSpanOf<256> * sizeof(float), 64, std::int64_t{1} << 20, row_state);
   OSVS_CUDA_CHECK(cudaFree(row_state));
