@@ -278,6 +278,31 @@ void cluster_timeline(const char* shape, const char* what, std::int64_t M, std::
   cudaFree(stamps);
 }
 
+/// fast_cluster_shared_kernel with blocks of T threads holding K float4s each, in clusters of C
+/// (rows of C * T * K * 4 elements), on M rows: how many clusters fit at once, and the time.
+template <int T, int K, int C>
+void shared_clusters(const char* shape, std::int64_t M, State* row_state) {
+  const auto kernel = fast_cluster_shared_kernel<float, T, K, KernelMutation::None>;
+  const std::size_t smem = shared_cluster_bytes<float>(std::int64_t{T} * K * 4);
+  const std::int64_t n = std::int64_t{C} * T * K * 4;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem)));
+  const ClusterConfig config(static_cast<unsigned>(M * C), T, C, smem, nullptr);
+  int clusters = 0;
+  OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config.config));
+  const int per_sm = resident_per_sm(reinterpret_cast<const void*>(kernel), T, smem);
+  print(shape,
+        "clusters of " + std::to_string(C) + " x " + std::to_string(T) + " x " +
+            std::to_string(4 * K) + " (" + std::to_string(clusters) + " at once, " +
+            std::to_string(per_sm) + "/SM)",
+        time_launch_against_copy(M, n,
+                                 [&](const float* x, float* y) {
+                                   launch_in_clusters_smem(kernel, static_cast<unsigned>(M * C), T,
+                                                           C, smem, nullptr, x, y, row_state, n);
+                                 }),
+        M * n);
+}
+
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
 template <int T, class Kernel>
 void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t smem, std::int64_t M,
@@ -332,6 +357,11 @@ int main() try {
   }
   cluster_timeline<false>("1024x32768", "256 shared, no exchange", 1024, 32768, row_state);
   cluster_timeline<true>("1024x32768", "cluster rows of 4 x 256", 1024, 32768, row_state);
+  shared_clusters<256, 8, 4>("1024x32768", 1024, row_state);
+  shared_clusters<256, 16, 2>("1024x32768", 1024, row_state);
+  shared_clusters<512, 8, 2>("1024x32768", 1024, row_state);
+  shared_clusters<128, 16, 4>("1024x32768", 1024, row_state);
+  shared_clusters<256, 8, 4>("1024x32768", 1024, row_state);  // again: the run's noise
   ceiling<256>("64x1048576", "cheap exp (timing only)", cheap_block_rows<256>,
                kSpanOf<256> * sizeof(float), 64, std::int64_t{1} << 20, row_state);
   OSVS_CUDA_CHECK(cudaFree(row_state));
