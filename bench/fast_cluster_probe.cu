@@ -2,15 +2,17 @@
 // the same bytes with no exchange, and whether the per-element arithmetic or the bandwidth sets
 // its speed. Earlier questions of this probe were answered at the commits its reports name
 // (reports/gpu/2026-12-01-staged, -split-pipeline; -split-exchange for split rows in ticket
-// order, tagged states, two chunks a block, a lagged second read, and a clock timeline of a
-// block's steps).
+// order, tagged states, two chunks a block, a lagged second read, wide clusters of 16, and a
+// clock timeline of a split block's steps).
 //
 //   64 x 2^20, 1024 x 32768   the launcher; the matrix cut into block rows of 16384 (512
 //                             threads, staged, then registers) and of 8192 (256 threads, kept in
 //                             shared memory): the same bytes with no exchange, a block a row
 //   1024 x 32768              a clock timeline of the cluster rows' steps (landed, state,
 //                             exchanged, stored) against the same blocks with no exchange, and
-//                             how many clusters of 4 the device holds at once
+//                             how many clusters of 4 the device holds at once; the cluster
+//                             kernel in other shapes (2 x 256 x 64, 2 x 512 x 32, 4 x 128 x 64
+//                             threads x values against the plan's 4 x 256 x 32)
 //   64 x 2^20                 the 256-thread block rows with a cheap exp (__expf of x - M, float
 //                             sums: timing only): whether the accurate arithmetic (compensated
 //                             portable exp, binary64 sums) is what limits them
