@@ -305,74 +305,6 @@ void shared_clusters(const char* shape, std::int64_t M, State* row_state) {
         M * n);
 }
 
-/// Writes `value` over n floats (float4 stores; a block-stride loop over 16 KiB tiles).
-__global__ void fill_tiles(float* __restrict__ a, std::int64_t n, float value) {
-  for (std::int64_t i = (std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x) * 4; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x * 4)
-    *reinterpret_cast<float4*>(a + i) = make_float4(value, value, value, value);
-}
-
-/// Reads n floats (float4 loads, the same walk as fill_tiles with block b taking what block
-/// (b + shift) % gridDim.x wrote) and adds them into out[blockIdx.x].
-__global__ void sum_tiles(const float* __restrict__ a, std::int64_t n, unsigned shift,
-                          float* __restrict__ out) {
-  const unsigned b = (blockIdx.x + shift) % gridDim.x;
-  float s = 0.0f;
-  for (std::int64_t i = (std::int64_t{b} * blockDim.x + threadIdx.x) * 4; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x * 4) {
-    const float4 v = *reinterpret_cast<const float4*>(a + i);
-    s += (v.x + v.y) + (v.z + v.w);
-  }
-  if (s == 12345.0f) out[blockIdx.x] = s;  // never true for the filled values; keeps the loads
-}
-
-/// Whether L2 keeps what was just written: for buffers of `mib` MiB, the time to read them back
-/// right after writing them (by the same blocks, or by blocks half the grid away) against reading
-/// a 1 GiB buffer from HBM, as GB/s.
-void l2_reread(State*) {
-  int sms = 0;
-  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const unsigned grid = static_cast<unsigned>(sms) * 4, threads = 512;
-  const std::int64_t big = std::int64_t{1} << 28;  // 1 GiB of floats
-  float *a = nullptr, *out = nullptr;
-  OSVS_CUDA_CHECK(cudaMalloc(&a, big * sizeof(float)));
-  OSVS_CUDA_CHECK(cudaMalloc(&out, grid * sizeof(float)));
-  cudaEvent_t start, stop;
-  OSVS_CUDA_CHECK(cudaEventCreate(&start));
-  OSVS_CUDA_CHECK(cudaEventCreate(&stop));
-  const auto read_gbps = [&](std::int64_t n, unsigned shift, bool write_first) {
-    float best = 1e30f;
-    for (int rep = 0; rep < 5; ++rep) {
-      fill_tiles<<<grid, threads>>>(a + n, n, 0.0f);  // evict: other traffic of the same size
-      if (write_first) fill_tiles<<<grid, threads>>>(a, n, 1.0f);
-      OSVS_CUDA_CHECK(cudaEventRecord(start));
-      sum_tiles<<<grid, threads>>>(a, n, shift, out);
-      OSVS_CUDA_CHECK(cudaEventRecord(stop));
-      OSVS_CUDA_CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      OSVS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      best = std::min(best, ms);
-    }
-    OSVS_CUDA_CHECK(cudaGetLastError());
-    return static_cast<double>(n) * sizeof(float) / best / 1e6;
-  };
-  std::printf("%-12s %-46s %9.1f GB/s\n", "1 GiB", "read from HBM (nothing written before)",
-              read_gbps(big / 2, 0, false));
-  for (int mib : {4, 8, 16, 24, 32, 48, 64}) {
-    const std::int64_t n = std::int64_t{mib} << 18;  // floats
-    char shape[32];
-    std::snprintf(shape, sizeof shape, "%d MiB", mib);
-    std::printf("%-12s %-46s %9.1f GB/s\n", shape, "read back just written, same blocks",
-                read_gbps(n, 0, true));
-    std::printf("%-12s %-46s %9.1f GB/s\n", shape, "read back just written, blocks grid/2 away",
-                read_gbps(n, grid / 2, true));
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(a);
-  cudaFree(out);
-}
-
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
 template <int T, class Kernel>
 void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t smem, std::int64_t M,
@@ -432,7 +364,6 @@ int main() try {
   shared_clusters<512, 8, 2>("1024x32768", 1024, row_state);
   shared_clusters<128, 16, 4>("1024x32768", 1024, row_state);
   shared_clusters<256, 8, 4>("1024x32768", 1024, row_state);  // again: the run's noise
-  l2_reread(row_state);
   ceiling<256>("64x1048576", "cheap exp (timing only)", cheap_block_rows<256>,
                kSpanOf<256> * sizeof(float), 64, std::int64_t{1} << 20, row_state);
   OSVS_CUDA_CHECK(cudaFree(row_state));
