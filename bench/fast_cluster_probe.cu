@@ -42,6 +42,18 @@ constexpr int kK = kFastBlockVec;
 template <int T>
 constexpr std::int64_t kSpanOf = std::int64_t{T} * kK * 4;
 
+/// Stages row `row` of x (rows of kSpanOf<T> floats) into `buffer` by one bulk copy issued by
+/// thread 0; every thread returns once the row has landed. Called once a block.
+template <int T>
+__device__ __forceinline__ void stage_block_row(const float* __restrict__ x, std::int64_t row,
+                                                float* buffer) {
+  __shared__ TxBarrier landed;
+  if (threadIdx.x == 0) landed.init();
+  __syncthreads();
+  if (threadIdx.x == 0) landed.stage(buffer, x + row * kSpanOf<T>, kSpanOf<T> * sizeof(float));
+  landed.wait(0);
+}
+
 /// Block rows of T * kK * 4 elements, a block a row, staged and kept in shared memory (the
 /// holding of fast_cluster_shared_kernel's blocks, with no exchange).
 template <int T>
@@ -51,12 +63,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
   constexpr std::int64_t n = kSpanOf<T>;
   extern __shared__ __align__(128) unsigned char staging[];
   float* const terms = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed;
   const std::int64_t row = blockIdx.x;
-  if (threadIdx.x == 0) landed.init();
-  __syncthreads();
-  if (threadIdx.x == 0) landed.stage(terms, x + row * n, n * sizeof(float));
-  landed.wait(0);
+  stage_block_row<T>(x, row, terms);
   const State st = fast_row_state(shared_part_state<T, kK>(terms, terms, n));
   if (threadIdx.x == 0) row_state[row] = st;
   store_shared_terms<T, kK>(y + row * n, n, 0, terms, fast_part_scale(st.m, st));
@@ -71,12 +79,8 @@ __global__ void __launch_bounds__(T, 1024 / T)
   const int t = static_cast<int>(threadIdx.x);
   extern __shared__ __align__(128) unsigned char staging[];
   float* const staged = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed;
   const std::int64_t row = blockIdx.x;
-  if (t == 0) landed.init();
-  __syncthreads();
-  if (t == 0) landed.stage(staged, x + row * n, n * sizeof(float));
-  landed.wait(0);
+  stage_block_row<T>(x, row, staged);
   float v[4 * kK];
   read_staged<T, kK>(staged, n, t, v);
   const State st = fast_row_state(chunk_state<T, kK, true>(v));
@@ -94,12 +98,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
   const int t = static_cast<int>(threadIdx.x);
   extern __shared__ __align__(128) unsigned char staging[];
   float* const terms = reinterpret_cast<float*>(staging);
-  __shared__ TxBarrier landed;
   const std::int64_t row = blockIdx.x;
-  if (t == 0) landed.init();
-  __syncthreads();
-  if (t == 0) landed.stage(terms, x + row * n, n * sizeof(float));
-  landed.wait(0);
+  stage_block_row<T>(x, row, terms);
   float m = -__builtin_huge_valf();
   for (int k = 0; k < kK; ++k) {
     const float4 g = *reinterpret_cast<const float4*>(terms + (k * T + t) * 4);
