@@ -125,6 +125,117 @@ __global__ void __launch_bounds__(T, 1536 / T)
   }
 }
 
+/// An L2 hint on a 16-byte access: Reread keeps the line (evict_last policy), LastUse is its last
+/// touch (ld/st .cs, evict first).
+enum class L2Hint { Normal, Reread, LastUse };
+
+template <L2Hint H>
+__device__ __forceinline__ float4 load_hinted(const float* p) {
+  const auto* q = reinterpret_cast<const float4*>(p);
+  if constexpr (H == L2Hint::LastUse) {
+    return __ldcs(q);
+  } else if constexpr (H == L2Hint::Reread) {
+    std::uint64_t policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    float4 v;
+    asm volatile("ld.global.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(q), "l"(policy));
+    return v;
+  } else {
+    return __ldcg(q);  // L2 only: a second read is not served by this SM's L1
+  }
+}
+
+template <L2Hint H>
+__device__ __forceinline__ void store_hinted(float* p, float4 v) {
+  if constexpr (H == L2Hint::LastUse)
+    __stcs(reinterpret_cast<float4*>(p), v);
+  else
+    *reinterpret_cast<float4*>(p) = v;
+}
+
+/// The data movement of a streamed split row with no arithmetic and no waits (the ceiling of any
+/// design whose second read of x is meant to hit L2): block i reads chunk i of x (i < W, the
+/// state read) and, once i >= LAG, reads chunk i - LAG again and writes its y (the output read).
+/// LAG = 0: a block reads its chunk once and writes it (a copy by blocks of one chunk). HINTS:
+/// the first read keeps its lines in L2, the second releases them, the stores stream.
+template <int T, bool HINTS>
+__global__ void __launch_bounds__(T)
+    streamed_movement(const float* __restrict__ x, float* __restrict__ y, std::int64_t W,
+                      std::int64_t lag, float* sink) {
+  constexpr std::int64_t n = kSpanOf<T>;
+  constexpr L2Hint kFirst = HINTS ? L2Hint::Reread : L2Hint::Normal;
+  constexpr L2Hint kLast = HINTS ? L2Hint::LastUse : L2Hint::Normal;
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t item = blockIdx.x;
+  if (lag == 0) {
+    float4 v[kK];
+#pragma unroll
+    for (int k = 0; k < kK; ++k) v[k] = load_hinted<L2Hint::Normal>(x + item * n + (k * T + t) * 4);
+#pragma unroll
+    for (int k = 0; k < kK; ++k) store_hinted<kLast>(y + item * n + (k * T + t) * 4, v[k]);
+    return;
+  }
+  float acc = 0.0f;
+  if (item < W) {
+    float4 v[kK];
+#pragma unroll
+    for (int k = 0; k < kK; ++k) v[k] = load_hinted<kFirst>(x + item * n + (k * T + t) * 4);
+#pragma unroll
+    for (int k = 0; k < kK; ++k) acc += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+  }
+  if (item >= lag) {
+    const std::int64_t j = item - lag;
+    float4 v[kK];
+#pragma unroll
+    for (int k = 0; k < kK; ++k) v[k] = load_hinted<kLast>(x + j * n + (k * T + t) * 4);
+#pragma unroll
+    for (int k = 0; k < kK; ++k) store_hinted<kLast>(y + j * n + (k * T + t) * 4, v[k]);
+  }
+  if (acc == -1.0f) sink[0] = acc;  // keeps the first read
+}
+
+/// Reads `bytes` of a buffer `passes` times in one launch (float4s, grid-stride, L2 only): the
+/// read rate of HBM (a buffer far beyond L2, one pass) or of L2 (a buffer it holds, many passes).
+__global__ void read_passes(const float4* __restrict__ p, std::int64_t count, int passes,
+                            float* sink) {
+  float acc = 0.0f;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (int r = 0; r < passes; ++r)
+    for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+         i += stride) {
+      const float4 v = __ldcg(p + i);
+      acc += (v.x + v.y) + (v.z + v.w);
+    }
+  if (acc == -1.0f) sink[0] = acc;
+}
+
+/// GB/s of read_passes over `bytes` read `passes` times (median of 9 launches after a warm-up).
+double read_rate(const float4* buffer, std::size_t bytes, int passes, float* sink) {
+  int sms = 0;
+  OSVS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto count = static_cast<std::int64_t>(bytes / sizeof(float4));
+  cudaEvent_t start, stop;
+  OSVS_CUDA_CHECK(cudaEventCreate(&start));
+  OSVS_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<float> times;
+  for (int rep = 0; rep < 10; ++rep) {
+    OSVS_CUDA_CHECK(cudaEventRecord(start));
+    read_passes<<<sms * 8, 256>>>(buffer, count, passes, sink);
+    OSVS_CUDA_CHECK(cudaGetLastError());
+    OSVS_CUDA_CHECK(cudaEventRecord(stop));
+    OSVS_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    OSVS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (rep > 0) times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return static_cast<double>(bytes) * passes / (times[times.size() / 2] * 1e6);
+}
+
 int resident_per_sm(const void* kernel, int threads, std::size_t smem) {
   int per_sm = 0;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -283,8 +394,11 @@ void cluster_timeline(const char* shape, const char* what, std::int64_t M, std::
 /// fast_cluster_shared_kernel with blocks of T threads holding K float4s each, in clusters of C
 /// (rows of C * T * K * 4 elements), on M rows: how many clusters fit at once, and the time.
 template <int T, int K, int C>
-void shared_clusters(const char* shape, std::int64_t M, State* row_state) {
+void shared_clusters(const char* shape, std::int64_t M, State* row_state,
+                     cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyDefault) {
   const auto kernel = fast_cluster_shared_kernel<float, T, K, KernelMutation::None>;
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference,
+                                       static_cast<int>(policy)));
   const std::size_t smem = shared_cluster_bytes<float>(std::int64_t{T} * K * 4);
   const std::int64_t n = std::int64_t{C} * T * K * 4;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -296,11 +410,36 @@ void shared_clusters(const char* shape, std::int64_t M, State* row_state) {
   print(shape,
         "clusters of " + std::to_string(C) + " x " + std::to_string(T) + " x " +
             std::to_string(4 * K) + " (" + std::to_string(clusters) + " at once, " +
-            std::to_string(per_sm) + "/SM)",
+            std::to_string(per_sm) + "/SM" +
+            (policy == cudaClusterSchedulingPolicySpread          ? ", spread"
+             : policy == cudaClusterSchedulingPolicyLoadBalancing ? ", load-balancing"
+                                                                  : "") +
+            ")",
         time_launch_against_copy(M, n,
                                  [&](const float* x, float* y) {
                                    launch_in_clusters_smem(kernel, static_cast<unsigned>(M * C), T,
                                                            C, smem, nullptr, x, y, row_state, n);
+                                 }),
+        M * n);
+  OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference,
+                                       static_cast<int>(cudaClusterSchedulingPolicyDefault)));
+}
+
+/// streamed_movement on M x n, chunks of 8192 (256 threads), lag `lag` chunks.
+template <bool HINTS>
+void streamed(const char* shape, std::int64_t M, std::int64_t n, std::int64_t lag, float* sink) {
+  constexpr int T = 256;
+  const std::int64_t W = M * n / kSpanOf<T>;
+  const std::string what = lag == 0 ? std::string("data movement: a block a chunk, read + write")
+                                    : "data movement: reread lagging " + std::to_string(lag) +
+                                          " chunks (" + std::to_string(lag * kSpanOf<T> * 4 >> 20) +
+                                          " MiB)" + (HINTS ? ", L2 hints" : "");
+  print(shape, what,
+        time_launch_against_copy(M, n,
+                                 [&](const float* x, float* y) {
+                                   streamed_movement<T, HINTS>
+                                       <<<static_cast<unsigned>(W + lag), T>>>(x, y, W, lag, sink);
+                                   OSVS_CUDA_CHECK(cudaGetLastError());
                                  }),
         M * n);
 }
@@ -364,8 +503,30 @@ int main() try {
   shared_clusters<512, 8, 2>("1024x32768", 1024, row_state);
   shared_clusters<128, 16, 4>("1024x32768", 1024, row_state);
   shared_clusters<256, 8, 4>("1024x32768", 1024, row_state);  // again: the run's noise
+  shared_clusters<256, 8, 4>("1024x32768", 1024, row_state, cudaClusterSchedulingPolicySpread);
+  shared_clusters<256, 8, 4>("1024x32768", 1024, row_state,
+                             cudaClusterSchedulingPolicyLoadBalancing);
+  shared_clusters<256, 8, 4>("1024x32768", 1024, row_state);  // and again
   ceiling<256>("64x1048576", "cheap exp (timing only)", cheap_block_rows<256>,
                kSpanOf<256> * sizeof(float), 64, std::int64_t{1} << 20, row_state);
+  // the streamed ceiling: what a second read of x costs when L2 is meant to serve it
+  float* sink = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&sink, sizeof(float)));
+  const std::int64_t big = std::int64_t{1} << 20;
+  streamed<false>("64x1048576", 64, big, 0, sink);
+  for (const std::int64_t lag : {128, 512, 1024, 4096})
+    streamed<false>("64x1048576", 64, big, lag, sink);
+  for (const std::int64_t lag : {128, 512, 1024}) streamed<true>("64x1048576", 64, big, lag, sink);
+  float4* buffer = nullptr;
+  const std::size_t hbm_bytes = std::size_t{1} << 30;
+  OSVS_CUDA_CHECK(cudaMalloc(&buffer, hbm_bytes));
+  OSVS_CUDA_CHECK(cudaMemset(buffer, 0, hbm_bytes));
+  std::printf("read rates (GB/s, __ldcg, %d blocks of 256 an SM):\n", 8);
+  std::printf("  HBM, 1 GiB once:      %8.0f\n", read_rate(buffer, hbm_bytes, 1, sink));
+  for (const std::size_t mib : {4, 16, 32, 48})
+    std::printf("  L2?, %2zu MiB x 32:     %8.0f\n", mib, read_rate(buffer, mib << 20, 32, sink));
+  OSVS_CUDA_CHECK(cudaFree(buffer));
+  OSVS_CUDA_CHECK(cudaFree(sink));
   OSVS_CUDA_CHECK(cudaFree(row_state));
   return 0;
 } catch (const std::exception& e) {
