@@ -158,15 +158,17 @@ __device__ __forceinline__ void store_hinted(float* p, float4 v) {
 /// The data movement of a streamed split row with no arithmetic and no waits (the ceiling of any
 /// design whose second read of x is meant to hit L2): block i reads chunk i of x (i < W, the
 /// state read) and, once i >= LAG, reads chunk i - LAG again and writes its y (the output read).
-/// LAG = 0: a block reads its chunk once and writes it (a copy by blocks of one chunk). HINTS:
-/// the first read keeps its lines in L2, the second releases them, the stores stream.
-template <int T, bool HINTS>
+/// LAG = 0: a block reads its chunk once and writes it (a copy by blocks of one chunk). Hints:
+/// None; Stores, the second read and the stores are the lines' last use (evict first); All, and
+/// the first read keeps its lines in L2 (evict_last).
+enum class Hints { None, Stores, All };
+template <int T, Hints HINTS>
 __global__ void __launch_bounds__(T)
     streamed_movement(const float* __restrict__ x, float* __restrict__ y, std::int64_t W,
                       std::int64_t lag, float* sink) {
   constexpr std::int64_t n = kSpanOf<T>;
-  constexpr L2Hint kFirst = HINTS ? L2Hint::Reread : L2Hint::Normal;
-  constexpr L2Hint kLast = HINTS ? L2Hint::LastUse : L2Hint::Normal;
+  constexpr L2Hint kFirst = HINTS == Hints::All ? L2Hint::Reread : L2Hint::Normal;
+  constexpr L2Hint kLast = HINTS == Hints::None ? L2Hint::Normal : L2Hint::LastUse;
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t item = blockIdx.x;
   if (lag == 0) {
@@ -194,6 +196,43 @@ __global__ void __launch_bounds__(T)
     for (int k = 0; k < kK; ++k) store_hinted<kLast>(y + j * n + (k * T + t) * 4, v[k]);
   }
   if (acc == -1.0f) sink[0] = acc;  // keeps the first read
+}
+
+/// streamed_movement with the split rows' arithmetic (timing only: no waits, and each output item
+/// takes its chunk's own state for the row's): the state item finds its chunk's state
+/// (chunk_state, an exp an element) and writes it; the output item reads the chunk again and
+/// writes its outputs against its state (fast_outputs4, an exp an element). All hints.
+template <int T>
+__global__ void __launch_bounds__(T)
+    streamed_arithmetic(const float* __restrict__ x, float* __restrict__ y, std::int64_t W,
+                        std::int64_t lag, FastMergeState* states) {
+  constexpr std::int64_t n = kSpanOf<T>;
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t item = blockIdx.x;
+  if (item < W) {
+    float v[4 * kK];
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+      const float4 g = load_hinted<L2Hint::Reread>(x + item * n + (k * T + t) * 4);
+      v[4 * k] = g.x, v[4 * k + 1] = g.y, v[4 * k + 2] = g.z, v[4 * k + 3] = g.w;
+    }
+    const FastMergeState st = chunk_state<T, kK, false>(v);
+    if (t == 0) states[item] = st;
+  }
+  if (item >= lag) {
+    const std::int64_t j = item - lag;
+    const State s = fast_row_state(load_state_cg(states + j));
+    const float scale = fast_part_scale(s.m, s);
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+      const float4 g = load_hinted<L2Hint::LastUse>(x + j * n + (k * T + t) * 4);
+      const float in[4] = {g.x, g.y, g.z, g.w};
+      float out[4];
+      fast_outputs4(in, s.m, scale, out);
+      store_hinted<L2Hint::LastUse>(y + j * n + (k * T + t) * 4,
+                                    make_float4(out[0], out[1], out[2], out[3]));
+    }
+  }
 }
 
 /// Reads `bytes` of a buffer `passes` times in one launch (float4s, grid-stride, L2 only): the
@@ -426,14 +465,17 @@ void shared_clusters(const char* shape, std::int64_t M, State* row_state,
 }
 
 /// streamed_movement on M x n, chunks of 8192 (256 threads), lag `lag` chunks.
-template <bool HINTS>
+template <Hints HINTS>
 void streamed(const char* shape, std::int64_t M, std::int64_t n, std::int64_t lag, float* sink) {
   constexpr int T = 256;
   const std::int64_t W = M * n / kSpanOf<T>;
   const std::string what = lag == 0 ? std::string("data movement: a block a chunk, read + write")
                                     : "data movement: reread lagging " + std::to_string(lag) +
                                           " chunks (" + std::to_string(lag * kSpanOf<T> * 4 >> 20) +
-                                          " MiB)" + (HINTS ? ", L2 hints" : "");
+                                          " MiB)" +
+                                          (HINTS == Hints::All      ? ", L2 hints"
+                                           : HINTS == Hints::Stores ? ", last-use hints"
+                                                                    : "");
   print(shape, what,
         time_launch_against_copy(M, n,
                                  [&](const float* x, float* y) {
@@ -442,6 +484,24 @@ void streamed(const char* shape, std::int64_t M, std::int64_t n, std::int64_t la
                                    OSVS_CUDA_CHECK(cudaGetLastError());
                                  }),
         M * n);
+}
+
+/// streamed_arithmetic on M x n, chunks of 8192 (256 threads), lag `lag` chunks.
+void streamed_with_arithmetic(const char* shape, std::int64_t M, std::int64_t n, std::int64_t lag) {
+  constexpr int T = 256;
+  const std::int64_t W = M * n / kSpanOf<T>;
+  FastMergeState* states = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&states, W * sizeof(FastMergeState)));
+  OSVS_CUDA_CHECK(cudaMemset(states, 0, W * sizeof(FastMergeState)));
+  print(shape, "streamed with arithmetic, lag " + std::to_string(lag) + " chunks, L2 hints",
+        time_launch_against_copy(M, n,
+                                 [&](const float* x, float* y) {
+                                   streamed_arithmetic<T><<<static_cast<unsigned>(W + lag), T>>>(
+                                       x, y, W, lag, states);
+                                   OSVS_CUDA_CHECK(cudaGetLastError());
+                                 }),
+        M * n);
+  OSVS_CUDA_CHECK(cudaFree(states));
 }
 
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
@@ -513,10 +573,14 @@ int main() try {
   float* sink = nullptr;
   OSVS_CUDA_CHECK(cudaMalloc(&sink, sizeof(float)));
   const std::int64_t big = std::int64_t{1} << 20;
-  streamed<false>("64x1048576", 64, big, 0, sink);
-  for (const std::int64_t lag : {128, 512, 1024, 4096})
-    streamed<false>("64x1048576", 64, big, lag, sink);
-  for (const std::int64_t lag : {128, 512, 1024}) streamed<true>("64x1048576", 64, big, lag, sink);
+  streamed<Hints::None>("64x1048576", 64, big, 0, sink);
+  for (const std::int64_t lag : {128, 512, 4096})
+    streamed<Hints::None>("64x1048576", 64, big, lag, sink);
+  for (const std::int64_t lag : {128, 512})
+    streamed<Hints::Stores>("64x1048576", 64, big, lag, sink);
+  for (const std::int64_t lag : {64, 128, 128, 128, 160, 192, 256, 512, 1024})
+    streamed<Hints::All>("64x1048576", 64, big, lag, sink);
+  for (const std::int64_t lag : {128, 192}) streamed_with_arithmetic("64x1048576", 64, big, lag);
   float4* buffer = nullptr;
   const std::size_t hbm_bytes = std::size_t{1} << 30;
   OSVS_CUDA_CHECK(cudaMalloc(&buffer, hbm_bytes));
