@@ -18,7 +18,7 @@
 //                             portable exp, binary64 sums) is what limits them
 //
 // Timing only: nothing here is checked against the model. Run on a GPU by hand.
-// usage: osvs_fast_cluster_probe
+// usage: osvs_fast_cluster_probe [policy]   (policy: only the cluster scheduling policies, A/B)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -433,8 +433,9 @@ void cluster_timeline(const char* shape, const char* what, std::int64_t M, std::
 /// fast_cluster_shared_kernel with blocks of T threads holding K float4s each, in clusters of C
 /// (rows of C * T * K * 4 elements), on M rows: how many clusters fit at once, and the time.
 template <int T, int K, int C>
-void shared_clusters(const char* shape, std::int64_t M, State* row_state,
-                     cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyDefault) {
+LaunchTiming shared_clusters(
+    const char* shape, std::int64_t M, State* row_state,
+    cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyDefault) {
   const auto kernel = fast_cluster_shared_kernel<float, T, K, KernelMutation::None>;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference,
                                        static_cast<int>(policy)));
@@ -446,6 +447,10 @@ void shared_clusters(const char* shape, std::int64_t M, State* row_state,
   int clusters = 0;
   OSVS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config.config));
   const int per_sm = resident_per_sm(reinterpret_cast<const void*>(kernel), T, smem);
+  const LaunchTiming timing = time_launch_against_copy(M, n, [&](const float* x, float* y) {
+    launch_in_clusters_smem(kernel, static_cast<unsigned>(M * C), T, C, smem, nullptr, x, y,
+                            row_state, n);
+  });
   print(shape,
         "clusters of " + std::to_string(C) + " x " + std::to_string(T) + " x " +
             std::to_string(4 * K) + " (" + std::to_string(clusters) + " at once, " +
@@ -454,14 +459,34 @@ void shared_clusters(const char* shape, std::int64_t M, State* row_state,
              : policy == cudaClusterSchedulingPolicyLoadBalancing ? ", load-balancing"
                                                                   : "") +
             ")",
-        time_launch_against_copy(M, n,
-                                 [&](const float* x, float* y) {
-                                   launch_in_clusters_smem(kernel, static_cast<unsigned>(M * C), T,
-                                                           C, smem, nullptr, x, y, row_state, n);
-                                 }),
-        M * n);
+        timing, M * n);
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference,
                                        static_cast<int>(cudaClusterSchedulingPolicyDefault)));
+  return timing;
+}
+
+/// The cluster rows of 1024 x 32768 under the default and the load-balancing cluster scheduling
+/// policy, alternately, `rounds` times each: the medians of their kernel times and fractions.
+void policy_ab(State* row_state, int rounds) {
+  std::vector<double> ms[2], fraction[2];
+  const cudaClusterSchedulingPolicy policies[2] = {cudaClusterSchedulingPolicyDefault,
+                                                   cudaClusterSchedulingPolicyLoadBalancing};
+  for (int r = 0; r < rounds; ++r)
+    for (int p = 0; p < 2; ++p) {
+      const LaunchTiming t = shared_clusters<256, 8, 4>("1024x32768", 1024, row_state, policies[p]);
+      ms[p].push_back(t.ms);
+      fraction[p].push_back(t.fraction_of_copy);
+    }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  for (int p = 0; p < 2; ++p)
+    std::printf("1024x32768   %-16s median of %d: %.4f ms, %.1f%% of a copy (range %.1f-%.1f%%)\n",
+                p == 0 ? "default" : "load-balancing", rounds, median(ms[p]),
+                100.0 * median(fraction[p]),
+                100.0 * *std::min_element(fraction[p].begin(), fraction[p].end()),
+                100.0 * *std::max_element(fraction[p].begin(), fraction[p].end()));
 }
 
 /// streamed_movement on M x n, chunks of 8192 (256 threads), lag `lag` chunks.
@@ -523,9 +548,10 @@ void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t sme
 }  // namespace
 }  // namespace osvs::cuda::fast
 
-int main() try {
+int main(int argc, char** argv) try {
   using namespace osvs::cuda::fast;
   using osvs::State;
+  const bool policy_only = argc > 1 && std::string(argv[1]) == "policy";
   std::printf("%-12s %-46s %12s %12s %8s %19s\n", "shape", "launch", "time", "copy", "of copy",
               "rate");
   struct Shape {
@@ -535,6 +561,11 @@ int main() try {
   const Shape shapes[] = {{64, std::int64_t{1} << 20, "64x1048576"}, {1024, 32768, "1024x32768"}};
   State* row_state = nullptr;
   OSVS_CUDA_CHECK(cudaMalloc(&row_state, 64 * 2 * 1024 * sizeof(State)));  // 8192-element rows
+  if (policy_only) {
+    policy_ab(row_state, 10);
+    OSVS_CUDA_CHECK(cudaFree(row_state));
+    return 0;
+  }
   for (const Shape& s : shapes) {
     const osvs::cuda::FastLaunchInfo info = osvs::cuda::describe_fast_launch(s.M, s.n);
     void* ws = nullptr;
