@@ -18,7 +18,8 @@
 //                             portable exp, binary64 sums) is what limits them
 //
 // Timing only: nothing here is checked against the model. Run on a GPU by hand.
-// usage: osvs_fast_cluster_probe [policy]   (policy: only the cluster scheduling policies, A/B)
+// usage: osvs_fast_cluster_probe [policy | streamed]   (policy: only the cluster scheduling
+// policies, A/B; streamed: only the streamed split rows, checked against the two launches)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -232,6 +233,81 @@ __global__ void __launch_bounds__(T)
       store_hinted<L2Hint::LastUse>(y + j * n + (k * T + t) * 4,
                                     make_float4(out[0], out[1], out[2], out[3]));
     }
+  }
+}
+
+/// A split row streamed through L2 (the two launches' arithmetic in one launch, bit for bit):
+/// each block draws a ticket k as it starts; ticket k is the state item of chunk k (chunk k % C
+/// of row k / C: its chunk state, announced on the row's counter) and then the output item of
+/// chunk k - LAG (it waits until that row's C states are announced, merges them and writes the
+/// chunk's outputs from a second read of x, meant to hit L2). A ticket waits only on smaller
+/// tickets, whose blocks have started, so the launch cannot deadlock. counters: [0] the ticket,
+/// [1] the blocks done, [2 + r] row r's announced states; the last block zeroes them all.
+template <int T>
+__global__ void __launch_bounds__(T)
+    streamed_split(const float* __restrict__ x, float* __restrict__ y,
+                   State* __restrict__ row_state, std::int64_t M, std::int64_t n, std::int64_t lag,
+                   FastMergeState* chunk_states, unsigned* counters) {
+  constexpr std::int64_t kSpan = std::int64_t{T} * kK * 4;
+  const std::int64_t C = n / kSpan, W = M * C;
+  const int t = static_cast<int>(threadIdx.x);
+  __shared__ unsigned ticket;
+  if (t == 0) ticket = atomicAdd(counters, 1u);
+  __syncthreads();
+  const std::int64_t k = ticket;
+  unsigned* const arrived = counters + 2;
+  if (k < W) {
+    const float* chunk = x + (k / C) * n + (k % C) * kSpan;
+    float v[4 * kK];
+#pragma unroll
+    for (int g = 0; g < kK; ++g) {
+      const float4 q = load_hinted<L2Hint::Reread>(chunk + (g * T + t) * 4);
+      v[4 * g] = q.x, v[4 * g + 1] = q.y, v[4 * g + 2] = q.z, v[4 * g + 3] = q.w;
+    }
+    const FastMergeState st = chunk_state<T, kK, false>(v);
+    if (t == 0) {
+      chunk_states[k] = st;
+      __threadfence();  // the state before the count
+      atomicAdd(arrived + k / C, 1u);
+    }
+  }
+  if (k >= lag) {
+    const std::int64_t j = k - lag, row = j / C, c = j % C;
+    if (t == 0) {
+      const volatile unsigned* count = arrived + row;
+      while (static_cast<std::int64_t>(*count) < C) __nanosleep(64);
+      __threadfence();  // the count before the states
+    }
+    __syncthreads();
+    const State s = merge_chunks<T, KernelMutation::None>(chunk_states + row * C, C, c);
+    const float m_part = load_state_cg(chunk_states + j).s.m;
+    const float scale = fast_part_scale(m_part, s);
+    if (c == 0 && t == 0) row_state[row] = s;
+    const float* chunk = x + row * n + c * kSpan;
+    float* out_chunk = y + row * n + c * kSpan;
+#pragma unroll
+    for (int g = 0; g < kK; ++g) {
+      const float4 q = load_hinted<L2Hint::LastUse>(chunk + (g * T + t) * 4);
+      const float in[4] = {q.x, q.y, q.z, q.w};
+      float out[4];
+      fast_outputs4(in, m_part, scale, out);
+      store_hinted<L2Hint::LastUse>(out_chunk + (g * T + t) * 4,
+                                    make_float4(out[0], out[1], out[2], out[3]));
+    }
+  }
+  if (t == 0) __threadfence();  // this block's count of its row before its departure
+  if (t == 0 && atomicAdd(counters + 1, 1u) == gridDim.x - 1) {
+    for (std::int64_t r = 0; r < M + 2; ++r) counters[r] = 0;  // every block has left its wait
+  }
+}
+
+/// Deterministic values of spread about 10 (timing and bit checks only, not N(0, 10)).
+__global__ void fill_values(float* x, std::int64_t count) {
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    unsigned h = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32);
+    h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+    x[i] = (static_cast<float>(h) * 0x1p-32f - 0.5f) * 35.0f;
   }
 }
 
@@ -529,6 +605,67 @@ void streamed_with_arithmetic(const char* shape, std::int64_t M, std::int64_t n,
   OSVS_CUDA_CHECK(cudaFree(states));
 }
 
+/// streamed_split on M x n against the two launches of the same chunks (fast_chunk_state_kernel +
+/// fast_chunk_output_kernel, T threads): the number of differing outputs, then the time.
+template <int T>
+void streamed_split_rows(const char* shape, std::int64_t M, std::int64_t n, std::int64_t lag) {
+  constexpr std::int64_t kSpan = std::int64_t{T} * kK * 4;
+  const std::int64_t C = n / kSpan, W = M * C;
+  if (lag < C) throw std::invalid_argument("streamed_split_rows: a lag below C could deadlock");
+  const auto N = static_cast<std::size_t>(M * n);
+  float *x = nullptr, *y = nullptr, *y_ref = nullptr;
+  FastMergeState* states = nullptr;
+  unsigned* counters = nullptr;
+  State* row_state = nullptr;
+  OSVS_CUDA_CHECK(cudaMalloc(&x, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&y, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&y_ref, N * sizeof(float)));
+  OSVS_CUDA_CHECK(cudaMalloc(&states, W * sizeof(FastMergeState)));
+  OSVS_CUDA_CHECK(cudaMalloc(&counters, (M + 2) * sizeof(unsigned)));
+  OSVS_CUDA_CHECK(cudaMalloc(&row_state, M * sizeof(State)));
+  OSVS_CUDA_CHECK(cudaMemset(counters, 0, (M + 2) * sizeof(unsigned)));
+  fill_values<<<1024, 256>>>(x, static_cast<std::int64_t>(N));
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  fast_chunk_state_kernel<float, T, kK, KernelMutation::None>
+      <<<static_cast<unsigned>(W), T>>>(x, n, C, states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  fast_chunk_output_kernel<float, T, kK, KernelMutation::None>
+      <<<static_cast<unsigned>(W), T>>>(x, y_ref, row_state, n, C, states);
+  OSVS_CUDA_CHECK(cudaGetLastError());
+  const auto launch = [&](const float* in, float* out) {
+    streamed_split<T>
+        <<<static_cast<unsigned>(W + lag), T>>>(in, out, row_state, M, n, lag, states, counters);
+    OSVS_CUDA_CHECK(cudaGetLastError());
+  };
+  std::size_t differing = 0;
+  for (int rep = 0; rep < 2; ++rep) {  // the second launch checks that the counters were zeroed
+    OSVS_CUDA_CHECK(cudaMemset(y, 0, N * sizeof(float)));
+    launch(x, y);
+    OSVS_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> a(N), b(N);
+    OSVS_CUDA_CHECK(cudaMemcpy(a.data(), y, N * sizeof(float), cudaMemcpyDeviceToHost));
+    OSVS_CUDA_CHECK(cudaMemcpy(b.data(), y_ref, N * sizeof(float), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < N; ++i) differing += a[i] != b[i];
+  }
+  std::vector<unsigned> left(static_cast<std::size_t>(M + 2));
+  OSVS_CUDA_CHECK(
+      cudaMemcpy(left.data(), counters, left.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  const bool zeroed = std::all_of(left.begin(), left.end(), [](unsigned u) { return u == 0; });
+  std::printf(
+      "%-12s streamed split rows, %d threads, lag %lld chunks: %zu outputs differ from the "
+      "two launches (two launches), counters %s\n",
+      shape, T, static_cast<long long>(lag), differing, zeroed ? "zeroed" : "NOT ZEROED");
+  print(shape,
+        "streamed split, " + std::to_string(T) + " threads, lag " + std::to_string(lag) + " chunks",
+        time_launch_against_copy(M, n, launch), M * n);
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(y_ref);
+  cudaFree(states);
+  cudaFree(counters);
+  cudaFree(row_state);
+}
+
 /// A block row kernel of T threads on the matrix seen as rows of its span: the ceiling.
 template <int T, class Kernel>
 void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t smem, std::int64_t M,
@@ -561,6 +698,17 @@ int main(int argc, char** argv) try {
   const Shape shapes[] = {{64, std::int64_t{1} << 20, "64x1048576"}, {1024, 32768, "1024x32768"}};
   State* row_state = nullptr;
   OSVS_CUDA_CHECK(cudaMalloc(&row_state, 64 * 2 * 1024 * sizeof(State)));  // 8192-element rows
+  if (argc > 1 && std::string(argv[1]) == "streamed") {
+    const std::int64_t big = std::int64_t{1} << 20;
+    for (const std::int64_t lag : {160, 192, 256, 384})
+      streamed_split_rows<256>("64x1048576", 64, big, lag);
+    for (const std::int64_t lag : {80, 96, 128, 192})
+      streamed_split_rows<512>("64x1048576", 64, big, lag);
+    for (const std::int64_t lag : {8, 16, 64})
+      streamed_split_rows<256>("1024x32768", 1024, 32768, lag);
+    OSVS_CUDA_CHECK(cudaFree(row_state));
+    return 0;
+  }
   if (policy_only) {
     policy_ab(row_state, 10);
     OSVS_CUDA_CHECK(cudaFree(row_state));
