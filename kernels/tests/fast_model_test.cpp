@@ -267,6 +267,42 @@ TEST(FastSchedule, FourTermsAtOnceAreFastTermsBits) {
   }
 }
 
+TEST(FastSchedule, InitialValuesAreExactRightIdentities) {
+  // The device skips the warp-tree rounds whose right-hand lanes hold only the initial value
+  // (fast_schedule.h, "Skipped rounds"): each fold must give back its left operand bit for bit.
+  const float inf = __builtin_huge_valf();
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 30.0f);
+  std::vector<float> maxima = {-inf, -0.0f, 0.0f, 1e-45f, -1e-45f, 1e-38f, 88.5f, -103.0f, inf};
+  for (int i = 0; i < 200; ++i) maxima.push_back(normal(rng));
+  for (const float m : maxima) {
+    ASSERT_EQ(float_bits(FastMaxAlg{}.combine(m, FastMaxAlg{}.initial())), float_bits(m)) << m;
+  }
+  std::vector<double> sums = {0.0, 4.9e-324, 1e-300, 1.0, 3.0e38, 1e308, static_cast<double>(inf)};
+  std::uniform_real_distribution<double> uniform(0.0, 70000.0);
+  for (int i = 0; i < 200; ++i) sums.push_back(uniform(rng));
+  for (const double d : sums) {
+    ASSERT_EQ(FastSumAlg{}.combine(d, FastSumAlg{}.initial()), d) << d;
+    ASSERT_FALSE(std::signbit(FastSumAlg{}.combine(d, FastSumAlg{}.initial()))) << d;
+  }
+  // part states as steps 4 and 5 make them: single chunks (masked, NaN and overflowing ones
+  // included) and merges of two, whose rest lo is not 0
+  std::vector<FastMergeState> states = {FastMergeAlg{}.initial()};
+  for (const float m : maxima)
+    for (const double d : sums) states.push_back(fast_merge_state(m, d));
+  const std::size_t singles = states.size();
+  std::uniform_int_distribution<std::size_t> pick(0, singles - 1);
+  for (int i = 0; i < 5000; ++i) states.push_back(fast_merge(states[pick(rng)], states[pick(rng)]));
+  int with_rest = 0;
+  for (const FastMergeState& a : states) {
+    const FastMergeState r = fast_merge(a, FastMergeAlg{}.initial());
+    ASSERT_TRUE(bitwise_equal(r.s, a.s)) << a.s.m << " " << a.s.d;
+    ASSERT_EQ(float_bits(r.lo), float_bits(a.lo)) << a.s.m << " " << a.s.d << " " << a.lo;
+    with_rest += a.lo != 0.0f;
+  }
+  EXPECT_GT(with_rest, 1000);  // the rests were exercised, not only lo = 0
+}
+
 TEST(FastSchedule, ChunkStateKeepsTheSumsRest) {
   // fast_merge_state: s.d = fl32(S); S - s.d is exact in binary64 and lo is it rounded once, so
   // s.d + lo is S within u^2 |S| (the accounting's chunk_state).

@@ -37,6 +37,14 @@
 //              costs one more exp and one division. The bound counts a_c's exp and roundings
 //              (oracle/src/bounds.cpp, fast_output_ulps).
 //
+// Skipped rounds: where only lanes [0, L) of a warp tree hold values and the rest the fold's
+// initial value (the warps' values in steps 2, 4 and 5; a cluster row's C part states), the device
+// starts the tree at offset L/2 (L rounded up to a power of two) instead of 16 (fold_lanes,
+// kernels/src/cuda/fast/fast_kernels.cuh). Lane 0's result keeps the full tree's bits because each
+// initial value is an exact right identity on every value it meets: fmaxf(m, -inf) = m; a binary64
+// sum of terms (never -0) plus +0 is itself; fast_merge(a, initial) = a bit for bit, lo included
+// (the FastSchedule.InitialValuesAreExactRightIdentities test). The CPU model keeps the full tree.
+//
 // fexp = FastKernelExp = portable_expf (exp_functors.h) on both executors in every build, not the
 // build's kexp: 1 ulp where CUDA expf has 2, and the device's bits are the model's without the
 // OSVS_PORTABLE_EXP build (the last step that differed between the two was the exp).

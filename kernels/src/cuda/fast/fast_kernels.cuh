@@ -96,9 +96,26 @@ __device__ __forceinline__ void store_chunk(E* __restrict__ row, std::int64_t n,
   }
 }
 
+/// Lane 0 of the warp receives warp_reduce's fold of the lanes' values where only lanes [0,
+/// lanes) hold values and the others alg.initial(): the rounds whose right-hand lanes hold only
+/// the initial value (offsets >= lanes rounded up to a power of two) are skipped. Each fold's
+/// initial value is an exact right identity (fast_schedule.h, "Skipped rounds"), so lane 0 gets
+/// warp_reduce's bits. `lanes` is uniform over the warp.
+template <class Alg>
+__device__ __forceinline__ typename Alg::value_type fold_lanes(typename Alg::value_type v,
+                                                               const Alg& alg, int lanes) {
+  int first = 1;
+  while (first < lanes) first <<= 1;
+#pragma unroll
+  for (int offset = first / 2; offset > 0; offset >>= 1) v = alg.combine(v, shfl_down(v, offset));
+  return v;
+}
+
 /// The trees of steps 2, 4 and 5 (fast_schedule.h): every thread of the T threads receives the
 /// fold of their values under `alg`. T = 32: the warp alone (no shared memory, no block barrier:
-/// the warps of a block are independent rows).
+/// the warps of a block are independent rows). T > 32: every warp folds the T / 32 warps' values
+/// itself (the tree warp 0 would fold, the same bits in every warp), so that no barrier is spent
+/// on passing warp 0's result around.
 template <int T, class Alg>
 __device__ __forceinline__ typename Alg::value_type chunk_fold(typename Alg::value_type v,
                                                                const Alg& alg) {
@@ -109,19 +126,12 @@ __device__ __forceinline__ typename Alg::value_type chunk_fold(typename Alg::val
   } else {
     constexpr int kWarps = T / kWarpSize;
     __shared__ V warp_value[kWarps];
-    __shared__ V result;
     const int lane = threadIdx.x & (kWarpSize - 1);
-    const int warp = threadIdx.x / kWarpSize;
-    if (lane == 0) warp_value[warp] = v;
+    if (lane == 0) warp_value[threadIdx.x / kWarpSize] = v;
     __syncthreads();
-    if (warp == 0) {
-      V w = lane < kWarps ? warp_value[lane] : alg.initial();
-      w = warp_reduce(w, alg);
-      if (lane == 0) result = w;
-    }
-    __syncthreads();
-    const V out = result;
-    __syncthreads();  // warp_value and result are reused by the next fold of the block
+    const V w = fold_lanes(lane < kWarps ? warp_value[lane] : alg.initial(), alg, kWarps);
+    const V out = shfl_from_lane0(w);
+    __syncthreads();  // warp_value is reused by the next fold of the block
     return out;
   }
 }
@@ -209,8 +219,8 @@ __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, 
   if (t < kWarpSize) {
     const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
                                                         Mut == KernelMutation::FastPrefixMerge));
-    FastMergeState w = t < count ? inbox.slot[t] : FastMergeAlg{}.initial();
-    w = warp_reduce(w, FastMergeAlg{});
+    const FastMergeState w =
+        fold_lanes(t < count ? inbox.slot[t] : FastMergeAlg{}.initial(), FastMergeAlg{}, count);
     if (t == 0) {
       const State s = fast_row_state(w);
       shared = ClusterRowResult{s, fast_part_scale(mine.s.m, s)};
