@@ -43,7 +43,9 @@
 // kernels/src/cuda/fast/fast_kernels.cuh). Lane 0's result keeps the full tree's bits because each
 // initial value is an exact right identity on every value it meets: fmaxf(m, -inf) = m; a binary64
 // sum of terms (never -0) plus +0 is itself; fast_merge(a, initial) = a bit for bit, lo included
-// (the FastSchedule.InitialValuesAreExactRightIdentities test). The CPU model keeps the full tree.
+// (the FastSchedule.InitialValuesAreExactRightIdentities test). The same holds for whole warps
+// whose threads hold only the initial value (a split row's chunk states, fewer than its threads:
+// chunk_fold_used). The CPU model keeps the full trees.
 //
 // fexp = FastKernelExp = portable_expf (exp_functors.h) on both executors in every build, not the
 // build's kexp: 1 ulp where CUDA expf has 2, and the device's bits are the model's without the

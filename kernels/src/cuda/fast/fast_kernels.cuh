@@ -111,6 +111,24 @@ __device__ __forceinline__ typename Alg::value_type fold_lanes(typename Alg::val
   return v;
 }
 
+/// The second level of chunk_fold (below): every warp folds the warps' values (lane 0's of each
+/// warp), of which only warps [0, used_warps) hold more than the initial value.
+template <int T, class Alg>
+__device__ __forceinline__ typename Alg::value_type fold_warp_values(typename Alg::value_type v,
+                                                                     const Alg& alg,
+                                                                     int used_warps) {
+  using V = typename Alg::value_type;
+  constexpr int kWarps = T / kWarpSize;
+  __shared__ V warp_value[kWarps];
+  const int lane = threadIdx.x & (kWarpSize - 1);
+  if (lane == 0) warp_value[threadIdx.x / kWarpSize] = v;
+  __syncthreads();
+  const V w = fold_lanes(lane < used_warps ? warp_value[lane] : alg.initial(), alg, used_warps);
+  const V out = shfl_from_lane0(w);
+  __syncthreads();  // warp_value is reused by the next fold of the block
+  return out;
+}
+
 /// The trees of steps 2, 4 and 5 (fast_schedule.h): every thread of the T threads receives the
 /// fold of their values under `alg`. T = 32: the warp alone (no shared memory, no block barrier:
 /// the warps of a block are independent rows). T > 32: every warp folds the T / 32 warps' values
@@ -119,20 +137,27 @@ __device__ __forceinline__ typename Alg::value_type fold_lanes(typename Alg::val
 template <int T, class Alg>
 __device__ __forceinline__ typename Alg::value_type chunk_fold(typename Alg::value_type v,
                                                                const Alg& alg) {
-  using V = typename Alg::value_type;
   v = warp_reduce(v, alg);
   if constexpr (T == kWarpSize) {
     return shfl_from_lane0(v);
   } else {
-    constexpr int kWarps = T / kWarpSize;
-    __shared__ V warp_value[kWarps];
-    const int lane = threadIdx.x & (kWarpSize - 1);
-    if (lane == 0) warp_value[threadIdx.x / kWarpSize] = v;
-    __syncthreads();
-    const V w = fold_lanes(lane < kWarps ? warp_value[lane] : alg.initial(), alg, kWarps);
-    const V out = shfl_from_lane0(w);
-    __syncthreads();  // warp_value is reused by the next fold of the block
-    return out;
+    return fold_warp_values<T>(v, alg, T / kWarpSize);
+  }
+}
+
+/// chunk_fold where only threads [0, used) hold values and the others alg.initial() (a split
+/// row's chunk states, fewer than its block's threads): the skipped rounds of fold_lanes in each
+/// warp and between the warps, the same bits. `used` is uniform over the block.
+template <int T, class Alg>
+__device__ __forceinline__ typename Alg::value_type chunk_fold_used(typename Alg::value_type v,
+                                                                    const Alg& alg, int used) {
+  const int first = static_cast<int>(threadIdx.x / kWarpSize) * kWarpSize;
+  const int in_warp = used - first < 0 ? 0 : (used - first > kWarpSize ? kWarpSize : used - first);
+  v = fold_lanes(v, alg, in_warp);
+  if constexpr (T == kWarpSize) {
+    return shfl_from_lane0(v);
+  } else {
+    return fold_warp_values<T>(v, alg, (used + kWarpSize - 1) / kWarpSize);
   }
 }
 
@@ -158,7 +183,9 @@ __device__ __forceinline__ State merge_chunks(const FastMergeState* states, std:
                    len, FastMergeAlg{}.initial(),
                    [&](std::int64_t i) { return load_state_cg(states + lo + i); },
                    [](FastMergeState a, FastMergeState b) { return fast_merge(a, b); });
-  return fast_row_state(chunk_fold<T>(v, FastMergeAlg{}));
+  // threads at or past ceil(count / q) hold the initial value
+  const auto used = static_cast<int>((count + q - 1) / q);
+  return fast_row_state(chunk_fold_used<T>(v, FastMergeAlg{}, used));
 }
 
 /// Steps 1-4 for thread t's values of a chunk: its maximum, then its sum. KEEP_TERMS: v is
