@@ -163,6 +163,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   float* const terms = reinterpret_cast<float*>(staging);
   __shared__ TxBarrier landed;
   __shared__ ClusterInbox inbox;
+  __shared__ ClusterRowResult result;
   if (threadIdx.x == 0) {
     landed.init();
     landed.stage(terms, x + row * n + base, kSpanOf<T> * sizeof(float));
@@ -177,7 +178,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
   const long long state_ns = device_ns();
   float scale = 0.0f;
   if constexpr (EXCHANGE) {
-    scale = cluster_push_exchange<KernelMutation::None>(C, b, row, mine, row_state, inbox);
+    scale = cluster_push_exchange<KernelMutation::None>(C, b, row, mine, row_state, inbox, result)
+                .scale;
   } else {
     const State st = fast_row_state(mine);
     scale = fast_part_scale(mine.s.m, st);

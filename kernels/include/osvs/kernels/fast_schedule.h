@@ -27,8 +27,7 @@
 //              the combine's rounding error (ErrFma) and the rescaled rests; thread t folds part
 //              states [t q, (t + 1) q), q = ceil(C / threads), with the binary-counter pairwise
 //              tree (pairwise_stream), then the trees of step 2 over the threads
-//              (fast_merge_threads: a cluster row's warp, whose lanes hold the C <= 8 states
-//              (on the device every warp of each block folds them, the same bits),
+//              (fast_merge_threads: a cluster row's warp 0, whose lanes hold the C <= 8 states,
 //              exchanged through distributed shared memory; a split row's whole block); the
 //              row's d = fl(s.d + lo) (fast_row_state)
 //   6 output   each part keeps the terms of step 3, taken against its own maximum m_c, and
@@ -340,7 +339,7 @@ OSVS_HD std::int64_t fast_merge_count(std::int64_t chunks, std::int64_t c, bool 
   return lose ? chunks - 1 : prefix ? c + 1 : chunks;
 }
 
-/// Threads whose trees step 5 folds the part states over: a cluster row's warp (at most 8
+/// Threads whose trees step 5 folds the part states over: a cluster row's warp 0 (at most 8
 /// states, exchanged through distributed shared memory), a split row's whole block.
 OSVS_HD int fast_merge_threads(const FastPlan& p) {
   return p.blocks > 1 ? kWarpSize : p.threads;

@@ -222,29 +222,40 @@ __global__ void __launch_bounds__(T* ROWS)
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s.m, fast_part_scale(s.m, s));
 }
 
+/// What a cluster row's block writes with (step 6): the row state and its part's scale.
+struct ClusterRowResult {
+  State row;
+  float scale;
+};
+
 /// Step 5's exchange of a cluster row by pushes (cluster_inbox.cuh), in this block (rank b of C)
 /// with its part's state `mine`: after cluster_wait (every inbox open), warp 0 pushes `mine` to
-/// every block, every thread waits for the C states of its own inbox, and every warp merges them
-/// over the same tree (fast_merge_threads: lane r holds block r's state), so that no block
-/// barrier stands between the last state's arrival and the stores. Returns the part's scale
-/// (fast_part_scale); block 0 writes the row state.
+/// every block, every thread waits for the C states of its own inbox, warp 0 merges them over
+/// its tree (fast_merge_threads: lane r holds block r's state), thread 0 finds the row state and
+/// the part's scale once for the block (fast_part_scale), block 0 writes the row state.
 template <KernelMutation Mut>
-__device__ __forceinline__ float cluster_push_exchange(int C, int b, std::int64_t row,
-                                                       const FastMergeState& mine,
-                                                       State* __restrict__ row_state,
-                                                       ClusterInbox& inbox) {
+__device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, std::int64_t row,
+                                                                  const FastMergeState& mine,
+                                                                  State* __restrict__ row_state,
+                                                                  ClusterInbox& inbox,
+                                                                  ClusterRowResult& shared) {
   const int t = static_cast<int>(threadIdx.x);
-  const int lane = t & (kWarpSize - 1);
   cluster_wait();  // every block's inbox is open
   if (t < kWarpSize) inbox.push(C, b, mine);
   inbox.landed.wait<true>(0);
-  const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
-                                                      Mut == KernelMutation::FastPrefixMerge));
-  const FastMergeState w =
-      fold_lanes(lane < count ? inbox.slot[lane] : FastMergeAlg{}.initial(), FastMergeAlg{}, count);
-  const State s = fast_row_state(shfl_from_lane0(w));
-  if (b == 0 && t == 0) row_state[row] = s;
-  return fast_part_scale(mine.s.m, s);
+  if (t < kWarpSize) {
+    const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
+                                                        Mut == KernelMutation::FastPrefixMerge));
+    const FastMergeState w =
+        fold_lanes(t < count ? inbox.slot[t] : FastMergeAlg{}.initial(), FastMergeAlg{}, count);
+    if (t == 0) {
+      const State s = fast_row_state(w);
+      shared = ClusterRowResult{s, fast_part_scale(mine.s.m, s)};
+      if (b == 0) row_state[row] = s;
+    }
+  }
+  __syncthreads();  // shared is written
+  return shared;
 }
 
 /// Steps 1-4 for thread t's values of a part staged in shared memory (`staged`, fast_plan.h's
@@ -313,6 +324,7 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const std::int64_t row = blockIdx.x / C;
   const int t = static_cast<int>(threadIdx.x);
   __shared__ ClusterInbox inbox;
+  __shared__ ClusterRowResult result;
   if (t == 0) inbox.open(C);
   cluster_arrive_relaxed();  // completed before the first push (cluster_push_exchange)
   const E* row_x = x + row * n;
@@ -320,9 +332,9 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   float v[4 * K];
   load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
   const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox);
+  const ClusterRowResult r = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result);
   E* row_y = y + row * n;
-  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m, scale);
+  store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m, r.scale);
 }
 
 /// Cluster rows held in shared memory (rows a bulk copy can stage, staged_load.cuh): a cluster a
@@ -352,6 +364,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
                                            : reinterpret_cast<E*>(terms + kSpan);
   __shared__ TxBarrier landed;
   __shared__ ClusterInbox inbox;
+  __shared__ ClusterRowResult result;
   if (t == 0) {
     landed.init();
     landed.stage(part, x + row * n + base, static_cast<std::uint32_t>(len * sizeof(E)));
@@ -361,7 +374,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   __syncthreads();           // the barrier is initialized before any thread waits on it
   landed.wait(0);
   const FastMergeState mine = shared_part_state<T, K>(part, terms, used);
-  const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox);
+  const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result).scale;
   store_shared_terms<T, K>(y + row * n, n, base, terms, scale);
 }
 
