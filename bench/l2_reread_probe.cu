@@ -1,7 +1,7 @@
 // What L2 can serve of a second read of x (osvs issue 14): the physical question behind any
 // split-row design that reads a chunk once for its state and once more for its outputs, hoping
 // that the second read hits L2 instead of HBM. Answered at 2026-12-01 in
-// reports/gpu/2026-12-01-l2-reread.
+// reports/gpu/2026-12-01-l2-and-folds.
 //
 //   (default)  read rates: HBM (1 GiB once) against buffers of 4 ... 48 MiB read 32 times;
 //              the streamed ceiling on 64 x 2^20: chunks of 8192 read, then read again LAG chunks
