@@ -356,7 +356,10 @@ void ceiling(const char* shape, const char* what, Kernel kernel, std::size_t sme
 int main(int argc, char** argv) try {
   using namespace osvs::cuda::fast;
   using osvs::State;
-  const bool policy_only = argc > 1 && std::string(argv[1]) == "policy";
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (mode != "" && mode != "policy"))
+    throw std::invalid_argument("usage: osvs_fast_cluster_probe [policy]");
+  const bool policy_only = mode == "policy";
   std::printf("%-12s %-46s %12s %12s %8s %19s\n", "shape", "launch", "time", "copy", "of copy",
               "rate");
   struct Shape {

@@ -362,7 +362,7 @@ void streamed_split_rows(const char* shape, std::int64_t M, std::int64_t n, std:
 int main(int argc, char** argv) try {
   using namespace osvs::cuda::fast;
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode != "" && mode != "split")
+  if (argc > 2 || (mode != "" && mode != "split"))
     throw std::invalid_argument("usage: osvs_l2_reread_probe [split]");
   std::printf("%-12s %-46s %12s %12s %8s %19s\n", "shape", "launch", "time", "copy", "of copy",
               "rate");
