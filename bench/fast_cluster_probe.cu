@@ -44,16 +44,20 @@
 namespace osvs::cuda::fast {
 namespace {
 
-/// Stages row `row` of x (rows of kSpanOf<T> floats) into `buffer` by one bulk copy issued by
-/// thread 0; every thread returns once the row has landed. Called once a block.
+/// Stages the block's row (row blockIdx.x of x, rows of kSpanOf<T> floats) into the block's
+/// dynamic shared memory by one bulk copy issued by thread 0, and returns it once it has landed.
+/// Called once a block.
 template <int T>
-__device__ __forceinline__ void stage_block_row(const float* __restrict__ x, std::int64_t row,
-                                                float* buffer) {
+__device__ __forceinline__ float* stage_block_row(const float* __restrict__ x) {
+  extern __shared__ __align__(128) unsigned char staging[];
+  float* const buffer = reinterpret_cast<float*>(staging);
   __shared__ TxBarrier landed;
   if (threadIdx.x == 0) landed.init();
   __syncthreads();
-  if (threadIdx.x == 0) landed.stage(buffer, x + row * kSpanOf<T>, kSpanOf<T> * sizeof(float));
+  if (threadIdx.x == 0)
+    landed.stage(buffer, x + std::int64_t{blockIdx.x} * kSpanOf<T>, kSpanOf<T> * sizeof(float));
   landed.wait(0);
+  return buffer;
 }
 
 /// Block rows of T * kK * 4 elements, a block a row, staged and kept in shared memory (the
@@ -63,10 +67,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
     shared_block_rows(const float* __restrict__ x, float* __restrict__ y,
                       State* __restrict__ row_state) {
   constexpr std::int64_t n = kSpanOf<T>;
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const terms = reinterpret_cast<float*>(staging);
   const std::int64_t row = blockIdx.x;
-  stage_block_row<T>(x, row, terms);
+  float* const terms = stage_block_row<T>(x);
   const State st = fast_row_state(shared_part_state<T, kK>(terms, terms, n));
   if (threadIdx.x == 0) row_state[row] = st;
   store_shared_terms<T, kK>(y + row * n, n, 0, terms, fast_part_scale(st.m, st));
@@ -79,10 +81,8 @@ __global__ void __launch_bounds__(T, 1024 / T)
                       State* __restrict__ row_state) {
   constexpr std::int64_t n = kSpanOf<T>;
   const int t = static_cast<int>(threadIdx.x);
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const staged = reinterpret_cast<float*>(staging);
   const std::int64_t row = blockIdx.x;
-  stage_block_row<T>(x, row, staged);
+  float* const staged = stage_block_row<T>(x);
   float v[4 * kK];
   read_staged<T, kK>(staged, n, t, v);
   const State st = fast_row_state(chunk_state<T, kK, true>(v));
@@ -98,10 +98,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
                      State* __restrict__ row_state) {
   constexpr std::int64_t n = kSpanOf<T>;
   const int t = static_cast<int>(threadIdx.x);
-  extern __shared__ __align__(128) unsigned char staging[];
-  float* const terms = reinterpret_cast<float*>(staging);
   const std::int64_t row = blockIdx.x;
-  stage_block_row<T>(x, row, terms);
+  float* const terms = stage_block_row<T>(x);
   float m = -__builtin_huge_valf();
   for (int k = 0; k < kK; ++k) {
     const float4 g = *reinterpret_cast<const float4*>(terms + (k * T + t) * 4);
