@@ -1,6 +1,18 @@
-// The device half of the runner: copies the byte images in, launches on a stream of its own,
-// synchronises and copies everything (guards included) back. Every CUDA call's status is
-// checked; a kernel that leaves an error behind is named in the KernelFailure.
+// The device half of the runner. Every transfer and the launch are ordered on one stream of the
+// runner's own, and nothing is read before that stream is synchronised:
+//   1. the device images are allocated, then each host image is copied in with cudaMemcpyAsync on
+//      the stream (a plain cudaMemcpy from pageable memory returns once the bytes are staged, and
+//      its DMA is ordered on the legacy stream, which a non-blocking stream does not wait for: a
+//      launch could see a partly copied input, or have its outputs overwritten by the sentinel's
+//      late copy — the false "left y unwritten" of a shared GPU);
+//   2. the stream is synchronised before the launch, so the inputs are complete on the device
+//      whichever stream the kernel under test actually launches on;
+//   3. the launch, then its stream and the whole device are synchronised (a kernel that ignores
+//      the stream it is given is still waited for, and its errors are its own);
+//   4. the images come back with cudaMemcpyAsync on the same stream, read only after a final
+//      cudaStreamSynchronize.
+// Every CUDA call's status is checked; a kernel that leaves an error behind is named in the
+// KernelFailure.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -29,10 +41,16 @@ struct DeviceBytes {
   DeviceBytes& operator=(const DeviceBytes&) = delete;
 };
 
+/// The stream every transfer and the launch are ordered on; destroyed only after it is drained.
 struct Stream {
   cudaStream_t s = nullptr;
   Stream() { check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  ~Stream() { cudaStreamDestroy(s); }
+  ~Stream() {
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
 };
 
 }  // namespace
@@ -58,15 +76,17 @@ void run_on_device(const std::string& who, const std::vector<std::vector<unsigne
   if (!device_available(&why)) throw DeviceUnavailable(why);
   // Errors left by earlier work are not this kernel's: report them as such.
   check(cudaDeviceSynchronize(), "before " + who + ": the device already holds an error");
+  Stream stream;
   std::vector<std::unique_ptr<DeviceBytes>> copies;
   std::vector<unsigned char*> pointers;
   for (const std::vector<unsigned char>* image : images) {
     copies.push_back(std::make_unique<DeviceBytes>(image->size()));
     pointers.push_back(static_cast<unsigned char*>(copies.back()->p));
-    check(cudaMemcpy(copies.back()->p, image->data(), image->size(), cudaMemcpyHostToDevice),
+    check(cudaMemcpyAsync(copies.back()->p, image->data(), image->size(), cudaMemcpyHostToDevice,
+                          stream.s),
           "copy an image in");
   }
-  Stream stream;
+  check(cudaStreamSynchronize(stream.s), "wait for the images to reach the device");
   launch(pointers, stream.s);
   const cudaError_t launched = cudaGetLastError();
   if (launched != cudaSuccess)
@@ -78,8 +98,10 @@ void run_on_device(const std::string& who, const std::vector<std::vector<unsigne
                         cudaGetErrorString(done) + ")");
   check(cudaDeviceSynchronize(), who + ": work outside its stream failed");
   for (std::size_t i = 0; i < images.size(); ++i)
-    check(cudaMemcpy(images[i]->data(), pointers[i], images[i]->size(), cudaMemcpyDeviceToHost),
+    check(cudaMemcpyAsync(images[i]->data(), pointers[i], images[i]->size(), cudaMemcpyDeviceToHost,
+                          stream.s),
           "copy an image out");
+  check(cudaStreamSynchronize(stream.s), "wait for the images to come back");
 }
 
 }  // namespace detail

@@ -2,8 +2,9 @@
 //
 // The runner lays the batch out as the kernel expects (its input type, the row strides of the
 // layout), fills every output element and a guard zone before and after the output with a
-// signalling-NaN sentinel that no softmax produces, runs the kernel (on the device: copies in,
-// launches on a stream of its own, synchronises, copies the whole image back) and then checks:
+// signalling-NaN sentinel that no softmax produces, runs the kernel (on the device: every copy in,
+// the launch and every copy out ordered on one stream of its own, nothing read before that stream
+// is synchronised; device_runner.cu says why) and then checks:
 // the input is unchanged, the guards and the row padding still hold the sentinel, every output
 // element was written, no CUDA error is left. Any breach, an exception or a CUDA error is a
 // KernelFailure whose message names the kernel and what it did.
@@ -66,9 +67,10 @@ namespace detail {
 using DeviceLaunch = std::function<void(const std::vector<unsigned char*>& images, void* stream)>;
 
 /// One launch on byte images (the row and merge runners' device half): copies every image to
-/// the device, calls `launch` with their device addresses and a stream of its own, checks that
-/// no CUDA error is left (a KernelFailure naming `who` otherwise), synchronises and copies every
-/// image back. DeviceUnavailable where no device is usable.
+/// the device on a stream of its own and waits for the copies, calls `launch` with their device
+/// addresses and that stream, checks that no CUDA error is left (a KernelFailure naming `who`
+/// otherwise), waits for the stream and the device, and copies every image back on the same
+/// stream, read only once it is synchronised. DeviceUnavailable where no device is usable.
 void run_on_device(const std::string& who, const std::vector<std::vector<unsigned char>*>& images,
                    const DeviceLaunch& launch);
 }  // namespace detail
