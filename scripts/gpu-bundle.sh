@@ -2,14 +2,21 @@
 # Packs a build folder for a GPU machine that has none of the build's packages: the ctest files
 # and the (stripped) executables the GPU work needs, nothing else (no objects, no archives).
 # Usage: gpu-bundle.sh BUILD BUNDLE [EXECUTABLE-NAME...]   (default: every executable)
-# On the GPU machine, `bash scripts/gpu-relocate.sh BUNDLE` rewrites the ctest paths to where the
-# source tree and the bundle landed.
+# BUILD may be any CMake build folder, osvs's own or a consumer project's that adds osvs as a
+# subdirectory: the source tree recorded is the one BUILD was configured from (its CMakeCache's
+# CMAKE_HOME_DIRECTORY). On the GPU machine, `bash scripts/gpu-relocate.sh BUNDLE [SOURCE]`
+# rewrites the ctest paths to where the source tree and the bundle landed.
 set -euo pipefail
 build=$(cd "${1:?usage: gpu-bundle.sh BUILD BUNDLE [NAME...]}" && pwd)
 bundle=${2:?usage: gpu-bundle.sh BUILD BUNDLE [NAME...]}
 shift 2
 wanted=("$@")
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
+if [ -z "$src" ]; then
+  echo "gpu-bundle.sh: $build is not a configured CMake build folder (no CMakeCache.txt)" >&2
+  exit 2
+fi
+cmake_at=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt")
 rm -rf "$bundle"
 mkdir -p "$bundle"
 bundle=$(cd "$bundle" && pwd)
@@ -34,4 +41,5 @@ find . -type f \( -perm -u+x ! -name '*.so*' -o -name 'lib*plugin*.so' \) ! -pat
   done
 echo "$build" > "$bundle/.built-at"
 echo "$src" > "$bundle/.source-at"
+echo "$cmake_at" > "$bundle/.cmake-at"
 du -sh "$bundle"

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include "osvs/kernels/attention/attention_executor.h"
 #include "osvs/kernels/attention/merge_model.h"
 #include "osvs/testing/skip_marker.h"
+#include "osvs/testing/source_file.h"
 #include "testbed_settings.h"
 #ifdef OSVS_WITH_CUDA
 #include "osvs/kernels/attention/merge_states_launch.h"
@@ -124,10 +126,12 @@ TEST(MergeMutants, TheCatalogueHasEightOrMoreDistinctMutants) {
 
 /// The committed counterexamples of every mutant on one side: each must still fail its law.
 void replay_committed(Where where) {
+  const std::filesystem::path committed =
+      osvs::testing::source_file("reports/regressions/attention");
   int replayed = 0;
   for (MergeMutation m : kAllMergeMutations) {
     const MergeKernel k = mutant_kernel(m, where);
-    for (const auto& [path, r] : read_merge_regressions(OSVS_ATTENTION_REGRESSIONS, k.name())) {
+    for (const auto& [path, r] : read_merge_regressions(committed.string(), k.name())) {
       EXPECT_FALSE(r.expect_holds) << path << ": a mutant's case must expect the law to fail";
       EXPECT_EQ(replay_merge_regression(k, r), "") << path;
       ++replayed;
@@ -137,7 +141,7 @@ void replay_committed(Where where) {
             << " mutant counterexamples replayed\n";
   EXPECT_GE(replayed, static_cast<int>(std::size(kAllMergeMutations)))
       << "every " << side_name(where) << " mutant should have its counterexample under "
-      << OSVS_ATTENTION_REGRESSIONS;
+      << committed;
 }
 
 TEST(MergeMutants, CommittedCounterexamplesStillKill_cpu_model) {

@@ -10,6 +10,7 @@
 #include "osvs/exhaustive/report.h"
 #include "osvs/kernels/exp_figures.h"
 #include "osvs/kernels/hd.h"
+#include "osvs/testing/source_file.h"
 
 namespace osvs::exhaustive {
 namespace {
@@ -66,8 +67,9 @@ TEST(Measurement, APlantedDefectIsFoundWithItsInput) {
 /// (else this libm is not the one measured, and the figure must be measured again here) within
 /// the declared accuracy.
 TEST(Measurement, RecordedWorstInputsReproduceOnThisLibm) {
-  std::ifstream in(OSVS_VERIFIED_JSON);
-  ASSERT_TRUE(in) << "cannot read " << OSVS_VERIFIED_JSON;
+  const auto verified_json = osvs::testing::source_file("reports/exp/verified.json");
+  std::ifstream in(verified_json);
+  ASSERT_TRUE(in) << "cannot read " << verified_json;
   const nlohmann::json verified = nlohmann::json::parse(in);
   int checked = 0;
   for (const auto& f : verified.at("figures")) {
@@ -92,13 +94,14 @@ TEST(Measurement, RecordedWorstInputsReproduceOnThisLibm) {
 
 /// The figures the build checked are those of the committed measurement, and say where they hold.
 TEST(Measurement, TheBuildReadTheCommittedFigures) {
-  std::ifstream in(OSVS_VERIFIED_JSON);
+  const auto verified_json = osvs::testing::source_file("reports/exp/verified.json");
+  std::ifstream in(verified_json);
   ASSERT_TRUE(in);
   const nlohmann::json provenance = nlohmann::json::parse(in).at("provenance");
   const std::string hold_for = exp_figures_hold_for();
   for (const char* field : {"device", "nvcc", "libc", "date", "commit"})
     EXPECT_NE(hold_for.find(provenance.at(field).get<std::string>()), std::string::npos)
-        << field << " of " << OSVS_VERIFIED_JSON << " missing from: " << hold_for;
+        << field << " of " << verified_json << " missing from: " << hold_for;
 }
 
 }  // namespace
