@@ -1,9 +1,11 @@
 // The bf16 / fp16 bit conversions of dtype_bits.h (shared by dtype.cpp and the attention kernels)
-// against independent references: the compiler's _Float16 conversion (IEEE round to nearest
-// even) for fp16, and for bf16 the rounding of the float's value to 8 significant bits done in
-// double arithmetic; every 16-bit pattern round-trips.
+// against independent references: the rounding of the float's value to 11 (fp16) or 8 (bf16)
+// significant bits done in double arithmetic, and for fp16 also the compiler's _Float16
+// conversion where the compiler has one (clang 14 on x86 has not); every 16-bit pattern
+// round-trips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -13,12 +15,32 @@
 namespace osvs {
 namespace {
 
+/// x rounded to fp16 (11 significant bits, normal exponents from -14, subnormal steps of 2^-24,
+/// overflow at 65520 and above), ties to even, done in double arithmetic, encoded by hand.
 std::uint16_t reference_f16_bits(float x) {
+  const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  if (std::isinf(x)) return sign | 0x7c00;
+  if (x == 0) return sign;
+  const int e = std::max(std::ilogb(x), -14);
+  const double step = std::ldexp(1.0, e - 10);
+  const double q = std::fabs(std::nearbyint(static_cast<double>(x) / step) * step);  // exact
+  if (q >= 0x1p16) return sign | 0x7c00;
+  if (q == 0) return sign;
+  const int qe = std::ilogb(q);
+  if (qe < -14) return sign | static_cast<std::uint16_t>(std::ldexp(q, 24));  // subnormal
+  const auto mantissa = static_cast<std::uint16_t>(std::ldexp(q, 10 - qe) - 1024);
+  return sign | static_cast<std::uint16_t>((qe + 15) << 10) | mantissa;
+}
+
+#ifdef __FLT16_MANT_DIG__
+/// The compiler's own conversion (IEEE round to nearest even), where it has _Float16.
+std::uint16_t compiler_f16_bits(float x) {
   const _Float16 h = static_cast<_Float16>(x);
   std::uint16_t b;
   std::memcpy(&b, &h, sizeof b);
   return b;
 }
+#endif
 
 /// x rounded to bf16 (8 significant bits, float's exponent range), ties to even, as a float.
 float reference_bf16(float x) {
@@ -50,6 +72,9 @@ TEST(DtypeBits, SampledFloatsRoundLikeTheReferences) {
     }
     ++checked;
     EXPECT_EQ(f16_bits_of(x), reference_f16_bits(x)) << std::hexfloat << x;
+#ifdef __FLT16_MANT_DIG__
+    EXPECT_EQ(reference_f16_bits(x), compiler_f16_bits(x)) << std::hexfloat << x;
+#endif
     EXPECT_EQ(float_bits(float_of_bf16_bits(bf16_bits_of(x))), float_bits(reference_bf16(x)))
         << std::hexfloat << x;
   }
