@@ -49,8 +49,8 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
       if (dist <= kLimitUlps) continue;
       if (r.violations++ == 0)
         r.verdict = Verdict::fail(where + ": " + oracle::to_string(exact.kind) + " row: y[" +
-                                      std::to_string(j) + "] = " + hex(y[j]) +
-                                      ", the declared convention gives " + std::to_string(want),
+                                      std::to_string(j) + "] = " + readable(y[j]) +
+                                      ", the declared convention gives " + readable(want),
                                   {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
     }
     return r;
@@ -72,16 +72,16 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
     if (dist <= allowed) continue;
     if (r.violations++ == 0)
       r.verdict =
-          Verdict::fail(where + ": y[" + std::to_string(j) + "] = " + hex(y[j]) + " for x[" +
-                            std::to_string(j) + "] = " + hex(x[j]) + " (n = " + std::to_string(n) +
-                            "): exact " + std::to_string(v_j) + ", " + std::to_string(dist) +
-                            " ulp of " + to_string(k.out_type()) + " > contract " +
-                            std::to_string(allowed) + " (" + k.accuracy().describe() + ")",
+          Verdict::fail(where + ": y[" + std::to_string(j) + "] = " + readable(y[j]) + " for x[" +
+                            std::to_string(j) + "] = " + readable(x[j]) +
+                            " (n = " + std::to_string(n) + "): exact " + readable(v_j) + ", " +
+                            digits9(dist) + " ulp of " + to_string(k.out_type()) + " > contract " +
+                            digits9(allowed) + " (" + k.accuracy().describe() + ")",
                         {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, allowed}});
   }
   if (!tol)
-    r.verdict = not_judged("no accuracy contract declared (worst observed " +
-                           std::to_string(r.worst_ulp) + " ulp)");
+    r.verdict = not_judged("no accuracy contract declared (worst observed " + digits9(r.worst_ulp) +
+                           " ulp)");
   return r;
 }
 

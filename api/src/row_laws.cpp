@@ -64,9 +64,9 @@ Verdict check_sum_to_one(const RowKernel& k, const RowCase& c) {
     }
     if (std::isfinite(mass)) allowed += static_cast<double>(out.cols) * 0x1p-53 * mass;
     if (!(std::fabs(sum - 1) <= allowed))
-      return Verdict::fail("row " + std::to_string(i) + ": outputs sum to " + std::to_string(sum) +
-                               ", |sum - 1| = " + std::to_string(std::fabs(sum - 1)) + " > " +
-                               std::to_string(allowed) + " (the contract summed over the row)",
+      return Verdict::fail("row " + std::to_string(i) + ": outputs sum to " + api::readable(sum) +
+                               ", |sum - 1| = " + api::digits9(std::fabs(sum - 1)) + " > " +
+                               api::digits9(allowed) + " (the contract summed over the row)",
                            {{"sum", sum, 1.0, std::fabs(sum - 1), allowed}});
   }
   return Verdict::pass();

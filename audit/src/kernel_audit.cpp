@@ -14,6 +14,7 @@
 #include "osvs/api/row_laws.h"
 #include "osvs/api/runner.h"
 #include "osvs/audit/families.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/kernels/stable_hash.h"
 
 namespace osvs {
@@ -311,10 +312,10 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
     const std::string status = a.status == "no contract" ? "no contract declared" : a.status;
     md << "| " << a.kernel << " | " << a.declaration << " | " << a.contract << " | **" << status
        << "**" << (a.error.empty() ? "" : ": " + a.error) << " | "
-       << (a.sweep.empty() ? "not run" : std::to_string(worst)) << " | "
+       << (a.sweep.empty() ? "not run" : digits9(worst)) << " | "
        << (a.sweep.empty() ? "not run"
            : ratio < 0     ? "no contract"
-                           : std::to_string(ratio))
+                           : digits9(ratio))
        << " | " << violations << " |\n";
   }
   for (const auto& a : audits) {
@@ -324,8 +325,8 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
       md << "| family | n | rows | worst ulp | worst / contract | violations | first violation |\n"
          << "| --- | --- | --- | --- | --- | --- | --- |\n";
       for (const auto& c : a.sweep)
-        md << "| " << c.family << " | " << c.n << " | " << c.rows << " | " << c.worst_ulp << " | "
-           << (c.worst_ratio < 0 ? std::string("no contract") : std::to_string(c.worst_ratio))
+        md << "| " << c.family << " | " << c.n << " | " << c.rows << " | " << digits9(c.worst_ulp)
+           << " | " << (c.worst_ratio < 0 ? std::string("no contract") : digits9(c.worst_ratio))
            << " | " << c.violations << " | " << c.first_violation << " |\n";
     }
     if (!a.laws.empty()) {

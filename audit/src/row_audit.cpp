@@ -129,8 +129,9 @@ RowAudit audit_row(const KernelUnderTest& kut, int block, const float* x, std::i
   r.d_bound = bound.d_rel;
   if (!(r.d_rel <= bound.d_rel + 2 * oracle::kReferenceRelErr)) {
     r.ok = false;
-    r.explanation += "\n  d = " + hex(state.d) + ", reference " + hex(ref.d) + ": relative error " +
-                     std::to_string(r.d_rel) + " above its bound " + std::to_string(bound.d_rel);
+    r.explanation += "\n  d = " + readable(state.d) + ", reference " + readable(ref.d) +
+                     ": relative error " + digits9(r.d_rel) + " above its bound " +
+                     digits9(bound.d_rel);
   }
   return r;
 }

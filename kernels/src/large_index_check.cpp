@@ -4,6 +4,8 @@
 #include <exception>
 #include <vector>
 
+#include "osvs/kernels/hex.h"
+
 namespace osvs {
 
 LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
@@ -32,8 +34,7 @@ LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
       if (float_bits(alone.y[j]) != float_bits(all.y[r * kCols + j]))
         return {false, "row " + std::to_string(r) + " element " + std::to_string(j) +
                            " differs from the same row run alone (" +
-                           std::to_string(all.y[r * kCols + j]) + " vs " +
-                           std::to_string(alone.y[j]) + ")"};
+                           readable(all.y[r * kCols + j]) + " vs " + readable(alone.y[j]) + ")"};
   }
   return {true, ""};
 }

@@ -57,10 +57,10 @@ std::string explain_element(const float* x, std::int64_t n, std::int64_t j, floa
   const auto k = static_cast<std::size_t>(j);
   const double dist = ulp_distance(y_hat, ref.y[k], ref.y_binade[k]);
   return "softmax element " + std::to_string(j) + " of " + std::to_string(n) + ":\n  x[j]      " +
-         hex(x[j]) + "\n  m         " + hex(ref.m) + "   d " + hex(ref.d) + "\n  reference " +
-         hex(ref.y[k]) + " (rounded " + hex(ref.y_rounded[k]) + ")\n  observed  " + hex(y_hat) +
-         "\n  distance  " + std::to_string(dist) + " ulp, tolerance " + std::to_string(tol_ulp) +
-         " ulp\n  input     " + row_hex(x, n);
+         readable(x[j]) + "\n  m         " + readable(ref.m) + "   d " + readable(ref.d) +
+         "\n  reference " + readable(ref.y[k]) + " (rounded " + readable(ref.y_rounded[k]) +
+         ")\n  observed  " + readable(y_hat) + "\n  distance  " + digits9(dist) +
+         " ulp, tolerance " + digits9(tol_ulp) + " ulp\n  input     " + row_hex(x, n);
 }
 
 MatchResult match_softmax(const float* x, std::int64_t n, const float* y_hat,

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "osvs/kernels/hex.h"
 #include "osvs/properties/registry.h"
 
 namespace rc::detail {
@@ -47,7 +48,7 @@ class BoundedListener final : public rc::detail::TestListener {
       throw ShrinkLimitReached{"the limit of " + std::to_string(limits_.max_steps) +
                                " shrink steps was reached"};
     if (run_.shrink_seconds >= limits_.max_seconds)
-      throw ShrinkLimitReached{"the limit of " + std::to_string(limits_.max_seconds) +
+      throw ShrinkLimitReached{"the limit of " + digits9(limits_.max_seconds) +
                                " s of shrinking was reached"};
   }
 

@@ -32,9 +32,9 @@ Verdict judge_root(State root, const oracle::RowReference& ref, const HarnessCas
   const Evidence ev{what + " d", root.d, ref.d, oracle::ulp_distance(root.d, ref.d),
                     bound * 0x1p24};  // relative bound b allows at most b * 2^24 ulps
   if (!(rel <= bound + kOracleDSlack))
-    return Verdict::fail(what + ": d = " + hex(root.d) + " has relative error " +
-                             std::to_string(rel) + " > bound " + std::to_string(bound) +
-                             " (exact d = " + std::to_string(ref.d) + ")",
+    return Verdict::fail(what + ": d = " + readable(root.d) + " has relative error " +
+                             digits9(rel) + " > bound " + digits9(bound) +
+                             " (exact d = " + readable(ref.d) + ")",
                          {ev});
   Verdict v;
   v.evidence.push_back(ev);

@@ -40,9 +40,9 @@ Verdict compare_runs(const float* a, const std::vector<double>& tol_a, const flo
     const double tol = tol_a[j] + tol_b[k];
     const Evidence ev{what + " y[" + std::to_string(j) + "]", a[j], b[k], dist, tol};
     if (!(dist <= tol))
-      return Verdict::fail(what + ": y[" + std::to_string(j) + "] = " + hex(a[j]) + " vs " +
-                               hex(b[k]) + " differ by " + std::to_string(dist) + " ulp > " +
-                               std::to_string(tol),
+      return Verdict::fail(what + ": y[" + std::to_string(j) + "] = " + readable(a[j]) + " vs " +
+                               readable(b[k]) + " differ by " + digits9(dist) + " ulp > " +
+                               digits9(tol),
                            {ev});
     if (tol > 0 && dist / tol > worst) {
       worst = dist / tol;

@@ -69,9 +69,9 @@ Verdict check_softmax_sum(const Case& c, Executor& ex) {
         allowed += static_cast<double>(row.size()) * 0x1p-52 * sum;
         const Evidence ev{"sum of outputs", sum, 1.0, std::fabs(sum - 1), allowed};
         if (!(std::fabs(sum - 1) <= allowed))
-          return Verdict::fail("outputs sum to " + std::to_string(sum) +
-                                   ", |sum - 1| = " + std::to_string(std::fabs(sum - 1)) +
-                                   " > allowed " + std::to_string(allowed),
+          return Verdict::fail("outputs sum to " + props::readable(sum) +
+                                   ", |sum - 1| = " + props::digits9(std::fabs(sum - 1)) +
+                                   " > allowed " + props::digits9(allowed),
                                {ev});
         Verdict v;
         v.evidence.push_back(ev);

@@ -13,8 +13,11 @@
 
 namespace osvs::props {
 
-/// A float as a C99 hex literal ("0x1.8p+3", "-inf", "nan"): osvs/kernels/hex.h.
+/// A float as a C99 hex literal ("0x1.8p+3", "-inf", "nan"); a value as hex and 9 digits
+/// ("0x1.8p+3 (12)"); an error or bound to 9 digits ("0.5"): osvs/kernels/hex.h.
+using osvs::digits9;
 using osvs::hex;
+using osvs::readable;
 
 /// A state as "(m, d)" in hex.
 std::string hex(State s);

@@ -87,9 +87,9 @@ void expect_within(const AttnStates& x, std::int64_t row, double lse, const std:
   const double lse_err = std::fabs(lse_at(x, row) - lse);
   const double lse_tol = oracle::lse_tolerance(bound, lse);
   if (!(lse_err <= lse_tol))
-    f.fail(what + ": lse of row " + std::to_string(row) + " is " + hex(lse_at(x, row)) +
-               ", exact " + hex(static_cast<float>(lse)) + ", error " + std::to_string(lse_err) +
-               " > bound " + std::to_string(lse_tol),
+    f.fail(what + ": lse of row " + std::to_string(row) + " is " + readable(lse_at(x, row)) +
+               ", exact " + readable(lse) + ", error " + digits9(lse_err) + " > bound " +
+               digits9(lse_tol),
            Evidence{"lse", lse_at(x, row), lse, lse_err, lse_tol});
   else
     f.held(lse_err, lse_tol);
@@ -99,9 +99,8 @@ void expect_within(const AttnStates& x, std::int64_t row, double lse, const std:
     const double tol = oracle::o_tolerance(bound, magnitude[i]);
     if (!(err <= tol))
       f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row) + " is " +
-                 hex(o_at(x, row, c)) + ", exact " + std::to_string(o[i]) + " (M " +
-                 std::to_string(magnitude[i]) + "), error " + std::to_string(err) + " > bound " +
-                 std::to_string(tol),
+                 readable(o_at(x, row, c)) + ", exact " + readable(o[i]) + " (M " +
+                 digits9(magnitude[i]) + "), error " + digits9(err) + " > bound " + digits9(tol),
              Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), o[i], err, tol});
     else
       f.held(err, tol);

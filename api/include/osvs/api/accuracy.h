@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "osvs/kernels/hex.h"
+
 namespace osvs {
 
 /// A reduction shape of osvs's catalogue whose per-element bound is derived (docs: oracle/).
@@ -34,7 +36,7 @@ class Accuracy {
 
   static Accuracy none() { return Accuracy{}; }
   static Accuracy ulps(double u) {
-    return ulps([u](std::int64_t, double) { return u; }, std::to_string(u) + " ulp");
+    return ulps([u](std::int64_t, double) { return u; }, digits9(u) + " ulp");
   }
   static Accuracy ulps(UlpsFn f, std::string formula) {
     Accuracy a;

@@ -25,6 +25,8 @@ struct RowJudgement {
 RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
                        const std::string& where);
 
+using osvs::digits9;
 using osvs::hex;
+using osvs::readable;
 
 }  // namespace osvs::api
