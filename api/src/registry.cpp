@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "declaration.h"
+#include "osvs/api/row_law_names.h"
 #include "osvs/kernels/enum_names.h"
 
 namespace osvs {
@@ -36,6 +37,16 @@ std::string declaration_problem(const RowKernel& k) {
     return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";
   if (const std::string why = api::derived_contract_problem(k); !why.empty())
     return "kernel '" + k.name() + "': " + why;
+  const auto unknown_law = [&](const std::string& law, const char* what) -> std::string {
+    for (std::string_view n : kRowLawNames)
+      if (n == law) return "";
+    return "kernel '" + k.name() + "': " + what + " '" + law + "' is not a row-kernel law (" +
+           row_law_name_list() + ")";
+  };
+  for (const auto& [law, reason] : k.known_defects())
+    if (std::string why = unknown_law(law, "known defect"); !why.empty()) return why;
+  for (const auto& [law, reason] : k.skips())
+    if (std::string why = unknown_law(law, "skip"); !why.empty()) return why;
   return "";
 }
 
