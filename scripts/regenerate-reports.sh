@@ -41,12 +41,23 @@ rm -rf reports/audit/cpu
 mkdir -p reports/audit/cpu
 cp "$detail"/audit.md "$detail"/summary.json reports/audit/cpu/
 cp "$detail"/*.png reports/audit/cpu/ 2>/dev/null || echo "no plots (gnuplot missing?)"
+# The committed plots as 256-colour palettes (pngquant, where installed): the same picture at
+# less than half the bytes; the build folder keeps gnuplot's own files.
+if command -v pngquant >/dev/null 2>&1; then
+  for png in reports/audit/cpu/*.png; do pngquant --quality=85-100 --speed 1 -f --ext .png "$png"; done
+fi
 
-# The CPU mutation run: report and shrunk counterexamples are all small and committed as they are.
+# The CPU mutation run: the report plain, the shrunk counterexamples it names packed into
+# raw.tar.xz (some are rows of 16416 elements; the folder's README says how to unpack them).
 rm -rf "$build/reports/mutation"
 ./"$build"/mutation/osvs_mutation --executor cpu --out "$build/reports/mutation" || status=$?
+readme=$(cat reports/mutation/cpu/README.md 2>/dev/null || true)
 rm -rf reports/mutation/cpu
 cp -r "$build/reports/mutation/cpu" reports/mutation/cpu
+if [ -d reports/mutation/cpu/regressions ]; then
+  (cd reports/mutation/cpu && tar -cJf raw.tar.xz regressions && rm -r regressions)
+fi
+[ -n "$readme" ] && printf '%s\n' "$readme" > reports/mutation/cpu/README.md
 
 git status --short reports/
 [ "$status" -eq 0 ] || echo "a report says the release or the mutation gate fails (exit $status)" >&2
