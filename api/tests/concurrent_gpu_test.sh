@@ -13,7 +13,9 @@ filter=${5:-*}
 mkdir -p "$work"
 "$load" 600 > "$work/load.log" 2>&1 &
 load_pid=$!
-trap 'kill $load_pid 2>/dev/null; wait $load_pid 2>/dev/null' EXIT
+pids="$load_pid"
+trap 'kill $pids 2>/dev/null; wait $pids 2>/dev/null' EXIT
+trap 'exit 143' TERM INT  # a time limit or ^C still stops the load and the programs
 for _ in $(seq 600); do  # the load's first round (at most a minute)
   grep -q loading "$work/load.log" && break
   kill -0 $load_pid 2>/dev/null || break
@@ -34,6 +36,7 @@ run a "$a" &
 pid_a=$!
 run b "$b" &
 pid_b=$!
+pids="$load_pid $pid_a $pid_b"
 wait $pid_a
 status_a=$?
 wait $pid_b
