@@ -30,7 +30,7 @@ if ! grep -q loading "$work/load.log"; then
   exit 1
 fi
 run() {  # NAME PROGRAM
-  OSVS_REGRESSION_DIR="$work/$1-regressions" "$2" --gtest_filter="$filter" > "$work/$1.log" 2>&1
+  OSVS_REGRESSION_DIR="$work/$1-regressions" exec "$2" --gtest_filter="$filter" > "$work/$1.log" 2>&1
 }
 run a "$a" &
 pid_a=$!
