@@ -1,14 +1,15 @@
 // osvs_gpu_load SECONDS: a third process on the GPU for the concurrent-runner test. For SECONDS it
 // keeps the copy engines and the SMs busy the way another user's job would: 256 MiB copies from
-// and to pageable memory on the legacy stream, and a kernel that holds every SM for about a
-// millisecond a launch. It prints "loading" once the first round has run (the test waits for
-// that line), and a count of what it did at the end. Exit 77 (ctest's skip) where no device is
-// usable, 2 on a bad argument, 1 on a CUDA error.
+// and to pinned memory, back to back in both directions on streams of their own, and a kernel
+// that holds every SM for about a millisecond a launch. It prints "loading" once the first round
+// has run (the test waits for that line), and a count of what it did at the end. Exit 77 (ctest's
+// skip) where no device is usable, 2 on a bad argument, 1 on a CUDA error.
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,22 @@ int main(int argc, char** argv) {
     std::printf("osvs_gpu_load: no usable CUDA device: skipped\n");
     return 77;
   }
+  // Pinned buffers, so that the copies are pure DMA and keep both copy directions busy back to
+  // back; one stream a direction and one for the SMs.
   const std::size_t bytes = std::size_t{256} << 20;
-  std::vector<unsigned char> host(bytes, 0x5a);
-  void* device = nullptr;
+  void *host_in = nullptr, *host_out = nullptr, *dev_in = nullptr, *dev_out = nullptr;
   float* sink = nullptr;
-  if (!ok(cudaMalloc(&device, bytes), "cudaMalloc") ||
-      !ok(cudaMalloc(&sink, 4096 * 4), "cudaMalloc"))
+  cudaStream_t in_stream, out_stream, sm_stream;
+  if (!ok(cudaMallocHost(&host_in, bytes), "cudaMallocHost") ||
+      !ok(cudaMallocHost(&host_out, bytes), "cudaMallocHost") ||
+      !ok(cudaMalloc(&dev_in, bytes), "cudaMalloc") ||
+      !ok(cudaMalloc(&dev_out, bytes), "cudaMalloc") ||
+      !ok(cudaMalloc(&sink, 4096 * 4), "cudaMalloc") ||
+      !ok(cudaStreamCreateWithFlags(&in_stream, cudaStreamNonBlocking), "stream") ||
+      !ok(cudaStreamCreateWithFlags(&out_stream, cudaStreamNonBlocking), "stream") ||
+      !ok(cudaStreamCreateWithFlags(&sm_stream, cudaStreamNonBlocking), "stream"))
     return 1;
+  std::memset(host_in, 0x5a, bytes);
   int sms = 0;
   if (!ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count")) return 1;
   const auto start = std::chrono::steady_clock::now();
@@ -56,22 +66,30 @@ int main(int argc, char** argv) {
   bool announced = false;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
          seconds) {
-    spin<<<4 * sms, 256>>>(2'000'000, sink);
-    ++launches;
-    if (!ok(cudaGetLastError(), "launch spin")) return 1;
-    if (!ok(cudaMemcpy(device, host.data(), bytes, cudaMemcpyHostToDevice), "copy in")) return 1;
-    if (!ok(cudaMemcpy(host.data(), device, bytes, cudaMemcpyDeviceToHost), "copy out")) return 1;
-    copies += 2;
+    for (int i = 0; i < 4; ++i) {  // a round: 4 x 256 MiB each way, 4 kernels of ~1 ms
+      if (!ok(cudaMemcpyAsync(dev_in, host_in, bytes, cudaMemcpyHostToDevice, in_stream),
+              "copy in") ||
+          !ok(cudaMemcpyAsync(host_out, dev_out, bytes, cudaMemcpyDeviceToHost, out_stream),
+              "copy out"))
+        return 1;
+      spin<<<4 * sms, 256, 0, sm_stream>>>(2'000'000, sink);
+      if (!ok(cudaGetLastError(), "launch spin")) return 1;
+      copies += 2;
+      ++launches;
+    }
+    if (!ok(cudaDeviceSynchronize(), "round")) return 1;
     if (!announced) {
       std::printf("osvs_gpu_load: loading for %g s\n", seconds);
       std::fflush(stdout);
       announced = true;
     }
   }
-  if (!ok(cudaDeviceSynchronize(), "synchronise")) return 1;
   std::printf("osvs_gpu_load: %ld copies of 256 MiB and %ld kernel launches in %g s\n", copies,
               launches, seconds);
-  cudaFree(device);
+  cudaFreeHost(host_in);
+  cudaFreeHost(host_out);
+  cudaFree(dev_in);
+  cudaFree(dev_out);
   cudaFree(sink);
   return 0;
 }
