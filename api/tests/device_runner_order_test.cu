@@ -1,10 +1,10 @@
 // The device runner's ordering, checked where it would break: a launch must see every byte of
-// its inputs and its outputs must come back as it wrote them. The input is large (128 MiB, so a
-// copy from pageable memory is still landing when a plain cudaMemcpy returns) and the kernel
-// reads it from the end, where the last bytes arrive; each block writes its count of wrong words
-// into an output slot that the runner first filled with a sentinel (the last image copied in,
-// so a late copy overwrites what the kernel wrote). The old runner's plain copies and
-// non-blocking stream fail this; stream-ordered transfers pass it on a GPU shared or not.
+// its inputs and its outputs must come back as it wrote them. The input is large (128 MiB) and
+// the kernel reads it from the end, where the last bytes arrive; each block writes its count of
+// wrong words into an output slot that the runner first filled with the sentinel. Measured on
+// the H200 (reports/gpu/2026-12-01-runner) this passes on every runner tried, the old one too,
+// alone or beside a load: it guards the ordering, while what failed beside a load (outputs above
+// 64 KiB copied through pageable memory) is caught by api.concurrent_gpu_runner.
 #include <gtest/gtest.h>
 
 #include <cstdint>

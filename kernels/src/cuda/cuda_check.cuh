@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "osvs/kernels/cuda/pinned_copy.h"
+
 #define OSVS_CUDA_CHECK(call)                                                                     \
   do {                                                                                            \
     const cudaError_t osvs_status_ = (call);                                                      \
@@ -31,12 +33,10 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-  void upload(const T* host) {
-    if (n_ > 0) OSVS_CUDA_CHECK(cudaMemcpy(ptr_, host, n_ * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void download(T* host) const {
-    if (n_ > 0) OSVS_CUDA_CHECK(cudaMemcpy(host, ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost));
-  }
+  /// Copies in on the legacy stream (where this buffer's users launch), through pinned staging.
+  void upload(const T* host) { copy_to_device(ptr_, host, n_ * sizeof(T), cudaStreamLegacy); }
+  /// Copies out on the legacy stream, after the work queued there, through pinned staging.
+  void download(T* host) const { copy_to_host(host, ptr_, n_ * sizeof(T), cudaStreamLegacy); }
   T* get() const { return ptr_; }
   std::size_t size() const { return n_; }
 
@@ -46,7 +46,7 @@ class DeviceBuffer {
 };
 
 /// Owning device allocation of n elements of T ordered on `stream` (cudaMallocAsync /
-/// cudaFreeAsync, copies with cudaMemcpyAsync then a wait on the stream): unlike DeviceBuffer it
+/// cudaFreeAsync, copies through pinned staging on the stream): unlike DeviceBuffer it
 /// never synchronises the whole device, so that several host threads, each on its own stream
 /// (cudaStreamPerThread), keep the device busy together.
 template <class T>
@@ -62,16 +62,10 @@ class StreamBuffer {
   StreamBuffer(const StreamBuffer&) = delete;
   StreamBuffer& operator=(const StreamBuffer&) = delete;
 
-  void upload(const T* host) {
-    if (n_ > 0)
-      OSVS_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n_ * sizeof(T), cudaMemcpyHostToDevice, stream_));
-  }
+  /// Copies in on the stream and waits until the bytes are on the device.
+  void upload(const T* host) { copy_to_device(ptr_, host, n_ * sizeof(T), stream_); }
   /// Copies to the host and waits for the copy (and what came before it on the stream).
-  void download(T* host) const {
-    if (n_ == 0) return;
-    OSVS_CUDA_CHECK(cudaMemcpyAsync(host, ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost, stream_));
-    OSVS_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
+  void download(T* host) const { copy_to_host(host, ptr_, n_ * sizeof(T), stream_); }
   T* get() const { return ptr_; }
 
  private:
