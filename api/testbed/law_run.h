@@ -45,26 +45,55 @@ struct LawRun {
   }
 };
 
+/// `s` with a shrink tree that offers no more candidates once `expired()` holds. RapidCheck tries
+/// the candidates of the smallest failing case one by one, and building one costs as much as the
+/// case (a row of 65537 elements is copied for each of its elements' shrinks): a property that
+/// merely passes every candidate once its budget is spent still leaves RapidCheck building them
+/// all (600 s for 2 x 65537, against a 20 s budget). Cutting the tree itself ends the search at
+/// the next candidate.
+template <class T, class Expired>
+rc::Shrinkable<T> bounded_shrinkable(rc::Shrinkable<T> s, const Expired& expired) {
+  return rc::shrinkable::mapShrinks(std::move(s), [expired](rc::Seq<rc::Shrinkable<T>>&& shrinks) {
+    return rc::seq::map(
+        rc::seq::takeWhile(std::move(shrinks),
+                           [expired](const rc::Shrinkable<T>&) { return !expired(); }),
+        [expired](rc::Shrinkable<T>&& c) { return bounded_shrinkable(std::move(c), expired); });
+  });
+}
+
+/// The generator `g` whose every value has the bounded shrink tree of bounded_shrinkable.
+template <class T, class Expired>
+rc::Gen<T> bounded_shrinks(rc::Gen<T> g, Expired expired) {
+  return rc::Gen<T>([g = std::move(g), expired](const rc::Random& random, int size) {
+    return bounded_shrinkable(g(random, size), expired);
+  });
+}
+
 /// Runs the property "judge every generated case" into `run`: `judge` gives a case's verdict;
 /// `on_first` hears the first counterexample; a single-case law judges its first case only;
-/// past `shrink_seconds` after the first failure every later candidate is accepted before it is
-/// built, so RapidCheck's shrinking ends at once with the smallest failing case found so far.
-template <class Case, class Gen, class Judge>
-void run_law_property(LawRun<Case>& run, const std::string& description, const Gen& cases,
+/// past `shrink_seconds` after the first failure the cases' shrink trees offer no more candidates
+/// (bounded_shrinks) and any candidate already built passes unjudged, so RapidCheck's shrinking
+/// ends at once with the smallest failing case found so far.
+template <class Case, class Judge>
+void run_law_property(LawRun<Case>& run, const std::string& description, rc::Gen<Case> cases,
                       const Judge& judge, bool single_case, double shrink_seconds,
                       const std::function<void(const Verdict&, const Case&)>& on_first,
                       const RcParams& params) {
+  const auto expired = [&run, shrink_seconds] {
+    if (!run.first_failure ||
+        std::chrono::duration<double>(LawClock::now() - *run.first_failure).count() <=
+            shrink_seconds)
+      return false;
+    run.budget_spent = true;
+    return true;
+  };
+  const rc::Gen<Case> bounded = bounded_shrinks(std::move(cases), expired);
   run.property_failure = check_property(
       description,
       [&] {
-        if (run.first_failure &&
-            std::chrono::duration<double>(LawClock::now() - *run.first_failure).count() >
-                shrink_seconds) {
-          run.budget_spent = true;
-          return;
-        }
+        if (expired()) return;
         if (single_case && run.judged + run.not_judged > 0) return;  // its one case ran
-        const Case c = *cases;
+        const Case c = *bounded;
         const Verdict v = judge(c);
         if (!v.judged()) {
           if (!run.first_failure) {

@@ -83,3 +83,43 @@ TEST(LawRun, APropertyThatThrowsIsAnErrorNotAPass) {
 
 }  // namespace
 }  // namespace osvs::test
+
+namespace osvs::test {
+namespace {
+
+/// The shrinking budget ends RapidCheck's search where it is: once it is spent, a case's shrink
+/// tree offers no more candidates, where a large failing case has thousands, each as costly to
+/// build as the case (a row of 65537 elements shrank for 600 s past a 20 s budget). Counted, not
+/// timed.
+TEST(LawRun, ABoundedShrinkTreeOffersNoCandidateOnceItsBudgetIsSpent) {
+  const auto rows = rc::gen::container<std::vector<float>>(4096, rc::gen::arbitrary<float>());
+  const rc::Shrinkable<std::vector<float>> row = rows(rc::Random(20261201), 50);
+  EXPECT_GT(rc::seq::length(row.shrinks()), 1000u)
+      << "the unbounded tree has a candidate an element";
+  bool spent = false;
+  const auto bounded = testbed::bounded_shrinkable(row, [&] { return spent; });
+  EXPECT_EQ(rc::seq::length(bounded.shrinks()), rc::seq::length(row.shrinks()))
+      << "while the budget lasts the tree is RapidCheck's own";
+  const auto first = bounded.shrinks().next();
+  ASSERT_TRUE(static_cast<bool>(first));
+  spent = true;
+  EXPECT_EQ(rc::seq::length(bounded.shrinks()), 0u);
+  EXPECT_EQ(rc::seq::length(first->shrinks()), 0u) << "spent below the top too";
+}
+
+/// Through a law run: a failing case of 4096 elements with a zero budget is kept as it was found.
+TEST(LawRun, AZeroShrinkingBudgetKeepsTheFirstFailingCase) {
+  testbed::LawRun<std::vector<float>> run;
+  testbed::run_law_property<std::vector<float>>(
+      run, "every row fails",
+      rc::gen::container<std::vector<float>>(4096, rc::gen::arbitrary<float>()),
+      [](const std::vector<float>&) { return Verdict::fail("always"); }, false, 0.0,
+      [](const Verdict&, const std::vector<float>&) {}, fixed_seed());
+  ASSERT_TRUE(run.failed());
+  EXPECT_TRUE(run.budget_spent);
+  EXPECT_EQ(run.shrink_steps, 0);
+  EXPECT_EQ(run.smallest->size(), 4096u);
+}
+
+}  // namespace
+}  // namespace osvs::test
