@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "entry_registry.h"
 #include "osvs/api/combine.h"
 #include "osvs/properties/suite.h"
 
@@ -13,14 +14,11 @@ std::vector<RegisteredCombineTest>& entries() {
   return e;
 }
 
-void require_law(const std::vector<LawSpec>& laws, const std::string& law, const char* what,
-                 CombineKind kind) {
-  for (const LawSpec& l : laws)
-    if (l.property == law) return;
-  std::string known;
-  for (const LawSpec& l : laws) known += (known.empty() ? "" : ", ") + l.property;
-  throw std::invalid_argument(std::string("combine ") + to_string(kind) + ": " + what + " '" + law +
-                              "' is not a combine law (" + known + ")");
+/// The combine laws' names for `kind`, what its declaration's skip and known defect may name.
+std::vector<std::string> combine_law_names(CombineKind kind) {
+  std::vector<std::string> names;
+  for (const LawSpec& l : combine_laws(kind)) names.push_back(l.property);
+  return names;
 }
 
 }  // namespace
@@ -30,10 +28,10 @@ void register_combine_test(CombineKind kind, CombineTest test) {
     if (e.kind == kind)
       throw std::invalid_argument(std::string("combine ") + to_string(kind) +
                                   " is put under test twice");
-  const auto laws = combine_laws(kind);
-  for (const auto& [law, reason] : test.known_defects())
-    require_law(laws, law, "known defect", kind);
-  for (const auto& [law, reason] : test.skips()) require_law(laws, law, "skip", kind);
+  if (std::string why = api::declared_law_problem(std::string("combine ") + to_string(kind), test,
+                                                  combine_law_names(kind), "combine law");
+      !why.empty())
+    throw std::invalid_argument(why);
   entries().push_back({kind, std::move(test)});
 }
 

@@ -3,26 +3,26 @@
 #include <stdexcept>
 
 #include "declaration.h"
+#include "entry_registry.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 namespace {
 
-std::vector<MergeKernel>& entries() {
-  static std::vector<MergeKernel> kernels;  // first use: registrations run at static init
+api::EntryRegistry<MergeKernel>& registry() {
+  static api::EntryRegistry<MergeKernel> kernels;  // first use: registrations run at static init
   return kernels;
 }
 
 constexpr EnumName<EmptyPartial> kEmptyPartialNames[] = {{EmptyPartial::NegInfLse, "lse -inf"},
                                                          {EmptyPartial::PosInfLse, "lse +inf"}};
 
-std::string law_problem(const MergeKernel& k, const std::string& law, const char* what) {
-  if (find_merge_law(law)) return "";
-  std::string known;
-  for (const MergeLaw& l : merge_laws()) known += (known.empty() ? "" : ", ") + l.name;
-  return "merge kernel '" + k.name() + "': " + what + " '" + law + "' is not a merge law (" +
-         known + ")";
+/// The merge laws' names, what a declaration's skip and known defect may name.
+std::vector<std::string> merge_law_names() {
+  std::vector<std::string> names;
+  for (const MergeLaw& l : merge_laws()) names.push_back(l.name);
+  return names;
 }
 
 }  // namespace
@@ -36,29 +36,21 @@ std::string declaration_problem(const MergeKernel& k) {
   if (!k.has_callable()) return "merge kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.o_types().empty() || k.lse_bases().empty())
     return "merge kernel '" + k.name() + "' declares no o type or no lse base";
-  for (const auto& [law, reason] : k.known_defects())
-    if (std::string why = law_problem(k, law, "known defect"); !why.empty()) return why;
-  for (const auto& [law, reason] : k.skips())
-    if (std::string why = law_problem(k, law, "skip"); !why.empty()) return why;
-  return "";
+  return api::declared_law_problem("merge kernel '" + k.name() + "'", k, merge_law_names(),
+                                   "merge law");
 }
 
 void register_merge_kernel(MergeKernel k) {
-  if (const std::string why = declaration_problem(k); !why.empty())
-    throw std::invalid_argument(why);
-  if (find_merge_kernel(k.name()))
-    throw std::invalid_argument("merge kernel '" + k.name() + "' is registered twice");
-  entries().push_back(std::move(k));
+  const std::string problem = declaration_problem(k);
+  registry().add(std::move(k), problem, "merge kernel");
 }
 
 const std::vector<MergeKernel>& merge_kernels() {
-  return entries();
+  return registry().entries();
 }
 
 const MergeKernel* find_merge_kernel(std::string_view name) {
-  for (const MergeKernel& k : entries())
-    if (k.name() == name) return &k;
-  return nullptr;
+  return registry().find(name);
 }
 
 }  // namespace osvs

@@ -3,14 +3,15 @@
 #include <stdexcept>
 
 #include "declaration.h"
+#include "entry_registry.h"
 #include "osvs/api/row_law_names.h"
 #include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 namespace {
 
-std::vector<RowKernel>& entries() {
-  static std::vector<RowKernel> kernels;
+api::EntryRegistry<RowKernel>& registry() {
+  static api::EntryRegistry<RowKernel> kernels;  // first use: registrations run at static init
   return kernels;
 }
 
@@ -37,35 +38,20 @@ std::string declaration_problem(const RowKernel& k) {
     return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";
   if (const std::string why = api::derived_contract_problem(k); !why.empty())
     return "kernel '" + k.name() + "': " + why;
-  const auto unknown_law = [&](const std::string& law, const char* what) -> std::string {
-    for (std::string_view n : kRowLawNames)
-      if (n == law) return "";
-    return "kernel '" + k.name() + "': " + what + " '" + law + "' is not a row-kernel law (" +
-           row_law_name_list() + ")";
-  };
-  for (const auto& [law, reason] : k.known_defects())
-    if (std::string why = unknown_law(law, "known defect"); !why.empty()) return why;
-  for (const auto& [law, reason] : k.skips())
-    if (std::string why = unknown_law(law, "skip"); !why.empty()) return why;
-  return "";
+  return api::declared_law_problem("kernel '" + k.name() + "'", k, kRowLawNames, "row-kernel law");
 }
 
 void register_row_kernel(RowKernel k) {
-  if (const std::string why = declaration_problem(k); !why.empty())
-    throw std::invalid_argument(why);
-  if (find_row_kernel(k.name()))
-    throw std::invalid_argument("kernel '" + k.name() + "' is registered twice");
-  entries().push_back(std::move(k));
+  const std::string problem = declaration_problem(k);
+  registry().add(std::move(k), problem, "kernel");
 }
 
 const std::vector<RowKernel>& row_kernels() {
-  return entries();
+  return registry().entries();
 }
 
 const RowKernel* find_row_kernel(std::string_view name) {
-  for (const RowKernel& k : entries())
-    if (k.name() == name) return &k;
-  return nullptr;
+  return registry().find(name);
 }
 
 }  // namespace osvs

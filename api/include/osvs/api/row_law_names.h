@@ -4,7 +4,6 @@
 // row_laws() checks that it defines exactly these laws, so the two cannot drift.
 #pragma once
 
-#include <string>
 #include <string_view>
 
 namespace osvs {
@@ -12,12 +11,5 @@ namespace osvs {
 inline constexpr std::string_view kRowLawNames[] = {"accuracy",         "sum_to_one", "determinism",
                                                     "batch_invariance", "strided",    "permutation",
                                                     "shift_invariance", "large_batch"};
-
-/// "accuracy, sum_to_one, ..." for error messages.
-inline std::string row_law_name_list() {
-  std::string out;
-  for (std::string_view n : kRowLawNames) out += (out.empty() ? "" : ", ") + std::string(n);
-  return out;
-}
 
 }  // namespace osvs
