@@ -37,4 +37,13 @@ std::string readable(double x) {
   return hex(x) + buf;
 }
 
+std::string readable(float x) {
+  if (!std::isnan(x)) return readable(static_cast<double>(x));
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  char buf[24];
+  std::snprintf(buf, sizeof buf, " (bits 0x%08x)", static_cast<unsigned>(bits));
+  return (std::signbit(x) ? std::string("-nan") : std::string("nan")) + buf;
+}
+
 }  // namespace osvs

@@ -60,7 +60,9 @@ TEST(Readable, NansShowTheirBits) {
   EXPECT_EQ(readable(float_of(0x7fc00000u)), "nan (bits 0x7fc00000)");
   EXPECT_EQ(readable(float_of(0xffc00000u)), "-nan (bits 0xffc00000)");
   EXPECT_EQ(readable(float_of(0x7fc00001u)), "nan (bits 0x7fc00001)");  // payload kept
-  EXPECT_EQ(readable(std::nan("")), "nan (bits 0x7fc00000)");           // a float NaN's double
+  EXPECT_EQ(readable(float_of(0x7fa5a5a5u)), "nan (bits 0x7fa5a5a5)");  // signalling, as it is
+  EXPECT_EQ(readable(float_of(0x7fffffffu)), "nan (bits 0x7fffffff)");
+  EXPECT_EQ(readable(std::nan("")), "nan (bits 0x7fc00000)");  // a float NaN's double
   EXPECT_EQ(readable(double_of(0x7ff8000000000001ull)), "nan (bits 0x7ff8000000000001)");
   EXPECT_EQ(readable(double_of(0xfff8000020000000ull)), "-nan (bits 0xffc00001)");
 }

@@ -38,6 +38,11 @@ std::string hex(double x);
 /// The hex float and the 9-digit decimal of x, "0x1.8p+3 (12)"; "inf", "-inf"; a NaN with its bits.
 std::string readable(double x);
 
+/// readable() of a float: the same text, but a NaN shows the float's own 32 bits, a signalling
+/// one too (its conversion to double would quiet it: the runner's sentinel 0x7fa5a5a5 would read
+/// 0x7fe5a5a5).
+std::string readable(float x);
+
 /// x to 9 significant digits (%.9g), "inf", "-inf", "nan", "-nan".
 inline std::string digits9(double x) {
   if (std::isnan(x)) return std::signbit(x) ? "-nan" : "nan";
