@@ -1,6 +1,7 @@
 // Host <-> device copies of pageable host memory, as DMAs through pinned staging buffers, ordered
-// on a stream. Every transfer osvs makes for a kernel under test goes through these two calls
-// (the row and merge runners' device half, the executors' buffers).
+// on a stream. The row and merge runners' device half and the executors' buffers (DeviceBuffer,
+// StreamBuffer) copy through these two calls; the exhaustive tools (exhaustive/src) and a few
+// kernel tests still copy with plain cudaMemcpy on the legacy stream they launch on.
 //
 // Why: on the H200, with another process keeping the copy engines busy, copies from and to
 // pageable memory of more than 64 KiB gave outputs back that still held what the host had put
