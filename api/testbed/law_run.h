@@ -49,8 +49,8 @@ struct LawRun {
 /// the candidates of the smallest failing case one by one, and building one costs as much as the
 /// case (a row of 65537 elements is copied for each of its elements' shrinks): a property that
 /// merely passes every candidate once its budget is spent still leaves RapidCheck building them
-/// all (600 s for 2 x 65537, against a 20 s budget). Cutting the tree itself ends the search at
-/// the next candidate.
+/// all (reported: 600 s for 2 x 65537 against a 20 s budget). Cutting the tree itself ends the
+/// search at the next candidate.
 template <class T, class Expired>
 rc::Shrinkable<T> bounded_shrinkable(rc::Shrinkable<T> s, const Expired& expired) {
   return rc::shrinkable::mapShrinks(std::move(s), [expired](rc::Seq<rc::Shrinkable<T>>&& shrinks) {
