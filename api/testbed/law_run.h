@@ -1,7 +1,8 @@
-// What row laws and merge laws share when one law runs on one kernel under RapidCheck: the run's
-// record, the property that reports the first counterexample the moment it is found and stops
-// shrinking at a time budget, and the regression record of a failed run. row_law_run.h and
-// merge_law_run.h add what differs: how cases are generated, judged and reduced further.
+// One law of any kind (osvs/api/kind.h) on one kernel under RapidCheck: cases generated from the
+// kernel's declaration (kind_cases.h), the first counterexample reported the moment it is found,
+// shrinking within a time budget (RapidCheck's, then the kind's structural reductions), the
+// smallest failing case and its regression record. The testbed's GoogleTest half
+// (kind_tests.h), the mutant gates and the Python bindings all drive it.
 #pragma once
 
 #include <rapidcheck.h>
@@ -11,7 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "osvs/api/row_regression.h"  // row_provenance
+#include "kind_cases.h"
+#include "osvs/api/regression.h"
 #include "osvs/properties/verdict.h"
 #include "rc_check.h"
 
@@ -119,22 +121,57 @@ void run_law_property(LawRun<Case>& run, const std::string& description, rc::Gen
       params);
 }
 
-/// The regression record (RowRegression or MergeRegression) of a failed run: its smallest case,
-/// and what replaying must show (the law holding once the kernel is fixed, or still failing for a
-/// declared known defect); `found_by` goes into the provenance line.
-template <class Regression, class Kernel, class Case>
-Regression regression_of_run(const Kernel& k, const std::string& law, const LawRun<Case>& run,
-                             const std::string& found_by) {
-  const auto defect = k.known_defects().find(law);
+/// Runs `law` on `k`: RapidCheck over law_cases(k, law), then, while the law still fails and
+/// the budget lasts, the kind's reductions of the smallest case (reduce_case); `on_first` hears
+/// the first counterexample.
+template <class K>
+LawRun<typename K::Case> run_law(
+    const typename K::Law& law, const typename K::Kernel& k, double shrink_seconds,
+    const std::function<void(const Verdict&, const typename K::Case&)>& on_first,
+    const RcParams& params = std::nullopt) {
+  using Case = typename K::Case;
+  LawRun<Case> run;
+  const bool single = K::single_case(law);
+  run_law_property(
+      run, k.name() + ": " + law.name, law_cases(k, law),
+      [&](const Case& c) { return K::check(law, k, c); }, single, shrink_seconds, on_first, params);
+  if (!run.failed() || single) return run;
+  const LawClock::time_point deadline = run.deadline(shrink_seconds);
+  const auto out_of_time = [&] {
+    if (LawClock::now() <= deadline) return false;
+    run.budget_spent = true;
+    return true;
+  };
+  // run.smallest is assigned in place, so `smallest` below always reads the current one.
+  reduce_case(*run.smallest, Reduction<Case>{[&](const Case& candidate) {
+                                               if (out_of_time()) return false;
+                                               const Verdict v = K::check(law, k, candidate);
+                                               if (!v.fails()) return false;
+                                               run.smallest = candidate;
+                                               run.smallest_verdict = v;
+                                               ++run.shrink_steps;
+                                               return true;
+                                             },
+                                             out_of_time});
+  return run;
+}
+
+/// The regression record of a failed run: its smallest case, and what replaying must show (the
+/// law holding once the kernel is fixed, or still failing for a declared known defect);
+/// `found_by` goes into the provenance line.
+template <class K>
+Regression<K> regression_of(const typename K::Kernel& k, const typename K::Law& law,
+                            const LawRun<typename K::Case>& run, const std::string& found_by) {
+  const auto defect = k.known_defects().find(law.name);
   const bool expect_failure = defect != k.known_defects().end();
-  Regression r;
+  Regression<K> r;
   r.kernel = k.name();
-  r.law = law;
+  r.law = law.name;
   r.expect_holds = !expect_failure;
   r.note = expect_failure ? "known defect: " + defect->second
                           : "found failing: replay must show the law holding once the kernel "
                             "is fixed";
-  r.found = row_provenance(found_by);
+  r.found = regression_provenance(found_by);
   r.explanation = run.smallest_verdict.explanation;
   r.input = *run.smallest;
   return r;

@@ -13,15 +13,10 @@
 #include <sstream>
 
 #include "combine_laws.h"
-#include "merge_tests.h"
+#include "json_values.h"
+#include "kind_tests.h"
 #include "osvs/api/combine.h"
-#include "osvs/api/merge_registry.h"
-#include "osvs/api/registry.h"
-#include "osvs/api/row_regression.h"
 #include "osvs/testing/skip_marker.h"
-#include "row_law_run.h"
-#include "test_names.h"
-#include "testbed_settings.h"
 
 namespace osvs {
 namespace {
@@ -29,130 +24,20 @@ namespace {
 /// The fixed default seed: CI is deterministic; RC_PARAMS overrides it.
 constexpr const char* kDefaultRcParams = "seed=20261130";
 
-class LawTest : public ::testing::Test {
- public:
-  LawTest(const RowKernel* k, const RowLaw* law) : k_(k), law_(law) {}
-
-  void TestBody() override {
-    if (const std::string why = testbed::why_skipped(*k_, *law_); !why.empty()) GTEST_SKIP() << why;
-    const auto defect = k_->known_defects().find(law_->name);
-    const bool expect_failure = defect != k_->known_defects().end();
-    const double budget = testbed::shrink_budget_seconds();
-    const testbed::RowLawRun run =
-        testbed::run_row_law(*law_, *k_, budget, [&](const Verdict& v, const RowCase& c) {
-          std::cout << "[ osvs     ] " << k_->name() << "/" << law_->name
-                    << " first counterexample (" << testbed::summary(c) << "): " << v.explanation
-                    << "\n[ osvs     ] shrinking (budget " << budget << " s) ..." << std::endl;
-        });
-    // A law the declaration rules out was skipped above, with its reason; here every case should
-    // be judged, and one whose cases mostly were not means the generator misses its domain.
-    if (!run.failed() && run.mostly_not_judged())
-      ADD_FAILURE() << law_->name << ": " << run.not_judged << " of "
-                    << (run.judged + run.not_judged) << " cases could not be judged ("
-                    << run.not_judged_reason << "): the generator misses the law's domain";
-    EXPECT_FALSE(run.errored()) << run.property_failure;
-    if (!run.failed()) {
-      if (expect_failure)
-        ADD_FAILURE() << k_->name() << " declares " << law_->name << " a known defect ("
-                      << defect->second << "), yet no counterexample was found in " << run.judged
-                      << " cases: remove the declaration if the kernel was fixed";
-      return;
-    }
-    std::cout << "[ osvs     ] shrinking " << (run.budget_spent ? "stopped at its budget" : "done")
-              << " after " << run.shrink_steps << " smaller failing cases\n";
-    const RowRegression r =
-        testbed::regression_of(*k_, *law_, run, std::string("testbed, ") + to_string(k_->where()));
-    const auto root = testbed::regression_root();
-    std::string saved;
-    try {
-      saved = write_row_regression(r, root).string();
-    } catch (const std::exception& e) {
-      saved = std::string("(not saved: ") + e.what() + ")";
-    }
-    const std::string report = k_->name() +
-                               (expect_failure ? " shows its known defect in " : " breaks ") +
-                               law_->name + ": " + run.smallest_verdict.explanation +
-                               "\nshrunk case: " + testbed::summary(*run.smallest) + "\nsaved " +
-                               saved + "\nreplay: --osvs-replay=" + saved;
-    if (expect_failure)
-      std::cout << "[ osvs     ] " << report << "\n";
-    else
-      ADD_FAILURE() << report;
-  }
-
- private:
-  const RowKernel* k_;
-  const RowLaw* law_;
-};
-
-class ReplayTest : public ::testing::Test {
- public:
-  explicit ReplayTest(const RowKernel* k) : k_(k) {}
-  void TestBody() override {
-    const std::string dir = testbed::replay_dir();
-    if (dir.empty()) GTEST_SKIP() << "OSVS_REPLAY_DIR not set: no saved cases to replay";
-    std::string why;
-    const auto files = read_row_regressions(dir, k_->name());
-    if (files.empty()) GTEST_SKIP() << "no saved cases for " << k_->name() << " under " << dir;
-    if (!runnable(*k_, &why)) GTEST_SKIP() << why;
-    for (const auto& [path, r] : files) {
-      if (const RowLaw* law = find_row_law(r.law); law && !law->excluded(*k_).empty()) {
-        std::cout << "[ osvs     ] " << path.string() << " not replayed: " << law->excluded(*k_)
-                  << std::endl;
-        continue;
-      }
-      const std::string problem = replay_row_regression(*k_, r);
-      EXPECT_EQ(problem, "") << path.string();
-    }
-  }
-
- private:
-  const RowKernel* k_;
-};
-
-void register_tests() {
-  for (const RowKernel& k : row_kernels()) {
-    const RowKernel* kp = &k;
-    const std::string suite = testbed::test_name(k.name());
-    ::testing::RegisterTest(suite.c_str(), "replay", nullptr, nullptr, __FILE__, __LINE__,
-                            [kp]() -> ::testing::Test* { return new ReplayTest(kp); });
-    for (const RowLaw& law : row_laws()) {
-      const RowLaw* lp = &law;
-      ::testing::RegisterTest(suite.c_str(), law.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                              [kp, lp]() -> ::testing::Test* { return new LawTest(kp, lp); });
-    }
-  }
-}
-
-int replay_one(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "osvs: cannot read " << path << "\n";
-    return 2;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
+/// Replays one regression file of whichever kind it is: the exit status (kind_tests.h).
+int replay_file(const std::string& path) {
+  std::string text;
   try {
-    const RowRegression r = row_regression_from_json(text.str());
-    const RowKernel* k = find_row_kernel(r.kernel);
-    if (!k) {
-      std::cerr << "osvs: " << path << ": kernel '" << r.kernel << "' is not registered here\n";
-      return 2;
-    }
-    if (const RowLaw* law = find_row_law(r.law); law && !law->excluded(*k).empty()) {
-      std::cerr << "osvs: " << path << ": not replayed here: " << law->excluded(*k) << "\n";
-      return 2;
-    }
-    std::cout << "kernel " << r.kernel << ", law " << r.law << ", expect "
-              << (r.expect_holds ? "holds" : "violates") << "\nfound: " << r.found
-              << "\nwhen found: " << r.explanation << "\n";
-    const std::string problem = replay_row_regression(*k, r);
-    std::cout << (problem.empty() ? "replay: as expected" : "replay: " + problem) << "\n";
-    return problem.empty() ? 0 : 1;
+    text = api::read_text(path);
   } catch (const std::exception& e) {
-    std::cerr << "osvs: " << path << ": " << e.what() << "\n";
+    std::cerr << "osvs: " << e.what() << "\n";
     return 2;
   }
+  const std::string kind = regression_kind(text);
+  if (kind == MergeKind::name) return testbed::replay_kind_file<MergeKind>(path, text);
+  if (kind == RowKind::name) return testbed::replay_kind_file<RowKind>(path, text);
+  if (const auto status = testbed::replay_combine_file(path)) return *status;
+  return testbed::replay_kind_file<RowKind>(path, text);  // says why it is not a row file
 }
 
 }  // namespace
@@ -192,11 +77,7 @@ int run_testbed(int argc, char** argv) {
     }
     return 0;
   }
-  if (replay) {
-    if (const auto status = testbed::replay_merge_file(*replay)) return *status;
-    if (const auto status = testbed::replay_combine_file(*replay)) return *status;
-    return replay_one(*replay);
-  }
+  if (replay) return replay_file(*replay);
   if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
@@ -205,9 +86,9 @@ int run_testbed(int argc, char** argv) {
                  "program\n";
     return 2;
   }
-  register_tests();
+  testbed::register_kind_tests<RowKind>("");
   testbed::register_combine_tests();
-  testbed::register_merge_tests();
+  testbed::register_kind_tests<MergeKind>("merge_");
   return RUN_ALL_TESTS();
 }
 

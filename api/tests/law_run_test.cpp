@@ -1,4 +1,4 @@
-// The law runs the testbed and the Python bindings share (row_law_run.h): a failure is reduced
+// The law runs the testbed and the Python bindings share (law_run.h): a failure is reduced
 // to a small case that still fails (rows, columns, batch), a permutation stays a permutation when
 // columns go, and a property that throws is reported instead of passing.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "law_run.h"
 #include "misbehaving_kernels.h"
-#include "row_law_run.h"
 
 namespace osvs::test {
 namespace {
@@ -19,8 +19,8 @@ testbed::RcParams fixed_seed() {
   return p;
 }
 
-testbed::RowLawRun run(const RowKernel& k, const std::string& law) {
-  return testbed::run_row_law(
+testbed::LawRun<RowCase> run(const RowKernel& k, const std::string& law) {
+  return testbed::run_law<RowKind>(
       *find_row_law(law), k, 20, [](const Verdict&, const RowCase&) {}, fixed_seed());
 }
 
@@ -41,16 +41,18 @@ void tail_dropped(const RowProblem& p) {
 }
 
 TEST(LawRun, AFailureIsReducedToOneElement) {
-  const testbed::RowLawRun r = run(host_kernel("test.tail_dropped", tail_dropped), "accuracy");
+  const testbed::LawRun<RowCase> r =
+      run(host_kernel("test.tail_dropped", tail_dropped), "accuracy");
   ASSERT_TRUE(r.failed());
   EXPECT_FALSE(r.errored());
   EXPECT_EQ(r.smallest->rows.size(), 1u);
-  EXPECT_EQ(r.smallest->rows[0].size(), 1u) << testbed::summary(*r.smallest);
+  EXPECT_EQ(r.smallest->rows[0].size(), 1u) << RowKind::summary(*r.smallest);
   EXPECT_TRUE(r.smallest_verdict.fails());
 }
 
 TEST(LawRun, AReducedPermutationCaseKeepsAPermutation) {
-  const testbed::RowLawRun r = run(host_kernel("test.tail_dropped", tail_dropped), "permutation");
+  const testbed::LawRun<RowCase> r =
+      run(host_kernel("test.tail_dropped", tail_dropped), "permutation");
   ASSERT_TRUE(r.failed());
   std::vector<std::int64_t> p = r.smallest->permutation;
   ASSERT_EQ(p.size(), r.smallest->rows[0].size());
@@ -58,11 +60,12 @@ TEST(LawRun, AReducedPermutationCaseKeepsAPermutation) {
   std::vector<std::int64_t> identity(p.size());
   std::iota(identity.begin(), identity.end(), 0);
   EXPECT_EQ(p, identity);
-  EXPECT_LE(r.smallest->rows[0].size(), 3u) << testbed::summary(*r.smallest);
+  EXPECT_LE(r.smallest->rows[0].size(), 3u) << RowKind::summary(*r.smallest);
 }
 
 TEST(LawRun, ACorrectKernelPassesWithoutError) {
-  const testbed::RowLawRun r = run(host_kernel("test.good_softmax", good_softmax), "accuracy");
+  const testbed::LawRun<RowCase> r =
+      run(host_kernel("test.good_softmax", good_softmax), "accuracy");
   EXPECT_FALSE(r.failed());
   EXPECT_FALSE(r.errored()) << r.property_failure;
   EXPECT_GT(r.judged, 0);
@@ -75,7 +78,7 @@ TEST(LawRun, APropertyThatThrowsIsAnErrorNotAPass) {
           .accuracy(Accuracy::ulps(
               [](std::int64_t, double) -> double { throw std::logic_error("no contract here"); },
               "throws"));
-  const testbed::RowLawRun r = run(k, "accuracy");
+  const testbed::LawRun<RowCase> r = run(k, "accuracy");
   EXPECT_FALSE(r.failed());
   ASSERT_TRUE(r.errored());
   EXPECT_NE(r.property_failure.find("no contract here"), std::string::npos) << r.property_failure;

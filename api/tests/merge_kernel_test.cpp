@@ -10,8 +10,8 @@
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_registry.h"
-#include "osvs/api/merge_regression.h"
 #include "osvs/api/merge_runner.h"
+#include "osvs/api/regression.h"
 #include "osvs/kernels/attention/merge_model.h"
 
 namespace osvs::test {
@@ -158,16 +158,17 @@ TEST(MergeRegression, RoundTripsBitForBitAndReplays) {
   r.input.parts[0].o[1] = -0.0f;
   r.input.parts[1].lse[0] = 0x1p-149f;
   r.input.tree_choices = {1, 2};
-  const MergeRegression back = merge_regression_from_json(to_json(r));
+  const MergeRegression back = regression_from_json<MergeKind>(to_json(r));
   EXPECT_EQ(to_json(back), to_json(r));
   EXPECT_TRUE(std::signbit(back.input.parts[0].o[1]));
   EXPECT_EQ(back.input.parts[1].lse[0], 0x1p-149f);
-  EXPECT_TRUE(is_merge_regression(to_json(r)));
+  EXPECT_EQ(regression_kind(to_json(r)), "merge");
   const MergeKernel good = host_merge("test.merge", [](const MergeProblem& p) { model_merge(p); });
-  EXPECT_EQ(replay_merge_regression(good, r), "");
+  EXPECT_EQ(replay_regression<MergeKind>(good, r), "");
   r.expect_holds = false;
-  EXPECT_NE(replay_merge_regression(good, r).find("no longer shows"), std::string::npos);
-  EXPECT_THROW(merge_regression_from_json("{\"osvs_merge_regression\": 1}"), std::runtime_error);
+  EXPECT_NE(replay_regression<MergeKind>(good, r).find("no longer shows"), std::string::npos);
+  EXPECT_THROW(regression_from_json<MergeKind>("{\"osvs_merge_regression\": 1}"),
+               std::runtime_error);
 }
 
 }  // namespace

@@ -11,11 +11,10 @@
 #include <set>
 #include <tuple>
 
-#include "merge_law_run.h"
+#include "law_run.h"
 #include "osvs/api/merge_host_io.h"
-#include "osvs/api/merge_regression.h"
 #include "osvs/api/merge_runner.h"
-#include "osvs/api/row_regression.h"  // row_provenance
+#include "osvs/api/regression.h"
 #include "osvs/kernels/attention/attention_executor.h"
 #include "osvs/kernels/attention/merge_model.h"
 #include "osvs/testing/skip_marker.h"
@@ -83,26 +82,25 @@ TEST_P(MergeMutantTest, IsKilledWithASmallCounterexample) {
     if (const std::string why = device_unavailable(); !why.empty()) GTEST_SKIP() << why;
   const MergeKernel k = mutant_kernel(mutation, where);
   for (const MergeLaw& law : merge_laws()) {
-    const testbed::MergeLawRun run =
-        testbed::run_merge_law(law, k, kShrinkSeconds, [](const Verdict&, const MergeCase&) {});
+    const testbed::LawRun<MergeCase> run = testbed::run_law<MergeKind>(
+        law, k, kShrinkSeconds, [](const Verdict&, const MergeCase&) {});
     if (!run.failed()) continue;
     const MergeCase& c = *run.smallest;
     std::cout << "[ osvs     ] " << k.name() << " (" << bug_of(mutation) << ") killed by "
-              << law.name << ": " << testbed::summary(c) << " after " << run.shrink_steps
+              << law.name << ": " << MergeKind::summary(c) << " after " << run.shrink_steps
               << " shrinking steps: " << run.smallest_verdict.explanation.substr(0, 240) << "\n";
-    EXPECT_LE(c.parts.size(), kMaxShrunkPartials) << testbed::summary(c);
-    EXPECT_LE(c.parts.front().head_dim, kMaxShrunkHeadDim) << testbed::summary(c);
+    EXPECT_LE(c.parts.size(), kMaxShrunkPartials) << MergeKind::summary(c);
+    EXPECT_LE(c.parts.front().head_dim, kMaxShrunkHeadDim) << MergeKind::summary(c);
     MergeRegression r;
     r.kernel = k.name();
     r.law = law.name;
     r.expect_holds = false;
     r.note = std::string("mutant: ") + bug_of(mutation);
-    r.found = row_provenance(std::string("merge mutant gate, ") +
-                             (where == Where::Host ? "cpu model" : device_description()));
+    r.found = regression_provenance(std::string("merge mutant gate, ") +
+                                    (where == Where::Host ? "cpu model" : device_description()));
     r.explanation = run.smallest_verdict.explanation;
     r.input = c;
-    std::cout << "[ osvs     ] saved " << write_merge_regression(r, testbed::regression_root())
-              << "\n";
+    std::cout << "[ osvs     ] saved " << write_regression(r, testbed::regression_root()) << "\n";
     return;
   }
   ADD_FAILURE() << k.name() << " survived every merge law: " << bug_of(mutation);
@@ -131,9 +129,9 @@ void replay_committed(Where where) {
   int replayed = 0;
   for (MergeMutation m : kAllMergeMutations) {
     const MergeKernel k = mutant_kernel(m, where);
-    for (const auto& [path, r] : read_merge_regressions(committed.string(), k.name())) {
+    for (const auto& [path, r] : read_regressions<MergeKind>(committed.string(), k.name())) {
       EXPECT_FALSE(r.expect_holds) << path << ": a mutant's case must expect the law to fail";
-      EXPECT_EQ(replay_merge_regression(k, r), "") << path;
+      EXPECT_EQ(replay_regression<MergeKind>(k, r), "") << path;
       ++replayed;
     }
   }

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "misbehaving_kernels.h"
-#include "osvs/api/row_regression.h"
+#include "osvs/api/regression.h"
 
 namespace osvs::test {
 namespace {
@@ -30,7 +30,7 @@ RowRegression sample() {
 
 TEST(RowRegression, RoundTripsBitForBit) {
   const RowRegression r = sample();
-  const RowRegression back = row_regression_from_json(to_json(r));
+  const RowRegression back = regression_from_json<RowKind>(to_json(r));
   ASSERT_EQ(back.input.rows.size(), 1u);
   ASSERT_EQ(back.input.rows[0].size(), r.input.rows[0].size());
   EXPECT_EQ(std::memcmp(back.input.rows[0].data(), r.input.rows[0].data(), 16), 0);
@@ -42,36 +42,36 @@ TEST(RowRegression, RoundTripsBitForBit) {
 }
 
 TEST(RowRegression, RefusesMalformedFilesNamingTheField) {
-  EXPECT_THROW(row_regression_from_json("{"), std::runtime_error);
+  EXPECT_THROW(regression_from_json<RowKind>("{"), std::runtime_error);
   std::string text = to_json(sample());
   const auto at = text.find("accuracy");
   text.replace(at, 8, "accuracx");
   try {
-    row_regression_from_json(text);
+    regression_from_json<RowKind>(text);
     FAIL() << "an unknown law was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("law"), std::string::npos) << e.what();
   }
   std::string bad_float = to_json(sample());
   bad_float.replace(bad_float.find("0x1.8p+3"), 8, "12.5");
-  EXPECT_THROW(row_regression_from_json(bad_float), std::runtime_error);
+  EXPECT_THROW(regression_from_json<RowKind>(bad_float), std::runtime_error);
 }
 
 TEST(RowRegression, ReplayComparesWithTheExpectation) {
   RowRegression r = sample();
   r.input = RowCase::of({{1, 2, 3}});
-  EXPECT_EQ(replay_row_regression(host_kernel("good", good_softmax), r), "");
+  EXPECT_EQ(replay_regression<RowKind>(host_kernel("good", good_softmax), r), "");
   r.expect_holds = false;  // a documented defect that no longer shows
-  EXPECT_NE(replay_row_regression(host_kernel("good", good_softmax), r), "");
+  EXPECT_NE(replay_regression<RowKind>(host_kernel("good", good_softmax), r), "");
 }
 
 TEST(RowRegression, WritesOncePerContent) {
   const auto root = std::filesystem::temp_directory_path() / "osvs_row_regression_test";
   std::filesystem::remove_all(root);
-  const auto a = write_row_regression(sample(), root);
-  const auto b = write_row_regression(sample(), root);
+  const auto a = write_regression(sample(), root);
+  const auto b = write_regression(sample(), root);
   EXPECT_EQ(a, b);
-  const auto all = read_row_regressions(root, "good");
+  const auto all = read_regressions<RowKind>(root, "good");
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(to_json(all[0].second), to_json(sample()));
   std::filesystem::remove_all(root);

@@ -1,7 +1,7 @@
 """check_softmax, check_merge and replay: the C++ core's laws on kernels declared in Python.
 
 Every law, generator, oracle comparison, shrink step and regression file is the core's
-(osvs._core over api/testbed/row_law_run.h and merge_law_run.h); this module only declares the
+(osvs._core over api/testbed/law_run.h, one law run for every kind); this module only declares the
 kernel, resolves the settings and turns the core's dicts into results.
 """
 
@@ -22,11 +22,17 @@ _SETTINGS = ("seed", "max_cases", "max_size", "shrink_seconds", "regression_dir"
 
 def row_laws() -> List[str]:
     """The row laws, cheapest first (large_batch runs only with OSVS_LARGE_LAWS=1)."""
-    return [name for name, _, _ in _core.row_laws()]
+    return [name for name, _, _ in _core.laws("row")]
 
 
 def merge_laws() -> List[str]:
-    return [name for name, _ in _core.merge_laws()]
+    """The merge laws, exact ones first."""
+    return [name for name, _, _ in _core.laws("merge")]
+
+
+def _kind_of(kernel) -> str:
+    """The core's kind of a declared kernel: "row" (SoftmaxKernel) or "merge" (MergeKernel)."""
+    return "row" if isinstance(kernel, SoftmaxKernel) else "merge"
 
 
 def _split(kwargs: dict):
@@ -59,12 +65,9 @@ def check(kernel: Union[SoftmaxKernel, MergeKernel], *, laws: Optional[Iterable[
     """
     s = resolve(**settings).as_core()
     replayed = _replay_saved(kernel, replay_dir)
-    if isinstance(kernel, SoftmaxKernel):
-        names = list(laws) if laws is not None else row_laws()
-        out = _core.check_row_kernel(kernel.declaration(), kernel.call, names, s)
-    else:
-        names = list(laws) if laws is not None else merge_laws()
-        out = _core.check_merge_kernel(kernel.declaration(), kernel.call, names, s)
+    kind = _kind_of(kernel)
+    names = list(laws) if laws is not None else [name for name, _, _ in _core.laws(kind)]
+    out = _core.check_kernel(kind, kernel.declaration(), kernel.call, names, s)
     return _finish(kernel, out, replayed, raise_on_failure)
 
 
@@ -103,10 +106,7 @@ def check_merge(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=None
 
 def read_regression(path: Union[str, os.PathLike]) -> dict:
     """A regression file's record: kernel, law, expectation, provenance and case."""
-    path = os.fspath(path)
-    if _core.is_merge_regression(path):
-        return _core.read_merge_regression(path) | {"kind": "merge"}
-    return _core.read_row_regression(path) | {"kind": "row"}
+    return _core.read_regression(os.fspath(path))
 
 
 def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
@@ -124,14 +124,10 @@ def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
         declaration.setdefault("name", record["kernel"])
         kind = SoftmaxKernel if record["kind"] == "row" else MergeKernel
         kernel = kind(fn, **declaration)
-    if record["kind"] == "row":
-        if not isinstance(kernel, SoftmaxKernel):
-            raise TypeError(f"{path} is a row kernel's case; got a merge kernel")
-        out = _core.replay_row_file(kernel.declaration(), kernel.call, path)
-    else:
-        if not isinstance(kernel, MergeKernel):
-            raise TypeError(f"{path} is a merge kernel's case; got a row kernel")
-        out = _core.replay_merge_file(kernel.declaration(), kernel.call, path)
+    if _kind_of(kernel) != record["kind"]:
+        raise TypeError(f"{path} is a {record['kind']} kernel's case; got a "
+                        f"{_kind_of(kernel)} kernel")
+    out = _core.replay_file(record["kind"], kernel.declaration(), kernel.call, path)
     result = ReplayResult(path=path, kernel=out["kernel"], law=out["law"],
                           expect_holds=out["expect_holds"], status=out["status"],
                           problem=out["problem"], found=out["found"],

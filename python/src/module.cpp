@@ -7,8 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "py_merge_checks.h"
-#include "py_row_checks.h"
+#include "py_kind_checks.h"
 
 NB_MODULE(_core, m) {
   m.doc() = "The C++ core of osvs: row and merge laws run on kernels declared in Python.";
@@ -21,6 +20,5 @@ NB_MODULE(_core, m) {
     rc::detail::configuration();
     std::cerr.rdbuf(cerr);
   }
-  osvs::python::bind_row_checks(m);
-  osvs::python::bind_merge_checks(m);
+  osvs::python::bind_kind_checks(m);
 }

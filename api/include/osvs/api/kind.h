@@ -1,0 +1,84 @@
+// The kinds of kernels under test. Each kind is a problem type K, and everything that runs,
+// records, replays and reports laws is written once over K (regression.h; the testbed's
+// law_run.h and kind_tests.h; the Python bindings' py_kind_checks.h):
+//   K::Kernel    the declaration a user registers (RowKernel, MergeKernel)
+//   K::Case      the values a law is judged on (RowCase, MergeCase)
+//   K::Law       a law: name (the one name in C++, Python, files and docs), law (a sentence)
+//   K::name      the kind in messages and regression files ("row", "merge")
+//   laws(), find_law(name)              every law of the kind, cheapest first
+//   kernels(), find_kernel(name)        the registry's entries of the kind
+//   check(law, k, c)                    the verdict; a breach the runner reports fails the law
+//   excluded(law, k)                    why k's declaration rules the law out, "" when it runs
+//   single_case(law)                    the law has one fixed case per kernel
+//   summary(c)                          a case's shape in a line
+// Each kind also has its case's JSON (api/src/case_json.h) and, in the testbed, its case
+// generator and its reductions (api/testbed/case_reductions.h). A new kind is these, its laws
+// and its oracle: nothing else.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "osvs/api/merge_laws.h"
+#include "osvs/api/merge_registry.h"
+#include "osvs/api/merge_runner.h"
+#include "osvs/api/registry.h"
+#include "osvs/api/row_laws.h"
+
+namespace osvs {
+
+struct RowKind {
+  using Kernel = RowKernel;
+  using Case = RowCase;
+  using Law = RowLaw;
+  static constexpr const char* name = "row";
+  static const std::vector<Law>& laws();
+  static const Law* find_law(std::string_view name);
+  static const std::vector<Kernel>& kernels();
+  static const Kernel* find_kernel(std::string_view name);
+  static Verdict check(const Law& law, const Kernel& k, const Case& c);
+  static std::string excluded(const Law& law, const Kernel& k);
+  static bool single_case(const Law& law) { return law.single_case; }
+  /// "2 row(s) of 17 elements, padding 1/0".
+  static std::string summary(const Case& c);
+};
+
+struct MergeKind {
+  using Kernel = MergeKernel;
+  using Case = MergeCase;
+  using Law = MergeLaw;
+  static constexpr const char* name = "merge";
+  static const std::vector<Law>& laws();
+  static const Law* find_law(std::string_view name);
+  static const std::vector<Kernel>& kernels();
+  static const Kernel* find_kernel(std::string_view name);
+  /// On c fitted to k's declaration (fit_to), through merge_under_test(k).
+  static Verdict check(const Law& law, const Kernel& k, const Case& c);
+  static std::string excluded(const Law& law, const Kernel& k);
+  static bool single_case(const Law&) { return false; }
+  /// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
+  static std::string summary(const Case& c);
+};
+
+/// The law names of kind K: what a declaration's skip and known defect may name.
+template <class K>
+std::vector<std::string> law_names() {
+  std::vector<std::string> names;
+  for (const auto& law : K::laws()) names.push_back(law.name);
+  return names;
+}
+
+/// Why `law` is left out for `k`, or "" when it runs: a declared skip, a law the declaration
+/// rules out, a kernel that cannot run in this process.
+template <class K>
+std::string why_skipped(const typename K::Kernel& k, const typename K::Law& law) {
+  if (auto it = k.skips().find(law.name); it != k.skips().end())
+    return k.name() + " declares: " + it->second;
+  if (std::string why = K::excluded(law, k); !why.empty()) return why;
+  std::string why;
+  if (!runnable(k, &why)) return why;
+  return "";
+}
+
+}  // namespace osvs

@@ -1,0 +1,38 @@
+// Each kind's cases for the law runs (law_run.h): the generator a law's cases come from, shaped
+// by the kernel's declaration, and the structural reductions of a failing case that RapidCheck's
+// shrinking cannot make (it never shortens a drawn length without regenerating every value after
+// it). Adding a kind adds its two overloads here.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <functional>
+
+#include "osvs/api/kind.h"
+
+namespace osvs::testbed {
+
+/// How a reduction offers a smaller case: accept(candidate) judges it and keeps it (true) when
+/// the law still fails; out_of_time() says the shrinking budget is spent.
+template <class Case>
+struct Reduction {
+  std::function<bool(const Case&)> accept;
+  std::function<bool()> out_of_time;
+};
+
+/// Row kernels: the cases of row_case(k, law.name) (osvs/api/row_cases.h).
+rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law);
+
+/// Row kernels: fewer rows; fewer columns, the same ones from every row, in chunks halving from
+/// half the row down to one (ddmin); a smaller batch around the subject row. `smallest` is the
+/// case being reduced, updated in place by each accepted candidate.
+void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r);
+
+/// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to).
+rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law);
+
+/// Merge kernels (the merge works row by row and component by component): one row, then one
+/// component, then fewer partials.
+void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r);
+
+}  // namespace osvs::testbed

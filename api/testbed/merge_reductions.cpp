@@ -1,0 +1,52 @@
+// Merge kernels' cases for the law runs (kind_cases.h).
+#include "kind_cases.h"
+#include "osvs/properties/gen/attention.h"
+
+namespace osvs::testbed {
+namespace {
+
+/// c with only row `row` and component `comp` (-1: every component) of each partial.
+MergeCase restricted(const MergeCase& c, std::int64_t row, int comp) {
+  MergeCase out = c;
+  for (AttnStates& p : out.parts) {
+    const AttnStates& from = c.parts[static_cast<std::size_t>(&p - out.parts.data())];
+    const auto first = static_cast<std::size_t>(row * from.head_dim);
+    p.rows = 1;
+    p.lse = {from.lse[static_cast<std::size_t>(row)]};
+    if (comp < 0) {
+      p.o.assign(from.o.begin() + static_cast<std::ptrdiff_t>(first),
+                 from.o.begin() + static_cast<std::ptrdiff_t>(first) + from.head_dim);
+    } else {
+      p.head_dim = 1;
+      p.o = {from.o[first + static_cast<std::size_t>(comp)]};
+    }
+  }
+  return out;
+}
+
+/// c without partial i.
+MergeCase without_part(const MergeCase& c, std::size_t i) {
+  MergeCase out = c;
+  out.parts.erase(out.parts.begin() + static_cast<std::ptrdiff_t>(i));
+  return out;
+}
+
+}  // namespace
+
+rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
+  return rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
+}
+
+void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r) {
+  for (std::int64_t row = 0;
+       smallest.parts[0].rows > 1 && row < smallest.parts[0].rows && !r.out_of_time(); ++row)
+    r.accept(restricted(smallest, row, -1));
+  for (int comp = 0;
+       smallest.parts[0].head_dim > 1 && comp < smallest.parts[0].head_dim && !r.out_of_time();
+       ++comp)
+    r.accept(restricted(smallest, 0, comp));
+  for (std::size_t i = smallest.parts.size(); i-- > 0 && smallest.parts.size() > 2;)
+    r.accept(without_part(smallest, i));
+}
+
+}  // namespace osvs::testbed

@@ -1,0 +1,54 @@
+// Row kernels' cases for the law runs (kind_cases.h).
+#include <algorithm>
+
+#include "kind_cases.h"
+#include "osvs/api/row_cases.h"
+
+namespace osvs::testbed {
+namespace {
+
+/// c without columns [first, first + count) of every row; the permutation keeps the order of the
+/// remaining indices (renumbered), so it stays a permutation of the shorter row.
+RowCase without_columns(const RowCase& c, std::size_t first, std::size_t count) {
+  RowCase out = c;
+  for (auto& row : out.rows)
+    row.erase(row.begin() + static_cast<std::ptrdiff_t>(first),
+              row.begin() + static_cast<std::ptrdiff_t>(first + count));
+  out.permutation.clear();
+  for (std::int64_t p : c.permutation) {
+    const auto u = static_cast<std::size_t>(p);
+    if (u < first) out.permutation.push_back(p);
+    if (u >= first + count) out.permutation.push_back(p - static_cast<std::int64_t>(count));
+  }
+  return out;
+}
+
+/// c without row i (the subject row 0 stays the subject when a later one goes).
+RowCase without_row(const RowCase& c, std::size_t i) {
+  RowCase out = c;
+  out.rows.erase(out.rows.begin() + static_cast<std::ptrdiff_t>(i));
+  return out;
+}
+
+}  // namespace
+
+rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law) {
+  return row_case(k, law.name);
+}
+
+void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r) {
+  for (std::size_t i = smallest.rows.size(); i-- > 0 && smallest.rows.size() > 1;)
+    r.accept(without_row(smallest, i));
+  for (std::size_t chunk = smallest.rows[0].size() / 2; chunk >= 1 && !r.out_of_time(); chunk /= 2)
+    for (std::size_t first = 0; first + chunk <= smallest.rows[0].size() && !r.out_of_time();)
+      if (smallest.rows[0].size() <= chunk || !r.accept(without_columns(smallest, first, chunk)))
+        first += chunk;
+  for (std::int64_t b = 1; b < smallest.batch_rows && !r.out_of_time(); ++b) {
+    RowCase candidate = smallest;
+    candidate.batch_rows = b;
+    candidate.batch_position = std::min(candidate.batch_position, b - 1);
+    if (r.accept(candidate)) break;
+  }
+}
+
+}  // namespace osvs::testbed

@@ -1,0 +1,23 @@
+// What the Python bindings need of each kind (osvs/api/kind.h) beyond the C++ core: its kernel
+// from a Python declaration, its case as a dict, and whether a kernel declares no accuracy
+// contract (a law that can judge almost nothing then reports "no_contract"). Adding a kind adds
+// its three overloads here.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "osvs/api/kind.h"
+
+namespace osvs::python {
+
+namespace nb = nanobind;
+
+RowKernel kernel_from_python(RowKind, const nb::dict& declaration, nb::callable call);
+nb::dict case_dict(const RowCase& c);
+bool contract_missing(const RowKernel& k);
+
+MergeKernel kernel_from_python(MergeKind, const nb::dict& declaration, nb::callable call);
+nb::dict case_dict(const MergeCase& c);
+bool contract_missing(const MergeKernel& k);
+
+}  // namespace osvs::python

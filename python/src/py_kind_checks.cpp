@@ -1,0 +1,188 @@
+#include "py_kind_checks.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "json_values.h"
+#include "law_run.h"
+#include "osvs/api/regression.h"
+#include "py_checks.h"
+#include "py_interrupt.h"
+#include "py_kind_cases.h"
+
+namespace osvs::python {
+namespace {
+
+/// One law on one kernel of kind K, as Python sees it (law_result's statuses).
+template <class K>
+nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
+                     const CheckSettings& s) {
+  if (const std::string why = why_skipped<K>(k, law); !why.empty())
+    return law_result(law.name, law.law, "skipped", why);
+  const auto defect = k.known_defects().find(law.name);
+  const bool expect_failure = defect != k.known_defects().end();
+  const auto run = testbed::run_law<K>(
+      law, k, s.shrink_seconds,
+      [&](const Verdict& v, const typename K::Case& c) {
+        s.report(k.name() + "/" + law.name + " first counterexample (" + K::summary(c) +
+                 "): " + v.explanation + "\nshrinking (budget " + s.budget_text() + ") ...");
+      },
+      s.rc_params());
+  nb::dict out;
+  if (run.errored()) {
+    out = law_result(law.name, law.law, "error", run.property_failure);
+  } else if (!run.failed()) {
+    if (expect_failure)
+      out = law_result(law.name, law.law, "defect_missing",
+                       k.name() + " declares " + law.name + " a known defect (" + defect->second +
+                           "), yet no counterexample was found in " + std::to_string(run.judged) +
+                           " cases");
+    else if (run.mostly_not_judged() && contract_missing(k))
+      out = law_result(law.name, law.law, "no_contract", run.not_judged_reason);
+    else if (run.mostly_not_judged())
+      out = law_result(law.name, law.law, "not_judged",
+                       std::to_string(run.not_judged) + " of " +
+                           std::to_string(run.judged + run.not_judged) +
+                           " cases could not be judged (" + run.not_judged_reason +
+                           "): the generator misses the law's domain");
+    else
+      out = law_result(law.name, law.law, "passed", "");
+  } else {
+    out = law_result(law.name, law.law, expect_failure ? "known_defect" : "failed",
+                     run.smallest_verdict.explanation);
+    const Regression<K> r = testbed::regression_of<K>(k, law, run, "python, host");
+    out["case"] = case_dict(r.input);
+    out["regression"] = write_regression(r, s.regression_dir).string();
+  }
+  out["judged"] = run.judged;
+  out["not_judged"] = run.not_judged;
+  out["shrink_steps"] = run.shrink_steps;
+  out["budget_spent"] = run.budget_spent;
+  return out;
+}
+
+template <class K>
+nb::list check_kernel(const nb::dict& declaration, nb::callable call,
+                      const std::vector<std::string>& laws, const nb::dict& settings) {
+  const typename K::Kernel k = kernel_from_python(K{}, declaration, std::move(call));
+  const CheckSettings s = settings_from_python(settings);
+  nb::list out;
+  for (const std::string& name : laws) {
+    const typename K::Law* law = K::find_law(name);
+    if (!law)
+      throw std::invalid_argument("no " + std::string(K::name) + " law named '" + name + "'");
+    out.append(law_outcome<K>(k, *law, s));
+    raise_pending_interrupt();
+  }
+  return out;
+}
+
+template <class K>
+nb::dict regression_dict(const Regression<K>& r) {
+  nb::dict d;
+  d["kind"] = K::name;
+  d["kernel"] = r.kernel;
+  d["law"] = r.law;
+  d["expect_holds"] = r.expect_holds;
+  d["note"] = r.note;
+  d["found"] = r.found;
+  d["explanation"] = r.explanation;
+  d["case"] = case_dict(r.input);
+  return d;
+}
+
+template <class K>
+nb::dict replay_file(const nb::dict& declaration, nb::callable call, const std::string& path) {
+  const typename K::Kernel k = kernel_from_python(K{}, declaration, std::move(call));
+  const Regression<K> r = regression_from_json<K>(api::read_text(path));
+  nb::dict d = regression_dict(r);
+  if (const std::string why = K::excluded(*K::find_law(r.law), k); !why.empty()) {
+    d["status"] = "skipped";
+    d["problem"] = why;
+    return d;
+  }
+  const std::string problem = replay_regression<K>(k, r);
+  d["status"] = problem.empty() ? "as_expected" : "mismatch";
+  d["problem"] = problem;
+  return d;
+}
+
+template <class K>
+nb::list laws() {
+  nb::list out;
+  for (const auto& law : K::laws())
+    out.append(nb::make_tuple(law.name, law.law, K::single_case(law)));
+  return out;
+}
+
+/// f<K>(args...) for the kind named `kind`; std::invalid_argument for an unknown one.
+template <class Result, template <class> class Op, class... Args>
+Result for_kind(const std::string& kind, Args&&... args) {
+  if (kind == RowKind::name) return Op<RowKind>::run(std::forward<Args>(args)...);
+  if (kind == MergeKind::name) return Op<MergeKind>::run(std::forward<Args>(args)...);
+  throw std::invalid_argument("no kind of kernel named '" + kind + "' (row, merge)");
+}
+
+template <class K>
+struct CheckOp {
+  static nb::list run(const nb::dict& d, nb::callable c, const std::vector<std::string>& l,
+                      const nb::dict& s) {
+    return check_kernel<K>(d, std::move(c), l, s);
+  }
+};
+template <class K>
+struct ReplayOp {
+  static nb::dict run(const nb::dict& d, nb::callable c, const std::string& path) {
+    return replay_file<K>(d, std::move(c), path);
+  }
+};
+template <class K>
+struct LawsOp {
+  static nb::list run() { return laws<K>(); }
+};
+template <class K>
+struct ReadOp {
+  static nb::dict run(const std::string& text) {
+    return regression_dict(regression_from_json<K>(text));
+  }
+};
+
+}  // namespace
+
+void bind_kind_checks(nb::module_& m) {
+  m.def(
+      "check_kernel",
+      [](const std::string& kind, const nb::dict& declaration, nb::callable call,
+         const std::vector<std::string>& laws, const nb::dict& settings) {
+        return for_kind<nb::list, CheckOp>(kind, declaration, std::move(call), laws, settings);
+      },
+      nb::arg("kind"), nb::arg("declaration"), nb::arg("call"), nb::arg("laws"),
+      nb::arg("settings"),
+      "Runs the named laws of a kind (row, merge) on a kernel declared from Python; one dict per "
+      "law.");
+  m.def(
+      "replay_file",
+      [](const std::string& kind, const nb::dict& declaration, nb::callable call,
+         const std::string& path) {
+        return for_kind<nb::dict, ReplayOp>(kind, declaration, std::move(call), path);
+      },
+      nb::arg("kind"), nb::arg("declaration"), nb::arg("call"), nb::arg("path"),
+      "Replays a regression file of that kind on a kernel declared from Python.");
+  m.def(
+      "read_regression",
+      [](const std::string& path) {
+        const std::string text = api::read_text(path);
+        const std::string kind = regression_kind(text);
+        // A file of no known kind is read as a row file, whose error says what is wrong.
+        return for_kind<nb::dict, ReadOp>(kind.empty() ? RowKind::name : kind, text);
+      },
+      nb::arg("path"), "Reads a regression file of any kind; its 'kind' says which.");
+  m.def(
+      "laws", [](const std::string& kind) { return for_kind<nb::list, LawsOp>(kind); },
+      nb::arg("kind"), "Every law of a kind: (name, sentence, single_case), cheapest first.");
+}
+
+}  // namespace osvs::python
