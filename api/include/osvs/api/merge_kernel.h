@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "osvs/api/dtype.h"
-#include "osvs/api/row_kernel.h"  // Where
+#include "osvs/api/kernel_declaration.h"
 #include "osvs/kernels/attention/lse_math.h"
 
 namespace osvs {
@@ -76,50 +76,27 @@ const char* to_string(EmptyPartial e);
 
 using MergeKernelFn = std::function<void(const MergeProblem&)>;
 
-class MergeKernel {
+class MergeKernel : public KernelDeclaration<MergeKernel, MergeProblem> {
  public:
   MergeKernel() = default;
-  MergeKernel(std::string name, Where where) : name_(std::move(name)), where_(where) {}
+  MergeKernel(std::string name, Where where) : KernelDeclaration(std::move(name), where) {}
 
   // --- declaration (each returns *this)
-  MergeKernel& run(MergeKernelFn fn) { return (fn_ = std::move(fn), *this); }
   /// The o types it accepts (default f32 only); cases of other types are converted to these.
   MergeKernel& o_types(std::vector<DType> t) { return (o_types_ = std::move(t), *this); }
   /// The lse bases it computes in (default e only); cases use only these.
   MergeKernel& lse_bases(std::vector<LseBase> b) { return (bases_ = std::move(b), *this); }
   MergeKernel& empty_partial(EmptyPartial e) { return (empty_ = e, *this); }
-  /// Leaves out one law, with the reason printed wherever it would have run.
-  MergeKernel& skip(const std::string& law, std::string reason) {
-    return (skips_[law] = std::move(reason), *this);
-  }
-  /// The law fails on this kernel (a known finding): the testbed requires a counterexample.
-  MergeKernel& known_defect(const std::string& law, std::string reason) {
-    return (defects_[law] = std::move(reason), *this);
-  }
-  MergeKernel& description(std::string d) { return (description_ = std::move(d), *this); }
 
   // --- reading the declaration
-  const std::string& name() const { return name_; }
-  Where where() const { return where_; }
   const std::vector<DType>& o_types() const { return o_types_; }
   const std::vector<LseBase>& lse_bases() const { return bases_; }
   EmptyPartial empty_partial() const { return empty_; }
-  const std::map<std::string, std::string>& skips() const { return skips_; }
-  const std::map<std::string, std::string>& known_defects() const { return defects_; }
-  const std::string& description() const { return description_; }
-  void operator()(const MergeProblem& p) const { fn_(p); }
-  bool has_callable() const { return static_cast<bool>(fn_); }
 
  private:
-  std::string name_;
-  Where where_ = Where::Host;
-  MergeKernelFn fn_;
   std::vector<DType> o_types_{DType::F32};
   std::vector<LseBase> bases_{LseBase::E};
   EmptyPartial empty_ = EmptyPartial::NegInfLse;
-  std::map<std::string, std::string> skips_;
-  std::map<std::string, std::string> defects_;
-  std::string description_;
 };
 
 }  // namespace osvs

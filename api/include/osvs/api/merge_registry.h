@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "osvs/api/merge_kernel.h"
-#include "osvs/api/registry.h"  // OSVS_DETAIL_CAT
+#include "osvs/api/registry.h"  // OSVS_DETAIL_REGISTER
 
 namespace osvs {
 
@@ -25,18 +25,9 @@ const MergeKernel* find_merge_kernel(std::string_view name);
 /// Why a declaration is unusable, or "" when it is fine (the checks of register_merge_kernel).
 std::string declaration_problem(const MergeKernel& k);
 
-namespace detail {
-struct MergeKernelRegistration {
-  explicit MergeKernelRegistration(MergeKernel (*make)()) { register_merge_kernel(make()); }
-};
-}  // namespace detail
-
 }  // namespace osvs
 
 /// Registers the MergeKernel returned by the function body that follows:
 ///   OSVS_REGISTER_MERGE_KERNEL(my_merge) { return osvs::MergeKernel("my.merge", ...)...; }
-#define OSVS_REGISTER_MERGE_KERNEL(id)                                              \
-  static ::osvs::MergeKernel OSVS_DETAIL_CAT(osvs_make_merge_kernel_, id)();        \
-  static const ::osvs::detail::MergeKernelRegistration OSVS_DETAIL_CAT(             \
-      osvs_merge_registration_, id){&OSVS_DETAIL_CAT(osvs_make_merge_kernel_, id)}; \
-  static ::osvs::MergeKernel OSVS_DETAIL_CAT(osvs_make_merge_kernel_, id)()
+#define OSVS_REGISTER_MERGE_KERNEL(id) \
+  OSVS_DETAIL_REGISTER(::osvs::MergeKernel, ::osvs::register_merge_kernel, merge_kernel, id)

@@ -27,8 +27,11 @@ const RowKernel* find_row_kernel(std::string_view name);
 std::string declaration_problem(const RowKernel& k);
 
 namespace detail {
-struct RowKernelRegistration {
-  explicit RowKernelRegistration(RowKernel (*make)()) { register_row_kernel(make()); }
+/// Adds the declaration `make` returns through `add` (a kind's register function) at static
+/// initialisation: what every kind's OSVS_REGISTER_... macro expands to.
+template <class Kernel>
+struct Registration {
+  Registration(Kernel (*make)(), void (*add)(Kernel)) { add(make()); }
 };
 }  // namespace detail
 
@@ -37,10 +40,15 @@ struct RowKernelRegistration {
 #define OSVS_DETAIL_CAT2(a, b) a##b
 #define OSVS_DETAIL_CAT(a, b) OSVS_DETAIL_CAT2(a, b)
 
+/// Registers the `Kernel` returned by the function body that follows through `add`; `tag` keeps
+/// the names of different kinds apart.
+#define OSVS_DETAIL_REGISTER(Kernel, add, tag, id)                                     \
+  static Kernel OSVS_DETAIL_CAT(osvs_make_##tag##_, id)();                             \
+  static const ::osvs::detail::Registration<Kernel> OSVS_DETAIL_CAT(                   \
+      osvs_registration_##tag##_, id){&OSVS_DETAIL_CAT(osvs_make_##tag##_, id), &add}; \
+  static Kernel OSVS_DETAIL_CAT(osvs_make_##tag##_, id)()
+
 /// Registers the RowKernel returned by the function body that follows:
 ///   OSVS_REGISTER_ROW_KERNEL(my_softmax) { return osvs::RowKernel("my_softmax", ...)...; }
-#define OSVS_REGISTER_ROW_KERNEL(id)                                        \
-  static ::osvs::RowKernel OSVS_DETAIL_CAT(osvs_make_row_kernel_, id)();    \
-  static const ::osvs::detail::RowKernelRegistration OSVS_DETAIL_CAT(       \
-      osvs_registration_, id){&OSVS_DETAIL_CAT(osvs_make_row_kernel_, id)}; \
-  static ::osvs::RowKernel OSVS_DETAIL_CAT(osvs_make_row_kernel_, id)()
+#define OSVS_REGISTER_ROW_KERNEL(id) \
+  OSVS_DETAIL_REGISTER(::osvs::RowKernel, ::osvs::register_row_kernel, row_kernel, id)

@@ -22,6 +22,7 @@
 
 #include "osvs/api/accuracy.h"
 #include "osvs/api/dtype.h"
+#include "osvs/api/kernel_declaration.h"
 
 namespace osvs {
 
@@ -29,11 +30,7 @@ namespace osvs {
 /// log-softmax y_j = x_j - log sum_k e^(x_k).
 enum class RowOp { Softmax, LogSoftmax };
 
-/// Where the kernel's pointers live: host memory (plain function) or CUDA device memory.
-enum class Where { Host, Device };
-
 const char* to_string(RowOp op);
-const char* to_string(Where w);
 
 /// One launch: an M x N batch, row-major, row i of x at x + i * x_stride (elements); the kernel
 /// writes y_ij at y + i * y_stride + j and nothing else. stream is the cudaStream_t to launch
@@ -93,13 +90,12 @@ struct Traits {
 
 using RowKernelFn = std::function<void(const RowProblem&)>;
 
-class RowKernel {
+class RowKernel : public KernelDeclaration<RowKernel, RowProblem> {
  public:
   RowKernel() = default;
-  RowKernel(std::string name, Where where) : name_(std::move(name)), where_(where) {}
+  RowKernel(std::string name, Where where) : KernelDeclaration(std::move(name), where) {}
 
   // --- declaration (each returns *this, so a declaration reads as one expression)
-  RowKernel& run(RowKernelFn fn) { return (fn_ = std::move(fn), *this); }
   RowKernel& op(RowOp o) { return (op_ = o, *this); }
   RowKernel& softmax() { return op(RowOp::Softmax); }
   RowKernel& log_softmax() { return op(RowOp::LogSoftmax); }
@@ -118,46 +114,22 @@ class RowKernel {
   }
   RowKernel& deterministic(bool b) { return (traits_.deterministic = b, *this); }
   RowKernel& batch_invariant(bool b) { return (traits_.batch_invariant = b, *this); }
-  /// Leaves out one law, with the reason printed wherever it would have run.
-  RowKernel& skip(const std::string& law, std::string reason) {
-    return (skips_[law] = std::move(reason), *this);
-  }
-  /// Declares that a law fails on this kernel (a known finding, PyTorch's expected failure):
-  /// the testbed then requires a counterexample, saves it as a documented defect and passes.
-  RowKernel& known_defect(const std::string& law, std::string reason) {
-    return (defects_[law] = std::move(reason), *this);
-  }
-  RowKernel& description(std::string d) { return (description_ = std::move(d), *this); }
 
   // --- reading the declaration
-  const std::string& name() const { return name_; }
-  Where where() const { return where_; }
   RowOp op() const { return op_; }
   DType in_type() const { return in_; }
   DType out_type() const { return out_; }
   const Conventions& conventions() const { return conventions_; }
   const Accuracy& accuracy() const { return accuracy_; }
   const Traits& traits() const { return traits_; }
-  const std::map<std::string, std::string>& skips() const { return skips_; }
-  const std::map<std::string, std::string>& known_defects() const { return defects_; }
-  const std::string& description() const { return description_; }
-  /// Runs the kernel on one launch (the runner calls this; it checks what the kernel did).
-  void operator()(const RowProblem& p) const { fn_(p); }
-  bool has_callable() const { return static_cast<bool>(fn_); }
 
  private:
-  std::string name_;
-  Where where_ = Where::Host;
-  RowKernelFn fn_;
   RowOp op_ = RowOp::Softmax;
   DType in_ = DType::F32;
   DType out_ = DType::F32;
   Conventions conventions_;
   Accuracy accuracy_ = Accuracy::none();
   Traits traits_;
-  std::map<std::string, std::string> skips_;
-  std::map<std::string, std::string> defects_;
-  std::string description_;
 };
 
 }  // namespace osvs

@@ -1,0 +1,61 @@
+// What the declaration of every kind of kernel under test shares (osvs/api/kind.h): its name,
+// where it runs, the callable a launch is handed to, the laws it leaves out (skip) or is known to
+// break (known_defect), and a description. RowKernel and MergeKernel derive from it; each setter
+// returns the derived declaration, so a declaration reads as one expression.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace osvs {
+
+/// Where the kernel's pointers live: host memory (plain function) or CUDA device memory.
+enum class Where { Host, Device };
+
+const char* to_string(Where w);
+
+template <class Self, class Launch>
+class KernelDeclaration {
+ public:
+  using Fn = std::function<void(const Launch&)>;
+
+  // --- declaration
+  Self& run(Fn fn) { return (fn_ = std::move(fn), self()); }
+  /// Leaves out one law, with the reason printed wherever it would have run.
+  Self& skip(const std::string& law, std::string reason) {
+    return (skips_[law] = std::move(reason), self());
+  }
+  /// Declares that a law fails on this kernel (a known finding, PyTorch's expected failure):
+  /// the testbed then requires a counterexample, saves it as a documented defect and passes.
+  Self& known_defect(const std::string& law, std::string reason) {
+    return (defects_[law] = std::move(reason), self());
+  }
+  Self& description(std::string d) { return (description_ = std::move(d), self()); }
+
+  // --- reading the declaration
+  const std::string& name() const { return name_; }
+  Where where() const { return where_; }
+  const std::map<std::string, std::string>& skips() const { return skips_; }
+  const std::map<std::string, std::string>& known_defects() const { return defects_; }
+  const std::string& description() const { return description_; }
+  /// Runs the kernel on one launch (the runner calls this; it checks what the kernel did).
+  void operator()(const Launch& p) const { fn_(p); }
+  bool has_callable() const { return static_cast<bool>(fn_); }
+
+ protected:
+  KernelDeclaration() = default;
+  KernelDeclaration(std::string name, Where where) : name_(std::move(name)), where_(where) {}
+
+ private:
+  Self& self() { return static_cast<Self&>(*this); }
+
+  std::string name_;
+  Where where_ = Where::Host;
+  Fn fn_;
+  std::map<std::string, std::string> skips_;
+  std::map<std::string, std::string> defects_;
+  std::string description_;
+};
+
+}  // namespace osvs
