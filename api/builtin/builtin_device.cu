@@ -32,7 +32,7 @@ void run_device(const Shape& s, const RowProblem& p) {
 const bool registered = (register_shapes(Where::Device, run_device), true);
 
 const bool merge_registered =
-    (register_merge_kernel(declare_merge(Where::Device).run([](const MergeProblem& p) {
+    (register_kernel(declare_merge(Where::Device).run([](const MergeProblem& p) {
        cuda::launch_merge_states(p.o_type, p.o_a_ptr, p.lse_a, p.o_b_ptr, p.lse_b, p.o_out_ptr,
                                  p.lse_out, p.rows, p.head_dim, p.base, p.stream);
      })),

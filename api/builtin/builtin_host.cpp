@@ -41,7 +41,7 @@ void merge_cpu_model(const MergeProblem& p) {
 }
 
 const bool merge_registered =
-    (register_merge_kernel(declare_merge(Where::Host).run(merge_cpu_model)), true);
+    (register_kernel(declare_merge(Where::Host).run(merge_cpu_model)), true);
 
 /// osvs's own combine operators through the testbed's white-box half, as a user's would be. The
 /// seed does not claim the true identity (combine_seed.h): the laws are run to show it fails.

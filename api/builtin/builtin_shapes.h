@@ -69,7 +69,7 @@ inline RowKernel declare(const Shape& s, Where where) {
 template <class Run>
 void register_shapes(Where where, Run run) {
   for (const Shape& s : shapes())
-    register_row_kernel(declare(s, where).run([s, run](const RowProblem& p) { run(s, p); }));
+    register_kernel(declare(s, where).run([s, run](const RowProblem& p) { run(s, p); }));
 }
 
 }  // namespace osvs::builtin

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "osvs/api/registry.h"
+
 namespace osvs::api {
 
 /// The entries of one kind. `Entry` has name().
@@ -15,11 +17,10 @@ template <class Entry>
 class EntryRegistry {
  public:
   /// Adds e unless `problem` (what its declaration check found, "" when nothing) says why not or
-  /// its name is taken; `kind` names such an entry in the error ("merge kernel").
-  void add(Entry e, const std::string& problem, std::string_view kind) {
+  /// its name is taken.
+  void add(Entry e, const std::string& problem) {
     if (!problem.empty()) throw std::invalid_argument(problem);
-    if (find(e.name()))
-      throw std::invalid_argument(std::string(kind) + " '" + e.name() + "' is registered twice");
+    if (find(e.name())) throw std::invalid_argument("'" + e.name() + "' is registered twice");
     entries_.push_back(std::move(e));
   }
   const std::vector<Entry>& entries() const { return entries_; }
@@ -61,4 +62,37 @@ std::string declared_law_problem(const std::string& who, const Declaration& d, c
   return unknown_law_problem(who, "skip", d.skips(), valid, law_kind);
 }
 
+/// The one registry of `Kernel`s in this program (first use: registrations run at static init).
+template <class Kernel>
+EntryRegistry<Kernel>& registry_of() {
+  static EntryRegistry<Kernel> entries;
+  return entries;
+}
+
 }  // namespace osvs::api
+
+namespace osvs {
+
+template <class Kernel>
+void register_kernel(Kernel k) {
+  const std::string problem = declaration_problem(k);
+  api::registry_of<Kernel>().add(std::move(k), problem);
+}
+
+template <class Kernel>
+const std::vector<Kernel>& registered() {
+  return api::registry_of<Kernel>().entries();
+}
+
+template <class Kernel>
+const Kernel* find_registered(std::string_view name) {
+  return api::registry_of<Kernel>().find(name);
+}
+
+}  // namespace osvs
+
+/// The registry functions of osvs/api/registry.h for `Kernel`, in the library that holds them.
+#define OSVS_INSTANTIATE_REGISTRY(Kernel)                   \
+  template void register_kernel<Kernel>(Kernel);            \
+  template const std::vector<Kernel>& registered<Kernel>(); \
+  template const Kernel* find_registered<Kernel>(std::string_view name)

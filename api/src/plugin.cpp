@@ -37,7 +37,7 @@ std::vector<std::string> load_kernel_plugin(const std::string& path) {
       if (const char* e = last_error()) throw std::runtime_error(e);
     });
     try {
-      register_row_kernel(std::move(k));
+      register_kernel(std::move(k));
     } catch (const std::exception& e) {
       throw std::runtime_error(path + ": " + e.what());
     }

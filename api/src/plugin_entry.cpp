@@ -38,7 +38,7 @@ extern "C" __attribute__((visibility("default"))) const osvs::RowKernel* osvs_pl
     std::size_t* count, std::size_t* abi) {
   static const std::vector<osvs::RowKernel> exported = [] {
     std::vector<osvs::RowKernel> out;
-    for (const osvs::RowKernel& k : osvs::row_kernels()) out.push_back(guarded(k));
+    for (const osvs::RowKernel& k : osvs::registered<osvs::RowKernel>()) out.push_back(guarded(k));
     return out;
   }();
   *count = exported.size();

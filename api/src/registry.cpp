@@ -9,15 +9,6 @@
 
 namespace osvs {
 namespace {
-
-api::EntryRegistry<RowKernel>& registry() {
-  static api::EntryRegistry<RowKernel> kernels;  // first use: registrations run at static init
-  return kernels;
-}
-
-}  // namespace
-
-namespace {
 constexpr EnumName<RowOp> kRowOpNames[] = {{RowOp::Softmax, "softmax"},
                                            {RowOp::LogSoftmax, "log_softmax"}};
 constexpr EnumName<Where> kWhereNames[] = {{Where::Host, "host"}, {Where::Device, "device"}};
@@ -41,17 +32,6 @@ std::string declaration_problem(const RowKernel& k) {
   return api::declared_law_problem("kernel '" + k.name() + "'", k, kRowLawNames, "row-kernel law");
 }
 
-void register_row_kernel(RowKernel k) {
-  const std::string problem = declaration_problem(k);
-  registry().add(std::move(k), problem, "kernel");
-}
-
-const std::vector<RowKernel>& row_kernels() {
-  return registry().entries();
-}
-
-const RowKernel* find_row_kernel(std::string_view name) {
-  return registry().find(name);
-}
+OSVS_INSTANTIATE_REGISTRY(RowKernel);
 
 }  // namespace osvs

@@ -11,6 +11,7 @@
 #include "contract.h"
 #include "exact_outputs.h"
 #include "large_batch_law.h"
+#include "osvs/api/kind.h"
 #include "osvs/api/row_judge.h"
 #include "osvs/api/row_law_names.h"
 
@@ -272,9 +273,7 @@ const std::vector<RowLaw>& row_laws() {
 }
 
 const RowLaw* find_row_law(const std::string& name) {
-  for (const RowLaw& l : row_laws())
-    if (l.name == name) return &l;
-  return nullptr;
+  return find_named(row_laws(), name);
 }
 
 }  // namespace osvs

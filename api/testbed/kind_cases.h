@@ -6,7 +6,9 @@
 
 #include <rapidcheck.h>
 
+#include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "osvs/api/kind.h"
 
@@ -19,6 +21,15 @@ struct Reduction {
   std::function<bool(const Case&)> accept;
   std::function<bool()> out_of_time;
 };
+
+/// c with element i of its vector `field` erased (a row, a partial).
+template <class Case, class T>
+Case without_element(const Case& c, std::vector<T> Case::*field, std::size_t i) {
+  Case out = c;
+  auto& v = out.*field;
+  v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+  return out;
+}
 
 /// Row kernels: the cases of row_case(k, law.name) (osvs/api/row_cases.h).
 rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law);

@@ -24,13 +24,6 @@ MergeCase restricted(const MergeCase& c, std::int64_t row, int comp) {
   return out;
 }
 
-/// c without partial i.
-MergeCase without_part(const MergeCase& c, std::size_t i) {
-  MergeCase out = c;
-  out.parts.erase(out.parts.begin() + static_cast<std::ptrdiff_t>(i));
-  return out;
-}
-
 }  // namespace
 
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
@@ -46,7 +39,7 @@ void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r) {
        ++comp)
     r.accept(restricted(smallest, 0, comp));
   for (std::size_t i = smallest.parts.size(); i-- > 0 && smallest.parts.size() > 2;)
-    r.accept(without_part(smallest, i));
+    r.accept(without_element(smallest, &MergeCase::parts, i));
 }
 
 }  // namespace osvs::testbed

@@ -23,13 +23,6 @@ RowCase without_columns(const RowCase& c, std::size_t first, std::size_t count) 
   return out;
 }
 
-/// c without row i (the subject row 0 stays the subject when a later one goes).
-RowCase without_row(const RowCase& c, std::size_t i) {
-  RowCase out = c;
-  out.rows.erase(out.rows.begin() + static_cast<std::ptrdiff_t>(i));
-  return out;
-}
-
 }  // namespace
 
 rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law) {
@@ -37,8 +30,9 @@ rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law) {
 }
 
 void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r) {
+  // Later rows first: the subject row 0 stays the subject when a later one goes.
   for (std::size_t i = smallest.rows.size(); i-- > 0 && smallest.rows.size() > 1;)
-    r.accept(without_row(smallest, i));
+    r.accept(without_element(smallest, &RowCase::rows, i));
   for (std::size_t chunk = smallest.rows[0].size() / 2; chunk >= 1 && !r.out_of_time(); chunk /= 2)
     for (std::size_t first = 0; first + chunk <= smallest.rows[0].size() && !r.out_of_time();)
       if (smallest.rows[0].size() <= chunk || !r.accept(without_columns(smallest, first, chunk)))

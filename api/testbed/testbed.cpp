@@ -56,7 +56,7 @@ int run_testbed(int argc, char** argv) {
   }
   argc = kept;
   if (list) {
-    for (const RowKernel& k : row_kernels())
+    for (const RowKernel& k : registered<RowKernel>())
       std::cout << k.name() << "  " << to_string(k.op()) << " " << to_string(k.in_type()) << "->"
                 << to_string(k.out_type()) << " on " << to_string(k.where()) << ", contract "
                 << k.accuracy().describe() << "\n";
@@ -68,7 +68,7 @@ int run_testbed(int argc, char** argv) {
                 << (a.rescales_both_sides ? "two exps per combine" : "one exp per combine")
                 << (t.kind.op().device ? ", host and device" : ", host only") << "\n";
     }
-    for (const MergeKernel& k : merge_kernels()) {
+    for (const MergeKernel& k : registered<MergeKernel>()) {
       std::cout << k.name() << "  merge kernel on " << to_string(k.where()) << ", o";
       for (DType t : k.o_types()) std::cout << " " << to_string(t);
       std::cout << ", lse base";
@@ -81,7 +81,8 @@ int run_testbed(int argc, char** argv) {
   if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
-  if (row_kernels().empty() && combine_tests().empty() && merge_kernels().empty()) {
+  if (registered<RowKernel>().empty() && combine_tests().empty() &&
+      registered<MergeKernel>().empty()) {
     std::cerr << "osvs: no row kernel, combine operator or merge kernel is registered in this "
                  "program\n";
     return 2;

@@ -9,8 +9,8 @@
 
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/merge_laws.h"
-#include "osvs/api/merge_registry.h"
 #include "osvs/api/merge_runner.h"
+#include "osvs/api/registry.h"
 #include "osvs/api/regression.h"
 #include "osvs/kernels/attention/merge_model.h"
 

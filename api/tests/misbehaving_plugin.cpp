@@ -10,18 +10,17 @@ using osvs::test::good_softmax;
 using osvs::test::host_kernel;
 
 const bool registered = [] {
-  osvs::register_row_kernel(host_kernel("bad.crashes", [](const RowProblem& p) {
+  osvs::register_kernel(host_kernel("bad.crashes", [](const RowProblem& p) {
     if (p.rows * p.cols > 0) std::raise(SIGSEGV);
   }));
-  osvs::register_row_kernel(host_kernel(
+  osvs::register_kernel(host_kernel(
       "bad.throws", [](const RowProblem&) { throw std::runtime_error("workspace too small"); }));
-  osvs::register_row_kernel(host_kernel("bad.writes_past_the_end", [](const RowProblem& p) {
+  osvs::register_kernel(host_kernel("bad.writes_past_the_end", [](const RowProblem& p) {
     good_softmax(p);
     p.y<float>()[p.rows * p.y_stride] = 0;
   }));
-  osvs::register_row_kernel(
-      osvs::RowKernel("bad.no_contract", osvs::Where::Host).run(good_softmax));
-  osvs::register_row_kernel(host_kernel("good.softmax", good_softmax));
+  osvs::register_kernel(osvs::RowKernel("bad.no_contract", osvs::Where::Host).run(good_softmax));
+  osvs::register_kernel(host_kernel("good.softmax", good_softmax));
   return true;
 }();
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
   const auto names = load_kernel_plugin(OSVS_EXAMPLE_PLUGIN);
   ASSERT_EQ(names.size(), 2u);
-  const RowKernel* k = find_row_kernel("example.host_softmax");
+  const RowKernel* k = find_registered<RowKernel>("example.host_softmax");
   ASSERT_NE(k, nullptr);
   const Verdict v = find_row_law("accuracy")->check(*k, RowCase::of({{1, 2, 3}, {-1, 0, 1}}));
   EXPECT_TRUE(v.holds() && !is_not_judged(v)) << v.explanation;

@@ -23,7 +23,7 @@ TEST(RowRegistry, RefusesAnUnknownLawNameInSkipOrKnownDefect) {
       declaration_problem(host_kernel("typo", good_softmax).known_defect("permutations", "x"));
   EXPECT_NE(defect.find("known defect 'permutations' is not a row-kernel law"), std::string::npos)
       << defect;
-  EXPECT_THROW(register_row_kernel(host_kernel("typo", good_softmax).skip("accuarcy", "x")),
+  EXPECT_THROW(register_kernel(host_kernel("typo", good_softmax).skip("accuarcy", "x")),
                std::invalid_argument);
   for (const RowLaw& law : row_laws())
     EXPECT_EQ(declaration_problem(host_kernel("fine", good_softmax).skip(law.name, "x")), "")

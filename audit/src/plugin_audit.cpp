@@ -60,7 +60,7 @@ RowAuditOptions row_options(const AuditOptions& o) {
 /// The child: load the plugins, audit one kernel, write its JSON.
 int run_child(const PluginAuditOptions& p, const AuditOptions& o) {
   for (const auto& plugin : p.plugins) load_kernel_plugin(plugin);
-  const RowKernel* k = find_row_kernel(p.child_kernel);
+  const RowKernel* k = find_registered<RowKernel>(p.child_kernel);
   if (!k) throw std::runtime_error("no kernel '" + p.child_kernel + "' in the plugins");
   write_file(p.child_out, to_json(audit_row_kernel(*k, row_options(o))));
   return 0;
@@ -158,7 +158,7 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
   }
   if (!p.kernels.empty()) {
     for (const auto& k : p.kernels)
-      if (!find_row_kernel(k)) {
+      if (!find_registered<RowKernel>(k)) {
         fmt::print(stderr, "osvs audit: no kernel '{}' in the plugins\n", k);
         return 2;
       }

@@ -22,7 +22,7 @@ const bool registered = [] {
         })
         // What we expect of a library softmax; FAST (no max subtraction) promises nothing.
         .accuracy(m.algo == CUDNN_SOFTMAX_FAST ? osvs::Accuracy::none() : osvs::Accuracy::ulps(4));
-    osvs::register_row_kernel(example::cudnn_as_found(k, m.name));
+    osvs::register_kernel(example::cudnn_as_found(k, m.name));
   }
   return true;
 }();

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "osvs/api/merge_registry.h"
+#include "osvs/api/registry.h"
 #include "py_arrays.h"
 #include "py_interrupt.h"
 

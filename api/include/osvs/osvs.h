@@ -24,6 +24,5 @@
 #include "osvs/api/combine.h"
 #include "osvs/api/dtype.h"
 #include "osvs/api/merge_kernel.h"
-#include "osvs/api/merge_registry.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_kernel.h"

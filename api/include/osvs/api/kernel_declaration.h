@@ -15,6 +15,28 @@ enum class Where { Host, Device };
 
 const char* to_string(Where w);
 
+/// What every kind's launch (RowProblem, MergeProblem) carries besides its operands: the stream
+/// to launch on (Where::Device; null for Where::Host), and typed views of its untyped pointers.
+struct Launch {
+  void* stream = nullptr;
+
+  /// The stream as the CUDA type (cudaStream_t is a pointer type).
+  template <class Stream = void*>
+  Stream cuda_stream() const {
+    return reinterpret_cast<Stream>(stream);
+  }
+
+ protected:
+  template <class T>
+  static const T* typed(const void* p) {
+    return static_cast<const T*>(p);
+  }
+  template <class T>
+  static T* typed(void* p) {
+    return static_cast<T*>(p);
+  }
+};
+
 template <class Self, class Launch>
 class KernelDeclaration {
  public:

@@ -10,7 +10,8 @@
 //   check(law, k, c)                    the verdict; a breach the runner reports fails the law
 //   excluded(law, k)                    why k's declaration rules the law out, "" when it runs
 //   single_case(law)                    the law has one fixed case per kernel
-//   summary(c)                          a case's shape in a line
+//   summary(c)                          a case's shape in a line (case_summary)
+// Kind<...> below makes a kind of these from its laws' table and its registry: one line a kind.
 // Each kind also has its case's JSON (api/src/case_json.h) and, in the testbed, its case
 // generator and its reductions (api/testbed/case_reductions.h). A new kind is these, its laws
 // and its oracle: nothing else.
@@ -18,48 +19,65 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "osvs/api/merge_laws.h"
-#include "osvs/api/merge_registry.h"
 #include "osvs/api/merge_runner.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_laws.h"
 
 namespace osvs {
 
-struct RowKind {
-  using Kernel = RowKernel;
-  using Case = RowCase;
-  using Law = RowLaw;
-  static constexpr const char* name = "row";
-  static const std::vector<Law>& laws();
-  static const Law* find_law(std::string_view name);
-  static const std::vector<Kernel>& kernels();
-  static const Kernel* find_kernel(std::string_view name);
-  static Verdict check(const Law& law, const Kernel& k, const Case& c);
-  static std::string excluded(const Law& law, const Kernel& k);
+/// A case's shape in a line: "2 row(s) of 17 elements, padding 1/0".
+std::string case_summary(const RowCase& c);
+/// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
+std::string case_summary(const MergeCase& c);
+
+/// The entry named `name` among `entries` (laws, kernels: each has .name or .name()), or nullptr.
+template <class Entry>
+const Entry* find_named(const std::vector<Entry>& entries, std::string_view name) {
+  for (const Entry& e : entries) {
+    if constexpr (std::is_member_function_pointer_v<decltype(&Entry::name)>) {
+      if (e.name() == name) return &e;
+    } else if (e.name == name) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+/// A kind: its name, its kernel declaration, its case, its law (a struct with name, law,
+/// check(kernel, case), excluded(kernel) and single_case), its laws and its registry.
+template <const char* Name, class KernelT, class CaseT, class LawT,
+          const std::vector<LawT>& (*Laws)(), const std::vector<KernelT>& (*Kernels)()>
+struct Kind {
+  using Kernel = KernelT;
+  using Case = CaseT;
+  using Law = LawT;
+  static constexpr const char* name = Name;
+  static const std::vector<Law>& laws() { return Laws(); }
+  static const Law* find_law(std::string_view n) { return find_named(Laws(), n); }
+  static const std::vector<Kernel>& kernels() { return Kernels(); }
+  static const Kernel* find_kernel(std::string_view n) { return find_named(Kernels(), n); }
+  /// The law's verdict on c; a breach the runner reports (KernelFailure) fails the law.
+  static Verdict check(const Law& law, const Kernel& k, const Case& c) {
+    try {
+      return law.check(k, c);
+    } catch (const KernelFailure& e) {
+      return Verdict::fail(e.what());
+    }
+  }
+  static std::string excluded(const Law& law, const Kernel& k) { return law.excluded(k); }
   static bool single_case(const Law& law) { return law.single_case; }
-  /// "2 row(s) of 17 elements, padding 1/0".
-  static std::string summary(const Case& c);
+  static std::string summary(const Case& c) { return case_summary(c); }
 };
 
-struct MergeKind {
-  using Kernel = MergeKernel;
-  using Case = MergeCase;
-  using Law = MergeLaw;
-  static constexpr const char* name = "merge";
-  static const std::vector<Law>& laws();
-  static const Law* find_law(std::string_view name);
-  static const std::vector<Kernel>& kernels();
-  static const Kernel* find_kernel(std::string_view name);
-  /// On c fitted to k's declaration (fit_to), through merge_under_test(k).
-  static Verdict check(const Law& law, const Kernel& k, const Case& c);
-  static std::string excluded(const Law& law, const Kernel& k);
-  static bool single_case(const Law&) { return false; }
-  /// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
-  static std::string summary(const Case& c);
-};
+inline constexpr char kRowKindName[] = "row";
+inline constexpr char kMergeKindName[] = "merge";
+using RowKind = Kind<kRowKindName, RowKernel, RowCase, RowLaw, &row_laws, &registered<RowKernel>>;
+using MergeKind =
+    Kind<kMergeKindName, MergeKernel, MergeCase, MergeLaw, &merge_laws, &registered<MergeKernel>>;
 
 /// The law names of kind K: what a declaration's skip and known defect may name.
 template <class K>

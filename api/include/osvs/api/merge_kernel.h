@@ -33,7 +33,7 @@ namespace osvs {
 /// its lse at lse[r] (f32). The kernel writes o_out and lse_out and nothing else. base says in
 /// which base every lse is (one of the declared lse_bases); stream is the cudaStream_t to launch
 /// on (Where::Device) or null (Where::Host).
-struct MergeProblem {
+struct MergeProblem : Launch {
   const void* o_a_ptr = nullptr;
   const float* lse_a = nullptr;
   const void* o_b_ptr = nullptr;
@@ -44,23 +44,18 @@ struct MergeProblem {
   int head_dim = 1;
   DType o_type = DType::F32;
   LseBase base = LseBase::E;
-  void* stream = nullptr;
 
   template <class T>
   const T* o_a() const {
-    return static_cast<const T*>(o_a_ptr);
+    return typed<T>(o_a_ptr);
   }
   template <class T>
   const T* o_b() const {
-    return static_cast<const T*>(o_b_ptr);
+    return typed<T>(o_b_ptr);
   }
   template <class T>
   T* o_out() const {
-    return static_cast<T*>(o_out_ptr);
-  }
-  template <class Stream = void*>
-  Stream cuda_stream() const {
-    return reinterpret_cast<Stream>(stream);
+    return typed<T>(o_out_ptr);
   }
 };
 

@@ -15,7 +15,11 @@ namespace osvs {
 struct MergeLaw {
   std::string name;  ///< stable identifier: "commutativity", "accuracy", ...
   std::string law;   ///< one sentence
-  Verdict (*check)(const MergeCase& c, const MergeUnderTest& m);
+  /// The property's check on c fitted to k (fit_to), through merge_under_test(k).
+  Verdict (*check)(const MergeKernel& k, const MergeCase& c);
+  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
+  std::string (*excluded)(const MergeKernel& k);
+  bool single_case = false;  ///< as RowLaw's: no merge law has a single fixed case
 };
 
 /// Every merge law, exact ones first: commutativity, identity, special_values, accuracy,

@@ -1,30 +1,40 @@
-// The kernel registry: every row kernel under test, osvs's own and the user's, is an entry here.
-// Registration happens at static-initialisation time with OSVS_REGISTER_ROW_KERNEL, in the
-// user's adapter file, or at run time with register_row_kernel; the testbed, the audit and the
-// replay read the entries and nothing else.
+// The registry of kernels under test, one for each kind (osvs/api/kind.h): every kernel, osvs's
+// own and the user's, is an entry. Registration happens at static-initialisation time with
+// OSVS_REGISTER_ROW_KERNEL / OSVS_REGISTER_MERGE_KERNEL in the user's adapter file, or at run
+// time with register_kernel; the testbed, the audit and the replay read the entries and nothing
+// else. Kernel is RowKernel or MergeKernel.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "osvs/api/merge_kernel.h"
 #include "osvs/api/row_kernel.h"
 
 namespace osvs {
 
-/// Adds a kernel; throws std::invalid_argument for a kernel without a name or callable, a name
-/// registered twice, or a contract that cannot apply (a derived bound for a shape that osvs's
-/// catalogue does not have, or for an output type other than f32).
-void register_row_kernel(RowKernel k);
+/// Adds a kernel; throws std::invalid_argument when declaration_problem(k) names a problem or
+/// its name is registered twice.
+template <class Kernel>
+void register_kernel(Kernel k);
 
-/// Every registered kernel, in registration order.
-const std::vector<RowKernel>& row_kernels();
+/// Every registered kernel of that kind, in registration order.
+template <class Kernel>
+const std::vector<Kernel>& registered();
 
-/// The kernel named `name`, or nullptr.
-const RowKernel* find_row_kernel(std::string_view name);
+/// The kernel of that kind named `name`, or nullptr.
+template <class Kernel>
+const Kernel* find_registered(std::string_view name);
 
-/// Why a kernel's declaration is unusable, or "" when it is fine (the checks of
-/// register_row_kernel, for callers that collect instead of throwing).
+/// Why a row kernel's declaration is unusable, or "" when it is fine: no name or callable, a
+/// skip or known defect naming no row law, or a contract that cannot apply (a derived bound for
+/// a shape that osvs's catalogue does not have, or for an output type other than f32).
 std::string declaration_problem(const RowKernel& k);
+
+/// Why a merge kernel's declaration is unusable, or "": no name or callable, no o type or lse
+/// base, or a skip / known defect naming no merge law.
+std::string declaration_problem(const MergeKernel& k);
 
 namespace detail {
 /// Adds the declaration `make` returns through `add` (a kind's register function) at static
@@ -50,5 +60,12 @@ struct Registration {
 
 /// Registers the RowKernel returned by the function body that follows:
 ///   OSVS_REGISTER_ROW_KERNEL(my_softmax) { return osvs::RowKernel("my_softmax", ...)...; }
-#define OSVS_REGISTER_ROW_KERNEL(id) \
-  OSVS_DETAIL_REGISTER(::osvs::RowKernel, ::osvs::register_row_kernel, row_kernel, id)
+#define OSVS_REGISTER_ROW_KERNEL(id)                                                              \
+  OSVS_DETAIL_REGISTER(::osvs::RowKernel, ::osvs::register_kernel<::osvs::RowKernel>, row_kernel, \
+                       id)
+
+/// Registers the MergeKernel returned by the function body that follows:
+///   OSVS_REGISTER_MERGE_KERNEL(my_merge) { return osvs::MergeKernel("my.merge", ...)...; }
+#define OSVS_REGISTER_MERGE_KERNEL(id)                                                    \
+  OSVS_DETAIL_REGISTER(::osvs::MergeKernel, ::osvs::register_kernel<::osvs::MergeKernel>, \
+                       merge_kernel, id)

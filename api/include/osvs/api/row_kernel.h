@@ -35,7 +35,7 @@ const char* to_string(RowOp op);
 /// One launch: an M x N batch, row-major, row i of x at x + i * x_stride (elements); the kernel
 /// writes y_ij at y + i * y_stride + j and nothing else. stream is the cudaStream_t to launch
 /// on (Where::Device) or null (Where::Host).
-struct RowProblem {
+struct RowProblem : Launch {
   const void* x_ptr = nullptr;
   void* y_ptr = nullptr;
   std::int64_t rows = 0;
@@ -44,20 +44,14 @@ struct RowProblem {
   std::int64_t y_stride = 0;
   DType x_type = DType::F32;
   DType y_type = DType::F32;
-  void* stream = nullptr;
 
   template <class T>
   const T* x() const {
-    return static_cast<const T*>(x_ptr);
+    return typed<T>(x_ptr);
   }
   template <class T>
   T* y() const {
-    return static_cast<T*>(y_ptr);
-  }
-  /// The stream as the CUDA type (cudaStream_t is a pointer type).
-  template <class Stream = void*>
-  Stream cuda_stream() const {
-    return reinterpret_cast<Stream>(stream);
+    return typed<T>(y_ptr);
   }
 };
 
