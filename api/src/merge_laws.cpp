@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "osvs/api/kind.h"
+#include "osvs/api/law_names.h"
 #include "osvs/api/merge_runner.h"
 
 namespace osvs {
@@ -36,23 +37,25 @@ std::string excluded_for_pos_inf_empty(const MergeKernel& k) {
 }  // namespace
 
 const std::vector<MergeLaw>& merge_laws() {
-  static const std::vector<MergeLaw> laws{
-      {"commutativity", "merge(a, b) and merge(b, a) have the same bits",
-       on_kernel<check_merge_commutativity>, nothing_excluded},
-      {"identity",
-       "an empty partial (whatever its o holds) merges away bitwise, on either side; two empty "
-       "ones give (-inf, +0)",
-       on_kernel<check_merge_identity>, nothing_excluded},
-      {"special_values",
-       "a NaN or +inf lse gives the canonical NaN row; a NaN in one o component stays there",
-       on_kernel<check_merge_special_values>, excluded_for_pos_inf_empty},
-      {"accuracy", "one merge is within the derived merge bound of the exact merge",
-       on_kernel<check_merge_accuracy>, nothing_excluded},
-      {"associativity", "(a + b) + c and a + (b + c) are within their trees' derived bounds",
-       on_kernel<check_merge_associativity>, nothing_excluded},
-      {"tree_invariance", "any merge tree of 3 to 6 partials is within its derived bound",
-       on_kernel<check_merge_tree_invariance>, nothing_excluded},
-  };
+  static const std::vector<MergeLaw> laws = laws_named<MergeLaw>(
+      {
+          {"commutativity", "merge(a, b) and merge(b, a) have the same bits",
+           on_kernel<check_merge_commutativity>, nothing_excluded},
+          {"identity",
+           "an empty partial (whatever its o holds) merges away bitwise, on either side; two empty "
+           "ones give (-inf, +0)",
+           on_kernel<check_merge_identity>, nothing_excluded},
+          {"special_values",
+           "a NaN or +inf lse gives the canonical NaN row; a NaN in one o component stays there",
+           on_kernel<check_merge_special_values>, excluded_for_pos_inf_empty},
+          {"accuracy", "one merge is within the derived merge bound of the exact merge",
+           on_kernel<check_merge_accuracy>, nothing_excluded},
+          {"associativity", "(a + b) + c and a + (b + c) are within their trees' derived bounds",
+           on_kernel<check_merge_associativity>, nothing_excluded},
+          {"tree_invariance", "any merge tree of 3 to 6 partials is within its derived bound",
+           on_kernel<check_merge_tree_invariance>, nothing_excluded},
+      },
+      kMergeLawNames, "merge_laws()");
   return laws;
 }
 

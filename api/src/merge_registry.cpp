@@ -4,7 +4,7 @@
 
 #include "declaration.h"
 #include "entry_registry.h"
-#include "osvs/api/kind.h"
+#include "osvs/api/law_names.h"
 #include "osvs/kernels/enum_names.h"
 
 namespace osvs {
@@ -24,7 +24,7 @@ std::string declaration_problem(const MergeKernel& k) {
   if (!k.has_callable()) return "merge kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.o_types().empty() || k.lse_bases().empty())
     return "merge kernel '" + k.name() + "' declares no o type or no lse base";
-  return api::declared_law_problem("merge kernel '" + k.name() + "'", k, law_names<MergeKind>(),
+  return api::declared_law_problem("merge kernel '" + k.name() + "'", k, kMergeLawNames,
                                    "merge law");
 }
 

@@ -7,23 +7,25 @@
 #include "osvs/api/registry.h"
 
 namespace osvs {
+namespace {
 
-std::vector<std::string> load_kernel_plugin(const std::string& path) {
-  // RTLD_LOCAL: the plugin's copy of the registry stays its own; RTLD_NOW: a missing symbol is
-  // an error here, not a crash in the middle of an audit.
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) throw std::runtime_error("cannot load plugin " + path + ": " + dlerror());
-  const auto entry = reinterpret_cast<PluginEntry>(dlsym(handle, kPluginEntryName));
-  if (!entry)
-    throw std::runtime_error(path + " is not an osvs kernel plugin (no " +
-                             std::string(kPluginEntryName) +
-                             "; build it with osvs_add_kernel_plugin)");
-  const auto last_error = reinterpret_cast<PluginLastError>(dlsym(handle, kPluginLastErrorName));
-  if (!last_error)
-    throw std::runtime_error(path + " lacks " + std::string(kPluginLastErrorName) +
-                             ": rebuild it with this osvs");
+/// The address of `name` in the plugin; std::runtime_error saying what to do when absent.
+void* entry_point(void* handle, const std::string& path, const char* name) {
+  void* p = dlsym(handle, name);
+  if (!p)
+    throw std::runtime_error(path + " is not a plugin of this osvs (no " + std::string(name) +
+                             "; build it with osvs_add_kernel_plugin of this osvs)");
+  return p;
+}
+
+/// Registers a copy of each kernel of one kind the plugin exports through `entry`; returns
+/// their names.
+template <class Kernel>
+std::vector<std::string> register_kind(void* handle, const std::string& path, const char* entry,
+                                       PluginLastError last_error) {
   std::size_t count = 0, abi = 0;
-  const RowKernel* kernels = entry(&count, &abi);
+  const Kernel* kernels =
+      reinterpret_cast<PluginEntry<Kernel>>(entry_point(handle, path, entry))(&count, &abi);
   if (abi != kPluginAbi)
     throw std::runtime_error(path + " was built against another osvs API (layout tag " +
                              std::to_string(abi) + ", this osvs " + std::to_string(kPluginAbi) +
@@ -31,8 +33,8 @@ std::vector<std::string> load_kernel_plugin(const std::string& path) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {
     // The plugin catches its kernels' exceptions on its side; rethrown here, on this side.
-    RowKernel k = kernels[i];
-    k.run([inner = kernels[i], last_error](const RowProblem& p) {
+    Kernel k = kernels[i];
+    k.run([inner = kernels[i], last_error](const typename Kernel::Problem& p) {
       inner(p);
       if (const char* e = last_error()) throw std::runtime_error(e);
     });
@@ -43,8 +45,23 @@ std::vector<std::string> load_kernel_plugin(const std::string& path) {
     }
     names.push_back(kernels[i].name());
   }
-  if (names.empty()) throw std::runtime_error(path + " registers no kernel");
   return names;
+}
+
+}  // namespace
+
+PluginKernels load_kernel_plugin(const std::string& path) {
+  // RTLD_LOCAL: the plugin's copy of the registry stays its own; RTLD_NOW: a missing symbol is
+  // an error here, not a crash in the middle of an audit.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error("cannot load plugin " + path + ": " + dlerror());
+  const auto last_error =
+      reinterpret_cast<PluginLastError>(entry_point(handle, path, kPluginLastErrorName));
+  PluginKernels out;
+  out.row = register_kind<RowKernel>(handle, path, kPluginRowEntryName, last_error);
+  out.merge = register_kind<MergeKernel>(handle, path, kPluginMergeEntryName, last_error);
+  if (out.row.empty() && out.merge.empty()) throw std::runtime_error(path + " registers no kernel");
+  return out;
 }
 
 }  // namespace osvs

@@ -1,8 +1,9 @@
-// Linked into every kernel plugin (osvs_add_kernel_plugin): exports the plugin's registry.
+// Linked into every kernel plugin (osvs_add_kernel_plugin): exports the plugin's registries, one
+// entry point a kind (osvs/api/plugin.h).
 //
 // A plugin carries its own copy of the C++ runtime (osvs links it statically), so an exception
 // must never cross from the plugin into the loader: each exported kernel's callable catches
-// everything inside the plugin and leaves the message for osvs_plugin_last_error_v1, which the
+// everything inside the plugin and leaves the message for osvs_plugin_last_error_v2, which the
 // loader reads after every launch and turns into a KernelFailure on its side.
 #include <exception>
 #include <string>
@@ -16,9 +17,10 @@ namespace {
 thread_local std::string last_error;
 thread_local bool has_error = false;
 
-osvs::RowKernel guarded(const osvs::RowKernel& k) {
-  osvs::RowKernel copy = k;
-  copy.run([inner = k](const osvs::RowProblem& p) {
+template <class Kernel>
+Kernel guarded(const Kernel& k) {
+  Kernel copy = k;
+  copy.run([inner = k](const typename Kernel::Problem& p) {
     try {
       inner(p);
     } catch (const std::exception& e) {
@@ -32,21 +34,32 @@ osvs::RowKernel guarded(const osvs::RowKernel& k) {
   return copy;
 }
 
-}  // namespace
-
-extern "C" __attribute__((visibility("default"))) const osvs::RowKernel* osvs_plugin_kernels_v1(
-    std::size_t* count, std::size_t* abi) {
-  static const std::vector<osvs::RowKernel> exported = [] {
-    std::vector<osvs::RowKernel> out;
-    for (const osvs::RowKernel& k : osvs::registered<osvs::RowKernel>()) out.push_back(guarded(k));
+/// The registered kernels of one kind, guarded, made once.
+template <class Kernel>
+const Kernel* exported(std::size_t* count, std::size_t* abi) {
+  static const std::vector<Kernel> kernels = [] {
+    std::vector<Kernel> out;
+    for (const Kernel& k : osvs::registered<Kernel>()) out.push_back(guarded(k));
     return out;
   }();
-  *count = exported.size();
+  *count = kernels.size();
   *abi = osvs::kPluginAbi;
-  return exported.data();
+  return kernels.data();
 }
 
-extern "C" __attribute__((visibility("default"))) const char* osvs_plugin_last_error_v1() {
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const osvs::RowKernel* osvs_plugin_kernels_v2(
+    std::size_t* count, std::size_t* abi) {
+  return exported<osvs::RowKernel>(count, abi);
+}
+
+extern "C" __attribute__((visibility("default"))) const osvs::MergeKernel*
+osvs_plugin_merge_kernels_v2(std::size_t* count, std::size_t* abi) {
+  return exported<osvs::MergeKernel>(count, abi);
+}
+
+extern "C" __attribute__((visibility("default"))) const char* osvs_plugin_last_error_v2() {
   if (!has_error) return nullptr;
   has_error = false;
   return last_error.c_str();

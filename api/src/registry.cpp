@@ -4,7 +4,7 @@
 
 #include "declaration.h"
 #include "entry_registry.h"
-#include "osvs/api/row_law_names.h"
+#include "osvs/api/law_names.h"
 #include "osvs/kernels/enum_names.h"
 
 namespace osvs {

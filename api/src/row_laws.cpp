@@ -12,8 +12,8 @@
 #include "exact_outputs.h"
 #include "large_batch_law.h"
 #include "osvs/api/kind.h"
+#include "osvs/api/law_names.h"
 #include "osvs/api/row_judge.h"
-#include "osvs/api/row_law_names.h"
 
 namespace osvs {
 namespace {
@@ -257,18 +257,8 @@ bool is_not_judged(const Verdict& v) {
   return !v.judged();
 }
 
-/// The laws, checked once against the names declarations may give (row_law_names.h).
-std::vector<RowLaw> checked_laws() {
-  std::vector<RowLaw> laws = make_laws();
-  bool same = laws.size() == std::size(kRowLawNames);
-  for (std::size_t i = 0; same && i < laws.size(); ++i) same = laws[i].name == kRowLawNames[i];
-  if (!same)
-    throw std::logic_error("row_laws() and kRowLawNames (row_law_names.h) name other laws");
-  return laws;
-}
-
 const std::vector<RowLaw>& row_laws() {
-  static const std::vector<RowLaw> laws = checked_laws();
+  static const std::vector<RowLaw> laws = laws_named(make_laws(), kRowLawNames, "row_laws()");
   return laws;
 }
 

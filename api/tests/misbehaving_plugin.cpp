@@ -21,6 +21,17 @@ const bool registered = [] {
   }));
   osvs::register_kernel(osvs::RowKernel("bad.no_contract", osvs::Where::Host).run(good_softmax));
   osvs::register_kernel(host_kernel("good.softmax", good_softmax));
+  // A merge kernel through the same plugin: it returns its first operand, so commutativity
+  // and accuracy fail.
+  osvs::register_kernel(osvs::MergeKernel("bad.merge_keeps_a", osvs::Where::Host)
+                            .run([](const osvs::MergeProblem& p) {
+                              for (std::int64_t r = 0; r < p.rows; ++r) {
+                                p.lse_out[r] = p.lse_a[r];
+                                for (int c = 0; c < p.head_dim; ++c)
+                                  p.o_out<float>()[r * p.head_dim + c] =
+                                      p.o_a<float>()[r * p.head_dim + c];
+                              }
+                            }));
   return true;
 }();
 }  // namespace

@@ -2,6 +2,7 @@
 // with a message naming the file.
 #include <gtest/gtest.h>
 
+#include "osvs/api/kind.h"
 #include "osvs/api/plugin.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_laws.h"
@@ -10,8 +11,9 @@ namespace osvs {
 namespace {
 
 TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
-  const auto names = load_kernel_plugin(OSVS_EXAMPLE_PLUGIN);
-  ASSERT_EQ(names.size(), 2u);
+  const PluginKernels names = load_kernel_plugin(OSVS_EXAMPLE_PLUGIN);
+  ASSERT_EQ(names.row.size(), 2u);
+  EXPECT_TRUE(names.merge.empty());
   const RowKernel* k = find_registered<RowKernel>("example.host_softmax");
   ASSERT_NE(k, nullptr);
   const Verdict v = find_row_law("accuracy")->check(*k, RowCase::of({{1, 2, 3}, {-1, 0, 1}}));
@@ -25,13 +27,30 @@ TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
   }
 }
 
+/// Merge kernels come through the same loader: the merge example's host twin is registered and
+/// runs under the merge laws.
+TEST(Plugin, LoadsMergeKernels) {
+  const PluginKernels names = load_kernel_plugin(OSVS_MERGE_PLUGIN);
+  EXPECT_TRUE(names.row.empty());
+  ASSERT_FALSE(names.merge.empty());
+  const MergeKernel* k = find_registered<MergeKernel>("example.merge_attn_states.host");
+  ASSERT_NE(k, nullptr);
+  const MergeLaw* law = MergeKind::find_law("commutativity");
+  ASSERT_NE(law, nullptr);
+  MergeCase c;
+  c.parts = {AttnStates{2, 3, DType::F32, {0.5f, -1.0f}, {1, 2, 3, 4, 5, 6}},
+             AttnStates{2, 3, DType::F32, {0.25f, 1.0f}, {-1, 0, 7, 8, 9, 10}}};
+  const Verdict v = MergeKind::check(*law, *k, c);
+  EXPECT_TRUE(v.holds() && !is_not_judged(v)) << v.explanation;
+}
+
 TEST(Plugin, RefusesWhatIsNotAPlugin) {
   EXPECT_THROW(load_kernel_plugin("/nonexistent/libnothing.so"), std::runtime_error);
   try {
     load_kernel_plugin(OSVS_NOT_A_PLUGIN);
     FAIL() << "a library without the entry point was accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("is not an osvs kernel plugin"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("is not a plugin of this osvs"), std::string::npos)
         << e.what();
   }
 }

@@ -78,8 +78,11 @@ void add_audit_command(CLI::App& app) {
                   "A plugin kernel's audit is stopped after this many seconds")
       ->check(CLI::PositiveNumber);
   // The process that audits one plugin kernel (started by the audit itself).
-  sub->add_option("--row-child", plugins->child_kernel)->group("");
-  sub->add_option("--row-child-out", plugins->child_out)->group("");
+  sub->add_option("--child-kind", plugins->child_kind)
+      ->check(CLI::IsMember({"row", "merge"}))
+      ->group("");
+  sub->add_option("--child-kernel", plugins->child_kernel)->group("");
+  sub->add_option("--child-out", plugins->child_out)->group("");
   sub->callback([opt, budget, plot_dir, plugins, shard, merge] {
     if (!plugins->plugins.empty()) {
       const int status = audit::run_plugin_audit(*plugins, *opt);

@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "json_parts.h"
-#include "osvs/api/row_cases.h"
+#include "law_run.h"
+#include "osvs/api/kind.h"
 #include "osvs/api/row_judge.h"
 #include "osvs/api/row_laws.h"
 #include "osvs/api/runner.h"
@@ -103,7 +104,7 @@ std::vector<std::int64_t> lengths(const RowKernel& k, bool quick) {
 }
 
 RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int64_t n,
-                        const RowAuditOptions& o) {
+                        const KernelAuditOptions& o) {
   RowSweepCell cell;
   cell.family = family;
   cell.n = n;
@@ -127,50 +128,64 @@ RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int6
   return cell;
 }
 
-RowLawOutcome audit_law(const RowKernel& k, const RowLaw& law, const RowAuditOptions& o) {
-  RowLawOutcome out{law.name, "", ""};
+/// One law of kind K on k: the law run of the testbed (api/testbed/law_run.h) on o.law_cases
+/// generated cases from a seed derived from the audit's, the kernel's and the law's names,
+/// without shrinking (the audit reports the first counterexample; the testbed shrinks).
+template <class K>
+LawOutcome audit_law(const typename K::Kernel& k, const typename K::Law& law,
+                     const KernelAuditOptions& o) {
   if (auto it = k.skips().find(law.name); it != k.skips().end())
     return {law.name, "skipped", it->second};
-  if (const std::string why = law.excluded(k); !why.empty()) return {law.name, "not judged", why};
+  if (const std::string why = K::excluded(law, k); !why.empty())
+    return {law.name, "not judged", why};
   const auto defect = k.known_defects().find(law.name);
   const bool expect_failure = defect != k.known_defects().end();
-  const auto cases = testbed::row_case(k, law.name);
-  int judged = 0;
-  std::string failure, not_judged_reason;
   rc::detail::TestParams params;
   params.seed = fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + law.name);
   params.maxSuccess = o.law_cases;
   params.disableShrinking = true;
-  rc::detail::checkTestable(
-      [&] {
-        if (!failure.empty() || (law.single_case && judged > 0)) return;
-        const RowCase c = *cases;
-        Verdict v;
-        try {
-          v = law.check(k, c);
-        } catch (const KernelFailure& e) {
-          v = Verdict::fail(e.what());
-        }
-        if (is_not_judged(v)) {
-          not_judged_reason = v.explanation;
-          return;
-        }
-        ++judged;
-        if (!v.holds()) failure = v.explanation;
-      },
-      rc::detail::TestMetadata{}, params);
-  if (!failure.empty()) {
-    out.status = expect_failure ? "known defect shown" : "fails";
-    out.detail = expect_failure ? defect->second + ": " + failure : failure;
-  } else if (judged == 0) {
-    out.status = "not judged";
-    out.detail = not_judged_reason;
-  } else {
-    out.status = expect_failure ? "known defect missing" : "holds";
-    out.detail =
-        std::to_string(judged) + " cases" + (expect_failure ? "; declared: " + defect->second : "");
+  const auto run = testbed::run_law<K>(
+      law, k, 0, [](const Verdict&, const typename K::Case&) {}, params);
+  if (run.failed()) {
+    const std::string failure = run.smallest_verdict.explanation;
+    if (expect_failure) return {law.name, "known defect shown", defect->second + ": " + failure};
+    return {law.name, "fails", failure};
   }
-  return out;
+  if (run.errored()) return {law.name, "fails", "the law's run threw: " + run.property_failure};
+  if (run.judged == 0) return {law.name, "not judged", run.not_judged_reason};
+  return {law.name, expect_failure ? "known defect missing" : "holds",
+          std::to_string(run.judged) + " cases" +
+              (expect_failure ? "; declared: " + defect->second : "")};
+}
+
+/// What every kind's audit does around its own parts: the kernel's availability, `parts` (the
+/// sweep and the laws; a throw is status "failed"), the status from their findings and the time.
+template <class Kernel, class Parts>
+KernelAudit audit_kernel(const Kernel& k, KernelAudit a, bool contract_declared,
+                         const Parts& parts) {
+  const auto start = std::chrono::steady_clock::now();
+  a.kernel = k.name();
+  std::string why;
+  if (!runnable(k, &why)) {
+    a.status = "unavailable";
+    a.error = why;
+    return a;
+  }
+  try {
+    parts(a);
+  } catch (const std::exception& e) {
+    a.status = "failed";
+    a.error = e.what();
+  }
+  if (a.status.empty()) {
+    bool broken = false;
+    for (const auto& c : a.sweep) broken = broken || c.violations > 0;
+    for (const auto& l : a.laws)
+      broken = broken || l.status == "fails" || l.status == "known defect missing";
+    a.status = broken ? "violations" : contract_declared ? "passes" : "no contract";
+  }
+  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return a;
 }
 
 std::string declaration_of(const RowKernel& k) {
@@ -184,38 +199,35 @@ std::string declaration_of(const RowKernel& k) {
 
 }  // namespace
 
-RowKernelAudit audit_row_kernel(const RowKernel& k, const RowAuditOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  RowKernelAudit a;
-  a.kernel = k.name();
+KernelAudit audit_row_kernel(const RowKernel& k, const KernelAuditOptions& o) {
+  KernelAudit a;
+  a.kind = RowKind::name;
   a.declaration = declaration_of(k);
   a.contract = k.accuracy().describe();
-  std::string why;
-  if (!runnable(k, &why)) {
-    a.status = "unavailable";
-    a.error = why;
-    return a;
-  }
-  try {
+  return audit_kernel(k, std::move(a), k.accuracy().declared(), [&](KernelAudit& out) {
     for (const std::string& f : families())
-      for (std::int64_t n : lengths(k, o.quick)) a.sweep.push_back(sweep_cell(k, f, n, o));
-    for (const RowLaw& law : row_laws()) a.laws.push_back(audit_law(k, law, o));
-  } catch (const std::exception& e) {
-    a.status = "failed";
-    a.error = e.what();
-  }
-  if (a.status.empty()) {
-    bool broken = false;
-    for (const auto& c : a.sweep) broken = broken || c.violations > 0;
-    for (const auto& l : a.laws)
-      broken = broken || l.status == "fails" || l.status == "known defect missing";
-    a.status = broken ? "violations" : k.accuracy().declared() ? "passes" : "no contract";
-  }
-  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return a;
+      for (std::int64_t n : lengths(k, o.quick)) out.sweep.push_back(sweep_cell(k, f, n, o));
+    for (const RowLaw& law : row_laws()) out.laws.push_back(audit_law<RowKind>(k, law, o));
+  });
 }
 
-bool gate_passes(const RowKernelAudit& a) {
+KernelAudit audit_merge_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
+  KernelAudit a;
+  a.kind = MergeKind::name;
+  std::ostringstream d;
+  d << "merge on " << to_string(k.where()) << "; o";
+  for (DType t : k.o_types()) d << " " << to_string(t);
+  d << "; lse base";
+  for (LseBase b : k.lse_bases()) d << " " << to_string(b);
+  d << "; empty partial " << to_string(k.empty_partial());
+  a.declaration = d.str();
+  a.contract = "the derived merge bound (docs/semantics.md)";
+  return audit_kernel(k, std::move(a), true, [&](KernelAudit& out) {
+    for (const MergeLaw& law : merge_laws()) out.laws.push_back(audit_law<MergeKind>(k, law, o));
+  });
+}
+
+bool gate_passes(const KernelAudit& a) {
   return a.status == "passes";
 }
 
@@ -241,26 +253,26 @@ json cell_json(const RowSweepCell& c) {
           {"first_violation", c.first_violation}};
 }
 
-json audit_json(const RowKernelAudit& a) {
+json audit_json(const KernelAudit& a) {
   json sweep = json::array(), laws = json::array();
   for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
   for (const auto& l : a.laws)
     laws.push_back({{"law", l.law}, {"status", l.status}, {"detail", l.detail}});
-  return {{"kernel", a.kernel},     {"declaration", a.declaration},
-          {"contract", a.contract}, {"status", a.status},
-          {"error", a.error},       {"sweep", sweep},
-          {"laws", laws},           {"seconds", a.seconds}};
+  return {{"kind", a.kind},         {"kernel", a.kernel}, {"declaration", a.declaration},
+          {"contract", a.contract}, {"status", a.status}, {"error", a.error},
+          {"sweep", sweep},         {"laws", laws},       {"seconds", a.seconds}};
 }
 
 }  // namespace
 
-std::string to_json(const RowKernelAudit& a) {
+std::string to_json(const KernelAudit& a) {
   return audit_json(a).dump(1) + "\n";
 }
 
-RowKernelAudit row_kernel_audit_from_json(const std::string& text) {
+KernelAudit kernel_audit_from_json(const std::string& text) {
   const json j = json::parse(text);
-  RowKernelAudit a;
+  KernelAudit a;
+  a.kind = j.at("kind");
   a.kernel = j.at("kernel");
   a.declaration = j.at("declaration");
   a.contract = j.at("contract");
@@ -276,8 +288,8 @@ RowKernelAudit row_kernel_audit_from_json(const std::string& text) {
   return a;
 }
 
-std::string row_audit_json(const std::vector<RowKernelAudit>& audits,
-                           const std::string& provenance) {
+std::string plugin_audit_json(const std::vector<KernelAudit>& audits,
+                              const std::string& provenance) {
   json all = json::array();
   bool gate = true;
   for (const auto& a : audits) {
@@ -289,8 +301,8 @@ std::string row_audit_json(const std::vector<RowKernelAudit>& audits,
          "\n";
 }
 
-std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
-                               const std::string& provenance) {
+std::string plugin_audit_markdown(const std::vector<KernelAudit>& audits,
+                                  const std::string& provenance) {
   std::ostringstream md;
   bool gate = true;
   for (const auto& a : audits) gate = gate && gate_passes(a);
@@ -299,8 +311,9 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
      << "**Release gate: " << (gate ? "passes" : "fails") << "**\n\n"
      << "Plots (drawn where gnuplot is installed; `osvs audit --plot DIR` draws them later): "
         "`worst_vs_n.png`, `contract_ratio_vs_n.png`.\n\n"
-     << "| kernel | declaration | contract | status | worst ulp | worst / contract | violations |\n"
-     << "| --- | --- | --- | --- | --- | --- | --- |\n";
+     << "| kernel | kind | declaration | contract | status | worst ulp | worst / contract | "
+        "violations |\n"
+     << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& a : audits) {
     double worst = 0, ratio = -1;
     std::int64_t violations = 0;
@@ -310,8 +323,8 @@ std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
       violations += c.violations;
     }
     const std::string status = a.status == "no contract" ? "no contract declared" : a.status;
-    md << "| " << a.kernel << " | " << a.declaration << " | " << a.contract << " | **" << status
-       << "**" << (a.error.empty() ? "" : ": " + a.error) << " | "
+    md << "| " << a.kernel << " | " << a.kind << " | " << a.declaration << " | " << a.contract
+       << " | **" << status << "**" << (a.error.empty() ? "" : ": " + a.error) << " | "
        << (a.sweep.empty() ? "not run" : digits9(worst)) << " | "
        << (a.sweep.empty() ? "not run"
            : ratio < 0     ? "no contract"

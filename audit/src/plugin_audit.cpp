@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "osvs/api/kind.h"
 #include "osvs/api/plugin.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/runner.h"
@@ -49,20 +50,37 @@ std::string utc_now() {
   return date;
 }
 
-RowAuditOptions row_options(const AuditOptions& o) {
-  RowAuditOptions r;
+KernelAuditOptions kernel_audit_options(const AuditOptions& o) {
+  KernelAuditOptions r;
   r.seed = o.seed;
   r.quick = o.quick;
   r.law_cases = o.quick ? 30 : 100;
   return r;
 }
 
+/// A plugin kernel to audit: its kind and name.
+struct Entry {
+  std::string kind;
+  std::string name;
+};
+
+/// The kernel of kind `kind` named `name` in the registry, audited; std::runtime_error when
+/// there is none.
+KernelAudit audit_registered(const std::string& kind, const std::string& name,
+                             const KernelAuditOptions& o) {
+  if (kind == MergeKind::name) {
+    if (const MergeKernel* k = find_registered<MergeKernel>(name)) return audit_merge_kernel(*k, o);
+  } else if (const RowKernel* k = find_registered<RowKernel>(name)) {
+    return audit_row_kernel(*k, o);
+  }
+  throw std::runtime_error("no " + kind + " kernel '" + name + "' in the plugins");
+}
+
 /// The child: load the plugins, audit one kernel, write its JSON.
 int run_child(const PluginAuditOptions& p, const AuditOptions& o) {
   for (const auto& plugin : p.plugins) load_kernel_plugin(plugin);
-  const RowKernel* k = find_registered<RowKernel>(p.child_kernel);
-  if (!k) throw std::runtime_error("no kernel '" + p.child_kernel + "' in the plugins");
-  write_file(p.child_out, to_json(audit_row_kernel(*k, row_options(o))));
+  write_file(p.child_out,
+             to_json(audit_registered(p.child_kind, p.child_kernel, kernel_audit_options(o))));
   return 0;
 }
 
@@ -78,15 +96,16 @@ std::string child_failure(int status, bool timed_out, const std::string& log) {
 }
 
 /// Audits kernel `name` in a child process; its report, or a "failed" entry saying why not.
-RowKernelAudit audit_in_child(const std::string& name, const PluginAuditOptions& p,
-                              const AuditOptions& o, const fs::path& work) {
-  const fs::path json_out = work / (name + ".json");
-  const fs::path log = work / (name + ".log");
+KernelAudit audit_in_child(const Entry& e, const PluginAuditOptions& p, const AuditOptions& o,
+                           const fs::path& work) {
+  const std::string& name = e.name;
+  const fs::path json_out = work / (e.kind + "." + name + ".json");
+  const fs::path log = work / (e.kind + "." + name + ".log");
   fs::remove(json_out);
   std::vector<std::string> args = {fs::read_symlink("/proc/self/exe").string(), "audit"};
   for (const auto& plugin : p.plugins) args.insert(args.end(), {"--plugin", plugin});
-  args.insert(args.end(), {"--row-child", name, "--row-child-out", json_out.string(), "--seed",
-                           std::to_string(o.seed)});
+  args.insert(args.end(), {"--child-kind", e.kind, "--child-kernel", name, "--child-out",
+                           json_out.string(), "--seed", std::to_string(o.seed)});
   if (o.quick) args.push_back("--quick");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -98,7 +117,8 @@ RowKernelAudit audit_in_child(const std::string& name, const PluginAuditOptions&
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
-  RowKernelAudit failed;
+  KernelAudit failed;
+  failed.kind = e.kind;
   failed.kernel = name;
   failed.status = "failed";
   if (spawned != 0) {
@@ -120,7 +140,7 @@ RowKernelAudit audit_in_child(const std::string& name, const PluginAuditOptions&
   }
   if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(json_out)) {
     try {
-      return row_kernel_audit_from_json(read_file(json_out));
+      return kernel_audit_from_json(read_file(json_out));
     } catch (const std::exception& e) {
       failed.error = std::string("unreadable report: ") + e.what();
       return failed;
@@ -148,39 +168,47 @@ std::string provenance(const PluginAuditOptions& p, const AuditOptions& o) {
 
 int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
   if (!p.child_kernel.empty()) return run_child(p, o);
-  std::vector<std::string> names;
+  std::vector<Entry> entries;
   try {
-    for (const auto& plugin : p.plugins)
-      for (auto& n : load_kernel_plugin(plugin)) names.push_back(n);
+    for (const auto& plugin : p.plugins) {
+      const PluginKernels loaded = load_kernel_plugin(plugin);
+      for (const auto& n : loaded.row) entries.push_back({RowKind::name, n});
+      for (const auto& n : loaded.merge) entries.push_back({MergeKind::name, n});
+    }
   } catch (const std::exception& e) {
     fmt::print(stderr, "osvs audit: {}\n", e.what());
     return 2;
   }
   if (!p.kernels.empty()) {
-    for (const auto& k : p.kernels)
-      if (!find_registered<RowKernel>(k)) {
+    std::vector<Entry> chosen;
+    for (const auto& k : p.kernels) {
+      const std::size_t before = chosen.size();
+      for (const Entry& e : entries)
+        if (e.name == k) chosen.push_back(e);  // every kind's kernel of that name
+      if (chosen.size() == before) {
         fmt::print(stderr, "osvs audit: no kernel '{}' in the plugins\n", k);
         return 2;
       }
-    names = p.kernels;
+    }
+    entries = chosen;
   }
   const fs::path out =
       o.out.empty() ? fs::path("osvs-reports") / "audit" / "plugins" : fs::path(o.out);
   const fs::path work = out / "kernels";
   fs::create_directories(work);
   const std::string prov = provenance(p, o);
-  std::vector<RowKernelAudit> audits;
+  std::vector<KernelAudit> audits;
   bool gate = true;
-  for (const auto& name : names) {
-    fmt::print("osvs audit: {} ...\n", name);
+  for (const Entry& e : entries) {
+    fmt::print("osvs audit: {} kernel {} ...\n", e.kind, e.name);
     std::fflush(stdout);
-    audits.push_back(audit_in_child(name, p, o, work));
+    audits.push_back(audit_in_child(e, p, o, work));
     const auto& a = audits.back();
     gate = gate && gate_passes(a);
-    fmt::print("osvs audit: {}: {}{} ({:.1f} s)\n", name, a.status,
+    fmt::print("osvs audit: {}: {}{} ({:.1f} s)\n", e.name, a.status,
                a.error.empty() ? "" : " - " + a.error.substr(0, 300), a.seconds);
-    write_file(out / "audit.md", row_audit_markdown(audits, prov));
-    write_file(out / "audit.json", row_audit_json(audits, prov));
+    write_file(out / "audit.md", plugin_audit_markdown(audits, prov));
+    write_file(out / "audit.json", plugin_audit_json(audits, prov));
   }
   if (o.plots) {
     std::string message;

@@ -11,12 +11,12 @@ namespace osvs::test {
 namespace {
 
 TEST(RowAudit, ReportsRoundTripWithNonFiniteErrors) {
-  RowKernelAudit a;
+  KernelAudit a;
   a.kernel = "k";
   a.status = "violations";
   a.sweep.push_back({"normal_10", 7, 2, 14, INFINITY, NAN, 3, "y[0] = inf"});
   a.laws.push_back({"accuracy", "fails", "why"});
-  const RowKernelAudit back = row_kernel_audit_from_json(to_json(a));
+  const KernelAudit back = kernel_audit_from_json(to_json(a));
   ASSERT_EQ(back.sweep.size(), 1u);
   EXPECT_TRUE(std::isinf(back.sweep[0].worst_ulp));
   EXPECT_TRUE(std::isnan(back.sweep[0].worst_ratio));
@@ -26,7 +26,7 @@ TEST(RowAudit, ReportsRoundTripWithNonFiniteErrors) {
 }
 
 TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
-  RowAuditOptions o;
+  KernelAuditOptions o;
   o.quick = true;
   o.law_cases = 10;
   const auto bad = audit_row_kernel(host_kernel("unsafe", unsafe_softmax), o);
@@ -35,7 +35,7 @@ TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
   EXPECT_EQ(good.status, "passes") << to_json(good);
   const auto none = audit_row_kernel(RowKernel("none", Where::Host).run(good_softmax), o);
   EXPECT_EQ(none.status, "no contract");
-  EXPECT_NE(row_audit_markdown({good, none}, "p").find("no contract declared"), std::string::npos);
+  EXPECT_NE(plugin_audit_markdown({good, none}, "p").find("no contract declared"), std::string::npos);
 }
 
 }  // namespace

@@ -37,10 +37,11 @@ struct Launch {
   }
 };
 
-template <class Self, class Launch>
+template <class Self, class LaunchT>
 class KernelDeclaration {
  public:
-  using Fn = std::function<void(const Launch&)>;
+  using Problem = LaunchT;  ///< what one launch hands the callable (RowProblem, MergeProblem)
+  using Fn = std::function<void(const Problem&)>;
 
   // --- declaration
   Self& run(Fn fn) { return (fn_ = std::move(fn), self()); }
@@ -62,7 +63,7 @@ class KernelDeclaration {
   const std::map<std::string, std::string>& known_defects() const { return defects_; }
   const std::string& description() const { return description_; }
   /// Runs the kernel on one launch (the runner calls this; it checks what the kernel did).
-  void operator()(const Launch& p) const { fn_(p); }
+  void operator()(const Problem& p) const { fn_(p); }
   bool has_callable() const { return static_cast<bool>(fn_); }
 
  protected:

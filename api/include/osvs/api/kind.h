@@ -79,14 +79,6 @@ using RowKind = Kind<kRowKindName, RowKernel, RowCase, RowLaw, &row_laws, &regis
 using MergeKind =
     Kind<kMergeKindName, MergeKernel, MergeCase, MergeLaw, &merge_laws, &registered<MergeKernel>>;
 
-/// The law names of kind K: what a declaration's skip and known defect may name.
-template <class K>
-std::vector<std::string> law_names() {
-  std::vector<std::string> names;
-  for (const auto& law : K::laws()) names.push_back(law.name);
-  return names;
-}
-
 /// Why `law` is left out for `k`, or "" when it runs: a declared skip, a law the declaration
 /// rules out, a kernel that cannot run in this process.
 template <class K>

@@ -1,6 +1,7 @@
-// The audit of registered row kernels (osvs audit --plugin): for each kernel, a deterministic
-// sweep of input families x row lengths judged against the exact outputs and the kernel's
-// contract and conventions, then every law on a fixed number of generated cases. Each kernel is
+// The audit of registered kernels of every kind (osvs audit --plugin): for a row kernel, a
+// deterministic sweep of input families x row lengths judged against the exact outputs and the
+// kernel's contract and conventions; for every kind, every law of the kind on a fixed number of
+// generated cases (the one law run of api/testbed/law_run.h, unshrunk). Each kernel is
 // audited in a process of its own by the command line, so that one that crashes or poisons the
 // device is reported and the others still run.
 #pragma once
@@ -9,11 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "osvs/api/merge_kernel.h"
 #include "osvs/api/row_kernel.h"
 
 namespace osvs {
 
-struct RowAuditOptions {
+struct KernelAuditOptions {
   std::uint64_t seed = 20261130;  ///< every input of the sweep derives from it (FNV-1a, SplitMix64)
   bool quick = false;             ///< a small sweep (CI)
   int law_cases = 100;            ///< generated cases per law
@@ -31,40 +33,45 @@ struct RowSweepCell {
   std::string first_violation;  ///< the first one, explained
 };
 
-struct RowLawOutcome {
+struct LawOutcome {
   std::string law;
   std::string status;  ///< holds, fails, not judged, known defect shown, known defect missing,
                        ///< skipped
   std::string detail;
 };
 
-struct RowKernelAudit {
+struct KernelAudit {
+  std::string kind = "row";  ///< the kernel's kind (osvs/api/kind.h): row, merge
   std::string kernel;
-  std::string declaration;  ///< op, types, where, contract, conventions in one line
-  std::string contract;     ///< the contract's description ("none declared" included)
-  std::string status;       ///< passes, violations, no contract, failed, unavailable
-  std::string error;        ///< failed / unavailable: why
-  std::vector<RowSweepCell> sweep;
-  std::vector<RowLawOutcome> laws;
+  std::string declaration;          ///< op, types, where, contract, conventions in one line
+  std::string contract;             ///< the contract's description ("none declared" included)
+                                    ///< (a merge kernel's is the derived merge bound)
+  std::string status;               ///< passes, violations, no contract, failed, unavailable
+  std::string error;                ///< failed / unavailable: why
+  std::vector<RowSweepCell> sweep;  ///< row kernels only
+  std::vector<LawOutcome> laws;
   double seconds = 0;
 };
 
 /// Audits one kernel (never throws for the kernel's faults: they become status "failed").
-RowKernelAudit audit_row_kernel(const RowKernel& k, const RowAuditOptions& o);
+KernelAudit audit_row_kernel(const RowKernel& k, const KernelAuditOptions& o);
+
+/// Audits one merge kernel: every merge law (never throws for the kernel's faults).
+KernelAudit audit_merge_kernel(const MergeKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
-bool gate_passes(const RowKernelAudit& a);
+bool gate_passes(const KernelAudit& a);
 
 /// JSON form (one kernel) and back; the child process hands its result to the parent this way.
-std::string to_json(const RowKernelAudit& a);
-RowKernelAudit row_kernel_audit_from_json(const std::string& text);
+std::string to_json(const KernelAudit& a);
+KernelAudit kernel_audit_from_json(const std::string& text);
 
 /// The markdown report of a set of audited kernels, with a provenance header.
-std::string row_audit_markdown(const std::vector<RowKernelAudit>& audits,
-                               const std::string& provenance);
+std::string plugin_audit_markdown(const std::vector<KernelAudit>& audits,
+                                  const std::string& provenance);
 
 /// The JSON report of a set of audited kernels (deterministic apart from the "seconds" fields).
-std::string row_audit_json(const std::vector<RowKernelAudit>& audits,
-                           const std::string& provenance);
+std::string plugin_audit_json(const std::vector<KernelAudit>& audits,
+                              const std::string& provenance);
 
 }  // namespace osvs
