@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 
 #ifndef OSVS_VERSION
 #define OSVS_VERSION "unknown"
@@ -27,7 +27,7 @@ constexpr bool kCudaBuild = false;
 #endif
 
 void print_version() {
-  fmt::print("osvs {} (commit {})\n", OSVS_VERSION, OSVS_BUILD_COMMIT);
+  fmt::print("osvs {} (commit {})\n", OSVS_VERSION, recorded_build_commit());
   fmt::print("  portable exp          {}\n", on_off(kPortableExpBuild));
   fmt::print("  CUDA FMA contraction  {}\n", on_off(OSVS_MODEL_FMAD));
   fmt::print("  CUDA executor         {}\n", on_off(kCudaBuild));

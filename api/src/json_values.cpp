@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 #include "osvs/kernels/stable_hash.h"
 #include "osvs/replay/hex_float.h"
 
@@ -45,12 +45,7 @@ std::string content_id(const std::string& text) {
 }
 
 std::string provenance(const std::string& found_by) {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  const char* commit = std::getenv("OSVS_COMMIT");
-  return std::string(date) + ", osvs " + (commit && *commit ? commit : OSVS_BUILD_COMMIT) + ", " +
-         found_by;
+  return utc_now_iso8601() + ", osvs " + build_commit() + ", " + found_by;
 }
 
 std::string read_text(const std::string& path) {

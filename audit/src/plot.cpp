@@ -1,29 +1,18 @@
 #include "osvs/audit/plot.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <map>
-#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "osvs/audit/report_files.h"
+#include "gnuplot_plots.h"
 
 namespace osvs::audit {
 namespace {
 
 using nlohmann::json;
-
-json read_audit(const std::filesystem::path& dir) {
-  const std::string text = read_detail_file(dir, "audit.json");
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
-  }
-}
 
 double as_number(const json& v) {
   return v.is_number() ? v.get<double>() : 0;  // "inf" entries are not plotted
@@ -130,28 +119,17 @@ std::string script(const json& audit) {
 }  // namespace
 
 bool draw_plots(const std::filesystem::path& dir, std::string* message) {
-  const json audit = read_audit(dir);
+  const json audit = read_audit_json(dir);
   // A plugin audit's report (its kernels carry a sweep) has plots of its own.
   const json& kernels = audit.at("kernels");
   if (!kernels.empty() && kernels.front().contains("sweep")) return draw_plugin_plots(dir, message);
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
-    *message = "gnuplot not found: plots skipped (run `osvs audit --plot " + dir.string() +
-               "` where gnuplot is installed)";
-    return false;
-  }
-  try {
-    write_data(audit, dir);
-    std::ofstream(dir / "plots.gp") << script(audit) << attention_data(audit, dir);
-  } catch (const json::exception& e) {
-    throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
-  }
-  const std::string command = "cd '" + dir.string() + "' && gnuplot plots.gp";
-  if (std::system(command.c_str()) != 0) {
-    *message = "gnuplot failed on " + (dir / "plots.gp").string();
-    return false;
-  }
-  *message = "plots written to " + dir.string();
-  return true;
+  return draw_with_gnuplot(
+      dir,
+      [&] {
+        write_data(audit, dir);
+        std::ofstream(dir / "plots.gp") << script(audit) << attention_data(audit, dir);
+      },
+      message);
 }
 
 }  // namespace osvs::audit

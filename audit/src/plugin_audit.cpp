@@ -1,5 +1,5 @@
 #include "osvs/audit/plugin_audit.h"
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -41,13 +41,6 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + p.string());
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return date;
 }
 
 KernelAuditOptions kernel_audit_options(const AuditOptions& o) {
@@ -157,11 +150,9 @@ std::string provenance(const PluginAuditOptions& p, const AuditOptions& o) {
   for (const auto& pl : p.plugins) plugins += (plugins.empty() ? "" : ", ") + pl;
   std::string device;
   const bool gpu = device_available(&device);
-  const char* commit = std::getenv("OSVS_COMMIT");
-  return fmt::format("Audited {} by osvs {} (seed {}, {} sweep) on {}; plugins: {}.", utc_now(),
-                     commit && *commit ? commit : OSVS_BUILD_COMMIT, o.seed,
-                     o.quick ? "quick" : "full", gpu ? "a machine with a CUDA device" : device,
-                     plugins);
+  return fmt::format("Audited {} by osvs {} (seed {}, {} sweep) on {}; plugins: {}.",
+                     utc_now_iso8601(), build_commit(), o.seed, o.quick ? "quick" : "full",
+                     gpu ? "a machine with a CUDA device" : device, plugins);
 }
 
 }  // namespace

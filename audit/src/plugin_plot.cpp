@@ -7,8 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "gnuplot_plots.h"
 #include "osvs/audit/plot.h"
-#include "osvs/audit/report_files.h"
 
 namespace osvs::audit {
 namespace {
@@ -64,30 +64,14 @@ std::string script(const json& audit) {
 }  // namespace
 
 bool draw_plugin_plots(const std::filesystem::path& dir, std::string* message) {
-  json audit;
-  try {
-    audit = json::parse(read_detail_file(dir, "audit.json"));
-  } catch (const json::exception& e) {
-    throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
-  }
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
-    *message = "gnuplot not found: plots skipped (run `osvs audit --plot " + dir.string() +
-               "` where gnuplot is installed)";
-    return false;
-  }
-  try {
-    std::ofstream(dir / "plot_plugins.dat") << data(audit);
-    std::ofstream(dir / "plots.gp") << script(audit);
-  } catch (const json::exception& e) {
-    throw std::runtime_error((dir / "audit.json").string() + ": " + e.what());
-  }
-  const std::string command = "cd '" + dir.string() + "' && gnuplot plots.gp";
-  if (std::system(command.c_str()) != 0) {
-    *message = "gnuplot failed on " + (dir / "plots.gp").string();
-    return false;
-  }
-  *message = "plots written to " + dir.string();
-  return true;
+  const json audit = read_audit_json(dir);
+  return draw_with_gnuplot(
+      dir,
+      [&] {
+        std::ofstream(dir / "plot_plugins.dat") << data(audit);
+        std::ofstream(dir / "plots.gp") << script(audit);
+      },
+      message);
 }
 
 }  // namespace osvs::audit

@@ -31,22 +31,25 @@ TEST(Families, RowsAreFiniteAndReproducible) {
     }
 }
 
-TEST(Families, SpecialValuesReachMaskedElements) {
-  const InputFamily* f = find_family("special_values");
-  ASSERT_NE(f, nullptr);
-  std::vector<float> x(1000);
-  std::mt19937_64 rng(3);
+/// Fills x with one row of the family `name`, from a generator seeded with `seed`; a fatal failure
+/// when no family has that name.
+void fill_family_row(const char* name, std::uint64_t seed, std::vector<float>& x) {
+  const InputFamily* f = find_family(name);
+  ASSERT_NE(f, nullptr) << name;
+  std::mt19937_64 rng(seed);
   f->fill(rng, x.data(), std::ssize(x));
+}
+
+TEST(Families, SpecialValuesReachMaskedElements) {
+  std::vector<float> x(1000);
+  ASSERT_NO_FATAL_FAILURE(fill_family_row("special_values", 3, x));
   EXPECT_TRUE(std::any_of(x.begin(), x.end(), [](float v) { return v == -INFINITY; }));
   EXPECT_EQ(oracle::classify_row(x.data(), std::ssize(x)), oracle::RowKind::Finite);
 }
 
 TEST(Families, WideRangeReachesUnderflow) {
-  const InputFamily* f = find_family("wide_range");
-  ASSERT_NE(f, nullptr);
   std::vector<float> x(4096);
-  std::mt19937_64 rng(1);
-  f->fill(rng, x.data(), std::ssize(x));
+  ASSERT_NO_FATAL_FAILURE(fill_family_row("wide_range", 1, x));
   const float m = *std::max_element(x.begin(), x.end());
   // exp(x - m) rounds to float 0 below log(2^-150) = -103.97
   EXPECT_TRUE(std::any_of(x.begin(), x.end(), [m](float v) { return v - m < -103.98f; }));

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "osvs/kernels/exp.h"
 #include "osvs/kernels/portable_exp.h"
@@ -29,27 +30,29 @@ DeclaredAccuracy declared(double max_ulp, const char* constant, const char* sour
   return d;
 }
 
-ExpUnderTest host_exp(const char* name, ExpBase base, float (*fn)(float), DeclaredAccuracy d,
-                      const char* used_by) {
+/// What every entry of the catalogue says; host_exp and device_exp add what runs it.
+ExpUnderTest entry(const char* name, ExpBase base, Side side, DeclaredAccuracy d,
+                   const char* used_by) {
   ExpUnderTest e;
   e.name = name;
   e.base = base;
-  e.side = Side::Host;
-  e.host = fn;
+  e.side = side;
   e.declared = std::move(d);
   e.used_by = used_by;
   return e;
 }
 
+ExpUnderTest host_exp(const char* name, ExpBase base, float (*fn)(float), DeclaredAccuracy d,
+                      const char* used_by) {
+  ExpUnderTest e = entry(name, base, Side::Host, std::move(d), used_by);
+  e.host = fn;
+  return e;
+}
+
 ExpUnderTest device_exp(const char* name, ExpBase base, DeviceExp which, DeclaredAccuracy d,
                         const char* used_by) {
-  ExpUnderTest e;
-  e.name = name;
-  e.base = base;
-  e.side = Side::Device;
+  ExpUnderTest e = entry(name, base, Side::Device, std::move(d), used_by);
   e.device = which;
-  e.declared = std::move(d);
-  e.used_by = used_by;
   return e;
 }
 

@@ -3,6 +3,7 @@
 
 #include "osvs/exhaustive/report.h"
 #include "osvs/kernels/hex.h"
+#include "provenance_json.h"
 
 namespace osvs::exhaustive {
 namespace {
@@ -18,11 +19,6 @@ json sample_json(const Sample& s, const ExpBase base) {
           {"observed", hex(s.observed)},
           {"correctly_rounded", hex(exact_exp(s.x, base).rounded)},
           {"ulp", number(s.ulp)}};
-}
-
-json provenance_json(const Provenance& p) {
-  return {{"date", p.date},     {"commit", p.commit}, {"host", p.host},    {"libc", p.libc},
-          {"device", p.device}, {"nvcc", p.nvcc},     {"inputs", p.inputs}};
 }
 
 json declared_json(const DeclaredAccuracy& d) {

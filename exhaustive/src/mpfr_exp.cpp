@@ -15,6 +15,7 @@
 #include <string>
 
 #include "mpfr_thread_caches.h"
+#include "mpfr_value.h"
 #include "osvs/exhaustive/exact_exp.h"
 #include "osvs/kernels/hex.h"
 #include "special_exp.h"
@@ -22,22 +23,11 @@
 namespace osvs::exhaustive {
 namespace {
 
-/// An mpfr_t that frees itself.
-class Mpfr {
- public:
-  explicit Mpfr(mpfr_prec_t bits) { mpfr_init2(v_, bits); }
-  ~Mpfr() { mpfr_clear(v_); }
-  Mpfr(const Mpfr&) = delete;
-  Mpfr& operator=(const Mpfr&) = delete;
-  mpfr_ptr get() { return v_; }
-
- private:
-  mpfr_t v_;
-};
+using oracle::detail::MpValue;  // an mpfr_t that frees itself
 
 /// RNDZ(b^x) at the precision of y; returns MPFR's ternary value.
 int power(mpfr_ptr y, float x, ExpBase base) {
-  Mpfr xm(24);
+  MpValue xm(24);
   mpfr_set_flt(xm.get(), x, MPFR_RNDN);  // exact
   return base == ExpBase::E ? mpfr_exp(y, xm.get(), MPFR_RNDZ) : mpfr_exp2(y, xm.get(), MPFR_RNDZ);
 }
@@ -53,13 +43,13 @@ ExactExp mpfr_exact_exp(float x, ExpBase base) {
   if (const auto special = detail::special_exp(x)) return *special;
   oracle::detail::free_mpfr_caches_at_thread_exit();
   for (mpfr_prec_t bits = 200; bits <= 3200; bits *= 2) {
-    Mpfr y(bits);
+    MpValue y(bits);
     const int ternary = power(y.get(), x, base);
     if (mpfr_inf_p(y.get())) return detail::expected_infinity();  // beyond MPFR's exponent range
     if (mpfr_zero_p(y.get())) return detail::exactly(0.0f, detail::kLowestBinade);  // below it
     const float rounded = mpfr_get_flt(y.get(), MPFR_RNDN);
     if (ternary != 0) {
-      Mpfr above(bits);
+      MpValue above(bits);
       mpfr_set(above.get(), y.get(), MPFR_RNDN);
       mpfr_nextabove(above.get());
       if (mpfr_get_flt(above.get(), MPFR_RNDN) != rounded) continue;
@@ -83,7 +73,7 @@ double mpfr_ulp_distance(float observed, float x, ExpBase base) {
   const ExactExp ref = mpfr_exact_exp(x, base);
   if (ref.nan || std::isinf(ref.rounded) || !std::isfinite(observed))
     return ulp_distance(observed, ref);
-  Mpfr y(256), d(256);
+  MpValue y(256), d(256);
   power(y.get(), x, base);  // within 2^-255 relative: below 2^-230 ulp
   mpfr_set_flt(d.get(), observed, MPFR_RNDN);
   mpfr_sub(d.get(), d.get(), y.get(), MPFR_RNDN);

@@ -1,26 +1,16 @@
 // Provenance of a measurement: date, commit, CPU, libc, device, driver and compiler.
 #include <gnu/libc-version.h>
 
-#include <chrono>
-#include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <string>
 #include <thread>
 
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/exhaustive/report.h"
 
 namespace osvs::exhaustive {
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -33,9 +23,8 @@ std::string cpu_model() {
 
 Provenance current_provenance(const InputRange& range, const std::string& driver) {
   Provenance p;
-  p.date = utc_now();
-  const char* env_commit = std::getenv("OSVS_COMMIT");
-  p.commit = env_commit && *env_commit ? env_commit : OSVS_BUILD_COMMIT;
+  p.date = utc_now_iso8601();
+  p.commit = build_commit();
   p.host = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) + " threads";
   p.libc = std::string("glibc ") + gnu_get_libc_version();
   const DeviceDescription d = describe_device();

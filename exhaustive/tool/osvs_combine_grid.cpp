@@ -4,9 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/exhaustive/grid/grid_report.h"
@@ -37,12 +36,6 @@ std::vector<osvs::CombineKind> selected(const Options& o) {
     for (const osvs::CombineKind k : osvs::registered_combines())
       if (o.mutants || !osvs::is_mutant(k)) kinds.push_back(k);
   return kinds;
-}
-
-void write(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream f(file);
-  f << text;
-  if (!f) throw std::runtime_error("cannot write " + file.string());
 }
 
 void print(const grid::GridResult& r) {
@@ -86,11 +79,9 @@ int run(Options o) {
     if (!r.passed()) status = 1;
     report.results.push_back(std::move(r));
   }
-  if (!o.out.empty()) {
-    std::filesystem::create_directories(o.out);
-    write(std::filesystem::path(o.out) / "combine-grid.json", grid::to_json(report));
-    write(std::filesystem::path(o.out) / "combine-grid.md", grid::to_markdown(report));
-  }
+  if (!o.out.empty())
+    osvs::exhaustive::write_report_files(o.out, {{"combine-grid.json", grid::to_json(report)},
+                                                 {"combine-grid.md", grid::to_markdown(report)}});
   return status;
 }
 

@@ -4,9 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/exhaustive/double_exp_check.h"
@@ -66,12 +65,6 @@ ex::InputRange input_range(const Options& o) {
   return r;
 }
 
-void write(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream f(file);
-  f << text;
-  if (!f) throw std::runtime_error("cannot write " + file.string());
-}
-
 int run(const Options& o) {
   const ex::DeviceDescription device = ex::describe_device();
   ex::MeasureSettings settings;
@@ -114,11 +107,11 @@ int run(const Options& o) {
     }
   }
   if (!o.out.empty()) {
-    std::filesystem::create_directories(o.out);
-    write(std::filesystem::path(o.out) / "exp-check.json", ex::to_json(report));
-    write(std::filesystem::path(o.out) / "exp-check.md", ex::to_markdown(report));
+    std::vector<ex::ReportFile> files = {{"exp-check.json", ex::to_json(report)},
+                                         {"exp-check.md", ex::to_markdown(report)}};
     if (settings.range.exhaustive())
-      write(std::filesystem::path(o.out) / "verified.json", ex::to_verified_json(report));
+      files.push_back({"verified.json", ex::to_verified_json(report)});
+    ex::write_report_files(o.out, files);
   }
   return status;
 }

@@ -147,6 +147,27 @@ std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t) {
   return round_to_type(x, t);
 }
 
+/// Per output component c, at precision p, both from +0: N_c = sum_j w_j v_jc, the numerator of
+/// o_c, and A_c = sum_j w_j |v_jc|, the magnitude the error terms scale with (eps_n above).
+struct WeightedSums {
+  std::vector<MpValue> num, abs_sum;
+  WeightedSums(std::size_t dim, mpfr_prec_t p) {
+    for (std::size_t c = 0; c < dim; ++c) {
+      num.emplace_back(p);
+      abs_sum.emplace_back(p);
+      mpfr_set_zero(num.back().get(), 1);
+      mpfr_set_zero(abs_sum.back().get(), 1);
+    }
+  }
+  /// N_c += w v, A_c += w |v|: each product and each sum rounded once (term: scratch).
+  void add(std::size_t c, mpfr_srcptr w, float v, mpfr_ptr term) {
+    mpfr_mul_d(term, w, v, MPFR_RNDN);
+    mpfr_add(num[c].get(), num[c].get(), term, MPFR_RNDN);
+    mpfr_mul_d(term, w, std::fabs(double{v}), MPFR_RNDN);
+    mpfr_add(abs_sum[c].get(), abs_sum[c].get(), term, MPFR_RNDN);
+  }
+};
+
 }  // namespace
 
 AttentionReference attention_reference(const AttentionQuery& a) {
@@ -227,34 +248,22 @@ AttentionReference attention_reference(const AttentionQuery& a) {
     const double eps_n = 1.01 * (eps_e + (n + 1) * u);
     const double tiny = n * std::ldexp(1.0, -5909) * std::max(v_max, 1.0);
     MpValue t(p), e(p), d(p), term(p), log_d(p), lse(p), err(p);
-    std::vector<MpValue> num, abs_sum;
-    for (std::size_t c = 0; c < dim; ++c) {
-      num.emplace_back(p);
-      abs_sum.emplace_back(p);
-      mpfr_set_zero(num.back().get(), 1);
-      mpfr_set_zero(abs_sum.back().get(), 1);
-    }
+    WeightedSums sums(dim, p);
     mpfr_set_zero(d.get(), 1);
     for (std::size_t i = 0; i < keys.size(); ++i) {
       mpfr_sub(t.get(), score[i].get(), score[arg_max].get(), MPFR_RNDN);
       if (mpfr_cmp_d(t.get(), -kGap) < 0) continue;  // left out (tiny)
       mpfr_exp(e.get(), t.get(), MPFR_RNDN);
       mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
-      for (std::size_t c = 0; c < dim; ++c) {
-        if (!r.o_finite[c]) continue;
-        const float v = compact.v[i * dim + c];
-        mpfr_mul_d(term.get(), e.get(), v, MPFR_RNDN);
-        mpfr_add(num[c].get(), num[c].get(), term.get(), MPFR_RNDN);
-        mpfr_mul_d(term.get(), e.get(), std::fabs(double{v}), MPFR_RNDN);
-        mpfr_add(abs_sum[c].get(), abs_sum[c].get(), term.get(), MPFR_RNDN);
-      }
+      for (std::size_t c = 0; c < dim; ++c)
+        if (r.o_finite[c]) sums.add(c, e.get(), compact.v[i * dim + c], term.get());
     }
     bool all = true;
     for (std::size_t c = 0; c < dim; ++c) {
       if (!r.o_finite[c]) continue;
       MpValue o(p), mag(p);
-      mpfr_div(o.get(), num[c].get(), d.get(), MPFR_RNDN);
-      mpfr_div(mag.get(), abs_sum[c].get(), d.get(), MPFR_RNDN);
+      mpfr_div(o.get(), sums.num[c].get(), d.get(), MPFR_RNDN);
+      mpfr_div(mag.get(), sums.abs_sum[c].get(), d.get(), MPFR_RNDN);
       r.o[c] = mpfr_get_d(o.get(), MPFR_RNDN);
       r.magnitude[c] = mpfr_get_d(mag.get(), MPFR_RNDN);
       if (o_done[c]) continue;
@@ -326,13 +335,7 @@ MergeReference merge_reference(const std::vector<float>& lse,
   for (std::size_t i : live) top = std::max(top, lse[i]);
   MpValue w(kBits), d(kBits), term(kBits), ln2(kBits);
   mpfr_const_log2(ln2.get(), MPFR_RNDN);
-  std::vector<MpValue> num, mag;
-  for (std::size_t c = 0; c < dim; ++c) {
-    num.emplace_back(kBits);
-    mag.emplace_back(kBits);
-    mpfr_set_zero(num.back().get(), 1);
-    mpfr_set_zero(mag.back().get(), 1);
-  }
+  WeightedSums sums(dim, kBits);
   mpfr_set_zero(d.get(), 1);
   for (std::size_t i : live) {
     mpfr_set_flt(w.get(), lse[i], MPFR_RNDN);
@@ -348,10 +351,7 @@ MergeReference merge_reference(const std::vector<float>& lse,
         r.o_finite[c] = false;
         continue;
       }
-      mpfr_mul_d(term.get(), w.get(), v, MPFR_RNDN);
-      mpfr_add(num[c].get(), num[c].get(), term.get(), MPFR_RNDN);
-      mpfr_mul_d(term.get(), w.get(), std::fabs(double{v}), MPFR_RNDN);
-      mpfr_add(mag[c].get(), mag[c].get(), term.get(), MPFR_RNDN);
+      sums.add(c, w.get(), v, term.get());
     }
   }
   for (std::size_t c = 0; c < dim; ++c) {
@@ -359,9 +359,9 @@ MergeReference merge_reference(const std::vector<float>& lse,
       r.o[c] = std::numeric_limits<double>::quiet_NaN();
       continue;
     }
-    mpfr_div(term.get(), num[c].get(), d.get(), MPFR_RNDN);
+    mpfr_div(term.get(), sums.num[c].get(), d.get(), MPFR_RNDN);
     r.o[c] = mpfr_get_d(term.get(), MPFR_RNDN);
-    mpfr_div(term.get(), mag[c].get(), d.get(), MPFR_RNDN);
+    mpfr_div(term.get(), sums.abs_sum[c].get(), d.get(), MPFR_RNDN);
     r.magnitude[c] = mpfr_get_d(term.get(), MPFR_RNDN);
   }
   if (base == LseBase::E)

@@ -72,11 +72,35 @@ struct OnlineAccAlg {
 };
 
 /// A partial sum of the 3-pass kernel's second pass: D = sum of e^(x - m), |d_hat - D| <= err.
+/// The fast kernel's binary64 sums use it too (fast_error_algebra.h).
 struct AccSum {
   double D = 0;
   double err = 0;
   bool zero = true;
 };
+
+/// The term e^(x - m) of a sum in the accounting: D = e^g, g = x - m (a difference of two floats:
+/// exact in binary64), err = e^g rel + abs with (rel, abs) = error_of(g, exp_ulp), the error of
+/// the kernel's term (exp_error: a kexp of the rounded difference; compensated_exp_error: the fast
+/// kernel's compensated one; see error_terms.h). x = -inf: the term is 0 exactly.
+template <ExpError (*error_of)(double g, double exp_ulp)>
+AccSum exp_term(float x, float m, double exp_ulp) {
+  if (x == -INFINITY) return {};  // exp(-inf) = 0 exactly
+  const double g = static_cast<double>(x) - static_cast<double>(m);
+  const ExpError e = error_of(g, exp_ulp);
+  const double eg = exact_scale(g);
+  return {eg, eg * e.rel + e.abs, false};
+}
+
+/// a + b in the accounting: a zero side passes the other through (0 + x = x exactly); otherwise
+/// D = D_a + D_b, and err = sum_err(D, a, b) bounds the error of the sum with its rounding.
+template <class SumErr>
+AccSum add_sums(const AccSum& a, const AccSum& b, SumErr sum_err) {
+  if (a.zero) return b;
+  if (b.zero) return a;
+  const double D = a.D + b.D;
+  return {D, sum_err(D, a, b), false};
+}
 
 /// The accounting twin of SumExpAlg.
 struct SumAccAlg {
@@ -85,18 +109,11 @@ struct SumAccAlg {
   double exp_ulp;
 
   AccSum initial() const { return {}; }
-  AccSum lift(float x) const {
-    if (x == -INFINITY) return {};  // exp(-inf) = 0 exactly
-    const double g = static_cast<double>(x) - static_cast<double>(m);
-    const ExpError e = exp_error(g, exp_ulp);  // see error_terms.h
-    const double eg = exact_scale(g);
-    return {eg, eg * e.rel + e.abs, false};
-  }
+  AccSum lift(float x) const { return exp_term<exp_error>(x, m, exp_ulp); }
   AccSum combine(const AccSum& a, const AccSum& b) const {
-    if (a.zero) return b;  // 0 + x = x exactly
-    if (b.zero) return a;
-    const double D = a.D + b.D;
-    return {D, (a.err + b.err) * (1 + kU) + kU * D, false};  // one rounding of the sum
+    return add_sums(a, b, [](double D, const AccSum& x, const AccSum& y) {
+      return (x.err + y.err) * (1 + kU) + kU * D;  // one rounding of the sum
+    });
   }
 };
 

@@ -32,18 +32,13 @@ struct DoubleSumAccAlg {
   double exp_ulp;
 
   AccSum initial() const { return {}; }
-  AccSum lift(float x) const {
-    if (x == -INFINITY) return {};  // fast_term(-inf, M) = 0 exactly
-    const double g = static_cast<double>(x) - static_cast<double>(m);
-    const ExpError e = compensated_exp_error(g, exp_ulp);  // see error_terms.h
-    const double eg = exact_scale(g);
-    return {eg, eg * e.rel + e.abs, false};
+  AccSum lift(float x) const {  // fast_term(x, M); fast_term(-inf, M) = 0 exactly
+    return exp_term<compensated_exp_error>(x, m, exp_ulp);
   }
   AccSum combine(const AccSum& a, const AccSum& b) const {
-    if (a.zero) return b;  // 0 + S = S exactly
-    if (b.zero) return a;
-    const double D = a.D + b.D;
-    return {D, a.err + b.err + kU64 * (D + a.err + b.err), false};
+    return add_sums(a, b, [](double D, const AccSum& x, const AccSum& y) {
+      return x.err + y.err + kU64 * (D + x.err + y.err);  // one binary64 rounding
+    });
   }
 };
 

@@ -1,5 +1,6 @@
-// A minimal owning wrapper of an mpfr_t, and the correct rounding of an MPFR value to an output
-// type (f32 / bf16 / fp16) used by the attention reference.
+// A minimal owning wrapper of an mpfr_t (the attention reference's, and the exhaustive exp
+// measurement's: exhaustive/), and the correct rounding of an MPFR value to an output type
+// (f32 / bf16 / fp16) used by the attention reference.
 #pragma once
 
 #include <mpfr.h>

@@ -21,40 +21,16 @@
 #include "osvs/oracle/matcher.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
+#include "random_rows.h"
 
 namespace osvs::oracle {
 namespace {
 
-enum class Shape { Sigma1, Sigma10, Sigma100, Underflow, Ties };
-constexpr Shape kShapes[] = {Shape::Sigma1, Shape::Sigma10, Shape::Sigma100, Shape::Underflow,
-                             Shape::Ties};
 constexpr std::int64_t kSizes[] = {1, 31, 32, 33, 257, 1000, 4096};
 
+/// Underflow: [-120, 0); ties: 3 to 7.
 std::vector<float> make_row(Shape s, std::int64_t n, std::mt19937& rng) {
-  std::vector<float> x(static_cast<std::size_t>(n));
-  std::normal_distribution<float> n1(0, 1), n10(0, 10), n100(0, 100);
-  std::uniform_real_distribution<float> wide(-120, 0);
-  std::uniform_int_distribution<int> few(0, 4);
-  for (float& v : x) {
-    switch (s) {
-      case Shape::Sigma1:
-        v = n1(rng);
-        break;
-      case Shape::Sigma10:
-        v = n10(rng);
-        break;
-      case Shape::Sigma100:
-        v = n100(rng);
-        break;
-      case Shape::Underflow:
-        v = wide(rng);
-        break;
-      case Shape::Ties:
-        v = 3.0f + static_cast<float>(few(rng));
-        break;  // ties with the max
-    }
-  }
-  return x;
+  return random_row(s, n, {-120, 3, 7}, rng);
 }
 
 struct Tightness {

@@ -15,35 +15,15 @@
 #include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
+#include "random_rows.h"
 
 namespace osvs::oracle {
 namespace {
 
-/// Rows of the random part: each a different shape of difficulty.
-std::vector<float> random_row(int kind, std::int64_t n, std::mt19937& rng) {
-  std::vector<float> x(static_cast<std::size_t>(n));
-  std::normal_distribution<float> n1(0, 1), n10(0, 10), n100(0, 100);
-  std::uniform_real_distribution<float> deep(-110, 0);  // subnormal and underflowing outputs
-  std::uniform_int_distribution<int> few(-3, 3);
-  for (float& v : x) {
-    switch (kind % 5) {
-      case 0:
-        v = n1(rng);
-        break;
-      case 1:
-        v = n10(rng);
-        break;
-      case 2:
-        v = n100(rng);
-        break;
-      case 3:
-        v = deep(rng);
-        break;
-      default:
-        v = static_cast<float>(few(rng));
-        break;  // many ties with the maximum
-    }
-  }
+/// Rows of the random part: each a different shape of difficulty (underflow: [-110, 0); ties: -3
+/// to 3), with a masked element and a -0.
+std::vector<float> masked_random_row(int kind, std::int64_t n, std::mt19937& rng) {
+  std::vector<float> x = random_row(kShapes[kind % 5], n, {-110, -3, 3}, rng);
   x[0] = -std::numeric_limits<float>::infinity();  // a masked element in every row
   x[1] = -0.0f;
   return x;
@@ -69,7 +49,7 @@ TEST(FastVsMpfr, MillionRandomElementsBitForBit) {
   std::int64_t elements = 0;
   for (int row = 0; elements < 1'000'000; ++row) {
     const std::int64_t n = 1000 + row % 7;
-    const auto x = random_row(row, n, rng);
+    const auto x = masked_random_row(row, n, rng);
     expect_same_rounding(x, reference_row(x.data(), n), reference_row_mpfr(x.data(), n));
     elements += n;
   }

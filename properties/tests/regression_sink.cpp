@@ -1,31 +1,14 @@
 #include "regression_sink.h"
 
-#include <chrono>
 #include <cstdlib>
-#include <ctime>
 
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 
 #if OSVS_HAVE_CASE_IO
 #include "osvs/replay/regression.h"
 #endif
 
 namespace osvs::test {
-namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string commit() {
-  if (const char* c = std::getenv("OSVS_COMMIT"); c && *c) return c;
-  return OSVS_BUILD_COMMIT;
-}
-
-}  // namespace
 
 std::filesystem::path regression_sink_root() {
   if (const char* dir = std::getenv("OSVS_REGRESSION_DIR"); dir && *dir) return dir;
@@ -43,8 +26,8 @@ std::string save_regression(const std::string& property, const Case& input, cons
   r.verdict = verdict;
   r.expectation = defect ? Expectation::Violates : Expectation::Holds;
   r.needs_gpu = ex.is_gpu();
-  r.provenance.osvs_commit = commit();
-  r.provenance.date = utc_now();
+  r.provenance.osvs_commit = build_commit();
+  r.provenance.date = utc_now_iso8601();
   r.provenance.executor = ex.name();
   r.provenance.device = ex.describe();
   r.provenance.found_by = "rapidcheck";
@@ -52,8 +35,7 @@ std::string save_regression(const std::string& property, const Case& input, cons
   r.note = note;
   return write_regression(r, regression_sink_root()).string();
 #else
-  (void)property, (void)input, (void)verdict, (void)defect, (void)note, (void)ex, (void)commit,
-      (void)utc_now;
+  (void)property, (void)input, (void)verdict, (void)defect, (void)note, (void)ex;
   return "";
 #endif
 }

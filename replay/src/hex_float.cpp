@@ -10,43 +10,32 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace osvs {
 namespace {
 
-/// The IEEE binary interchange format of T: its bits and field widths.
+/// The IEEE binary interchange format of T (float or double): its bits and field widths, read
+/// from std::numeric_limits (digits counts the implicit bit; max_exponent and min_exponent are
+/// one above IEEE's emax and emin).
 template <class T>
-struct Ieee;
-
-template <>
-struct Ieee<float> {
-  using Bits = std::uint32_t;
-  static constexpr int kFractionBits = 23;
-  static constexpr int kMaxExponent = 127;
-  static constexpr int kMinExponent = -126;
-};
-
-template <>
-struct Ieee<double> {
-  using Bits = std::uint64_t;
-  static constexpr int kFractionBits = 52;
-  static constexpr int kMaxExponent = 1023;
-  static constexpr int kMinExponent = -1022;
-};
-
-template <class T>
-struct Fields : Ieee<T> {
-  using typename Ieee<T>::Bits;
-  using Ieee<T>::kFractionBits;
+struct Fields {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  static_assert(std::numeric_limits<T>::is_iec559 && sizeof(Bits) == sizeof(T));
+  static constexpr int kFractionBits = std::numeric_limits<T>::digits - 1;       // 23, 52
+  static constexpr int kMaxExponent = std::numeric_limits<T>::max_exponent - 1;  // 127, 1023
+  static constexpr int kMinExponent = std::numeric_limits<T>::min_exponent - 1;  // -126, -1022
   static constexpr int kTotalBits = 8 * sizeof(T);
   static constexpr Bits kSignBit = Bits{1} << (kTotalBits - 1);
   static constexpr Bits kFractionMask = (Bits{1} << kFractionBits) - 1;
   static constexpr Bits kExponentMask = ~kSignBit & ~kFractionMask;
   static constexpr Bits kQuietBit = Bits{1} << (kFractionBits - 1);
-  static constexpr int kBias = Ieee<T>::kMaxExponent;
+  static constexpr int kBias = kMaxExponent;
   /// Exponent of the lowest bit a value may have (the smallest subnormal).
-  static constexpr int kLowestBit = Ieee<T>::kMinExponent - kFractionBits;
+  static constexpr int kLowestBit = kMinExponent - kFractionBits;
 };
+static_assert(Fields<float>::kLowestBit == -149 && Fields<double>::kLowestBit == -1074);
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 

@@ -4,16 +4,14 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
 
-#include "osvs/build_commit.h"
+#include "osvs/build_stamp.h"
 #include "osvs/kernels/stable_hash.h"
 #include "osvs/replay/case_io.h"
 
@@ -36,15 +34,6 @@ void check_property_name(const std::string& name) {
           c == '-' || c == '.'))
       throw std::invalid_argument("regression property name \"" + name +
                                   "\" may use only letters, digits, '_', '-' and '.'");
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace
@@ -94,10 +83,7 @@ std::filesystem::path default_regression_root() {
 
 Provenance make_provenance(const Executor& executor, std::string found_by) {
   Provenance p;
-  // The build records the commit every time it runs (osvs/build_commit.h); OSVS_COMMIT overrides
-  // it, e.g. for a bundle whose results are to name the commit it was built from explicitly.
-  const char* commit = std::getenv("OSVS_COMMIT");
-  p.osvs_commit = commit && *commit ? commit : OSVS_BUILD_COMMIT;
+  p.osvs_commit = build_commit();  // OSVS_BUILD_COMMIT, or OSVS_COMMIT where set (build_stamp.h)
   p.date = utc_now_iso8601();
   p.executor = executor.name();
   p.device = executor.describe();

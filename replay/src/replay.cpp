@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <utility>
 
 #include "osvs/replay/case_io.h"
 
@@ -163,26 +164,17 @@ std::vector<ReplayOutcome> replay_paths(const std::vector<std::filesystem::path>
 }
 
 ReplaySummary summarize(const std::vector<ReplayOutcome>& outcomes) {
+  // The counter of each status, one row per ReplayStatus.
+  static constexpr std::pair<ReplayStatus, int ReplaySummary::*> kCounters[] = {
+      {ReplayStatus::Met, &ReplaySummary::met},
+      {ReplayStatus::Stale, &ReplaySummary::stale},
+      {ReplayStatus::Regressed, &ReplaySummary::regressed},
+      {ReplayStatus::Skipped, &ReplaySummary::skipped},
+      {ReplayStatus::Error, &ReplaySummary::errors}};
   ReplaySummary s;
-  for (const auto& o : outcomes) {
-    switch (o.status) {
-      case ReplayStatus::Met:
-        ++s.met;
-        break;
-      case ReplayStatus::Stale:
-        ++s.stale;
-        break;
-      case ReplayStatus::Regressed:
-        ++s.regressed;
-        break;
-      case ReplayStatus::Skipped:
-        ++s.skipped;
-        break;
-      case ReplayStatus::Error:
-        ++s.errors;
-        break;
-    }
-  }
+  for (const auto& o : outcomes)
+    for (const auto& [status, counter] : kCounters)
+      if (o.status == status) ++(s.*counter);
   return s;
 }
 

@@ -1,7 +1,7 @@
 // Replay bookkeeping: verdict against expectation, GPU-only skips, per-file errors that do not stop
 // the other files, and files left untouched.
+#include <algorithm>
 #include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -59,20 +59,14 @@ TEST(ReplayLogic, UnknownPropertyAndThrowingPropertyAreErrorsNamingTheFile) {
   EXPECT_EQ(o.message, "x.json: property \"d_is_one\" threw: needs one state");
 }
 
-std::string contents(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(ReplayLogic, ABadFileDoesNotStopTheOthersAndNothingIsRewritten) {
   testing::TempDir root;
   const auto good = write_regression(record(1.0f, Expectation::Holds), root.path());
   const auto defect = write_regression(record(3.0f, Expectation::Violates), root.path());
   const auto broken = root.path() / "d_is_one" / "broken.json";
   std::ofstream(broken) << serialize_regression(record(5.0f, Expectation::Holds)).substr(0, 40);
-  const std::string broken_before = contents(broken), good_before = contents(good);
+  const std::string broken_before = testing::contents(broken),
+                    good_before = testing::contents(good);
 
   auto cpu = make_cpu_executor();
   const auto outcomes =
@@ -92,8 +86,8 @@ TEST(ReplayLogic, ABadFileDoesNotStopTheOthersAndNothingIsRewritten) {
   EXPECT_EQ(s.met, 2);
   EXPECT_EQ(s.errors, 2);
   EXPECT_FALSE(s.all_acceptable());
-  EXPECT_EQ(contents(broken), broken_before);
-  EXPECT_EQ(contents(good), good_before);
+  EXPECT_EQ(testing::contents(broken), broken_before);
+  EXPECT_EQ(testing::contents(good), good_before);
   (void)defect;
 }
 

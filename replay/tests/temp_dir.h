@@ -1,10 +1,13 @@
-// A fresh directory under the system temp dir, removed with its contents at scope exit.
+// A fresh directory under the system temp dir, removed with its contents at scope exit, and the
+// text of a file the test wrote there.
 #pragma once
 
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace osvs::testing {
@@ -29,5 +32,13 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+/// The whole text of the file at p ("" when it cannot be read).
+inline std::string contents(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace osvs::testing

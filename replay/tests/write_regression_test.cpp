@@ -1,7 +1,4 @@
 // write_regression: content-addressed, write-once files under <root>/<property>/<id>.json.
-#include <fstream>
-#include <sstream>
-
 #include <gtest/gtest.h>
 
 #include "osvs/replay/case_io.h"
@@ -20,19 +17,12 @@ RegressionRecord sample_record() {
   return r;
 }
 
-std::string contents(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(WriteRegression, WritesUnderPropertyAndIdAndReadsBack) {
   testing::TempDir root;
   const RegressionRecord r = sample_record();
   const auto path = write_regression(r, root.path());
   EXPECT_EQ(path, root.path() / "identity" / (regression_id(r) + ".json"));
-  EXPECT_EQ(contents(path), serialize_regression(r));
+  EXPECT_EQ(testing::contents(path), serialize_regression(r));
   EXPECT_EQ(read_regression(path).note, "first note");
 }
 

@@ -2,6 +2,7 @@
 // classification key and the first counterexamples (floats as hex text, NaNs with their bits).
 #include <nlohmann/json.hpp>
 
+#include "../provenance_json.h"
 #include "osvs/exhaustive/grid/grid_report.h"
 #include "osvs/kernels/hex.h"
 
@@ -92,18 +93,9 @@ json result_json(const GridResult& r) {
 }  // namespace
 
 std::string to_json(const GridReport& r) {
-  const Provenance& p = r.provenance;
   json results = json::array();
   for (const GridResult& g : r.results) results.push_back(result_json(g));
-  const json j = {{"provenance",
-                   {{"date", p.date},
-                    {"commit", p.commit},
-                    {"host", p.host},
-                    {"libc", p.libc},
-                    {"device", p.device},
-                    {"nvcc", p.nvcc},
-                    {"inputs", p.inputs}}},
-                  {"results", results}};
+  const json j = {{"provenance", provenance_json(r.provenance)}, {"results", results}};
   return j.dump(1) + "\n";
 }
 

@@ -4,29 +4,20 @@
 #include <mpfr.h>
 
 #include "mpfr_thread_caches.h"
+#include "mpfr_value.h"
 #include "osvs/exhaustive/grid/one_step_bound.h"
 
 namespace osvs::exhaustive::grid {
 namespace {
 
+using oracle::detail::MpValue;
+
 constexpr mpfr_prec_t kBits = 320;
-
-class Mpfr {
- public:
-  Mpfr() { mpfr_init2(v_, kBits); }
-  ~Mpfr() { mpfr_clear(v_); }
-  Mpfr(const Mpfr&) = delete;
-  Mpfr& operator=(const Mpfr&) = delete;
-  mpfr_ptr get() { return v_; }
-
- private:
-  mpfr_t v_;
-};
 
 /// t += d e^(m_i - m) (a side that contributes exactly 0 adds nothing).
 void add_side(mpfr_ptr t, State s, float m) {
   if (s.m == -__builtin_huge_valf() || s.d == 0.0f) return;
-  Mpfr g, term;
+  MpValue g(kBits), term(kBits);
   mpfr_set_flt(g.get(), s.m, MPFR_RNDN);       // exact
   mpfr_sub_d(g.get(), g.get(), m, MPFR_RNDN);  // exact at 320 bits
   mpfr_exp(term.get(), g.get(), MPFR_RNDN);
@@ -45,7 +36,7 @@ void reference(mpfr_ptr t, State a, State b) {
 }  // namespace
 
 double mpfr_step_reference(State a, State b) {
-  Mpfr t;
+  MpValue t(kBits);
   reference(t.get(), a, b);
   return mpfr_get_d(t.get(), MPFR_RNDN);
 }
@@ -53,7 +44,7 @@ double mpfr_step_reference(State a, State b) {
 bool mpfr_step_holds(State a, State b, State r, double bound) {
   const float m = a.m < b.m ? b.m : a.m;
   if (!(r.m == m) || r.d != r.d || r.d < 0.0f) return false;
-  Mpfr t, x;
+  MpValue t(kBits), x(kBits);
   reference(t.get(), a, b);
   if (r.d == __builtin_huge_valf()) {  // +inf: T + B reaches the overflow threshold
     mpfr_add_d(x.get(), t.get(), bound, MPFR_RNDN);

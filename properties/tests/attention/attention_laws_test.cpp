@@ -21,8 +21,11 @@ AttentionExecutor& executor_or_skip() {
 #define OSVS_REQUIRE_EXECUTOR() \
   if (!attention_executor()) GTEST_SKIP() << "no executor: " << attention_unavailable_reason()
 
+// The law helpers skip the test (GTEST_SKIP returns from the helper, the test's only statement)
+// when the selected executor is unavailable.
 void merge_law(const char* name, Verdict (*law)(const MergeCase&, const MergeUnderTest&),
                int percent = 100) {
+  OSVS_REQUIRE_EXECUTOR();
   const MergeUnderTest m = merge_under_test(executor_or_skip());
   run_attention_law<MergeCase>(
       name, gen::merge_case(), [&](const MergeCase& c) { return law(c, m); },
@@ -31,6 +34,7 @@ void merge_law(const char* name, Verdict (*law)(const MergeCase&, const MergeUnd
 
 void decode_law(const char* name, Verdict (*law)(const DecodeCase&, const DecodeUnderTest&),
                 int percent) {
+  OSVS_REQUIRE_EXECUTOR();
   const DecodeUnderTest d = decode_under_test(executor_or_skip());
   run_attention_law<DecodeCase>(
       name, gen::decode_case(), [&](const DecodeCase& c) { return law(c, d); },
@@ -38,48 +42,37 @@ void decode_law(const char* name, Verdict (*law)(const DecodeCase&, const Decode
 }
 
 TEST(AttentionMergeLaws, Commutativity) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_commutativity", check_merge_commutativity);
 }
 TEST(AttentionMergeLaws, Identity) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_identity", check_merge_identity);
 }
 TEST(AttentionMergeLaws, SpecialValues) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_special_values", check_merge_special_values);
 }
 TEST(AttentionMergeLaws, Accuracy) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_accuracy", check_merge_accuracy);
 }
 TEST(AttentionMergeLaws, Associativity) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_associativity", check_merge_associativity);
 }
 TEST(AttentionMergeLaws, TreeInvariance) {
-  OSVS_REQUIRE_EXECUTOR();
   merge_law("merge_tree_invariance", check_merge_tree_invariance);
 }
 
 TEST(AttentionDecodeLaws, Accuracy) {
-  OSVS_REQUIRE_EXECUTOR();
   decode_law("decode_accuracy", check_decode_accuracy, 300);
 }
 TEST(AttentionDecodeLaws, PartitionInvariance) {
-  OSVS_REQUIRE_EXECUTOR();
   decode_law("decode_partition_invariance", check_decode_partition_invariance, 100);
 }
 TEST(AttentionDecodeLaws, Permutation) {
-  OSVS_REQUIRE_EXECUTOR();
   decode_law("decode_permutation", check_decode_permutation, 100);
 }
 TEST(AttentionDecodeLaws, Masking) {
-  OSVS_REQUIRE_EXECUTOR();
   decode_law("decode_masking", check_decode_masking, 100);
 }
 TEST(AttentionDecodeLaws, SpecialValues) {
-  OSVS_REQUIRE_EXECUTOR();
   decode_law("decode_special_values", check_decode_special_values, 100);
 }
 TEST(AttentionDecodeLaws, ExecutorAgreement) {

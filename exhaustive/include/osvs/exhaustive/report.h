@@ -2,6 +2,7 @@
 // verified.json (the figures the build checks: kernels/src/verified_exp_figures.cpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,16 @@ std::string to_json(const Report& r);
 std::string to_markdown(const Report& r);
 /// The figures of the exhaustive measurements of r (an exp measured on a subset is left out).
 std::string to_verified_json(const Report& r);
+
+/// One file a tool leaves behind: its name in the output folder and its text.
+struct ReportFile {
+  std::string name;
+  std::string text;
+};
+
+/// Creates `folder` (and its parents) and writes each file into it; throws std::runtime_error
+/// naming the file that cannot be written. Shared by osvs_exp_check and osvs_combine_grid.
+void write_report_files(const std::filesystem::path& folder, const std::vector<ReportFile>& files);
 
 /// One line naming the worst input against the declaration: "cuda_expf: 1.07 ulp at x = 0x...
 /// (observed 0x..., correctly rounded 0x...), declared CUDA_EXPF_MAX_ULP = 2".

@@ -68,15 +68,24 @@ OSVS_HD LogParts log_parts(float x) {
   return LogParts{k, f, hfsq, mul_rn(s, add_rn(hfsq, r))};
 }
 
+/// The inputs where log and log2 agree, outside the polynomial: true with *result = NaN (x's
+/// payload, quieted) for NaN, the canonical NaN for x < 0, -inf for +-0 and +inf for +inf; false
+/// for a positive finite x.
+OSVS_HD bool log_special(float x, float* result) {
+  if (x != x) return *result = x + x, true;
+  if (x < 0.0f) return *result = canonical_nan(), true;
+  if (x == 0.0f) return *result = -__builtin_huge_valf(), true;
+  if (x == __builtin_huge_valf()) return *result = x, true;
+  return false;
+}
+
 }  // namespace detail
 
 /// log(x) within PORTABLE_LOG_MAX_ULP; log(1) == +0 exactly, log(+0) == -inf, log(+inf) == +inf,
 /// log(x < 0) and log(NaN) are NaN.
 OSVS_HD float portable_logf(float x) {
-  if (x != x) return x + x;
-  if (x < 0.0f) return canonical_nan();
-  if (x == 0.0f) return -__builtin_huge_valf();
-  if (x == __builtin_huge_valf()) return x;
+  float special;
+  if (detail::log_special(x, &special)) return special;
   const detail::LogParts p = detail::log_parts(x);
   const float dk = static_cast<float>(p.k);
   const float ln2_hi = 6.9313812256e-01f;  // 0x3f317180: the leading 17 bits of ln 2
@@ -88,10 +97,8 @@ OSVS_HD float portable_logf(float x) {
 
 /// log2(x) within PORTABLE_LOG2_MAX_ULP; log2(2^k) == k exactly; specials as portable_logf.
 OSVS_HD float portable_log2f(float x) {
-  if (x != x) return x + x;
-  if (x < 0.0f) return canonical_nan();
-  if (x == 0.0f) return -__builtin_huge_valf();
-  if (x == __builtin_huge_valf()) return x;
+  float special;
+  if (detail::log_special(x, &special)) return special;
   const detail::LogParts p = detail::log_parts(x);
   const float log2e_hi = 1.4426950216e+00f;  // float(log2 e)
   const float log2e_lo = 1.9259629e-08f;     // log2 e - log2e_hi

@@ -25,6 +25,7 @@
 #pragma once
 
 #include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/attention/o_component.h"
 #include "osvs/kernels/fp_model.h"
 #include "osvs/kernels/state.h"
 
@@ -67,13 +68,8 @@ OSVS_HD AttnWeights attn_combine(State a, State b, LseBase base) {
 
 /// One component of the combined o, from a's and b's.
 OSVS_HD float attn_combine_o(const AttnWeights& w, float o_a, float o_b) {
-  if (w.nan) return canonical_nan();
-  if (w.both_empty) return 0.0f;
-  const float big = w.a_is_small ? o_b : o_a;
-  const float small = w.a_is_small ? o_a : o_b;
-  if (w.small_empty) return big;
-  const float o = mul_add_k(small, w.e, big);
-  return is_nan(o) ? canonical_nan() : o;
+  return combine_o_component(w, o_a, o_b,
+                             [&](float small, float big) { return mul_add_k(small, w.e, big); });
 }
 
 /// The lse of a state: m + log_b(d); -inf for the empty state, NaN for the NaN state.

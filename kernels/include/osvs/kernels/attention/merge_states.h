@@ -25,6 +25,7 @@
 
 #include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/attention/merge_mutation.h"
+#include "osvs/kernels/attention/o_component.h"
 #include "osvs/kernels/fp_model.h"
 
 namespace osvs {
@@ -68,15 +69,11 @@ OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase declared_base) {
 
 template <MergeMutation M = MergeMutation::None>
 OSVS_HD float merge_o(const LseMerge& r, float o_a, float o_b) {
-  if (r.nan) return canonical_nan();
-  if (r.both_empty) return 0.0f;
-  const float big = r.a_is_small ? o_b : o_a;
-  const float small = r.a_is_small ? o_a : o_b;
-  if (r.small_empty) return big;
-  const float sum =
-      M == MergeMutation::NoRescale ? detail::add_rn(small, big) : mul_add_k(small, r.e, big);
-  const float o = M == MergeMutation::WrongNormaliser ? sum : detail::div_rn(sum, r.d);
-  return is_nan(o) ? canonical_nan() : o;
+  return combine_o_component(r, o_a, o_b, [&](float small, float big) {
+    const float sum =
+        M == MergeMutation::NoRescale ? detail::add_rn(small, big) : mul_add_k(small, r.e, big);
+    return M == MergeMutation::WrongNormaliser ? sum : detail::div_rn(sum, r.d);
+  });
 }
 
 }  // namespace osvs

@@ -2,28 +2,28 @@
 // arguments: with_block_size(b, f) calls f(std::integral_constant<int, b>{}).
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <type_traits>
+#include <utility>
+
+#include "osvs/kernels/block_schedule.h"
 
 namespace osvs::cuda {
+
+/// f(integral_constant<kSupportedBlocks[I]>) for the one I with kSupportedBlocks[I] == b, if any:
+/// f is instantiated for every supported size, and called at most once.
+template <class F, std::size_t... I>
+bool with_supported_block(int b, F& f, std::index_sequence<I...>) {
+  return (
+      (b == kSupportedBlocks[I] && (f(std::integral_constant<int, kSupportedBlocks[I]>{}), true)) ||
+      ...);
+}
 
 /// Calls f with the block size b as a compile-time constant; false when b is not supported.
 template <class F>
 bool with_block_size(int b, F&& f) {
-  switch (b) {
-    case 32:
-      return f(std::integral_constant<int, 32>{}), true;
-    case 64:
-      return f(std::integral_constant<int, 64>{}), true;
-    case 128:
-      return f(std::integral_constant<int, 128>{}), true;
-    case 256:
-      return f(std::integral_constant<int, 256>{}), true;
-    case 512:
-      return f(std::integral_constant<int, 512>{}), true;
-    case 1024:
-      return f(std::integral_constant<int, 1024>{}), true;
-  }
-  return false;
+  return with_supported_block(b, f, std::make_index_sequence<std::size(kSupportedBlocks)>{});
 }
 
 }  // namespace osvs::cuda

@@ -1,0 +1,23 @@
+// What the audit's two kinds of plots (plot.cpp, plugin_plot.cpp) share: reading audit.json and
+// drawing a plots.gp with gnuplot, with the same errors and messages for both.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace osvs::audit {
+
+/// dir/audit.json (or audit.json.gz), parsed; throws std::runtime_error naming the file when it is
+/// missing or malformed.
+nlohmann::json read_audit_json(const std::filesystem::path& dir);
+
+/// Checks that gnuplot is installed, calls `write_files` (which writes dir/plots.gp and its data
+/// files; a json::exception from it becomes a std::runtime_error naming audit.json), then runs
+/// gnuplot on plots.gp in `dir`. Returns false with *message set when gnuplot is missing or fails.
+bool draw_with_gnuplot(const std::filesystem::path& dir, const std::function<void()>& write_files,
+                       std::string* message);
+
+}  // namespace osvs::audit
