@@ -73,7 +73,7 @@ MergeUnderTest merge_under_test(const MergeKernel& k) {
                                                with_empty_as(b, -INFINITY, INFINITY), base),
                               INFINITY, -INFINITY);
                         },
-                        k.where() == Where::Device};
+                        k.where() == Where::Device, k.value_conventions()};
 }
 
 MergeCase fit_to(const MergeKernel& k, MergeCase c) {

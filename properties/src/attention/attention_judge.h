@@ -6,15 +6,19 @@
 #include <vector>
 
 #include "osvs/kernels/attention/attention_cases.h"
+#include "osvs/kernels/attention/value_conventions.h"
 #include "osvs/oracle/attention_bounds.h"
 #include "osvs/oracle/attention_reference.h"
 #include "osvs/properties/verdict.h"
 
 namespace osvs::attention_judge {
 
-/// Collects the outcome of many element checks: the first failures' evidence and explanation.
+/// Collects the outcome of many element checks: the first failures' evidence and explanation,
+/// judged under the conventions the kernel declares.
 class Findings {
  public:
+  explicit Findings(ValueConventions c = {}) : conventions_(c) {}
+  const ValueConventions& conventions() const { return conventions_; }
   void fail(const std::string& why, Evidence e);
   bool failed() const { return !why_.empty(); }
   /// Records a bounded comparison that held: the verdict's evidence "worst error / bound" keeps
@@ -27,19 +31,30 @@ class Findings {
   std::vector<Evidence> evidence_;
   double worst_ratio_ = 0;
   Evidence worst_;
+  ValueConventions conventions_;
 };
 
-/// Row `row` of x and y have the same bits (lse and every o component).
+/// got stands for `expected` under c: the same bits, or both NaN (any_nan_bits), or both zero
+/// (either_zero_sign).
+bool same_value(float got, float expected, const ValueConventions& c);
+
+/// got is the canonical NaN, or any NaN under any_nan_bits.
+bool is_the_nan(float got, const ValueConventions& c);
+
+/// Row `row` of x and y have the same bits (lse and every o component), under f's conventions
+/// (the o of an empty expected row is not compared where it is unspecified).
 void expect_bitwise_row(const AttnStates& x, std::int64_t row_x, const AttnStates& y,
                         std::int64_t row_y, const std::string& what, Findings& f);
 
 /// Every row of x and y has the same bits.
 void expect_bitwise(const AttnStates& x, const AttnStates& y, const std::string& what, Findings& f);
 
-/// Row `row` is the documented empty result: lse = -inf, every o component +0.
+/// Row `row` is the documented empty result: lse = -inf, every o component +0 (any zero under
+/// either_zero_sign; not read under empty_o_unspecified).
 void expect_empty_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f);
 
-/// Row `row` is the canonical NaN row: lse and every o component the canonical NaN.
+/// Row `row` is the canonical NaN row: lse and every o component the canonical NaN (any NaN under
+/// any_nan_bits).
 void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f);
 
 /// Row `row` of x against an exact (lse, o) within `bound`.

@@ -95,11 +95,11 @@ MergeUnderTest merge_under_test(AttentionExecutor& executor) {
                         [&executor](const AttnStates& a, const AttnStates& b, LseBase base) {
                           return executor.merge_states(a, b, base);
                         },
-                        executor.is_gpu()};
+                        executor.is_gpu(), ValueConventions{}};
 }
 
 Verdict check_merge_commutativity(const MergeCase& c, const MergeUnderTest& m) {
-  Findings f;
+  Findings f{m.conventions};
   attention_judge::expect_bitwise(m.merge(c.parts[0], c.parts[1], c.base),
                                   m.merge(c.parts[1], c.parts[0], c.base),
                                   "merge(a, b) vs merge(b, a)", f);
@@ -113,7 +113,7 @@ Verdict check_merge_identity(const MergeCase& c, const MergeUnderTest& m) {
   AttnStates empty = c.parts[1];
   std::fill(empty.lse.begin(), empty.lse.end(), -INFINITY);
   for (std::size_t i = 0; i < empty.o.size(); i += 3) empty.o[i] = NAN;
-  Findings f;
+  Findings f{m.conventions};
   const AttnStates left = m.merge(empty, a, c.base), right = m.merge(a, empty, c.base);
   const AttnStates both = m.merge(empty, empty, c.base);
   for (std::int64_t r = 0; r < a.rows; ++r) {
@@ -143,7 +143,7 @@ Verdict check_merge_special_values(const MergeCase& c, const MergeUnderTest& m) 
       a.o[row * static_cast<std::size_t>(a.head_dim)] = std::bit_cast<float>(0xffc01234u);
     }
   }
-  Findings f;
+  Findings f{m.conventions};
   for (const bool swap : {false, true}) {
     const AttnStates got = swap ? m.merge(b, a, c.base) : m.merge(a, b, c.base);
     const std::string what = swap ? "merge(b, a)" : "merge(a, b)";
@@ -153,9 +153,9 @@ Verdict check_merge_special_values(const MergeCase& c, const MergeUnderTest& m) 
         continue;
       }
       const auto first = static_cast<std::size_t>(r * a.head_dim);
-      if (float_bits(got.o[first]) != float_bits(canonical_nan()))
+      if (!attention_judge::is_the_nan(got.o[first], f.conventions()))
         f.fail(what + ": a NaN in o[0] of row " + std::to_string(r) +
-                   " must give the canonical NaN, got " + hex(got.o[first]),
+                   " must give the canonical NaN, got " + readable(got.o[first]),
                Evidence{"o[0]", got.o[first], NAN, 0, 0});
       for (int k = 1; k < a.head_dim; ++k)
         if (std::isnan(got.o[first + static_cast<std::size_t>(k)]))
@@ -173,7 +173,7 @@ Verdict check_merge_special_values(const MergeCase& c, const MergeUnderTest& m) 
 Verdict check_merge_accuracy(const MergeCase& c, const MergeUnderTest& m) {
   if (!in_domain(c))
     return Verdict::vacuous("a NaN / +inf lse or an o beyond half the type's range");
-  Findings f;
+  Findings f{m.conventions};
   MergeCase two = c;
   two.parts.resize(2);
   judge_tree(two, {Merge{0, 1}}, m.merge(c.parts[0], c.parts[1], c.base), m, "merge(a, b)", f);
@@ -187,7 +187,7 @@ Verdict check_merge_associativity(const MergeCase& c, const MergeUnderTest& m) {
   MergeCase three = c;
   three.parts.resize(3);
   const std::vector<Merge> left{{0, 1}, {0, 2}}, right{{1, 2}, {0, 1}};
-  Findings f;
+  Findings f{m.conventions};
   judge_tree(three, left, merge_along(three, left, m), m, "(a + b) + c", f);
   judge_tree(three, right, merge_along(three, right, m), m, "a + (b + c)", f);
   return f.verdict("merge_associativity");
@@ -197,7 +197,7 @@ Verdict check_merge_tree_invariance(const MergeCase& c, const MergeUnderTest& m)
   if (!in_domain(c))
     return Verdict::vacuous("a NaN / +inf lse or an o beyond half the type's range");
   const int slots = static_cast<int>(c.parts.size());
-  Findings f;
+  Findings f{m.conventions};
   for (const auto* choices : {&c.tree_choices, &c.other_choices}) {
     const std::vector<Merge> tree = tree_from(*choices, slots);
     judge_tree(c, tree, merge_along(c, tree, m), m, "a random tree of " + std::to_string(slots), f);

@@ -31,7 +31,7 @@ MergeUnderTest host_merge(const char* name, RowMerge row_merge) {
                           }
                           return out;
                         },
-                        false};
+                        false, ValueConventions{}};
 }
 
 float exp_b(LseBase base, float x) {

@@ -26,6 +26,7 @@
 #include "osvs/api/dtype.h"
 #include "osvs/api/kernel_declaration.h"
 #include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/attention/value_conventions.h"
 
 namespace osvs {
 
@@ -82,16 +83,21 @@ class MergeKernel : public KernelDeclaration<MergeKernel, MergeProblem> {
   /// The lse bases it computes in (default e only); cases use only these.
   MergeKernel& lse_bases(std::vector<LseBase> b) { return (bases_ = std::move(b), *this); }
   MergeKernel& empty_partial(EmptyPartial e) { return (empty_ = e, *this); }
+  /// What it documents about NaN bits, zero signs and the o of an empty result
+  /// (value_conventions.h; default: the canonical NaN, exact signs, an empty result's o +0).
+  MergeKernel& value_conventions(ValueConventions c) { return (conventions_ = c, *this); }
 
   // --- reading the declaration
   const std::vector<DType>& o_types() const { return o_types_; }
   const std::vector<LseBase>& lse_bases() const { return bases_; }
   EmptyPartial empty_partial() const { return empty_; }
+  const ValueConventions& value_conventions() const { return conventions_; }
 
  private:
   std::vector<DType> o_types_{DType::F32};
   std::vector<LseBase> bases_{LseBase::E};
   EmptyPartial empty_ = EmptyPartial::NegInfLse;
+  ValueConventions conventions_;
 };
 
 }  // namespace osvs

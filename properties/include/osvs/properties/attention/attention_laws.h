@@ -11,15 +11,18 @@
 #include <vector>
 
 #include "osvs/kernels/attention/attention_executor.h"
+#include "osvs/kernels/attention/value_conventions.h"
 #include "osvs/properties/verdict.h"
 
 namespace osvs {
 
-/// A merge-states kernel under test and the accuracy its bound assumes (device or host exp).
+/// A merge-states kernel under test, the accuracy its bound assumes (device or host exp) and the
+/// conventions it declares (value_conventions.h; osvs's own kernels: the canonical ones).
 struct MergeUnderTest {
   std::string name;
   std::function<AttnStates(const AttnStates& a, const AttnStates& b, LseBase base)> merge;
   bool gpu = false;
+  ValueConventions conventions;
 };
 
 /// A split-KV decode under test.
