@@ -32,11 +32,14 @@ class KindLawTest : public ::testing::Test {
     const auto defect = k_->known_defects().find(law_->name);
     const bool expect_failure = defect != k_->known_defects().end();
     const double budget = shrink_budget_seconds();
-    const auto run = run_law<K>(*law_, *k_, budget, [&](const Verdict& v, const auto& c) {
-      std::cout << kPrefix << k_->name() << "/" << law_->name << " first counterexample ("
-                << K::summary(c) << "): " << v.explanation << "\n"
-                << kPrefix << "shrinking (budget " << budget << " s) ..." << std::endl;
-    });
+    const auto run = run_law<K>(
+        *law_, *k_, budget,
+        [&](const Verdict& v, const auto& c) {
+          std::cout << kPrefix << k_->name() << "/" << law_->name << " first counterexample ("
+                    << K::summary(c) << "): " << v.explanation << "\n"
+                    << kPrefix << "shrinking (budget " << budget << " s) ..." << std::endl;
+        },
+        std::nullopt, max_findings());
     EXPECT_FALSE(run.errored()) << run.property_failure;
     if (!run.failed()) {
       // A law the declaration rules out was skipped above, with its reason; here every case
@@ -52,10 +55,23 @@ class KindLawTest : public ::testing::Test {
                       << " cases: remove the declaration if the kernel was fixed";
       return;
     }
-    std::cout << kPrefix << "shrinking " << (run.budget_spent ? "stopped at its budget" : "done")
-              << " after " << run.shrink_steps << " smaller failing cases\n";
-    const Regression<K> r =
-        regression_of<K>(*k_, *law_, run, std::string("testbed, ") + to_string(k_->where()));
+    report(*run.smallest, run.smallest_verdict, run.shrink_steps, run.budget_spent, expect_failure);
+    for (const auto& other : run.other_findings) {
+      std::cout << kPrefix << k_->name() << "/" << law_->name << " another finding (" << other.kind
+                << ")\n";
+      report(other.smallest, other.verdict, other.shrink_steps, other.budget_spent, expect_failure);
+    }
+  }
+
+ private:
+  /// One distinct failure: saved as a regression file, reported with its shrunk case and the
+  /// command that replays it; a failure of the test unless the law is a declared known defect.
+  void report(const typename K::Case& smallest, const Verdict& verdict, int shrink_steps,
+              bool budget_spent, bool expect_failure) {
+    std::cout << kPrefix << "shrinking " << (budget_spent ? "stopped at its budget" : "done")
+              << " after " << shrink_steps << " smaller failing cases\n";
+    const Regression<K> r = regression_of<K>(*k_, *law_, smallest, verdict,
+                                             std::string("testbed, ") + to_string(k_->where()));
     std::string saved;
     try {
       saved = write_regression(r, regression_root()).string();
@@ -72,7 +88,6 @@ class KindLawTest : public ::testing::Test {
       ADD_FAILURE() << report;
   }
 
- private:
   const typename K::Kernel* k_;
   const typename K::Law* law_;
 };

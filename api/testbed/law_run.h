@@ -10,7 +10,9 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "kind_cases.h"
 #include "osvs/api/regression.h"
@@ -20,6 +22,17 @@
 namespace osvs::testbed {
 
 using LawClock = std::chrono::steady_clock;
+
+/// A distinct failure of a law after its first: its class (Verdict::failure_kind), its own
+/// smallest case and verdict.
+template <class Case>
+struct LawFinding {
+  std::string kind;
+  Case smallest;
+  Verdict verdict;
+  int shrink_steps = 0;
+  bool budget_spent = false;
+};
 
 template <class Case>
 struct LawRun {
@@ -35,6 +48,9 @@ struct LawRun {
   std::string property_failure;
   /// When the first failing case was found (the shrinking budget counts from it).
   std::optional<LawClock::time_point> first_failure;
+  /// The other distinct failures (classes other than the smallest case's), each shrunk on its
+  /// own (run_law's max_findings).
+  std::vector<LawFinding<Case>> other_findings;
   /// The property failed without a failing case: it threw.
   bool errored() const { return !failed() && !property_failure.empty(); }
   bool failed() const { return smallest.has_value(); }
@@ -121,20 +137,20 @@ void run_law_property(LawRun<Case>& run, const std::string& description, rc::Gen
       params);
 }
 
-/// Runs `law` on `k`: RapidCheck over law_cases(k, law), then, while the law still fails and
-/// the budget lasts, the kind's reductions of the smallest case (reduce_case); `on_first` hears
-/// the first counterexample.
+/// One search of run_law: RapidCheck over law_cases(k, law) with the failures of the classes in
+/// `known` set aside (without_known), then, while the law still fails and the budget lasts, the
+/// kind's reductions of the smallest case (reduce_case).
 template <class K>
-LawRun<typename K::Case> run_law(
+LawRun<typename K::Case> search_law(
     const typename K::Law& law, const typename K::Kernel& k, double shrink_seconds,
     const std::function<void(const Verdict&, const typename K::Case&)>& on_first,
-    const RcParams& params = std::nullopt) {
+    const RcParams& params, const std::set<std::string>& known) {
   using Case = typename K::Case;
   LawRun<Case> run;
   const bool single = K::single_case(law);
-  run_law_property(
-      run, k.name() + ": " + law.name, law_cases(k, law),
-      [&](const Case& c) { return K::check(law, k, c); }, single, shrink_seconds, on_first, params);
+  const auto judge = [&](const Case& c) { return without_known(K::check(law, k, c), known); };
+  run_law_property(run, k.name() + ": " + law.name, law_cases(k, law), judge, single,
+                   shrink_seconds, on_first, params);
   if (!run.failed() || single) return run;
   const LawClock::time_point deadline = run.deadline(shrink_seconds);
   const auto out_of_time = [&] {
@@ -145,7 +161,7 @@ LawRun<typename K::Case> run_law(
   // run.smallest is assigned in place, so `smallest` below always reads the current one.
   reduce_case(*run.smallest, Reduction<Case>{[&](const Case& candidate) {
                                                if (out_of_time()) return false;
-                                               const Verdict v = K::check(law, k, candidate);
+                                               const Verdict v = judge(candidate);
                                                if (!v.fails()) return false;
                                                run.smallest = candidate;
                                                run.smallest_verdict = v;
@@ -156,12 +172,37 @@ LawRun<typename K::Case> run_law(
   return run;
 }
 
-/// The regression record of a failed run: its smallest case, and what replaying must show (the
-/// law holding once the kernel is fixed, or still failing for a declared known defect);
-/// `found_by` goes into the provenance line.
+/// Runs `law` on `k`: the first failure found, reported to `on_first` the moment it is found and
+/// shrunk (search_law); then, up to `max_findings` in all, a search for each further class of
+/// failure, the classes found so far set aside, each shrunk within its own budget, as Hypothesis
+/// reports several distinct bugs. max_findings = 1 stops at the first (--osvs-first-failure).
+template <class K>
+LawRun<typename K::Case> run_law(
+    const typename K::Law& law, const typename K::Kernel& k, double shrink_seconds,
+    const std::function<void(const Verdict&, const typename K::Case&)>& on_first,
+    const RcParams& params = std::nullopt, int max_findings = 1) {
+  std::set<std::string> known;
+  LawRun<typename K::Case> run = search_law<K>(law, k, shrink_seconds, on_first, params, known);
+  // A law that does not class its failures (no Verdict::findings) has one class only.
+  if (!run.failed() || K::single_case(law) || run.smallest_verdict.findings.empty()) return run;
+  known.insert(run.smallest_verdict.failure_kind());
+  while (static_cast<int>(run.other_findings.size()) + 1 < max_findings) {
+    const auto next = search_law<K>(
+        law, k, shrink_seconds, [](const Verdict&, const typename K::Case&) {}, params, known);
+    if (!next.failed() || !known.insert(next.smallest_verdict.failure_kind()).second) break;
+    run.other_findings.push_back({next.smallest_verdict.failure_kind(), *next.smallest,
+                                  next.smallest_verdict, next.shrink_steps, next.budget_spent});
+  }
+  return run;
+}
+
+/// The regression record of a failing case and its verdict: what replaying must show (the law
+/// holding once the kernel is fixed, or still failing for a declared known defect); `found_by`
+/// goes into the provenance line.
 template <class K>
 Regression<K> regression_of(const typename K::Kernel& k, const typename K::Law& law,
-                            const LawRun<typename K::Case>& run, const std::string& found_by) {
+                            const typename K::Case& smallest, const Verdict& verdict,
+                            const std::string& found_by) {
   const auto defect = k.known_defects().find(law.name);
   const bool expect_failure = defect != k.known_defects().end();
   Regression<K> r;
@@ -172,9 +213,16 @@ Regression<K> regression_of(const typename K::Kernel& k, const typename K::Law& 
                           : "found failing: replay must show the law holding once the kernel "
                             "is fixed";
   r.found = regression_provenance(found_by);
-  r.explanation = run.smallest_verdict.explanation;
-  r.input = *run.smallest;
+  r.explanation = verdict.explanation;
+  r.input = smallest;
   return r;
+}
+
+/// The regression record of a failed run's (first) smallest case.
+template <class K>
+Regression<K> regression_of(const typename K::Kernel& k, const typename K::Law& law,
+                            const LawRun<typename K::Case>& run, const std::string& found_by) {
+  return regression_of<K>(k, law, *run.smallest, run.smallest_verdict, found_by);
 }
 
 }  // namespace osvs::testbed

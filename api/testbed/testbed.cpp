@@ -51,6 +51,8 @@ int run_testbed(int argc, char** argv) {
       replay = argv[i] + 14;
     else if (std::strcmp(argv[i], "--osvs-list") == 0)
       list = true;
+    else if (std::strcmp(argv[i], "--osvs-first-failure") == 0)
+      setenv("OSVS_FIRST_FAILURE", "1", 1);  // testbed_settings.h: max_findings()
     else
       argv[kept++] = argv[i];
   }

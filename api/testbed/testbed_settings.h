@@ -22,6 +22,12 @@ inline std::filesystem::path regression_root() {
   return env_or("OSVS_REGRESSION_DIR", "osvs-regressions");
 }
 
+/// How many distinct failures of a law are searched for, each shrunk on its own: 4, or 1 with
+/// OSVS_FIRST_FAILURE=1 (the testbed's --osvs-first-failure sets it).
+inline int max_findings() {
+  return env_or("OSVS_FIRST_FAILURE", "0") == "1" ? 1 : 4;
+}
+
 /// The saved cases replayed first (OSVS_REPLAY_DIR), "" when none.
 inline std::string replay_dir() {
   return env_or("OSVS_REPLAY_DIR", "");

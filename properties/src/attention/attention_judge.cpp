@@ -7,9 +7,12 @@
 
 namespace osvs::attention_judge {
 
-void Findings::fail(const std::string& why, Evidence e) {
+void Findings::fail(const std::string& why, Evidence e, const std::string& kind) {
   if (why_.empty()) why_ = why;
   if (evidence_.size() < 4) evidence_.push_back(std::move(e));
+  for (const Finding& seen : findings_)
+    if (seen.kind == kind) return;
+  findings_.push_back({kind, why});
 }
 
 void Findings::held(double error, double bound) {
@@ -20,7 +23,11 @@ void Findings::held(double error, double bound) {
 }
 
 Verdict Findings::verdict(const std::string& law) const {
-  if (failed()) return Verdict::fail(law + ": " + why_, evidence_);
+  if (failed()) {
+    std::vector<Finding> findings = findings_;
+    for (Finding& one : findings) one.explanation = law + ": " + one.explanation;
+    return Verdict::fail(law + ": " + why_, evidence_, std::move(findings));
+  }
   Verdict v = Verdict::pass();
   if (worst_ratio_ > 0) v.evidence.push_back(worst_);
   return v;
@@ -44,6 +51,14 @@ bool same_value(float got, float expected, const ValueConventions& c) {
   return c.either_zero_sign && got == 0.0f && expected == 0.0f;
 }
 
+std::string bitwise_kind(float got, float expected) {
+  if (std::isnan(got) && std::isnan(expected)) return "NaN bits";
+  if (got == 0.0f && expected == 0.0f) return "zero sign";
+  if (std::isnan(got)) return "NaN instead of a value";
+  if (std::isnan(expected)) return "a value instead of NaN";
+  return "other bits";
+}
+
 bool is_the_nan(float got, const ValueConventions& c) {
   return float_bits(got) == float_bits(canonical_nan()) || (c.any_nan_bits && std::isnan(got));
 }
@@ -54,14 +69,16 @@ void expect_bitwise_row(const AttnStates& x, std::int64_t row_x, const AttnState
   if (!same_value(lse_at(x, row_x), lse_at(y, row_y), conv))
     f.fail(what + ": lse of row " + std::to_string(row_x) + " is " + readable(lse_at(x, row_x)) +
                ", expected the bits of " + readable(lse_at(y, row_y)),
-           Evidence{"lse", lse_at(x, row_x), lse_at(y, row_y), 0, 0});
+           Evidence{"lse", lse_at(x, row_x), lse_at(y, row_y), 0, 0},
+           "lse: " + bitwise_kind(lse_at(x, row_x), lse_at(y, row_y)));
   if (conv.empty_o_unspecified && lse_at(y, row_y) == -INFINITY) return;  // o of an empty row
   for (int c = 0; c < x.head_dim; ++c)
     if (!same_value(o_at(x, row_x, c), o_at(y, row_y, c), conv))
       f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row_x) + " is " +
                  readable(o_at(x, row_x, c)) + ", expected the bits of " +
                  readable(o_at(y, row_y, c)),
-             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row_x, c), o_at(y, row_y, c), 0, 0});
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row_x, c), o_at(y, row_y, c), 0, 0},
+             "o: " + bitwise_kind(o_at(x, row_x, c), o_at(y, row_y, c)));
 }
 
 void expect_bitwise(const AttnStates& x, const AttnStates& y, const std::string& what,
@@ -73,25 +90,30 @@ void expect_empty_row(const AttnStates& x, std::int64_t row, const std::string& 
   if (lse_at(x, row) != -INFINITY)
     f.fail(what + ": row " + std::to_string(row) + " should be empty (lse -inf), lse is " +
                readable(lse_at(x, row)),
-           Evidence{"lse", lse_at(x, row), -INFINITY, 0, 0});
+           Evidence{"lse", lse_at(x, row), -INFINITY, 0, 0}, "lse: not empty");
   if (f.conventions().empty_o_unspecified) return;
   for (int c = 0; c < x.head_dim; ++c)
     if (!same_value(o_at(x, row, c), 0.0f, f.conventions()))
       f.fail(what + ": o[" + std::to_string(c) + "] of empty row " + std::to_string(row) + " is " +
                  readable(o_at(x, row, c)) + ", the empty result is +0",
-             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), 0, 0, 0});
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), 0, 0, 0},
+             "o: an empty result's o not +0");
 }
 
-void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f) {
+void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f,
+                    const std::string& input_class) {
+  const std::string lead = input_class.empty() ? "" : input_class + ", ";
+  const auto kind = [&](float got) { return lead + (std::isnan(got) ? "NaN bits" : "not NaN"); };
   if (!is_the_nan(lse_at(x, row), f.conventions()))
     f.fail(what + ": lse of row " + std::to_string(row) + " is " + readable(lse_at(x, row)) +
                ", expected the canonical NaN",
-           Evidence{"lse", lse_at(x, row), NAN, 0, 0});
+           Evidence{"lse", lse_at(x, row), NAN, 0, 0}, "lse: " + kind(lse_at(x, row)));
   for (int c = 0; c < x.head_dim; ++c)
     if (!is_the_nan(o_at(x, row, c), f.conventions()))
       f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row) + " is " +
                  readable(o_at(x, row, c)) + ", expected the canonical NaN",
-             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), NAN, 0, 0});
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), NAN, 0, 0},
+             "o: " + kind(o_at(x, row, c)));
 }
 
 void expect_within(const AttnStates& x, std::int64_t row, double lse, const std::vector<double>& o,
@@ -103,7 +125,8 @@ void expect_within(const AttnStates& x, std::int64_t row, double lse, const std:
     f.fail(what + ": lse of row " + std::to_string(row) + " is " + readable(lse_at(x, row)) +
                ", exact " + readable(lse) + ", error " + digits9(lse_err) + " > bound " +
                digits9(lse_tol),
-           Evidence{"lse", lse_at(x, row), lse, lse_err, lse_tol});
+           Evidence{"lse", lse_at(x, row), lse, lse_err, lse_tol},
+           std::isnan(lse_at(x, row)) ? "lse: NaN instead of a value" : "lse: outside the bound");
   else
     f.held(lse_err, lse_tol);
   for (int c = 0; c < x.head_dim; ++c) {
@@ -114,7 +137,8 @@ void expect_within(const AttnStates& x, std::int64_t row, double lse, const std:
       f.fail(what + ": o[" + std::to_string(c) + "] of row " + std::to_string(row) + " is " +
                  readable(o_at(x, row, c)) + ", exact " + readable(o[i]) + " (M " +
                  digits9(magnitude[i]) + "), error " + digits9(err) + " > bound " + digits9(tol),
-             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), o[i], err, tol});
+             Evidence{"o[" + std::to_string(c) + "]", o_at(x, row, c), o[i], err, tol},
+             std::isnan(o_at(x, row, c)) ? "o: NaN instead of a value" : "o: outside the bound");
     else
       f.held(err, tol);
   }

@@ -19,7 +19,9 @@ class Findings {
  public:
   explicit Findings(ValueConventions c = {}) : conventions_(c) {}
   const ValueConventions& conventions() const { return conventions_; }
-  void fail(const std::string& why, Evidence e);
+  /// A failure: `why` explains it, `kind` classes it (which part failed how, e.g. "lse: not
+  /// NaN"); the verdict keeps the first explanation of every kind (Verdict::findings).
+  void fail(const std::string& why, Evidence e, const std::string& kind = "");
   bool failed() const { return !why_.empty(); }
   /// Records a bounded comparison that held: the verdict's evidence "worst error / bound" keeps
   /// the largest ratio (observed = error, bound = bound, ulp_error = the ratio).
@@ -29,6 +31,7 @@ class Findings {
  private:
   std::string why_;
   std::vector<Evidence> evidence_;
+  std::vector<Finding> findings_;
   double worst_ratio_ = 0;
   Evidence worst_;
   ValueConventions conventions_;
@@ -55,7 +58,13 @@ void expect_empty_row(const AttnStates& x, std::int64_t row, const std::string& 
 
 /// Row `row` is the canonical NaN row: lse and every o component the canonical NaN (any NaN under
 /// any_nan_bits).
-void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f);
+/// `input_class` names the special input the row carries ("NaN lse"): it leads the failures' kind.
+void expect_nan_row(const AttnStates& x, std::int64_t row, const std::string& what, Findings& f,
+                    const std::string& input_class = "");
+
+/// The kind of a failed bitwise comparison of got with expected: "NaN bits" (both NaN), "zero
+/// sign" (both zero), "NaN instead of a value", "a value instead of NaN" or "other bits".
+std::string bitwise_kind(float got, float expected);
 
 /// Row `row` of x against an exact (lse, o) within `bound`.
 void expect_within(const AttnStates& x, std::int64_t row, double lse, const std::vector<double>& o,

@@ -149,22 +149,23 @@ Verdict check_merge_special_values(const MergeCase& c, const MergeUnderTest& m) 
     const std::string what = swap ? "merge(b, a)" : "merge(a, b)";
     for (std::int64_t r = 0; r < a.rows; ++r) {
       if (r % 3 != 2) {
-        attention_judge::expect_nan_row(got, r, what + " with a NaN or +inf lse", f);
+        const char* input = r % 3 == 0 ? "a NaN lse" : "a +inf lse";
+        attention_judge::expect_nan_row(got, r, what + " with " + input, f, input);
         continue;
       }
       const auto first = static_cast<std::size_t>(r * a.head_dim);
       if (!attention_judge::is_the_nan(got.o[first], f.conventions()))
         f.fail(what + ": a NaN in o[0] of row " + std::to_string(r) +
                    " must give the canonical NaN, got " + readable(got.o[first]),
-               Evidence{"o[0]", got.o[first], NAN, 0, 0});
+               Evidence{"o[0]", got.o[first], NAN, 0, 0}, "a NaN in o: not the canonical NaN");
       for (int k = 1; k < a.head_dim; ++k)
         if (std::isnan(got.o[first + static_cast<std::size_t>(k)]))
           f.fail(what + ": a NaN in o[0] spread to o[" + std::to_string(k) + "] of row " +
                      std::to_string(r),
-                 Evidence{"o[" + std::to_string(k) + "]", NAN, 0, 0, 0});
+                 Evidence{"o[" + std::to_string(k) + "]", NAN, 0, 0, 0}, "a NaN in o: spread");
       if (std::isnan(got.lse[static_cast<std::size_t>(r)]))
         f.fail(what + ": a NaN in o made the lse of row " + std::to_string(r) + " NaN",
-               Evidence{"lse", NAN, 0, 0, 0});
+               Evidence{"lse", NAN, 0, 0, 0}, "a NaN in o: lse NaN");
     }
   }
   return f.verdict("merge_special_values");

@@ -33,6 +33,13 @@ struct Evidence {
 
 enum class VerdictStatus { Holds, Fails, Vacuous, NotRun };
 
+/// One distinct failure a check saw on a case: its class (which check and which class of input
+/// failed how, e.g. "+inf lse: not NaN") and its explanation.
+struct Finding {
+  std::string kind;
+  std::string explanation;
+};
+
 inline constexpr EnumName<VerdictStatus> kVerdictStatusNames[] = {
     {VerdictStatus::Holds, "holds"},
     {VerdictStatus::Fails, "fails"},
@@ -48,6 +55,9 @@ struct Verdict {
   VerdictStatus status = VerdictStatus::Holds;
   std::string explanation;         ///< one readable paragraph; hex floats for inputs
   std::vector<Evidence> evidence;  ///< the worst few elements, not all of them
+  /// A failing verdict of a law that classifies its failures: every distinct class it saw on the
+  /// case, in the order found (explanation is the first's). Empty: one unclassified failure.
+  std::vector<Finding> findings;
 
   bool holds() const { return status == VerdictStatus::Holds; }
   bool fails() const { return status == VerdictStatus::Fails; }
@@ -55,17 +65,38 @@ struct Verdict {
   bool judged() const { return holds() || fails(); }
 
   static Verdict pass() { return Verdict{}; }
-  static Verdict fail(std::string why, std::vector<Evidence> ev = {}) {
-    return Verdict{VerdictStatus::Fails, std::move(why), std::move(ev)};
+  static Verdict fail(std::string why, std::vector<Evidence> ev = {},
+                      std::vector<Finding> findings = {}) {
+    return Verdict{VerdictStatus::Fails, std::move(why), std::move(ev), std::move(findings)};
   }
+  /// The class of the failure this verdict reports ("" for an unclassified one).
+  std::string failure_kind() const { return findings.empty() ? "" : findings.front().kind; }
   /// The case lies outside the law's domain; `why` says how.
   static Verdict vacuous(std::string why) {
-    return Verdict{VerdictStatus::Vacuous, std::move(why), {}};
+    return Verdict{VerdictStatus::Vacuous, std::move(why), {}, {}};
   }
   /// The law cannot be judged with this executor; `why` says what is missing.
   static Verdict not_run(std::string why) {
-    return Verdict{VerdictStatus::NotRun, std::move(why), {}};
+    return Verdict{VerdictStatus::NotRun, std::move(why), {}, {}};
   }
 };
+
+/// v with the failures of the classes in `known` set aside: a failing v whose first finding not
+/// in `known` is reported instead (the others after it), or a holding verdict when every class
+/// it saw is known (an unclassified failure has class ""). Other verdicts are unchanged.
+template <class Known>
+Verdict without_known(const Verdict& v, const Known& known) {
+  if (!v.fails()) return v;
+  const auto is_known = [&](const std::string& kind) { return known.count(kind) > 0; };
+  if (v.findings.empty()) return is_known("") ? Verdict::pass() : v;
+  for (std::size_t i = 0; i < v.findings.size(); ++i)
+    if (!is_known(v.findings[i].kind)) {
+      Verdict out = v;
+      out.explanation = v.findings[i].explanation;
+      out.findings.assign(v.findings.begin() + static_cast<std::ptrdiff_t>(i), v.findings.end());
+      return out;
+    }
+  return Verdict::pass();
+}
 
 }  // namespace osvs
