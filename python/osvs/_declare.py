@@ -91,7 +91,9 @@ class MergeKernel:
 
     o has shape (rows, head_dim), lse shape (rows,), float32; lse is in base ``lse_bases[0]``
     (with two bases declared, fn is also given ``base="e"`` or ``base="2"``). An empty partial
-    has lse -inf (or +inf with ``empty_partial="+inf"``); its o is never read.
+    has lse -inf (or +inf with ``empty_partial="+inf"``); its o is never read. ``conventions``
+    names what the kernel documents about values the arithmetic leaves open (docs/semantics.md
+    §8): "any_nan_bits", "either_zero_sign", "empty_o_unspecified".
     """
 
     fn: Callable[..., Tuple[Any, Any]]
@@ -101,11 +103,12 @@ class MergeKernel:
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     to_input: Optional[Callable[[np.ndarray], Any]] = None
+    conventions: Sequence[str] = ()
 
     def declaration(self) -> dict:
         return {"name": self.name, "lse_bases": list(self.lse_bases),
                 "empty_partial": self.empty_partial, "skip": dict(self.skip),
-                "known_defect": dict(self.known_defect)}
+                "known_defect": dict(self.known_defect), "conventions": list(self.conventions)}
 
     def call(self, o_a, lse_a, o_b, lse_b, base: str):
         args = [o_a, lse_a, o_b, lse_b]

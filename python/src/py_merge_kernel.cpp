@@ -53,6 +53,20 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
       .o_types({DType::F32})
       .lse_bases(bases)
       .empty_partial(empty == "-inf" ? EmptyPartial::NegInfLse : EmptyPartial::PosInfLse);
+  ValueConventions conventions;
+  for (nb::handle c : nb::cast<nb::list>(d["conventions"])) {
+    const std::string name = nb::cast<std::string>(c);
+    if (name == "any_nan_bits")
+      conventions.any_nan_bits = true;
+    else if (name == "either_zero_sign")
+      conventions.either_zero_sign = true;
+    else if (name == "empty_o_unspecified")
+      conventions.empty_o_unspecified = true;
+    else
+      throw std::invalid_argument("convention '" + name +
+                                  "': any_nan_bits, either_zero_sign or empty_o_unspecified");
+  }
+  k.value_conventions(conventions);
   for (const auto& [law, why] : nb::cast<nb::dict>(d["skip"]))
     k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
   for (const auto& [law, why] : nb::cast<nb::dict>(d["known_defect"]))

@@ -1,6 +1,7 @@
 """Merge laws on NumPy merges of attention partials: the correct one passes every law, one that
 drops the smaller partial fails with a case of two partials of one row and one component."""
 
+import numpy as np
 import pytest
 
 import osvs
@@ -37,3 +38,19 @@ def test_merge_dropping_the_smaller_partial_fails_small():
     with pytest.raises(osvs.LawViolation):
         osvs.replay(r.regression, merge_dropping_smaller)
     assert osvs.replay(r.regression, merge).status == "as_expected"
+
+
+def merge_engine_nan(o_a, lse_a, o_b, lse_b):
+    """Correct but for its NaNs, whose bits are 0x7fffffff (a fast-math engine's)."""
+    o, lse = merge(o_a, lse_a, o_b, lse_b)
+    engine_nan = np.array([0x7FFFFFFF], np.uint32).view(np.float32)[0]
+    return np.where(np.isnan(o), engine_nan, o), np.where(np.isnan(lse), engine_nan, lse)
+
+
+def test_declared_nan_bits_are_not_a_finding():
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_merge(merge_engine_nan, name="numpy.merge_engine_nan", laws=["special_values"])
+    assert "0x7fffffff" in e.value.result["special_values"].reason
+    result = osvs.check_merge(merge_engine_nan, name="numpy.merge_engine_nan",
+                              laws=["special_values"], conventions=["any_nan_bits"])
+    assert result.ok and result["special_values"].judged > 0
