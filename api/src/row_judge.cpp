@@ -35,11 +35,28 @@ double special_expectation(const RowKernel& k, oracle::RowKind kind, const float
 /// A special row's limit values (1/k, log(1/k)) are held to one ulp of the output type.
 constexpr double kLimitUlps = 1.0;
 
+/// How an output y failed against `want`: the class of its failure (Verdict::findings).
+std::string how_it_failed(float y, double want) {
+  if (std::isnan(want)) return "a value instead of NaN";
+  if (std::isnan(y)) return "NaN instead of a value";
+  if (std::isinf(y) != std::isinf(want))
+    return std::isinf(y) ? "infinite" : "finite instead of infinite";
+  return "outside the contract";
+}
+
+/// Adds the failure `why` of class `kind` unless one of that class is there.
+void add_finding(std::vector<Finding>& findings, const std::string& kind, const std::string& why) {
+  for (const Finding& f : findings)
+    if (f.kind == kind) return;
+  findings.push_back({kind, why});
+}
+
 }  // namespace
 
 RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const float* y,
                        const std::string& where) {
   RowJudgement r;
+  std::vector<Finding> findings;  // every class of failure in the row, the first of each
   const ExactOutputs exact = exact_outputs(k.op(), x, n);
   if (exact.kind != oracle::RowKind::Finite) {
     r.special = r.judged = true;
@@ -47,12 +64,17 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
       const double want = special_expectation(k, exact.kind, x, n, j);
       const double dist = ulp_distance_in(k.out_type(), y[j], want);
       if (dist <= kLimitUlps) continue;
+      const std::string why = where + ": " + oracle::to_string(exact.kind) + " row: y[" +
+                              std::to_string(j) + "] = " + readable(y[j]) +
+                              ", the declared convention gives " + readable(want);
+      add_finding(findings,
+                  std::string(oracle::to_string(exact.kind)) + " row: " + how_it_failed(y[j], want),
+                  why);
       if (r.violations++ == 0)
-        r.verdict = Verdict::fail(where + ": " + oracle::to_string(exact.kind) + " row: y[" +
-                                      std::to_string(j) + "] = " + readable(y[j]) +
-                                      ", the declared convention gives " + readable(want),
-                                  {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
+        r.verdict =
+            Verdict::fail(why, {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
     }
+    if (r.violations > 0) r.verdict.findings = std::move(findings);
     return r;
   }
   const auto tol = tolerance_ulps(k, x, n);
@@ -70,15 +92,16 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
     }
     if (tol) r.worst_ratio = std::max(r.worst_ratio, dist / allowed);
     if (dist <= allowed) continue;
-    if (r.violations++ == 0)
-      r.verdict =
-          Verdict::fail(where + ": y[" + std::to_string(j) + "] = " + readable(y[j]) + " for x[" +
-                            std::to_string(j) + "] = " + readable(x[j]) +
+    const std::string why = where + ": y[" + std::to_string(j) + "] = " + readable(y[j]) +
+                            " for x[" + std::to_string(j) + "] = " + readable(x[j]) +
                             " (n = " + std::to_string(n) + "): exact " + readable(v_j) + ", " +
                             digits9(dist) + " ulp of " + to_string(k.out_type()) + " > contract " +
-                            digits9(allowed) + " (" + k.accuracy().describe() + ")",
-                        {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, allowed}});
+                            digits9(allowed) + " (" + k.accuracy().describe() + ")";
+    add_finding(findings, "finite row: " + how_it_failed(y[j], v_j), why);
+    if (r.violations++ == 0)
+      r.verdict = Verdict::fail(why, {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, allowed}});
   }
+  if (r.violations > 0) r.verdict.findings = std::move(findings);
   if (!tol)
     r.verdict = not_judged("no accuracy contract declared (worst observed " + digits9(r.worst_ulp) +
                            " ulp)");

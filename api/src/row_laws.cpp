@@ -33,16 +33,26 @@ Verdict judge_row(const RowKernel& k, const float* x, std::int64_t n, const floa
 
 Verdict check_accuracy(const RowKernel& k, const RowCase& c) {
   const RowOutputs out = run_row_kernel(k, c.rows, c.layout);
-  Verdict all;
+  Verdict all, first_failure;
   bool judged = false;
   for (std::int64_t i = 0; i < out.rows; ++i) {
     const auto& row = c.rows[static_cast<std::size_t>(i)];
     Verdict v = judge_row(k, row.data(), out.cols, out.row(i), "row " + std::to_string(i));
+    if (v.fails()) {  // the first row's failure, with every row's classes of failure
+      if (!first_failure.fails()) first_failure = v;
+      for (const Finding& f : v.findings) {
+        bool seen = false;
+        for (const Finding& g : first_failure.findings) seen = seen || g.kind == f.kind;
+        if (!seen) first_failure.findings.push_back(f);
+      }
+      continue;
+    }
     if (!v.holds()) return v;
     if (is_not_judged(v)) continue;
     judged = true;
     all.evidence.insert(all.evidence.end(), v.evidence.begin(), v.evidence.end());
   }
+  if (first_failure.fails()) return first_failure;
   if (!judged && !k.accuracy().declared()) return not_judged("no accuracy contract declared");
   return all;
 }

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "law_run.h"
 #include "misbehaving_kernels.h"
@@ -61,6 +64,43 @@ TEST(LawRun, AReducedPermutationCaseKeepsAPermutation) {
   std::iota(identity.begin(), identity.end(), 0);
   EXPECT_EQ(p, identity);
   EXPECT_LE(r.smallest->rows[0].size(), 3u) << RowKind::summary(*r.smallest);
+}
+
+/// Two defects: an all-masked row gives 0 where the declared convention is NaN, and a finite row's
+/// first output is doubled. One run of the accuracy law reports both, each shrunk on its own.
+void two_defects(const RowProblem& p) {
+  good_softmax(p);
+  for (std::int64_t i = 0; i < p.rows; ++i) {
+    const float* x = p.x<float>() + i * p.x_stride;
+    float* y = p.y<float>() + i * p.y_stride;
+    bool masked = p.cols > 0, finite = true;
+    for (std::int64_t j = 0; j < p.cols; ++j) {
+      masked = masked && x[j] == -INFINITY;
+      finite = finite && std::isfinite(x[j]);
+    }
+    if (masked)
+      for (std::int64_t j = 0; j < p.cols; ++j) y[j] = 0;
+    if (finite && p.cols >= 2) y[0] *= 2;
+  }
+}
+
+TEST(LawRun, EveryDistinctFailureOfARowLawIsReported) {
+  const RowKernel k = host_kernel("test.two_defects", two_defects);
+  const testbed::LawRun<RowCase> r = testbed::run_law<RowKind>(
+      *find_row_law("accuracy"), k, 20, [](const Verdict&, const RowCase&) {}, fixed_seed(), 4);
+  ASSERT_TRUE(r.failed());
+  std::vector<std::string> kinds = {r.smallest_verdict.failure_kind()};
+  for (const auto& other : r.other_findings) kinds.push_back(other.kind);
+  std::string all;
+  for (const auto& kind : kinds) all += "[" + kind + "] ";
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "all_masked row: a value instead of NaN"),
+            kinds.end())
+      << all;
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "finite row: outside the contract"), kinds.end())
+      << all;
+  for (const auto& other : r.other_findings)
+    EXPECT_LE(other.smallest.rows[0].size(), 2u)
+        << other.kind << ": " << RowKind::summary(other.smallest);
 }
 
 TEST(LawRun, ACorrectKernelPassesWithoutError) {
