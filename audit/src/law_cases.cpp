@@ -96,7 +96,7 @@ std::optional<Case> law_case(const std::string& name, const Config& config,
     c.schedules = {warp_tree_schedule(even_partition(n, kWarpSize))};
   } else if (name == "tree_invariance") {
     c.schedules = {left_deep(n, 40), reversed_shuffle(n, 40)};
-  } else if (name == "permutation_equivariance") {
+  } else if (name == "permutation") {
     c.permutation.resize(static_cast<std::size_t>(n));
     std::iota(c.permutation.begin(), c.permutation.end(), 0);
     std::mt19937_64 rng(seed);
@@ -109,7 +109,7 @@ std::optional<Case> law_case(const std::string& name, const Config& config,
     c.batch_position = 1;
   } else if (name == "special_values") {
     c.rows = special_rows(rows.front());
-  } else if (name == "softmax_accuracy" || name == "softmax_sum" || name == "softmax_range" ||
+  } else if (name == "accuracy" || name == "sum_to_one" || name == "softmax_range" ||
              name == "determinism" || name == "executor_agreement") {
     c.rows = rows;
   } else {

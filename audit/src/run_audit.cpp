@@ -51,13 +51,13 @@ std::vector<SearchCase> search_seeds(const AuditReport& r) {
   return seeds;
 }
 
-/// Saves a row outside its bound as a regression file for softmax_accuracy (expectation: holds,
+/// Saves a row outside its bound as a regression file for accuracy (expectation: holds,
 /// so that it fails in the replay test until the kernel or the bound is fixed).
 std::string save_violation(const KernelUnderTest& kut, int block, const std::vector<float>& row,
                            Executor& executor, const AuditOptions& opt, const fs::path& root,
                            const std::string& where) {
   RegressionRecord rec;
-  rec.property = "softmax_accuracy";
+  rec.property = "accuracy";
   rec.input.kernel = kut.kernel;
   rec.input.combine = kut.combine;
   rec.input.block = block;

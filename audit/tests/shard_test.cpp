@@ -81,7 +81,7 @@ AuditReport awkward_shard(int index, int count) {
     c.violations = {"x"};
     c.violation_rows = {1};
     c.worst_row = {1.0f, -std::numeric_limits<float>::infinity(), 0x1.fffffep127f};
-    c.laws.push_back({"softmax_sum", false, true, true, false, false, "why"});
+    c.laws.push_back({"sum_to_one", false, true, true, false, false, "why"});
     r.configs.push_back(c);
   }
   r.search.worst.push_back({r.plan.kernels.front(), 32, {2.0f}, "sweep", 1, {}});

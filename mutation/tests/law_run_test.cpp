@@ -51,7 +51,7 @@ TEST(RunLaw, ALawThatCannotRunOnTheExecutorCannotKill) {
 
 TEST(RunLaw, VacuousCasesAreNotCountedAsRun) {
   auto cpu = make_cpu_executor();
-  LawSpec law = find_law(softmax_laws(Case{}), "softmax_accuracy");
+  LawSpec law = find_law(softmax_laws(Case{}), "accuracy");
   law.cases = rc::gen::map(law.cases, [](Case c) {
     for (auto& row : c.rows) row.clear();  // an empty row has no softmax to judge
     return c;

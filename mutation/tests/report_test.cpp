@@ -15,7 +15,7 @@ MutantResult result(std::string name, MutantStatus s, int cases = 0, bool combin
   r.bug = "a bug";
   r.status = s;
   r.combine_level = combine;
-  if (s == MutantStatus::Killed) r.killed_by = "softmax_accuracy";
+  if (s == MutantStatus::Killed) r.killed_by = "accuracy";
   r.cases_to_kill = cases;
   r.cases_total = cases + 3;
   r.laws_tried = 2;

@@ -46,10 +46,10 @@ std::vector<LawSpec> combine_laws(CombineKind combine) {
 std::vector<LawSpec> softmax_laws(const Case& configuration) {
   const gen::Config cfg = config_of(configuration);
   return {
-      {"softmax_accuracy", gen::softmax_case(cfg, gen::finite_batch()), tag_rows},
-      {"softmax_sum", gen::softmax_case(cfg, gen::finite_batch()), tag_rows},
+      {"accuracy", gen::softmax_case(cfg, gen::finite_batch()), tag_rows},
+      {"sum_to_one", gen::softmax_case(cfg, gen::finite_batch()), tag_rows},
       {"softmax_range", gen::softmax_case(cfg, gen::finite_batch()), tag_rows},
-      {"permutation_equivariance", gen::permutation_case(cfg), tag_rows},
+      {"permutation", gen::permutation_case(cfg), tag_rows},
       {"shift_invariance", gen::shift_case(cfg), tag_rows},
       {"batch_invariance", gen::batch_case(cfg), tag_rows},
       {"determinism", gen::softmax_case(cfg, gen::special_batch()), tag_rows},

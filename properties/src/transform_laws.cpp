@@ -31,7 +31,7 @@ Verdict compare_two_rows(const Case& c, Executor& ex, const std::vector<float>& 
 }  // namespace
 
 Verdict check_permutation_equivariance(const Case& c, Executor& ex) {
-  if (c.rows.empty()) throw std::invalid_argument("permutation_equivariance needs rows[0]");
+  if (c.rows.empty()) throw std::invalid_argument("permutation needs rows[0]");
   const auto& x = c.rows[0];
   const auto n = std::ssize(x);
   if (std::ssize(c.permutation) != n)

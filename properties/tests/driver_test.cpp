@@ -20,7 +20,7 @@ constexpr auto npos = std::string::npos;
 
 /// The suite's accuracy law on the hardened 2-pass kernel.
 LawSpec accuracy_law() {
-  return find_law(softmax_laws(Case{}), "softmax_accuracy");
+  return find_law(softmax_laws(Case{}), "accuracy");
 }
 
 RunLimits limits(ShrinkLimits shrink) {

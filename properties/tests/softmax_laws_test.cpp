@@ -24,11 +24,11 @@ class SoftmaxLaws : public PropertyTest, public ::testing::WithParamInterface<ge
 };
 
 TEST_P(SoftmaxLaws, Accuracy) {
-  expect("softmax_accuracy");
+  expect("accuracy");
 }
 
 TEST_P(SoftmaxLaws, Sum) {
-  expect("softmax_sum");
+  expect("sum_to_one");
 }
 
 TEST_P(SoftmaxLaws, Range) {
@@ -36,7 +36,7 @@ TEST_P(SoftmaxLaws, Range) {
 }
 
 TEST_P(SoftmaxLaws, PermutationEquivariance) {
-  expect("permutation_equivariance");
+  expect("permutation");
 }
 
 TEST_P(SoftmaxLaws, ShiftInvariance) {
@@ -62,7 +62,7 @@ TEST_P(SoftmaxLaws, ExecutorAgreement) {
 /// Every softmax-level law of the suite has a test above.
 TEST(SoftmaxLawsCoverage, EveryLawIsTested) {
   const char* tested[] = {
-      "softmax_accuracy",  "softmax_sum",      "softmax_range", "permutation_equivariance",
+      "accuracy",  "sum_to_one",      "softmax_range", "permutation",
       "shift_invariance",  "batch_invariance", "determinism",   "special_values",
       "executor_agreement"};
   const auto laws = softmax_laws(Case{});
