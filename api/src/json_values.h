@@ -1,4 +1,4 @@
-// The JSON helpers of the API's regression files (row_regression.cpp, merge_regression.cpp):
+// The JSON helpers of the API's regression files (regression.cpp, and each kind's case JSON):
 // floats as exact hex floats, required fields with errors naming them, content ids.
 #pragma once
 

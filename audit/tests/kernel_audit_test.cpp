@@ -35,7 +35,8 @@ TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
   EXPECT_EQ(good.status, "passes") << to_json(good);
   const auto none = audit_row_kernel(RowKernel("none", Where::Host).run(good_softmax), o);
   EXPECT_EQ(none.status, "no contract");
-  EXPECT_NE(plugin_audit_markdown({good, none}, "p").find("no contract declared"), std::string::npos);
+  EXPECT_NE(plugin_audit_markdown({good, none}, "p").find("no contract declared"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -124,8 +124,8 @@ TEST(Generators, EveryRowLawReachesRowsBeyond2To16InAFewCases) {
   // One law per generator: accuracy, sum and range share finite_batch; determinism, special
   // values and agreement share special_batch (suite.cpp).
   const auto laws = softmax_laws(Case{});
-  for (const char* name : {"accuracy", "special_values", "permutation",
-                           "shift_invariance", "batch_invariance"}) {
+  for (const char* name :
+       {"accuracy", "special_values", "permutation", "shift_invariance", "batch_invariance"}) {
     const LawSpec& law = find_law(laws, name);
     const auto lengths = row_lengths_in_a_run(law);
     const auto beyond = [&](std::size_t n) {

@@ -61,10 +61,9 @@ TEST_P(SoftmaxLaws, ExecutorAgreement) {
 
 /// Every softmax-level law of the suite has a test above.
 TEST(SoftmaxLawsCoverage, EveryLawIsTested) {
-  const char* tested[] = {
-      "accuracy",  "sum_to_one",      "softmax_range", "permutation",
-      "shift_invariance",  "batch_invariance", "determinism",   "special_values",
-      "executor_agreement"};
+  const char* tested[] = {"accuracy",    "sum_to_one",       "softmax_range",
+                          "permutation", "shift_invariance", "batch_invariance",
+                          "determinism", "special_values",   "executor_agreement"};
   const auto laws = softmax_laws(Case{});
   EXPECT_EQ(laws.size(), std::size(tested));
   for (const char* name : tested) EXPECT_NO_THROW(find_law(laws, name)) << name;
