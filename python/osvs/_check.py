@@ -17,7 +17,8 @@ from ._declare import MergeKernel, SoftmaxKernel
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import resolve
 
-_SETTINGS = ("seed", "max_cases", "max_size", "shrink_seconds", "regression_dir", "progress")
+_SETTINGS = ("seed", "max_cases", "max_size", "shrink_seconds", "max_findings", "regression_dir",
+             "progress")
 
 
 def row_laws() -> List[str]:

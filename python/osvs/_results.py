@@ -63,6 +63,10 @@ class LawResult:
     budget_spent: bool = False
     case: Optional[dict] = None  # the shrunk case (rows as float32 arrays), when the law failed
     regression: Optional[str] = None  # the regression file written for it
+    kind: str = ""  # the class of that failure ("" for a law that does not class its failures)
+    # the law's other distinct failures, each {"kind", "reason", "case", "regression",
+    # "shrink_steps", "budget_spent"} (max_findings)
+    other_findings: List[dict] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -78,6 +82,9 @@ class LawResult:
             text += (f"\nshrunk case ({self.shrink_steps} smaller failing cases, shrinking "
                      f"{shrink}): {format_case(self.case)}\nsaved {self.regression}"
                      f"\nreplay: osvs.replay({self.regression!r}, fn)")
+        for other in self.other_findings:
+            text += (f"\nanother finding ({other['kind']}): {other['reason']}\nshrunk case: "
+                     f"{format_case(other['case'])}\nsaved {other['regression']}")
         return text
 
 

@@ -22,6 +22,8 @@ class Settings:
     max_cases: int = 100  # RapidCheck's max_success
     max_size: int = 100  # RapidCheck's max_size: row lengths and batch sizes grow with it
     shrink_seconds: float = 20.0  # shrinking budget per law
+    # distinct classes of failure searched for per law, each shrunk on its own (1: the first)
+    max_findings: int = 4
     regression_dir: str = "osvs-regressions"
     progress: Optional[Callable[[str], None]] = print
 
@@ -46,6 +48,8 @@ def from_environment() -> Settings:
     s = Settings(**_rc_params(os.environ.get("RC_PARAMS", "")))
     if "OSVS_SHRINK_SECONDS" in os.environ:
         s.shrink_seconds = float(os.environ["OSVS_SHRINK_SECONDS"])
+    if os.environ.get("OSVS_FIRST_FAILURE") == "1":
+        s.max_findings = 1
     if os.environ.get("OSVS_REGRESSION_DIR"):
         s.regression_dir = os.environ["OSVS_REGRESSION_DIR"]
     return s

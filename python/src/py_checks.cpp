@@ -10,6 +10,7 @@ CheckSettings settings_from_python(const nb::dict& d) {
   s.max_cases = nb::cast<int>(d["max_cases"]);
   s.max_size = nb::cast<int>(d["max_size"]);
   s.shrink_seconds = nb::cast<double>(d["shrink_seconds"]);
+  s.max_findings = nb::cast<int>(d["max_findings"]);
   s.regression_dir = nb::cast<std::string>(d["regression_dir"]);
   s.progress = d.contains("progress") ? nb::borrow(d["progress"]) : nb::none();
   return s;

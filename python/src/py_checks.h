@@ -20,6 +20,7 @@ struct CheckSettings {
   int max_cases = 100;         ///< RapidCheck's max_success
   int max_size = 100;          ///< RapidCheck's max_size (row lengths scale with it)
   double shrink_seconds = 20;  ///< shrinking budget per law
+  int max_findings = 4;        ///< distinct classes of failure per law (law_run.h's run_law)
   std::string regression_dir;  ///< where shrunk failures are written
   nb::object progress;         ///< called with a line of progress text, or None
 

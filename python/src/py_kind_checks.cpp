@@ -30,7 +30,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
         s.report(k.name() + "/" + law.name + " first counterexample (" + K::summary(c) +
                  "): " + v.explanation + "\nshrinking (budget " + s.budget_text() + ") ...");
       },
-      s.rc_params());
+      s.rc_params(), expect_failure ? 1 : s.max_findings);
   nb::dict out;
   if (run.errored()) {
     out = law_result(law.name, law.law, "error", run.property_failure);
@@ -56,6 +56,21 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
     const Regression<K> r = testbed::regression_of<K>(k, law, run, "python, host");
     out["case"] = case_dict(r.input);
     out["regression"] = write_regression(r, s.regression_dir).string();
+    out["kind"] = run.smallest_verdict.failure_kind();
+    nb::list others;
+    for (const auto& other : run.other_findings) {
+      const Regression<K> o =
+          testbed::regression_of<K>(k, law, other.smallest, other.verdict, "python, host");
+      nb::dict d;
+      d["kind"] = other.kind;
+      d["reason"] = other.verdict.explanation;
+      d["case"] = case_dict(o.input);
+      d["regression"] = write_regression(o, s.regression_dir).string();
+      d["shrink_steps"] = other.shrink_steps;
+      d["budget_spent"] = other.budget_spent;
+      others.append(d);
+    }
+    out["other_findings"] = others;
   }
   out["judged"] = run.judged;
   out["not_judged"] = run.not_judged;

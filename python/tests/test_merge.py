@@ -54,3 +54,26 @@ def test_declared_nan_bits_are_not_a_finding():
     result = osvs.check_merge(merge_engine_nan, name="numpy.merge_engine_nan",
                               laws=["special_values"], conventions=["any_nan_bits"])
     assert result.ok and result["special_values"].judged > 0
+
+
+def merge_engine_nan_dropping_overflow(o_a, lse_a, o_b, lse_b):
+    """Its NaNs are 0x7fffffff, and a partial whose lse is +inf is dropped as if it were empty."""
+    lse_a = np.where(np.isposinf(lse_a), -np.inf, lse_a).astype(np.float32)
+    lse_b = np.where(np.isposinf(lse_b), -np.inf, lse_b).astype(np.float32)
+    return merge_engine_nan(o_a, lse_a, o_b, lse_b)
+
+
+def test_every_distinct_failure_is_reported():
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_merge(merge_engine_nan_dropping_overflow, name="numpy.merge_overflow",
+                         laws=["special_values"])
+    r = e.value.result["special_values"]
+    kinds = [r.kind] + [other["kind"] for other in r.other_findings]
+    assert "lse: a +inf lse, not NaN" in kinds, kinds
+    assert "lse: a NaN lse, NaN bits" in kinds, kinds
+    assert all(osvs.read_regression(other["regression"])["kind"] == "merge"
+               for other in r.other_findings)
+    with pytest.raises(osvs.LawViolation) as first:
+        osvs.check_merge(merge_engine_nan_dropping_overflow, name="numpy.merge_overflow",
+                         laws=["special_values"], max_findings=1)
+    assert first.value.result["special_values"].other_findings == []
