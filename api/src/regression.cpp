@@ -36,10 +36,13 @@ Regression<K> regression_from_json(const std::string& text) {
 
 std::string regression_kind(const std::string& text) {
   const json j = json::parse(text, nullptr, false);
-  if (!j.is_object()) return "";
-  if (j.contains(format_key<RowKind>())) return RowKind::name;
-  if (j.contains(format_key<MergeKind>())) return MergeKind::name;
-  return "";
+  std::string kind;
+  if (!j.is_object()) return kind;
+  for_each_kind([&](auto k) {
+    using K = decltype(k);
+    if (kind.empty() && j.contains(format_key<K>())) kind = K::name;
+  });
+  return kind;
 }
 
 template <class K>

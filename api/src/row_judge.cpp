@@ -35,20 +35,14 @@ double special_expectation(const RowKernel& k, oracle::RowKind kind, const float
 /// A special row's limit values (1/k, log(1/k)) are held to one ulp of the output type.
 constexpr double kLimitUlps = 1.0;
 
-/// How an output y failed against `want`: the class of its failure (Verdict::findings).
-std::string how_it_failed(float y, double want) {
+/// How an output y failed against `want`: the class of its failure (Verdict::findings);
+/// `off` names a wrong finite value (outside the contract, or not the convention's value).
+std::string how_it_failed(float y, double want, const char* off) {
   if (std::isnan(want)) return "a value instead of NaN";
   if (std::isnan(y)) return "NaN instead of a value";
   if (std::isinf(y) != std::isinf(want))
     return std::isinf(y) ? "infinite" : "finite instead of infinite";
-  return "outside the contract";
-}
-
-/// Adds the failure `why` of class `kind` unless one of that class is there.
-void add_finding(std::vector<Finding>& findings, const std::string& kind, const std::string& why) {
-  for (const Finding& f : findings)
-    if (f.kind == kind) return;
-  findings.push_back({kind, why});
+  return off;
 }
 
 }  // namespace
@@ -67,9 +61,9 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
       const std::string why = where + ": " + oracle::to_string(exact.kind) + " row: y[" +
                               std::to_string(j) + "] = " + readable(y[j]) +
                               ", the declared convention gives " + readable(want);
-      add_finding(findings,
-                  std::string(oracle::to_string(exact.kind)) + " row: " + how_it_failed(y[j], want),
-                  why);
+      add_finding(findings, {std::string(oracle::to_string(exact.kind)) +
+                                 " row: " + how_it_failed(y[j], want, "not the convention's value"),
+                             why});
       if (r.violations++ == 0)
         r.verdict =
             Verdict::fail(why, {{"y[" + std::to_string(j) + "]", y[j], want, dist, kLimitUlps}});
@@ -97,7 +91,7 @@ RowJudgement judge_row(const RowKernel& k, const float* x, std::int64_t n, const
                             " (n = " + std::to_string(n) + "): exact " + readable(v_j) + ", " +
                             digits9(dist) + " ulp of " + to_string(k.out_type()) + " > contract " +
                             digits9(allowed) + " (" + k.accuracy().describe() + ")";
-    add_finding(findings, "finite row: " + how_it_failed(y[j], v_j), why);
+    add_finding(findings, {"finite row: " + how_it_failed(y[j], v_j, "outside the contract"), why});
     if (r.violations++ == 0)
       r.verdict = Verdict::fail(why, {{"y[" + std::to_string(j) + "]", y[j], v_j, dist, allowed}});
   }

@@ -40,11 +40,7 @@ Verdict check_accuracy(const RowKernel& k, const RowCase& c) {
     Verdict v = judge_row(k, row.data(), out.cols, out.row(i), "row " + std::to_string(i));
     if (v.fails()) {  // the first row's failure, with every row's classes of failure
       if (!first_failure.fails()) first_failure = v;
-      for (const Finding& f : v.findings) {
-        bool seen = false;
-        for (const Finding& g : first_failure.findings) seen = seen || g.kind == f.kind;
-        if (!seen) first_failure.findings.push_back(f);
-      }
+      for (const Finding& f : v.findings) add_finding(first_failure.findings, f);
       continue;
     }
     if (!v.holds()) return v;

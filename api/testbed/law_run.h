@@ -183,8 +183,11 @@ LawRun<typename K::Case> run_law(
     const RcParams& params = std::nullopt, int max_findings = 1) {
   std::set<std::string> known;
   LawRun<typename K::Case> run = search_law<K>(law, k, shrink_seconds, on_first, params, known);
-  // A law that does not class its failures (no Verdict::findings) has one class only.
-  if (!run.failed() || K::single_case(law) || run.smallest_verdict.findings.empty()) return run;
+  // A law that does not class its failures (no Verdict::findings) has one class only; a declared
+  // known defect has to show once (the search for further classes is for failures nobody knows).
+  if (!run.failed() || K::single_case(law) || run.smallest_verdict.findings.empty() ||
+      k.known_defects().count(law.name) > 0)
+    return run;
   known.insert(run.smallest_verdict.failure_kind());
   while (static_cast<int>(run.other_findings.size()) + 1 < max_findings) {
     const auto next = search_law<K>(

@@ -34,10 +34,12 @@ int replay_file(const std::string& path) {
     return 2;
   }
   const std::string kind = regression_kind(text);
-  if (kind == MergeKind::name) return testbed::replay_kind_file<MergeKind>(path, text);
-  if (kind == RowKind::name) return testbed::replay_kind_file<RowKind>(path, text);
-  if (const auto status = testbed::replay_combine_file(path)) return *status;
-  return testbed::replay_kind_file<RowKind>(path, text);  // says why it is not a row file
+  if (kind.empty()) {
+    if (const auto status = testbed::replay_combine_file(path)) return *status;
+  }
+  // A file of no kind is read as a row file, whose error says what is wrong with it.
+  return visit_kind(kind.empty() ? RowKind::name : kind,
+                    [&](auto k) { return testbed::replay_kind_file<decltype(k)>(path, text); });
 }
 
 }  // namespace

@@ -98,6 +98,8 @@ TEST(LawRun, EveryDistinctFailureOfARowLawIsReported) {
       << all;
   EXPECT_NE(std::find(kinds.begin(), kinds.end(), "finite row: outside the contract"), kinds.end())
       << all;
+  // Each class shrunk on its own to the length it needs: one element for an all-masked row, two
+  // for the doubled y[0] (a row of one is left alone).
   for (const auto& other : r.other_findings)
     EXPECT_LE(other.smallest.rows[0].size(), 2u)
         << other.kind << ": " << RowKind::summary(other.smallest);

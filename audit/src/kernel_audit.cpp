@@ -161,8 +161,7 @@ LawOutcome audit_law(const typename K::Kernel& k, const typename K::Law& law,
 /// What every kind's audit does around its own parts: the kernel's availability, `parts` (the
 /// sweep and the laws; a throw is status "failed"), the status from their findings and the time.
 template <class Kernel, class Parts>
-KernelAudit audit_kernel(const Kernel& k, KernelAudit a, bool contract_declared,
-                         const Parts& parts) {
+KernelAudit audited(const Kernel& k, KernelAudit a, bool contract_declared, const Parts& parts) {
   const auto start = std::chrono::steady_clock::now();
   a.kernel = k.name();
   std::string why;
@@ -199,19 +198,19 @@ std::string declaration_of(const RowKernel& k) {
 
 }  // namespace
 
-KernelAudit audit_row_kernel(const RowKernel& k, const KernelAuditOptions& o) {
+KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o) {
   KernelAudit a;
   a.kind = RowKind::name;
   a.declaration = declaration_of(k);
   a.contract = k.accuracy().describe();
-  return audit_kernel(k, std::move(a), k.accuracy().declared(), [&](KernelAudit& out) {
+  return audited(k, std::move(a), k.accuracy().declared(), [&](KernelAudit& out) {
     for (const std::string& f : families())
       for (std::int64_t n : lengths(k, o.quick)) out.sweep.push_back(sweep_cell(k, f, n, o));
     for (const RowLaw& law : row_laws()) out.laws.push_back(audit_law<RowKind>(k, law, o));
   });
 }
 
-KernelAudit audit_merge_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
+KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
   KernelAudit a;
   a.kind = MergeKind::name;
   std::ostringstream d;
@@ -222,7 +221,7 @@ KernelAudit audit_merge_kernel(const MergeKernel& k, const KernelAuditOptions& o
   d << "; empty partial " << to_string(k.empty_partial());
   a.declaration = d.str();
   a.contract = "the derived merge bound (docs/semantics.md)";
-  return audit_kernel(k, std::move(a), true, [&](KernelAudit& out) {
+  return audited(k, std::move(a), true, [&](KernelAudit& out) {
     for (const MergeLaw& law : merge_laws()) out.laws.push_back(audit_law<MergeKind>(k, law, o));
   });
 }

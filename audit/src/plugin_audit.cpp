@@ -61,12 +61,12 @@ struct Entry {
 /// there is none.
 KernelAudit audit_registered(const std::string& kind, const std::string& name,
                              const KernelAuditOptions& o) {
-  if (kind == MergeKind::name) {
-    if (const MergeKernel* k = find_registered<MergeKernel>(name)) return audit_merge_kernel(*k, o);
-  } else if (const RowKernel* k = find_registered<RowKernel>(name)) {
-    return audit_row_kernel(*k, o);
-  }
-  throw std::runtime_error("no " + kind + " kernel '" + name + "' in the plugins");
+  return visit_kind(kind, [&](auto k) {
+    using Kernel = typename decltype(k)::Kernel;
+    const Kernel* kernel = find_registered<Kernel>(name);
+    if (!kernel) throw std::runtime_error("no " + kind + " kernel '" + name + "' in the plugins");
+    return audit_kernel(*kernel, o);
+  });
 }
 
 /// The child: load the plugins, audit one kernel, write its JSON.

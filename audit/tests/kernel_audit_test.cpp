@@ -29,11 +29,11 @@ TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
   KernelAuditOptions o;
   o.quick = true;
   o.law_cases = 10;
-  const auto bad = audit_row_kernel(host_kernel("unsafe", unsafe_softmax), o);
+  const auto bad = audit_kernel(host_kernel("unsafe", unsafe_softmax), o);
   EXPECT_EQ(bad.status, "violations");
-  const auto good = audit_row_kernel(host_kernel("good", good_softmax), o);
+  const auto good = audit_kernel(host_kernel("good", good_softmax), o);
   EXPECT_EQ(good.status, "passes") << to_json(good);
-  const auto none = audit_row_kernel(RowKernel("none", Where::Host).run(good_softmax), o);
+  const auto none = audit_kernel(RowKernel("none", Where::Host).run(good_softmax), o);
   EXPECT_EQ(none.status, "no contract");
   EXPECT_NE(plugin_audit_markdown({good, none}, "p").find("no contract declared"),
             std::string::npos);

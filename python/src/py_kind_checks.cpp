@@ -30,7 +30,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
         s.report(k.name() + "/" + law.name + " first counterexample (" + K::summary(c) +
                  "): " + v.explanation + "\nshrinking (budget " + s.budget_text() + ") ...");
       },
-      s.rc_params(), expect_failure ? 1 : s.max_findings);
+      s.rc_params(), s.max_findings);
   nb::dict out;
   if (run.errored()) {
     out = law_result(law.name, law.law, "error", run.property_failure);
@@ -133,38 +133,6 @@ nb::list laws() {
   return out;
 }
 
-/// f<K>(args...) for the kind named `kind`; std::invalid_argument for an unknown one.
-template <class Result, template <class> class Op, class... Args>
-Result for_kind(const std::string& kind, Args&&... args) {
-  if (kind == RowKind::name) return Op<RowKind>::run(std::forward<Args>(args)...);
-  if (kind == MergeKind::name) return Op<MergeKind>::run(std::forward<Args>(args)...);
-  throw std::invalid_argument("no kind of kernel named '" + kind + "' (row, merge)");
-}
-
-template <class K>
-struct CheckOp {
-  static nb::list run(const nb::dict& d, nb::callable c, const std::vector<std::string>& l,
-                      const nb::dict& s) {
-    return check_kernel<K>(d, std::move(c), l, s);
-  }
-};
-template <class K>
-struct ReplayOp {
-  static nb::dict run(const nb::dict& d, nb::callable c, const std::string& path) {
-    return replay_file<K>(d, std::move(c), path);
-  }
-};
-template <class K>
-struct LawsOp {
-  static nb::list run() { return laws<K>(); }
-};
-template <class K>
-struct ReadOp {
-  static nb::dict run(const std::string& text) {
-    return regression_dict(regression_from_json<K>(text));
-  }
-};
-
 }  // namespace
 
 void bind_kind_checks(nb::module_& m) {
@@ -172,7 +140,9 @@ void bind_kind_checks(nb::module_& m) {
       "check_kernel",
       [](const std::string& kind, const nb::dict& declaration, nb::callable call,
          const std::vector<std::string>& laws, const nb::dict& settings) {
-        return for_kind<nb::list, CheckOp>(kind, declaration, std::move(call), laws, settings);
+        return visit_kind(kind, [&](auto k) {
+          return check_kernel<decltype(k)>(declaration, std::move(call), laws, settings);
+        });
       },
       nb::arg("kind"), nb::arg("declaration"), nb::arg("call"), nb::arg("laws"),
       nb::arg("settings"),
@@ -182,7 +152,9 @@ void bind_kind_checks(nb::module_& m) {
       "replay_file",
       [](const std::string& kind, const nb::dict& declaration, nb::callable call,
          const std::string& path) {
-        return for_kind<nb::dict, ReplayOp>(kind, declaration, std::move(call), path);
+        return visit_kind(kind, [&](auto k) {
+          return replay_file<decltype(k)>(declaration, std::move(call), path);
+        });
       },
       nb::arg("kind"), nb::arg("declaration"), nb::arg("call"), nb::arg("path"),
       "Replays a regression file of that kind on a kernel declared from Python.");
@@ -192,11 +164,16 @@ void bind_kind_checks(nb::module_& m) {
         const std::string text = api::read_text(path);
         const std::string kind = regression_kind(text);
         // A file of no known kind is read as a row file, whose error says what is wrong.
-        return for_kind<nb::dict, ReadOp>(kind.empty() ? RowKind::name : kind, text);
+        return visit_kind(kind.empty() ? RowKind::name : kind, [&](auto k) {
+          return regression_dict(regression_from_json<decltype(k)>(text));
+        });
       },
       nb::arg("path"), "Reads a regression file of any kind; its 'kind' says which.");
   m.def(
-      "laws", [](const std::string& kind) { return for_kind<nb::list, LawsOp>(kind); },
+      "laws",
+      [](const std::string& kind) {
+        return visit_kind(kind, [](auto k) { return laws<decltype(k)>(); });
+      },
       nb::arg("kind"), "Every law of a kind: (name, sentence, single_case), cheapest first.");
 }
 

@@ -10,9 +10,7 @@ namespace osvs::attention_judge {
 void Findings::fail(const std::string& why, Evidence e, const std::string& kind) {
   if (why_.empty()) why_ = why;
   if (evidence_.size() < 4) evidence_.push_back(std::move(e));
-  for (const Finding& seen : findings_)
-    if (seen.kind == kind) return;
-  findings_.push_back({kind, why});
+  add_finding(findings_, {kind, why});
 }
 
 void Findings::held(double error, double bound) {

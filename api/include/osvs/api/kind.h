@@ -11,15 +11,17 @@
 //   excluded(law, k)                    why k's declaration rules the law out, "" when it runs
 //   single_case(law)                    the law has one fixed case per kernel
 //   summary(c)                          a case's shape in a line (case_summary)
-// Kind<...> below makes a kind of these from its laws' table and its registry: one line a kind.
+// Kind<...> below makes a kind of these from its laws' table: one line a kind, and one more in
+// for_each_kind, the one list of kinds.
 // Each kind also has its case's JSON (api/src/case_json.h) and, in the testbed, its case
 // generator and its reductions (api/testbed/case_reductions.h). A new kind is these, its laws
 // and its oracle: nothing else.
 #pragma once
 
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "osvs/api/merge_laws.h"
@@ -34,23 +36,19 @@ std::string case_summary(const RowCase& c);
 /// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
 std::string case_summary(const MergeCase& c);
 
-/// The entry named `name` among `entries` (laws, kernels: each has .name or .name()), or nullptr.
-template <class Entry>
-const Entry* find_named(const std::vector<Entry>& entries, std::string_view name) {
-  for (const Entry& e : entries) {
-    if constexpr (std::is_member_function_pointer_v<decltype(&Entry::name)>) {
-      if (e.name() == name) return &e;
-    } else if (e.name == name) {
-      return &e;
-    }
-  }
+/// The law named `name` among `laws`, or nullptr.
+template <class Law>
+const Law* find_named(const std::vector<Law>& laws, std::string_view name) {
+  for (const Law& l : laws)
+    if (l.name == name) return &l;
   return nullptr;
 }
 
-/// A kind: its name, its kernel declaration, its case, its law (a struct with name, law,
-/// check(kernel, case), excluded(kernel) and single_case), its laws and its registry.
+/// A kind: its name, its kernel declaration (its registry is registry.h's for that type), its
+/// case and its law (a struct with name, law, check(kernel, case), excluded(kernel) and
+/// single_case), and its laws.
 template <const char* Name, class KernelT, class CaseT, class LawT,
-          const std::vector<LawT>& (*Laws)(), const std::vector<KernelT>& (*Kernels)()>
+          const std::vector<LawT>& (*Laws)()>
 struct Kind {
   using Kernel = KernelT;
   using Case = CaseT;
@@ -58,8 +56,8 @@ struct Kind {
   static constexpr const char* name = Name;
   static const std::vector<Law>& laws() { return Laws(); }
   static const Law* find_law(std::string_view n) { return find_named(Laws(), n); }
-  static const std::vector<Kernel>& kernels() { return Kernels(); }
-  static const Kernel* find_kernel(std::string_view n) { return find_named(Kernels(), n); }
+  static const std::vector<Kernel>& kernels() { return registered<Kernel>(); }
+  static const Kernel* find_kernel(std::string_view n) { return find_registered<Kernel>(n); }
   /// The law's verdict on c; a breach the runner reports (KernelFailure) fails the law.
   static Verdict check(const Law& law, const Kernel& k, const Case& c) {
     try {
@@ -75,9 +73,31 @@ struct Kind {
 
 inline constexpr char kRowKindName[] = "row";
 inline constexpr char kMergeKindName[] = "merge";
-using RowKind = Kind<kRowKindName, RowKernel, RowCase, RowLaw, &row_laws, &registered<RowKernel>>;
-using MergeKind =
-    Kind<kMergeKindName, MergeKernel, MergeCase, MergeLaw, &merge_laws, &registered<MergeKernel>>;
+using RowKind = Kind<kRowKindName, RowKernel, RowCase, RowLaw, &row_laws>;
+using MergeKind = Kind<kMergeKindName, MergeKernel, MergeCase, MergeLaw, &merge_laws>;
+
+/// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
+/// by name go through it).
+template <class F>
+void for_each_kind(F&& f) {
+  f(RowKind{});
+  f(MergeKind{});
+}
+
+/// f(K{}) for the kind K named `name`; std::invalid_argument naming the kinds for another name.
+template <class F>
+auto visit_kind(std::string_view name, F&& f) {
+  std::optional<decltype(f(RowKind{}))> out;
+  std::string names;
+  for_each_kind([&](auto kind) {
+    names += (names.empty() ? "" : ", ") + std::string(decltype(kind)::name);
+    if (!out && name == decltype(kind)::name) out.emplace(f(kind));
+  });
+  if (!out)
+    throw std::invalid_argument("no kind of kernel named '" + std::string(name) + "' (" + names +
+                                ")");
+  return std::move(*out);
+}
 
 /// Why `law` is left out for `k`, or "" when it runs: a declared skip, a law the declaration
 /// rules out, a kernel that cannot run in this process.

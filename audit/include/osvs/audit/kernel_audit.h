@@ -54,10 +54,10 @@ struct KernelAudit {
 };
 
 /// Audits one kernel (never throws for the kernel's faults: they become status "failed").
-KernelAudit audit_row_kernel(const RowKernel& k, const KernelAuditOptions& o);
+KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o);
 
 /// Audits one merge kernel: every merge law (never throws for the kernel's faults).
-KernelAudit audit_merge_kernel(const MergeKernel& k, const KernelAuditOptions& o);
+KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

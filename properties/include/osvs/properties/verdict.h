@@ -81,6 +81,13 @@ struct Verdict {
   }
 };
 
+/// Adds `f` to `findings` unless a finding of its class is there (the first of a class is kept).
+inline void add_finding(std::vector<Finding>& findings, Finding f) {
+  for (const Finding& seen : findings)
+    if (seen.kind == f.kind) return;
+  findings.push_back(std::move(f));
+}
+
 /// v with the failures of the classes in `known` set aside: a failing v whose first finding not
 /// in `known` is reported instead (the others after it), or a holding verdict when every class
 /// it saw is known (an unclassified failure has class ""). Other verdicts are unchanged.
