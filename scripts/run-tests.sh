@@ -34,6 +34,17 @@ report_times() {
 }
 run_start=$(date +%s)
 trap report_times EXIT
+# ctest with a preset; on a failure, the failing tests again with GoogleTest's failures alone
+# (GTEST_BRIEF), so the end of the log says what failed even where the full output is cut.
+run_ctest() {
+  local status=0
+  ctest --preset "$1" -j2 || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "== $1: the failing tests again, failures only"
+    GTEST_BRIEF=1 ctest --preset "$1" --rerun-failed --output-on-failure || true
+  fi
+  return "$status"
+}
 
 begin_stage "packages"
 bash scripts/install-deps.sh
@@ -50,7 +61,7 @@ cmake --preset default -DOSVS_WITH_CUDA=$cuda >/dev/null
 cmake --build --preset default
 end_stage
 begin_stage "Release: tests"
-ctest --preset default -j2
+run_ctest default
 end_stage
 
 begin_stage "Python: pip install . and pytest"
@@ -62,5 +73,5 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan
 end_stage
 begin_stage "ASan + UBSan: host tests, fuzz corpus replay and smoke run"
-ctest --preset asan -j2
+run_ctest asan
 end_stage

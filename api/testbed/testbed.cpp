@@ -16,13 +16,11 @@
 #include "json_values.h"
 #include "kind_tests.h"
 #include "osvs/api/combine.h"
+#include "osvs/testing/rc_params.h"
 #include "osvs/testing/skip_marker.h"
 
 namespace osvs {
 namespace {
-
-/// The fixed default seed: CI is deterministic; RC_PARAMS overrides it.
-constexpr const char* kDefaultRcParams = "seed=20261130";
 
 /// Replays one regression file of whichever kind it is: the exit status (kind_tests.h).
 int replay_file(const std::string& path) {
@@ -82,7 +80,7 @@ int run_testbed(int argc, char** argv) {
     return 0;
   }
   if (replay) return replay_file(*replay);
-  if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", kDefaultRcParams, 0);
+  testing::use_rc_params_unless_set();  // fixed seed: CI is deterministic
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
   if (registered<RowKernel>().empty() && combine_tests().empty() &&

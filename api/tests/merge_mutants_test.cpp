@@ -5,7 +5,6 @@
 // saved (OSVS_REGRESSION_DIR); the committed ones (reports/regressions/attention/) are replayed.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -17,7 +16,6 @@
 #include "osvs/api/regression.h"
 #include "osvs/kernels/attention/attention_executor.h"
 #include "osvs/kernels/attention/merge_model.h"
-#include "osvs/testing/skip_marker.h"
 #include "osvs/testing/source_file.h"
 #include "testbed_settings.h"
 #ifdef OSVS_WITH_CUDA
@@ -153,10 +151,3 @@ TEST(MergeMutants, CommittedCounterexamplesStillKill_cuda) {
 
 }  // namespace
 }  // namespace osvs::test
-
-int main(int argc, char** argv) {
-  if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", "seed=20261130", 0);  // deterministic
-  ::testing::InitGoogleTest(&argc, argv);
-  osvs::testing::install_skip_marker();
-  return RUN_ALL_TESTS();
-}

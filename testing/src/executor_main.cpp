@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "osvs/testing/rc_params.h"
 #include "osvs/testing/skip_marker.h"
 
 namespace osvs::testing {
@@ -25,7 +26,7 @@ int run_with_executor(int argc, char** argv, const char* program, const char* de
     std::cerr << program << ": unknown --executor=" << executor << " (use cpu or cuda)\n";
     return 2;
   }
-  if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", default_rc_params, 0);
+  use_rc_params_unless_set(default_rc_params);
   select(executor);
   ::testing::InitGoogleTest(&argc, argv);
   install_skip_marker();
