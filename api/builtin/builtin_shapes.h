@@ -35,11 +35,38 @@ inline std::string name_of(const Shape& s, Where where) {
   return where == Where::Host ? n + ".cpu_model" : n;
 }
 
+/// The fast kernel's layouts, read off its plan (fast_plan.h) so that they cannot drift from it:
+/// a new layout wherever the plan's shape changes (a warp's float4s a lane, a block's threads,
+/// a cluster's or a split row's threads a block), a cluster or split row in pieces of one
+/// block's span.
+inline void declare_fast_layouts(RowKernel& k) {
+  const auto shape_of = [](std::int64_t n) {
+    const FastPlan p = fast_plan(n);
+    const bool pieces = p.blocks > 1 || p.chunks > 1;
+    const char* path = p.chunks > 1      ? "split row"
+                       : p.blocks > 1    ? "cluster"
+                       : p.threads == 32 ? "warp"
+                                         : "block";
+    return std::string(path) + ", " + std::to_string(p.threads) + " threads, " +
+           std::to_string(p.vec) + (p.vec == 1 ? " float4" : " float4s") + " a thread" +
+           (pieces ? ", " + std::to_string(p.chunk_span()) + " elements a block" : "");
+  };
+  std::string current;
+  for (std::int64_t n = 1; n <= kFastClusterRowMax + 1; ++n)
+    if (const std::string shape = shape_of(n); shape != current) {
+      const FastPlan p = fast_plan(n);
+      k.layout(shape, n, p.blocks > 1 || p.chunks > 1 ? p.chunk_span() : 0);
+      current = shape;
+    }
+}
+
 /// The lengths a kernel's tests gather around: the fast kernel's float4 loads (tails mod 4) and
-/// its longest one-block row (cluster rows start past 8192); the others' block of threads.
+/// its layouts; the others' block of threads.
 inline RowKernel& shape_traits(RowKernel& k, const Shape& s) {
-  if (s.kernel == KernelKind::Fast)
+  if (s.kernel == KernelKind::Fast) {
+    declare_fast_layouts(k);
     return k.vector_width(4).block(static_cast<int>(kFastBlockRowMax));
+  }
   return k.block(s.block);
 }
 

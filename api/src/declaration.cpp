@@ -33,4 +33,21 @@ std::string derived_contract_problem(const RowKernel& k) {
   return "";
 }
 
+std::string layout_problem(const Traits& t) {
+  std::int64_t previous = 0;
+  for (const RowLayout& l : t.layouts) {
+    const std::string which = "layout '" + l.name + "'";
+    if (l.name.empty()) return "a layout needs a name";
+    if (l.from < 1 || l.from > t.max_cols)
+      return which + " starts at " + std::to_string(l.from) + ", outside 1 ... max_cols (" +
+             std::to_string(t.max_cols) + ")";
+    if (l.from <= previous)
+      return which + " starts at " + std::to_string(l.from) +
+             ": layouts are declared by ascending length";
+    if (l.piece < 0) return which + ": a piece of " + std::to_string(l.piece) + " elements";
+    previous = l.from;
+  }
+  return "";
+}
+
 }  // namespace osvs::api

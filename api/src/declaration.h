@@ -15,4 +15,8 @@ std::string name_problem(const std::string& name);
 /// "" (also for kernels whose contract is not derived).
 std::string derived_contract_problem(const RowKernel& k);
 
+/// Why the declared layouts cannot describe a kernel's paths (a nameless one, `from` outside
+/// 1 ... max_cols or not ascending, a negative piece), or "".
+std::string layout_problem(const Traits& t);
+
 }  // namespace osvs::api

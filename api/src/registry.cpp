@@ -27,6 +27,8 @@ std::string declaration_problem(const RowKernel& k) {
   if (!k.has_callable()) return "kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.traits().vector_width < 1 || k.traits().block < 0 || k.traits().max_cols < 1)
     return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";
+  if (const std::string why = api::layout_problem(k.traits()); !why.empty())
+    return "kernel '" + k.name() + "': " + why;
   if (const std::string why = api::derived_contract_problem(k); !why.empty())
     return "kernel '" + k.name() + "': " + why;
   return api::declared_law_problem("kernel '" + k.name() + "'", k, kRowLawNames, "row-kernel law");

@@ -1,7 +1,8 @@
 // Each kind's cases for the law runs (law_run.h): the generator a law's cases come from, shaped
-// by the kernel's declaration, and the structural reductions of a failing case that RapidCheck's
+// by the kernel's declaration, the cases its declaration makes every run judge (its layouts), and
+// the structural reductions of a failing case that RapidCheck's
 // shrinking cannot make (it never shortens a drawn length without regenerating every value after
-// it). Adding a kind adds its two overloads here.
+// it). Adding a kind adds its three overloads here.
 #pragma once
 
 #include <rapidcheck.h>
@@ -34,6 +35,11 @@ Case without_element(const Case& c, std::vector<T> Case::*field, std::size_t i) 
 /// Row kernels: the cases of row_case(k, law.name) (osvs/api/row_cases.h).
 rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law);
 
+/// Row kernels: a row of each of k's layout lengths (row_layouts.h), judged by every run of a law
+/// whose cases are batches of rows (not large_batch, shift_invariance, permutation) before its
+/// random cases: finite values drawn from a seed of their own, so each run judges the same rows.
+std::vector<RowCase> declared_cases(const RowKernel& k, const RowLaw& law);
+
 /// Row kernels: fewer rows; fewer columns, the same ones from every row, in chunks halving from
 /// half the row down to one (ddmin); a smaller batch around the subject row. `smallest` is the
 /// case being reduced, updated in place by each accepted candidate.
@@ -41,6 +47,9 @@ void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r);
 
 /// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to).
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law);
+
+/// Merge kernels: none yet (their shapes are drawn by law_cases alone).
+std::vector<MergeCase> declared_cases(const MergeKernel& k, const MergeLaw& law);
 
 /// Merge kernels (the merge works row by row and component by component): one row, then one
 /// component, then fewer partials.

@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 
 #include <chrono>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <set>
@@ -137,7 +138,37 @@ void run_law_property(LawRun<Case>& run, const std::string& description, rc::Gen
       params);
 }
 
-/// One search of run_law: RapidCheck over law_cases(k, law) with the failures of the classes in
+/// Judges the cases a kernel's declaration makes every run judge (declared_cases, e.g. its
+/// layouts' edges) into `run`, in order; the first that fails is the run's first counterexample,
+/// and one that throws leaves the run errored (property_failure) as a throwing property does.
+template <class Case, class Judge>
+void judge_declared_cases(LawRun<Case>& run, const std::vector<Case>& cases, const Judge& judge,
+                          const std::function<void(const Verdict&, const Case&)>& on_first) {
+  for (const Case& c : cases) {
+    Verdict v;
+    try {
+      v = judge(c);
+    } catch (const std::exception& e) {  // as RapidCheck reports a property that throws
+      run.property_failure = std::string("a declared case threw: ") + e.what();
+      return;
+    }
+    if (!v.judged()) {
+      ++run.not_judged;
+      run.not_judged_reason = v.explanation;
+      continue;
+    }
+    ++run.judged;
+    if (v.holds()) continue;
+    run.first_failure = LawClock::now();
+    on_first(v, c);
+    run.smallest = c;
+    run.smallest_verdict = v;
+    return;
+  }
+}
+
+/// One search of run_law: the declared cases (judge_declared_cases), then RapidCheck over
+/// law_cases(k, law) with the failures of the classes in
 /// `known` set aside (without_known), then, while the law still fails and the budget lasts, the
 /// kind's reductions of the smallest case (reduce_case).
 template <class K>
@@ -149,8 +180,10 @@ LawRun<typename K::Case> search_law(
   LawRun<Case> run;
   const bool single = K::single_case(law);
   const auto judge = [&](const Case& c) { return without_known(K::check(law, k, c), known); };
-  run_law_property(run, k.name() + ": " + law.name, law_cases(k, law), judge, single,
-                   shrink_seconds, on_first, params);
+  if (!single) judge_declared_cases(run, declared_cases(k, law), judge, on_first);
+  if (!run.failed() && run.property_failure.empty())
+    run_law_property(run, k.name() + ": " + law.name, law_cases(k, law), judge, single,
+                     shrink_seconds, on_first, params);
   if (!run.failed() || single) return run;
   const LawClock::time_point deadline = run.deadline(shrink_seconds);
   const auto out_of_time = [&] {

@@ -26,6 +26,10 @@ MergeCase restricted(const MergeCase& c, std::int64_t row, int comp) {
 
 }  // namespace
 
+std::vector<MergeCase> declared_cases(const MergeKernel&, const MergeLaw&) {
+  return {};
+}
+
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
   return rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
 }

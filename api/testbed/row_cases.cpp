@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "osvs/api/row_layouts.h"
 #include "osvs/properties/gen/rows.h"
 
 namespace osvs::testbed {
@@ -22,6 +23,10 @@ std::vector<std::int64_t> boundary_lengths(const RowKernel& k) {
       for (std::int64_t d : {-1, 0, 1}) out.push_back(w * mult + d);
   for (int e = 2; e <= 16; ++e)
     for (std::int64_t d : {-1, 0, 1}) out.push_back((std::int64_t{1} << e) + d);
+  // The declared layouts' edges up to 2^16 among the random draws too (longer ones would cost
+  // each run their oracle evaluations many times over: layout_cases judges each once).
+  for (const LayoutLength& l : layout_lengths(k))
+    if (l.cols <= std::int64_t{1} << 16) out.push_back(l.cols);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   const std::int64_t cap = k.traits().max_cols;
@@ -145,6 +150,24 @@ rc::Gen<RowCase> row_case(const RowKernel& k, const std::string& law) {
     }
     return c;
   });
+}
+
+std::vector<RowCase> layout_cases(const RowKernel& k, const std::string& law) {
+  if (law == "large_batch" || law == "shift_invariance" || law == "permutation") return {};
+  std::vector<RowCase> out;
+  for (const LayoutLength& l : layout_lengths(k)) {
+    constexpr int kFullSize = 100;  // RapidCheck's default largest size: every style of row
+    const rc::Random random(0x6c61796f7574ULL ^ static_cast<std::uint64_t>(l.cols));
+    RowCase c;
+    c.rows = to_inputs(k, {gen::finite_row(l.cols)(random, kFullSize).value()});
+    if (law == "strided" && k.traits().strided) c.layout = {3, 5};
+    if (law == "batch_invariance") {
+      c.batch_rows = 3;
+      c.batch_position = 1;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 }  // namespace osvs::testbed

@@ -16,6 +16,7 @@
 #include "json_values.h"
 #include "kind_tests.h"
 #include "osvs/api/combine.h"
+#include "osvs/api/row_layouts.h"
 #include "osvs/testing/rc_params.h"
 #include "osvs/testing/skip_marker.h"
 
@@ -58,10 +59,13 @@ int run_testbed(int argc, char** argv) {
   }
   argc = kept;
   if (list) {
-    for (const RowKernel& k : registered<RowKernel>())
+    for (const RowKernel& k : registered<RowKernel>()) {
       std::cout << k.name() << "  " << to_string(k.op()) << " " << to_string(k.in_type()) << "->"
                 << to_string(k.out_type()) << " on " << to_string(k.where()) << ", contract "
                 << k.accuracy().describe() << "\n";
+      for (const LayoutLength& l : layout_lengths(k))
+        std::cout << "  layout " << l.layout << ": N = " << l.cols << " (" << l.why << ")\n";
+    }
     for (const RegisteredCombineTest& t : combine_tests()) {
       const CombineAlgebra a = algebra_of(t.kind);
       std::cout << to_string(t.kind) << "  combine operator"

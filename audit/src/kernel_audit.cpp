@@ -2,6 +2,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "osvs/api/kind.h"
 #include "osvs/api/row_judge.h"
 #include "osvs/api/row_laws.h"
+#include "osvs/api/row_layouts.h"
 #include "osvs/api/runner.h"
 #include "osvs/audit/families.h"
 #include "osvs/kernels/hex.h"
@@ -92,11 +94,19 @@ Rows draw_rows(const RowKernel& k, const std::string& family, std::int64_t rows,
   return out;
 }
 
+/// The sweep's row lengths: a fixed set and the kernel's declared layouts (row_layouts.h), every
+/// edge of each, or in a quick sweep each layout's first length.
 std::vector<std::int64_t> lengths(const RowKernel& k, bool quick) {
   std::vector<std::int64_t> all =
       quick ? std::vector<std::int64_t>{1, 33, 257, 1000, 4097}
             : std::vector<std::int64_t>{1,   2,    7,    32,   33,    255,   256,
                                         257, 1000, 1024, 4097, 32768, 262144};
+  if (quick)
+    for (const RowLayout& l : k.traits().layouts) all.push_back(l.from);
+  else
+    for (const LayoutLength& l : layout_lengths(k)) all.push_back(l.cols);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
   std::vector<std::int64_t> out;
   for (std::int64_t n : all)
     if (n <= k.traits().max_cols) out.push_back(n);

@@ -39,5 +39,28 @@ TEST(RowAudit, AnUnsafeKernelFailsTheGateAndACorrectOnePasses) {
             std::string::npos);
 }
 
+/// Correct except on rows longer than 8192, where the last output is dropped (a path for long
+/// rows that loses its last piece's tail).
+void long_rows_lose_their_tail(const RowProblem& p) {
+  good_softmax(p);
+  if (p.cols > 8192)
+    for (std::int64_t i = 0; i < p.rows; ++i) p.y<float>()[i * p.y_stride + p.cols - 1] = 0;
+}
+
+TEST(RowAudit, TheSweepReachesEveryDeclaredLayout) {
+  KernelAuditOptions o;
+  o.quick = true;
+  o.law_cases = 1;
+  RowKernel k = host_kernel("long_rows", long_rows_lose_their_tail);
+  EXPECT_EQ(audit_kernel(k, o).status, "passes") << "the quick sweep's fixed lengths end at 4097";
+  k.layout("one block", 1).layout("cluster", 8193, 4096);
+  const KernelAudit a = audit_kernel(k, o);
+  EXPECT_EQ(a.status, "violations");
+  bool swept = false;
+  for (const RowSweepCell& c : a.sweep)
+    if (c.n == 8193) swept = swept || c.violations > 0;
+  EXPECT_TRUE(swept) << to_json(a);
+}
+
 }  // namespace
 }  // namespace osvs::test

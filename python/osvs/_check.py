@@ -77,9 +77,9 @@ def check_softmax(fn: Callable[[Any], Any], *, name: str, laws=None, replay_dir=
     """Every row law on ``fn(x) -> softmax(x)`` (``log=True``: log-softmax) along each row.
 
     The declaration's keywords are SoftmaxKernel's: ``log``, ``masked_rows``, ``pos_inf_rows``,
-    ``accuracy``, ``vector_width``, ``block``, ``max_cols``, ``strided``, ``deterministic``,
-    ``batch_invariant``, ``order_independent``, ``exact_shift_invariant``, ``skip``,
-    ``known_defect``, ``to_input``.
+    ``accuracy``, ``vector_width``, ``block``, ``max_cols``, ``layouts``, ``strided``,
+    ``deterministic``, ``batch_invariant``, ``order_independent``, ``exact_shift_invariant``,
+    ``skip``, ``known_defect``, ``to_input``.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = SoftmaxKernel(fn, name=name, **declaration)

@@ -8,7 +8,7 @@ contract, and a kernel without a contract is measured but cannot fail ``accuracy
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -54,6 +54,9 @@ class SoftmaxKernel:
     vector_width: int = 1
     block: int = 0
     max_cols: int = 1 << 20
+    # Where the algorithm changes: (name, from) or (name, from, piece) by ascending from; every
+    # law judges a row at each layout's edges (docs/api.md, "Layouts").
+    layouts: List[Tuple] = dataclasses.field(default_factory=list)
     strided: bool = True  # accepts padded rows (x a strided view)
     deterministic: bool = True
     batch_invariant: bool = True

@@ -1,6 +1,7 @@
 #include "py_row_kernel.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <optional>
 #include <stdexcept>
@@ -76,6 +77,14 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
       .order_independent(get_or<bool>(d, "order_independent", false))
       .exact_shift_invariant(get_or<bool>(d, "exact_shift_invariant", false))
       .description(get_or<std::string>(d, "description", ""));
+  // layouts: (name, from) or (name, from, piece) each, by ascending from (RowLayout).
+  for (const nb::handle layout : get_or<nb::list>(d, "layouts", nb::list())) {
+    const auto t = nb::cast<std::vector<nb::object>>(layout);
+    if (t.size() != 2 && t.size() != 3)
+      throw std::invalid_argument("a layout is (name, from) or (name, from, piece)");
+    k.layout(nb::cast<std::string>(t[0]), nb::cast<std::int64_t>(t[1]),
+             t.size() == 3 ? nb::cast<std::int64_t>(t[2]) : 0);
+  }
   for (const auto& [law, why] : get_or<nb::dict>(d, "skip", nb::dict()))
     k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
   for (const auto& [law, why] : get_or<nb::dict>(d, "known_defect", nb::dict()))

@@ -59,6 +59,24 @@ def test_broken_kernel_fails_with_a_small_case(kernel, law, max_rows, max_cols, 
     assert osvs.replay(r.regression, fixed, **declaration).status == "as_expected"
 
 
+def test_a_declared_layout_is_judged_at_its_edges():
+    """A kernel wrong only on rows past 2^17 (a long-row path that drops its last output): the
+    random cases never reach it; declared, the split layout's first length shows it."""
+    def long_rows_lose_their_tail(x):
+        y = softmax(x)
+        if x.shape[1] > 131072:
+            y[:, -1] = 0
+        return y
+    undeclared = osvs.check_softmax(long_rows_lose_their_tail, name="numpy.long_tail.undeclared",
+                                    laws=["accuracy"], accuracy=1)
+    assert undeclared.ok
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_softmax(long_rows_lose_their_tail, name="numpy.long_tail", laws=["accuracy"],
+                           accuracy=1, layouts=[("one pass", 1), ("split row", 131073, 16384)],
+                           shrink_seconds=2)
+    assert len(e.value.result["accuracy"].case["rows"][0]) == 131073
+
+
 def test_known_defect_is_required_and_reported():
     result = osvs.check_softmax(softmax_without_max, name="numpy.softmax_without_max.declared",
                                 laws=["accuracy"], accuracy=4,

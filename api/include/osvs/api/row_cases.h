@@ -7,6 +7,8 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "osvs/api/row_laws.h"
 
@@ -17,5 +19,11 @@ rc::Gen<std::int64_t> row_length(const RowKernel& k, bool with_empty);
 
 /// The case generator for `law` on kernel k.
 rc::Gen<RowCase> row_case(const RowKernel& k, const std::string& law);
+
+/// A case of one finite row for each of k's layout lengths (row_layouts.h), shaped for `law` as
+/// row_case shapes its cases (strides for strided, a batch around it for batch_invariance); none
+/// for the laws with cases of their own kind (large_batch, shift_invariance, permutation). The
+/// values are gen::finite_row's, drawn from a seed derived from the length: the same every run.
+std::vector<RowCase> layout_cases(const RowKernel& k, const std::string& law);
 
 }  // namespace osvs::testbed

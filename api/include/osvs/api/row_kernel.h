@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "osvs/api/accuracy.h"
 #include "osvs/api/dtype.h"
@@ -70,6 +71,15 @@ struct Conventions {
   PosInfRow pos_inf = PosInfRow::NaN;
 };
 
+/// A path of the kernel's algorithm: rows of `from` elements or more, up to the next layout's
+/// `from` (or max_cols), take it, in pieces of `piece` elements each (0: the row is one piece).
+/// The laws draw every layout at its edges (row_cases.h: layout_lengths), whatever their length.
+struct RowLayout {
+  std::string name;
+  std::int64_t from = 1;
+  std::int64_t piece = 0;
+};
+
 /// Traits that shape the generated problems and which laws are held bit for bit.
 struct Traits {
   int vector_width = 1;  ///< elements per vector load: row lengths around its multiples
@@ -80,6 +90,7 @@ struct Traits {
   bool batch_invariant = true;         ///< a row's bits do not depend on M or its position
   bool order_independent = false;      ///< permuting a row permutes its outputs bit for bit
   bool exact_shift_invariant = false;  ///< x + c gives the same bits when every x_j + c is exact
+  std::vector<RowLayout> layouts;      ///< where the algorithm changes, by ascending `from`
 };
 
 using RowKernelFn = std::function<void(const RowProblem&)>;
@@ -101,6 +112,10 @@ class RowKernel : public KernelDeclaration<RowKernel, RowProblem> {
   RowKernel& vector_width(int w) { return (traits_.vector_width = w, *this); }
   RowKernel& block(int b) { return (traits_.block = b, *this); }
   RowKernel& max_cols(std::int64_t n) { return (traits_.max_cols = n, *this); }
+  /// Rows of `from` elements or more take the path `name`, in pieces of `piece` (RowLayout).
+  RowKernel& layout(std::string name, std::int64_t from, std::int64_t piece = 0) {
+    return (traits_.layouts.push_back({std::move(name), from, piece}), *this);
+  }
   RowKernel& strided(bool s) { return (traits_.strided = s, *this); }
   RowKernel& order_independent(bool b = true) { return (traits_.order_independent = b, *this); }
   RowKernel& exact_shift_invariant(bool b = true) {
