@@ -16,9 +16,14 @@ std::string case_summary(const RowCase& c) {
 
 std::string case_summary(const MergeCase& c) {
   const AttnStates& p = c.parts.front();
-  return std::to_string(c.parts.size()) + " partials of " + std::to_string(p.rows) +
-         " row(s) x head_dim " + std::to_string(p.head_dim) + ", " + to_string(p.o_type) +
-         ", base " + to_string(c.base);
+  std::string s = std::to_string(c.parts.size()) + " partials of " + std::to_string(p.rows) +
+                  " row(s) x head_dim " + std::to_string(p.head_dim) + ", " + to_string(p.o_type) +
+                  ", base " + to_string(c.base);
+  if (c.shape.heads > 1) s += ", " + std::to_string(c.shape.heads) + " heads a token";
+  if (c.shape.head_pad || c.shape.token_pad)
+    s += ", o padding " + std::to_string(c.shape.head_pad) + " a head, " +
+         std::to_string(c.shape.token_pad) + " a token";
+  return s;
 }
 
 }  // namespace osvs

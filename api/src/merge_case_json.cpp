@@ -32,10 +32,15 @@ AttnStates states_of(const json& j) {
 json case_json(const MergeCase& c) {
   json parts = json::array();
   for (const AttnStates& p : c.parts) parts.push_back(states_json(p));
-  return {{"base", to_string(c.base)},
-          {"parts", parts},
-          {"tree_choices", c.tree_choices},
-          {"other_choices", c.other_choices}};
+  json out = {{"base", to_string(c.base)},
+              {"parts", parts},
+              {"tree_choices", c.tree_choices},
+              {"other_choices", c.other_choices}};
+  // Written only when not the default, so files from before it (and their ids) stay as they were.
+  if (c.shape != MergeShape{})
+    out["shape"] = {
+        {"heads", c.shape.heads}, {"head_pad", c.shape.head_pad}, {"token_pad", c.shape.token_pad}};
+  return out;
 }
 
 void read_case(const json& in, MergeCase& c) {
@@ -47,6 +52,14 @@ void read_case(const json& in, MergeCase& c) {
   for (const AttnStates& p : c.parts) validate(c.parts[0], p);
   c.tree_choices = get<std::vector<std::int64_t>>(in, "tree_choices");
   c.other_choices = get<std::vector<std::int64_t>>(in, "other_choices");
+  if (in.contains("shape")) {
+    const json& shape = in["shape"];
+    c.shape = {get<std::int64_t>(shape, "heads"), get<std::int64_t>(shape, "head_pad"),
+               get<std::int64_t>(shape, "token_pad")};
+    if (c.shape.heads < 1 || c.parts[0].rows % c.shape.heads != 0 || c.shape.head_pad < 0 ||
+        c.shape.token_pad < 0)
+      throw std::runtime_error("field 'input.shape': heads must divide the rows, pads >= 0");
+  }
 }
 
 }  // namespace osvs::api

@@ -14,16 +14,66 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-/// The values of `v` in type t, after checking each is exact in it.
-Bytes staged(DType t, const std::vector<float>& v, const char* what) {
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const float q = round_to(t, v[i]);
-    if (std::memcmp(&q, &v[i], sizeof q) != 0 && !(std::isnan(q) && std::isnan(v[i])))
-      throw std::invalid_argument(std::string(what) + "[" + std::to_string(i) +
-                                  "] is not exactly a " + to_string(t) + " value");
+/// Where the kernel's images hold each row: MergeProblem's strides and lse layout (its shape
+/// fields set, its pointers not).
+struct Placement {
+  MergeProblem p;
+  std::size_t o_elements() const { return static_cast<std::size_t>(p.tokens() * p.o_token_stride); }
+  std::size_t o_index(std::int64_t r, int c) const {
+    return static_cast<std::size_t>(p.o_offset(r / p.heads, r % p.heads) + c);
   }
-  Bytes out(v.size() * size_of(t));
-  store_as(t, v.data(), out.data(), static_cast<std::int64_t>(v.size()));
+  std::size_t lse_index(std::int64_t r) const {
+    return static_cast<std::size_t>(p.lse_offset(r / p.heads, r % p.heads));
+  }
+};
+
+Placement placement(const MergeKernel& k, const AttnStates& a, LseBase base,
+                    const MergeShape& shape) {
+  if (shape.heads < 1 || a.rows % shape.heads != 0)
+    throw std::invalid_argument(std::to_string(shape.heads) + " heads do not divide " +
+                                std::to_string(a.rows) + " rows");
+  if (!k.takes_head_dim(a.head_dim))
+    throw std::invalid_argument("merge kernel '" + k.name() + "' does not take head_dim " +
+                                std::to_string(a.head_dim));
+  Placement out;
+  MergeProblem& p = out.p;
+  p.rows = a.rows;
+  p.head_dim = a.head_dim;
+  p.o_type = a.o_type;
+  p.base = base;
+  p.heads = shape.heads;
+  p.lse_layout = k.lse_layout();
+  const bool padded = k.o_strided();
+  p.o_head_stride = a.head_dim + (padded ? shape.head_pad : 0);
+  p.o_token_stride = p.heads * p.o_head_stride + (padded ? shape.token_pad : 0);
+  return out;
+}
+
+/// The o of `s` placed for the kernel in type t (each value checked exact in it), its padding
+/// holding the sentinel: a kernel that reads it gets a signalling NaN.
+Bytes staged_o(const Placement& at, const AttnStates& s, const char* what) {
+  const DType t = s.o_type;
+  const std::size_t es = size_of(t);
+  Bytes out(at.o_elements() * es);
+  fill_sentinel(t, out.data(), out.size());
+  for (std::int64_t r = 0; r < s.rows; ++r)
+    for (int c = 0; c < s.head_dim; ++c) {
+      const std::size_t i = static_cast<std::size_t>(r * s.head_dim + c);
+      const float q = round_to(t, s.o[i]);
+      if (std::memcmp(&q, &s.o[i], sizeof q) != 0 && !(std::isnan(q) && std::isnan(s.o[i])))
+        throw std::invalid_argument(std::string(what) + "[" + std::to_string(r) + "][" +
+                                    std::to_string(c) + "] is not exactly a " + to_string(t) +
+                                    " value");
+      store_as(t, &s.o[i], out.data() + at.o_index(r, c) * es, 1);
+    }
+  return out;
+}
+
+Bytes staged_lse(const Placement& at, const AttnStates& s) {
+  Bytes out(s.lse.size() * sizeof(float));
+  for (std::int64_t r = 0; r < s.rows; ++r)
+    std::memcpy(out.data() + at.lse_index(r) * sizeof(float), &s.lse[static_cast<std::size_t>(r)],
+                sizeof(float));
   return out;
 }
 
@@ -34,9 +84,8 @@ Bytes guarded(DType t, std::size_t n) {
   return out;
 }
 
-/// The checks of one guarded output after the launch, naming `who` and the output.
-void check_output(const std::string& who, const char* what, DType t, const Bytes& image,
-                  std::int64_t row_length) {
+/// The guard zones of one output after the launch, naming `who` and the output.
+void check_guards(const std::string& who, const char* what, DType t, const Bytes& image) {
   const std::size_t es = size_of(t);
   const std::size_t body = image.size() - 2 * kGuardBytes;
   for (std::size_t b = 0; b < kGuardBytes; b += es) {
@@ -47,19 +96,44 @@ void check_output(const std::string& who, const char* what, DType t, const Bytes
       throw KernelFailure(who + "wrote past the end of its output " + what + " (" +
                           std::to_string(b) + " bytes after the last element)");
   }
-  for (std::size_t e = 0; e < body / es; ++e) {
-    if (!is_sentinel(t, image.data() + kGuardBytes + e * es)) continue;
-    const auto i = static_cast<std::int64_t>(e);
-    throw KernelFailure(who + "left " + what + "[" + std::to_string(i / row_length) + "]" +
-                        (row_length > 1 ? "[" + std::to_string(i % row_length) + "]" : "") +
-                        " unwritten");
-  }
 }
 
-std::vector<float> loaded(DType t, const Bytes& image) {
-  std::vector<float> v((image.size() - 2 * kGuardBytes) / size_of(t));
-  load_from(t, image.data() + kGuardBytes, v.data(), static_cast<std::int64_t>(v.size()));
-  return v;
+/// The outputs read back in row order, after checking that every lse and o component was
+/// written and the o padding was not.
+AttnStates read_back(const std::string& who, const Placement& at, const Bytes& lse,
+                     const Bytes& o) {
+  const MergeProblem& p = at.p;
+  check_guards(who, "lse", DType::F32, lse);
+  check_guards(who, "o", p.o_type, o);
+  const std::size_t es = size_of(p.o_type);
+  const unsigned char* ob = o.data() + kGuardBytes;
+  const unsigned char* lb = lse.data() + kGuardBytes;
+  std::vector<bool> is_o(at.o_elements(), false);
+  AttnStates out{p.rows, p.head_dim, p.o_type, std::vector<float>(static_cast<std::size_t>(p.rows)),
+                 std::vector<float>(static_cast<std::size_t>(p.rows * p.head_dim))};
+  for (std::int64_t r = 0; r < p.rows; ++r) {
+    if (is_sentinel(DType::F32, lb + at.lse_index(r) * sizeof(float)))
+      throw KernelFailure(who + "left lse[" + std::to_string(r) + "] unwritten");
+    std::memcpy(&out.lse[static_cast<std::size_t>(r)], lb + at.lse_index(r) * sizeof(float),
+                sizeof(float));
+  }
+  for (std::int64_t r = 0; r < p.rows; ++r) {
+    const std::string row = "[" + std::to_string(r) + "]";
+    for (int c = 0; c < p.head_dim; ++c) {
+      const std::size_t i = at.o_index(r, c);
+      is_o[i] = true;
+      if (is_sentinel(p.o_type, ob + i * es))
+        throw KernelFailure(who + "left o" + row +
+                            (p.head_dim > 1 ? "[" + std::to_string(c) + "]" : "") + " unwritten");
+      load_from(p.o_type, ob + i * es, &out.o[static_cast<std::size_t>(r * p.head_dim + c)], 1);
+    }
+  }
+  for (std::size_t i = 0; i < is_o.size(); ++i)
+    if (!is_o[i] && !is_sentinel(p.o_type, ob + i * es))
+      throw KernelFailure(who + "wrote into the padding of o (element " + std::to_string(i) +
+                          ": head stride " + std::to_string(p.o_head_stride) + ", token stride " +
+                          std::to_string(p.o_token_stride) + ")");
+  return out;
 }
 
 }  // namespace
@@ -69,31 +143,22 @@ bool runnable(const MergeKernel& k, std::string* why_not) {
 }
 
 AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const AttnStates& b,
-                            LseBase base) {
+                            LseBase base, const MergeShape& shape) {
   validate(a, b);
   const DType t = a.o_type;
   if (std::find(k.o_types().begin(), k.o_types().end(), t) == k.o_types().end())
     throw std::invalid_argument("merge kernel '" + k.name() + "' does not declare o type " +
                                 to_string(t));
+  const Placement at = placement(k, a, base, shape);
   // Each input in an image of its own (so each starts aligned as an allocation does), compared
   // byte for byte after the launch.
-  const auto lse_image = [](const std::vector<float>& lse) {
-    Bytes out(lse.size() * sizeof(float));
-    if (!out.empty()) std::memcpy(out.data(), lse.data(), out.size());
-    return out;
-  };
-  std::vector<Bytes> in{staged(t, a.o, "o_a"), lse_image(a.lse), staged(t, b.o, "o_b"),
-                        lse_image(b.lse)};
+  std::vector<Bytes> in{staged_o(at, a, "o_a"), staged_lse(at, a), staged_o(at, b, "o_b"),
+                        staged_lse(at, b)};
   const std::vector<Bytes> in0 = in;
-  Bytes o = guarded(t, a.o.size()), lse = guarded(DType::F32, a.lse.size());
+  Bytes o = guarded(t, at.o_elements()), lse = guarded(DType::F32, a.lse.size());
 
-  MergeProblem p;
-  p.rows = a.rows;
-  p.head_dim = a.head_dim;
-  p.o_type = t;
-  p.base = base;
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
-    MergeProblem q = p;
+    MergeProblem q = at.p;
     q.o_a_ptr = image[0];
     q.lse_a = reinterpret_cast<const float*>(image[1]);
     q.o_b_ptr = image[2];
@@ -123,9 +188,7 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
   const char* inputs[] = {"o_a", "lse_a", "o_b", "lse_b"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
-  check_output(who, "lse", DType::F32, lse, 1);
-  check_output(who, "o", t, o, a.head_dim);
-  return AttnStates{a.rows, a.head_dim, t, loaded(DType::F32, lse), loaded(t, o)};
+  return read_back(who, at, lse, o);
 }
 
 }  // namespace osvs

@@ -12,6 +12,7 @@ MergeCase restricted(const MergeCase& c, std::int64_t row, int comp) {
     const AttnStates& from = c.parts[static_cast<std::size_t>(&p - out.parts.data())];
     const auto first = static_cast<std::size_t>(row * from.head_dim);
     p.rows = 1;
+    out.shape.heads = 1;
     p.lse = {from.lse[static_cast<std::size_t>(row)]};
     if (comp < 0) {
       p.o.assign(from.o.begin() + static_cast<std::ptrdiff_t>(first),
@@ -31,7 +32,18 @@ std::vector<MergeCase> declared_cases(const MergeKernel&, const MergeLaw&) {
 }
 
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
-  return rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
+  // The head_dims the kernel takes, the vector-width edges among them more often, as
+  // gen::attn_head_dim draws them for a kernel that takes any.
+  const std::vector<int> dims = k.supported_head_dims();
+  if (static_cast<int>(dims.size()) == kAttnMaxHeadDim)
+    return rc::gen::map(gen::merge_case(), [&k](MergeCase c) { return fit_to(k, c); });
+  std::vector<int> edges;
+  for (int d : dims)
+    if (d <= 3 || d % 32 <= 1 || d % 32 == 31) edges.push_back(d);
+  if (edges.empty()) edges = dims;
+  const rc::Gen<int> head_dim =
+      rc::gen::weightedOneOf<int>({{3, rc::gen::elementOf(edges)}, {1, rc::gen::elementOf(dims)}});
+  return rc::gen::map(gen::merge_case(head_dim), [&k](MergeCase c) { return fit_to(k, c); });
 }
 
 void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r) {

@@ -79,7 +79,9 @@ int run_testbed(int argc, char** argv) {
       for (DType t : k.o_types()) std::cout << " " << to_string(t);
       std::cout << ", lse base";
       for (LseBase b : k.lse_bases()) std::cout << " " << to_string(b);
-      std::cout << ", empty partial " << to_string(k.empty_partial()) << "\n";
+      std::cout << ", empty partial " << to_string(k.empty_partial()) << ", lse "
+                << to_string(k.lse_layout()) << (k.o_strided() ? ", o strided" : ", o dense")
+                << ", " << k.supported_head_dims().size() << " head_dims\n";
     }
     return 0;
   }

@@ -96,7 +96,8 @@ class MergeKernel:
     (with two bases declared, fn is also given ``base="e"`` or ``base="2"``). An empty partial
     has lse -inf (or +inf with ``empty_partial="+inf"``); its o is never read. ``conventions``
     names what the kernel documents about values the arithmetic leaves open (docs/semantics.md
-    §8): "any_nan_bits", "either_zero_sign", "empty_o_unspecified".
+    §8): "any_nan_bits", "either_zero_sign", "empty_o_unspecified". ``head_dims`` (a list) and
+    ``head_dim_multiple`` restrict the head_dims drawn to those the kernel takes.
     """
 
     fn: Callable[..., Tuple[Any, Any]]
@@ -107,11 +108,15 @@ class MergeKernel:
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     to_input: Optional[Callable[[np.ndarray], Any]] = None
     conventions: Sequence[str] = ()
+    head_dims: Sequence[int] = ()  # empty: any of 1 ... 256
+    head_dim_multiple: int = 1
 
     def declaration(self) -> dict:
         return {"name": self.name, "lse_bases": list(self.lse_bases),
                 "empty_partial": self.empty_partial, "skip": dict(self.skip),
-                "known_defect": dict(self.known_defect), "conventions": list(self.conventions)}
+                "known_defect": dict(self.known_defect), "conventions": list(self.conventions),
+                "head_dims": [int(d) for d in self.head_dims],
+                "head_dim_multiple": int(self.head_dim_multiple)}
 
     def call(self, o_a, lse_a, o_b, lse_b, base: str):
         args = [o_a, lse_a, o_b, lse_b]

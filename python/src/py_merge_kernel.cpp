@@ -67,6 +67,9 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
                                   "': any_nan_bits, either_zero_sign or empty_o_unspecified");
   }
   k.value_conventions(conventions);
+  std::vector<int> head_dims;
+  for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) head_dims.push_back(nb::cast<int>(h));
+  k.head_dims(head_dims).head_dim_multiple(nb::cast<int>(d["head_dim_multiple"]));
   for (const auto& [law, why] : nb::cast<nb::dict>(d["skip"]))
     k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
   for (const auto& [law, why] : nb::cast<nb::dict>(d["known_defect"]))

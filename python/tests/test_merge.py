@@ -27,6 +27,22 @@ def test_a_merge_of_two_bases_is_told_which():
     assert result.ok and bases == {"e", "2"}
 
 
+def test_only_the_declared_head_dims_are_drawn():
+    dims = set()
+
+    def multiple_of_16(o_a, lse_a, o_b, lse_b):
+        assert o_a.shape[1] % 16 == 0, o_a.shape
+        dims.add(o_a.shape[1])
+        return merge(o_a, lse_a, o_b, lse_b)
+
+    result = osvs.check_merge(multiple_of_16, name="numpy.merge.head_dim_16", head_dim_multiple=16,
+                              laws=["accuracy", "commutativity"])
+    assert result.ok, str(result)
+    assert len(dims) >= 3, dims  # several of them, each a multiple of 16 (asserted above)
+    with pytest.raises(ValueError, match="declares no head_dim"):
+        osvs.check_merge(merge, name="numpy.merge.none", head_dims=[300])
+
+
 def test_merge_dropping_the_smaller_partial_fails_small():
     with pytest.raises(osvs.LawViolation) as e:
         osvs.check_merge(merge_dropping_smaller, name="numpy.merge_dropping_smaller",

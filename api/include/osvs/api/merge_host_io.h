@@ -1,6 +1,8 @@
 // For merge kernels that run on the host on whole partial states (osvs's CPU model, test
-// kernels): a launch's operands as AttnStates and the result stored back into its outputs, each o
-// converted from and to the launch's o type.
+// kernels): a launch's operands as AttnStates (in row order) and the result stored back into its
+// outputs, each o converted from and to the launch's o type, read and written through the
+// launch's o strides and lse layout (MergeProblem), so a host kernel built on them takes every
+// engine shape it declares.
 #pragma once
 
 #include "osvs/api/merge_kernel.h"

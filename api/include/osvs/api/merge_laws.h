@@ -32,10 +32,13 @@ const MergeLaw* find_merge_law(const std::string& name);
 /// k as a MergeUnderTest: every merge runs through run_merge_kernel (merge_runner.h), the laws'
 /// empty partials (lse -inf) handed over in the kernel's representation and its results read
 /// back into -inf; bounds assume device exp / log accuracies for a Where::Device kernel.
-MergeUnderTest merge_under_test(const MergeKernel& k);
+/// `shape` lays the rows out for the kernel (MergeShape).
+MergeUnderTest merge_under_test(const MergeKernel& k, const MergeShape& shape = {});
 
 /// c fitted to k: a base k does not declare becomes its first base, an o type it does not take
-/// its first o type (every o rounded to it).
+/// its first o type (every o rounded to it), a head_dim it does not take the nearest it takes
+/// (each row's components repeated or cut), heads that do not divide the rows 1, and padding it
+/// did not declare (o_strided) none.
 MergeCase fit_to(const MergeKernel& k, MergeCase c);
 
 }  // namespace osvs

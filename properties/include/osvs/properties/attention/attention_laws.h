@@ -36,8 +36,20 @@ MergeUnderTest merge_under_test(AttentionExecutor& executor);
 DecodeUnderTest decode_under_test(AttentionExecutor& executor);
 
 /// Partials of one shape (rows, head_dim, o type) to merge, and the choices of merge trees.
+/// How a black-box merge kernel is handed the partials (api/merge_kernel.h's MergeProblem): the
+/// rows as tokens x heads (heads divides rows), each head's o followed by head_pad unused
+/// elements and each token's by token_pad more. The laws and the white-box executors, which see
+/// rows, ignore it.
+struct MergeShape {
+  std::int64_t heads = 1;
+  std::int64_t head_pad = 0;
+  std::int64_t token_pad = 0;
+  bool operator==(const MergeShape&) const = default;
+};
+
 struct MergeCase {
   std::vector<AttnStates> parts;  ///< two or more, same shape
+  MergeShape shape;
   LseBase base = LseBase::E;
   std::vector<std::int64_t> tree_choices;   ///< raw choices for random_tree (first tree)
   std::vector<std::int64_t> other_choices;  ///< and for the second tree

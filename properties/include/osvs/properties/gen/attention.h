@@ -21,8 +21,11 @@ rc::Gen<float> attn_value(DType t, int min_exp, int max_exp);
 /// An lse: -inf (an empty partial), small integers (ties), values in [-100, 100], or far out.
 rc::Gen<float> attn_lse();
 
-/// Three to six partials of one shape (1 .. 4 rows, any head_dim and o type) and tree choices.
-rc::Gen<MergeCase> merge_case();
+/// Three to six partials of one shape (1 .. 4 rows, a head_dim of `head_dim`, any o type), tree
+/// choices, and how a black-box kernel is handed them (MergeShape: heads a divisor of the rows,
+/// sometimes padded heads and tokens; drawn last, so the partials are those of the same seed
+/// without it).
+rc::Gen<MergeCase> merge_case(rc::Gen<int> head_dim = attn_head_dim());
 
 /// A decode problem (1 .. 2 batches, 1 .. 2 heads, kv_len 0 .. 1000 (longer with narrower heads),
 /// masks none / random / a fully masked batch / a masked prefix, tied keys), two plans and a

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "osvs/kernels/merge_trees.h"
 
@@ -37,10 +38,10 @@ inline rc::Gen<float> attn_lse() {
                         })}});
 }
 
-inline rc::Gen<MergeCase> merge_case() {
-  return rc::gen::exec([] {
+inline rc::Gen<MergeCase> merge_case(rc::Gen<int> head_dim) {
+  return rc::gen::exec([head_dim] {
     const int rows = *rc::gen::inRange(1, 5);
-    const int dim = *attn_head_dim();
+    const int dim = *head_dim;
     const DType t = *rc::gen::element(DType::F32, DType::BF16, DType::F16);
     const int parts = *rc::gen::inRange(3, 7);
     MergeCase c;
@@ -60,6 +61,12 @@ inline rc::Gen<MergeCase> merge_case() {
         static_cast<std::size_t>(2 * parts), rc::gen::inRange<std::int64_t>(0, 720));
     c.tree_choices = *choices;
     c.other_choices = *choices;
+    std::vector<std::int64_t> divisors;
+    for (std::int64_t h = 1; h <= rows; ++h)
+      if (rows % h == 0) divisors.push_back(h);
+    c.shape.heads = *rc::gen::elementOf(divisors);
+    c.shape.head_pad = *rc::gen::element<std::int64_t>(0, 0, 1, 7);
+    c.shape.token_pad = *rc::gen::element<std::int64_t>(0, 0, 3);
     return c;
   });
 }
