@@ -1,9 +1,13 @@
 // osvs_attention_property_tests: `--executor=cpu|cuda` (default cpu), then GoogleTest's flags.
-// RapidCheck runs with a fixed seed unless RC_PARAMS is set in the environment.
+// RapidCheck runs with a fixed seed and OSVS_PROPERTY_CASES cases a law (CMake's cache variable,
+// 100 unless a preset says otherwise) unless RC_PARAMS is set in the environment.
+#include <string>
+
 #include "attention_test_executor.h"
 #include "osvs/testing/executor_main.h"
 
 int main(int argc, char** argv) {
+  const std::string params = "seed=20261130 max_success=" + std::to_string(OSVS_PROPERTY_CASES);
   return osvs::testing::run_with_executor(argc, argv, "osvs_attention_property_tests",
-                                          "seed=20261130", &osvs::test::select_attention_executor);
+                                          params.c_str(), &osvs::test::select_attention_executor);
 }
