@@ -203,6 +203,9 @@ std::string declaration_of(const RowKernel& k) {
     << " on " << to_string(k.where()) << "; masked rows -> "
     << (k.conventions().masked == MaskedRow::NaN ? "NaN" : "0") << ", +inf rows -> "
     << (k.conventions().pos_inf == PosInfRow::NaN ? "NaN" : "limit");
+  if (k.conventions().flush_subnormal_outputs) s << "; subnormal outputs may be flushed to 0";
+  if (k.conventions().error_floor > 0)
+    s << "; error floor " << readable(k.conventions().error_floor);
   return s.str();
 }
 

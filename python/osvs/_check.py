@@ -79,7 +79,7 @@ def check_softmax(fn: Callable[[Any], Any], *, name: str, laws=None, replay_dir=
     The declaration's keywords are SoftmaxKernel's: ``log``, ``masked_rows``, ``pos_inf_rows``,
     ``accuracy``, ``vector_width``, ``block``, ``max_cols``, ``layouts``, ``strided``,
     ``deterministic``, ``batch_invariant``, ``order_independent``, ``exact_shift_invariant``,
-    ``skip``, ``known_defect``, ``to_input``.
+    ``flush_subnormal_outputs``, ``error_floor``, ``skip``, ``known_defect``, ``to_input``.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = SoftmaxKernel(fn, name=name, **declaration)

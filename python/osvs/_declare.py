@@ -62,6 +62,8 @@ class SoftmaxKernel:
     batch_invariant: bool = True
     order_independent: bool = False
     exact_shift_invariant: bool = False
+    flush_subnormal_outputs: bool = False  # an output whose exact value is subnormal may be 0
+    error_floor: float = 0.0  # any output within this absolute error holds (a documented atol)
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     description: str = ""

@@ -76,6 +76,8 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
       .batch_invariant(get_or<bool>(d, "batch_invariant", true))
       .order_independent(get_or<bool>(d, "order_independent", false))
       .exact_shift_invariant(get_or<bool>(d, "exact_shift_invariant", false))
+      .flush_subnormal_outputs(get_or<bool>(d, "flush_subnormal_outputs", false))
+      .error_floor(get_or<double>(d, "error_floor", 0.0))
       .description(get_or<std::string>(d, "description", ""));
   // layouts: (name, from) or (name, from, piece) each, by ascending from (RowLayout).
   for (const nb::handle layout : get_or<nb::list>(d, "layouts", nb::list())) {

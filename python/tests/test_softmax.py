@@ -77,6 +77,18 @@ def test_a_declared_layout_is_judged_at_its_edges():
     assert len(e.value.result["accuracy"].case["rows"][0]) == 131073
 
 
+def test_flushed_subnormal_outputs_are_a_declared_convention():
+    def flushing(x):
+        y = softmax(x)
+        y[np.abs(y) < np.finfo(np.float32).tiny] = 0
+        return y
+    with pytest.raises(osvs.LawViolation):
+        osvs.check_softmax(flushing, name="numpy.ftz.undeclared", laws=["accuracy"], accuracy=1,
+                           shrink_seconds=2)
+    assert osvs.check_softmax(flushing, name="numpy.ftz", laws=["accuracy"], accuracy=1,
+                              flush_subnormal_outputs=True).ok
+
+
 def test_known_defect_is_required_and_reported():
     result = osvs.check_softmax(softmax_without_max, name="numpy.softmax_without_max.declared",
                                 laws=["accuracy"], accuracy=4,

@@ -66,9 +66,22 @@ enum class PosInfRow { NaN, Limit };
 
 /// The conventions a kernel documents for rows where the arithmetic has no answer of its own.
 /// A NaN anywhere in a row always makes the whole row NaN; N = 0 writes nothing.
+///
+/// flush_subnormal_outputs: an output whose exact value is below the output type's smallest
+/// normal may be ±0 (`-use_fast_math`, FTZ): the reference is flushed the same way, and every
+/// other output is held to the contract as before. Subnormal inputs need no convention: reading
+/// each subnormal x_k as 0 moves every x_k - m by less than 2^-125, so every e^(x_k - m) and
+/// softmax y_j by a relative 2^-124 at most, far below half an ulp of any output type; a
+/// log-softmax y_j = (x_j - m) - log sum_k e^(x_k - m) moves by less than 2^-123 absolutely,
+/// below half an ulp of any |y_j| >= 2^-99, and a smaller |y_j| needs every other term to vanish
+/// against x_j's, so x_j is the unique maximum and x_j - m = 0 either way.
+/// error_floor: an absolute error up to which any finite output holds (a documented atol), on
+/// top of the accuracy contract.
 struct Conventions {
   MaskedRow masked = MaskedRow::NaN;
   PosInfRow pos_inf = PosInfRow::NaN;
+  bool flush_subnormal_outputs = false;
+  double error_floor = 0;
 };
 
 /// A path of the kernel's algorithm: rows of `from` elements or more, up to the next layout's
@@ -107,6 +120,12 @@ class RowKernel : public KernelDeclaration<RowKernel, RowProblem> {
   RowKernel& types(DType in, DType out) { return (in_ = in, out_ = out, *this); }
   RowKernel& masked_rows(MaskedRow m) { return (conventions_.masked = m, *this); }
   RowKernel& pos_inf_rows(PosInfRow p) { return (conventions_.pos_inf = p, *this); }
+  /// Outputs whose exact value is subnormal may be flushed to ±0 (Conventions).
+  RowKernel& flush_subnormal_outputs(bool f = true) {
+    return (conventions_.flush_subnormal_outputs = f, *this);
+  }
+  /// Any finite output within `abs` of the exact value holds (Conventions).
+  RowKernel& error_floor(double abs) { return (conventions_.error_floor = abs, *this); }
   RowKernel& accuracy(Accuracy a) { return (accuracy_ = std::move(a), *this); }
   RowKernel& traits(Traits t) { return (traits_ = t, *this); }
   RowKernel& vector_width(int w) { return (traits_.vector_width = w, *this); }
