@@ -71,6 +71,40 @@ TEST(RowLaws, AccuracyHoldsKernelsToTheirConventions) {
       law_fails(host_kernel("masked", good_softmax).masked_rows(MaskedRow::Zero), "accuracy"));
 }
 
+/// Found by the fuzzer over the registry: on a row of N = 0 the law asked the derived contract
+/// for a bound before seeing that the row has no outputs, and threw ("softmax_bound: bounds are
+/// for finite rows"); an empty or special row has nothing to sum: not judged, not an error.
+TEST(RowLaws, SumToOneOnRowsWithoutOutputsIsNotJudged) {
+  const auto derived = RowKernel("derived", Where::Host)
+                           .run(good_softmax)
+                           .accuracy(Accuracy::derived({"two_pass", "seed", 256}));
+  const RowLaw* law = find_row_law("sum_to_one");
+  const Verdict empty = law->check(derived, RowCase::of({{}}));
+  EXPECT_TRUE(is_not_judged(empty)) << empty.explanation;
+  const Verdict masked = law->check(derived, RowCase::of({{-INFINITY, -INFINITY}}));
+  EXPECT_TRUE(is_not_judged(masked)) << masked.explanation;
+  EXPECT_TRUE(law->check(derived, RowCase::of({{1, 2}})).holds());
+}
+
+/// Found by the fuzzer over the registry: a NaN shift passed the exactness check (x_j + NaN is
+/// not finite) and the law compared the NaN bits of x + NaN with those of x's outputs.
+TEST(RowLaws, ShiftInvarianceJudgesRealShiftsOnly) {
+  const auto k = host_kernel("good", good_softmax).exact_shift_invariant();
+  const RowLaw* law = find_row_law("shift_invariance");
+  RowCase c = RowCase::of({{1, 2, 3}});
+  for (const float shift : {NAN, INFINITY, -INFINITY}) {
+    c.shift = shift;
+    EXPECT_TRUE(is_not_judged(law->check(k, c))) << shift;
+  }
+  c.shift = 4;
+  EXPECT_TRUE(law->check(k, c).holds());
+  // Found by the fuzzer too: -800 + -0x1.c5a22p+86 rounds in double already, so comparing the
+  // double sum with its float rounding called it exact; it is not, and the law does not judge.
+  c.rows = {{-800, 1}};
+  c.shift = -0x1.c5a22p+86f;
+  EXPECT_TRUE(is_not_judged(law->check(k, c)));
+}
+
 TEST(RowLaws, SumToOneCatchesAMissingNormalisation) {
   auto k = host_kernel("halved", [](const RowProblem& p) {
     good_softmax(p);

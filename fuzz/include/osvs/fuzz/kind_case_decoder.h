@@ -1,0 +1,24 @@
+// Fuzzer bytes decoded into a case of each kind (osvs/api/kind.h), shaped by the kernel's
+// declaration and the law, as the law runs' generators shape theirs (api/testbed/kind_cases.h):
+// every byte string decodes (ByteReader gives zeros past the end); the values come from
+// decode_float, so specials, ties and subnormals are a mutation away. Adding a kind adds its
+// overload here.
+#pragma once
+
+#include "osvs/api/kind.h"
+#include "osvs/fuzz/byte_reader.h"
+
+namespace osvs::fuzz {
+
+/// 1 ... 3 rows of 0 ... 64 elements exact in k's input type; a rotated (maybe reversed)
+/// permutation, a shift, a batch position and row padding where the law reads them.
+RowCase decode_case(ByteReader& in, const RowKernel& k, const RowLaw& law);
+
+/// 2 ... 6 partials of 1 ... 4 rows, a head_dim k takes (at most 16 when it takes one), an o type
+/// and lse base it declares, tree choices and a launch shape (fitted to k: merge_laws.h fit_to);
+/// lse and o mapped into the domain the merge laws are stated on (the generators' ranges:
+/// lse -inf or |lse| <= 2^40, o finite with 2^-18 <= |o| <= 2^16 or 0), the special values being
+/// the special_values law's own to inject.
+MergeCase decode_case(ByteReader& in, const MergeKernel& k, const MergeLaw& law);
+
+}  // namespace osvs::fuzz

@@ -1,0 +1,103 @@
+#include "osvs/fuzz/kind_case_decoder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "osvs/fuzz/float_decoder.h"
+
+namespace osvs::fuzz {
+namespace {
+
+/// n floats from decode_float, each rounded to type t.
+std::vector<float> decode_floats(ByteReader& in, std::size_t n, DType t) {
+  std::vector<float> out;
+  float running_max = -INFINITY;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float x = round_to(t, decode_float(in, running_max));
+    if (!std::isnan(x)) running_max = std::max(running_max, x);
+    out.push_back(x);
+  }
+  return out;
+}
+
+/// A decoded lse in the merge laws' domain (gen::attn_lse's): -inf (an empty partial) or finite
+/// with |lse| <= 2^40; a NaN or +inf lse is the special_values law's to inject, not the case's.
+float in_lse_domain(float x) {
+  if (std::isnan(x) || x == INFINITY) return -INFINITY;
+  if (x == -INFINITY) return x;
+  return std::clamp(x, -0x1p40f, 0x1p40f);
+}
+
+/// A decoded o component in the laws' domain (gen::attn_value's): finite, |o| <= 2^16, and 0
+/// below 2^-18, so that no weighted sum overflows or loses its relative accuracy to underflow.
+float in_o_domain(float x, DType t) {
+  if (!std::isfinite(x) || std::fabs(x) < 0x1p-18f) return std::signbit(x) ? -0.0f : 0.0f;
+  return round_to(t, std::clamp(x, -0x1p16f, 0x1p16f));
+}
+
+template <class T>
+const T& pick(ByteReader& in, const std::vector<T>& options) {
+  return options[in.below(static_cast<std::uint32_t>(options.size()))];
+}
+
+}  // namespace
+
+RowCase decode_case(ByteReader& in, const RowKernel& k, const RowLaw& law) {
+  RowCase c;
+  const std::size_t rows = 1 + in.below(3);
+  const auto n =
+      static_cast<std::size_t>(std::min<std::int64_t>(in.below(65), k.traits().max_cols));
+  for (std::size_t r = 0; r < rows; ++r) c.rows.push_back(decode_floats(in, n, k.in_type()));
+  if (law.name == "permutation") {
+    c.rows.resize(1);
+    c.permutation.resize(n);
+    std::iota(c.permutation.begin(), c.permutation.end(), 0);
+    if (n > 0)
+      std::rotate(c.permutation.begin(),
+                  c.permutation.begin() + in.below(static_cast<std::uint32_t>(n)),
+                  c.permutation.end());
+    if (in.byte() & 1) std::reverse(c.permutation.begin(), c.permutation.end());
+  }
+  if (law.name == "shift_invariance") c.shift = decode_floats(in, 1, k.in_type())[0];
+  if (law.name == "batch_invariance") {
+    c.batch_rows = 1 + in.below(8);
+    c.batch_position = in.below(static_cast<std::uint32_t>(c.batch_rows));
+  }
+  if (law.name == "strided" && k.traits().strided) c.layout = {in.below(9), in.below(9)};
+  return c;
+}
+
+MergeCase decode_case(ByteReader& in, const MergeKernel& k, const MergeLaw&) {
+  MergeCase c;
+  const int parts = 2 + static_cast<int>(in.below(5));
+  const std::int64_t rows = 1 + in.below(4);
+  std::vector<int> dims;
+  for (int d : k.supported_head_dims())
+    if (d <= 16) dims.push_back(d);
+  if (dims.empty()) dims = {k.supported_head_dims().front()};
+  const int head_dim = pick(in, dims);
+  const DType o_type = pick(in, k.o_types());
+  c.base = pick(in, k.lse_bases());
+  for (int p = 0; p < parts; ++p) {
+    AttnStates s;
+    s.rows = rows;
+    s.head_dim = head_dim;
+    s.o_type = o_type;
+    s.lse = decode_floats(in, static_cast<std::size_t>(rows), DType::F32);
+    for (float& lse : s.lse) lse = in_lse_domain(lse);
+    s.o = decode_floats(in, static_cast<std::size_t>(rows * head_dim), o_type);
+    for (float& o : s.o) o = in_o_domain(o, o_type);
+    c.parts.push_back(std::move(s));
+  }
+  for (int i = 0; i < 2 * parts; ++i) c.tree_choices.push_back(in.u16() % 720);
+  c.other_choices = c.tree_choices;
+  std::rotate(c.other_choices.begin(), c.other_choices.begin() + 1, c.other_choices.end());
+  std::vector<std::int64_t> divisors;
+  for (std::int64_t h = 1; h <= rows; ++h)
+    if (rows % h == 0) divisors.push_back(h);
+  c.shape = {pick(in, divisors), in.below(3), in.below(4)};
+  return fit_to(k, c);
+}
+
+}  // namespace osvs::fuzz
