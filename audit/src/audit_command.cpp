@@ -28,7 +28,8 @@ void add_audit_command(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda", "best"}))
       ->capture_default_str();
   sub->add_option("--kernel", opt->kernels,
-                  "Kernels to audit: two_pass, three_pass (default: both), fast (only when named)")
+                  "Kernels to audit: two_pass, three_pass, fast (default: all three; fast also at "
+                  "its declared layouts' lengths)")
       ->check(CLI::IsMember({"two_pass", "three_pass", "fast"}));
   sub->add_option("--combine", opt->combines, "Combine operators of the 2-pass kernel")
       ->check(CLI::IsMember({"seed", "hardened"}));

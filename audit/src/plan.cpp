@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "builtin_shapes.h"
+#include "osvs/api/row_layouts.h"
 #include "osvs/kernels/block_schedule.h"
 
 namespace osvs::audit {
@@ -28,6 +30,20 @@ constexpr std::int64_t kMaxRowsPerConfig = 4096;
 const std::vector<int> kLongRowBlocks = {256, 1024};
 constexpr std::int64_t kQuickElementsPerConfig = std::int64_t{1} << 11;
 
+/// The fast kernel's declared layout lengths, read off the declaration its registry entries
+/// carry (builtin_shapes.h, from its plan): every edge (row_layouts.h), or in a quick plan each
+/// layout's first length.
+std::vector<std::int64_t> fast_layout_sizes(bool quick) {
+  RowKernel k("osvs.fast", Where::Host);
+  builtin::declare_fast_layouts(k);
+  std::vector<std::int64_t> out;
+  if (quick)
+    for (const RowLayout& l : k.traits().layouts) out.push_back(l.from);
+  else
+    for (const LayoutLength& l : layout_lengths(k)) out.push_back(l.cols);
+  return out;
+}
+
 std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
   for (const auto& k : opt.kernels)
     if (!parse_kernel(k)) throw std::invalid_argument("unknown kernel '" + k + "'");
@@ -45,9 +61,9 @@ std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
     if (wanted(opt.kernels, "two_pass") && wanted(opt.combines, to_string(c)))
       out.push_back({KernelKind::TwoPass, c});
   if (wanted(opt.kernels, "three_pass")) out.push_back({KernelKind::ThreePass, CombineKind::Seed});
-  // The fast kernel only when asked by name (--kernel fast): the committed reports stay the
-  // lesson's kernels. It merges with the hardened combine whatever --combine says.
-  if (std::find(opt.kernels.begin(), opt.kernels.end(), "fast") != opt.kernels.end())
+  // The fast kernel merges with the hardened combine: it is audited unless --kernel leaves it
+  // out or --combine names only the seed combine.
+  if (wanted(opt.kernels, "fast") && wanted(opt.combines, to_string(CombineKind::Hardened)))
     out.push_back({KernelKind::Fast, CombineKind::Hardened});
   if (out.empty()) throw std::invalid_argument("--kernel and --combine select no kernel");
   return out;
@@ -97,11 +113,24 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
     p.sizes.erase(std::unique(p.sizes.begin(), p.sizes.end()), p.sizes.end());
   }
 
+  // The fast kernel also at its declared layouts' lengths (unless --cols names the lengths).
+  std::vector<std::int64_t> fast_sizes = p.sizes;
+  if (opt.cols.empty())
+    for (std::int64_t n : fast_layout_sizes(opt.quick)) fast_sizes.push_back(n);
+  std::sort(fast_sizes.begin(), fast_sizes.end());
+  fast_sizes.erase(std::unique(fast_sizes.begin(), fast_sizes.end()), fast_sizes.end());
+  const auto has = [](const std::vector<std::int64_t>& v, std::int64_t n) {
+    return std::binary_search(v.begin(), v.end(), n);
+  };
+  std::vector<std::int64_t> sorted_sizes = p.sizes;
+  std::sort(sorted_sizes.begin(), sorted_sizes.end());
+
   // Smallest rows first, so that a time budget cuts the longest rows, never a whole kernel.
-  for (std::int64_t n : p.sizes)
+  for (std::int64_t n : fast_sizes)
     for (const InputFamily* f : p.families)
       for (const KernelUnderTest& k : p.kernels)
         for (int b : p.blocks) {
+          if (!has(k.kernel == KernelKind::Fast ? fast_sizes : sorted_sizes, n)) continue;
           const bool long_row = n > kCpuSizes.back();
           const bool lesson_block =
               std::find(kLongRowBlocks.begin(), kLongRowBlocks.end(), b) != kLongRowBlocks.end();

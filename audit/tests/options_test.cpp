@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 
 #include "osvs/audit/options.h"
@@ -55,12 +56,29 @@ TEST(Plan, TheGpuPlanReachesTwoToTheTwentyFourAtTheLessonsBlockSizes) {
   const Plan p = make_plan(AuditOptions{}, true);
   EXPECT_EQ(p.sizes.back(), std::int64_t{1} << 24);
   for (const Config& c : p.configs) {
-    if (c.n > 65537) {
+    // The fast kernel's plan picks its own threads (fast_plan.h): it runs at one block size.
+    if (c.n > 65537 && c.kut.kernel != KernelKind::Fast) {
       EXPECT_TRUE(c.block == 256 || c.block == 1024) << c.block;
     }
   }
   const Plan cpu = make_plan(AuditOptions{}, false);
   EXPECT_EQ(cpu.sizes.back(), 65537);
+}
+
+TEST(Plan, TheDefaultPlanReachesEveryLayoutOfTheFastKernel) {
+  for (const bool quick : {false, true}) {
+    AuditOptions opt;
+    opt.quick = quick;
+    const Plan p = make_plan(opt, false);
+    std::set<std::int64_t> fast, lesson;
+    for (const Config& c : p.configs)
+      (c.kut.kernel == KernelKind::Fast ? fast : lesson).insert(c.n);
+    // Its split rows (past 131072) and its first cluster length (8193) among them; the lesson's
+    // kernels keep the plan's lengths.
+    EXPECT_TRUE(fast.count(131073) && fast.count(8193)) << quick;
+    if (!quick) EXPECT_TRUE(fast.count(262145));
+    EXPECT_EQ(lesson, std::set<std::int64_t>(p.sizes.begin(), p.sizes.end())) << quick;
+  }
 }
 
 TEST(Plan, ColsReplaceThePlansRowLengths) {
