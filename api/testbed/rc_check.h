@@ -5,13 +5,26 @@
 
 #include <rapidcheck.h>
 
+#include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 namespace osvs::testbed {
 
 /// RapidCheck's parameters of one run; nullopt: the global configuration (RC_PARAMS).
 using RcParams = std::optional<rc::detail::TestParams>;
+
+/// Loads RapidCheck's global configuration now, without the "Using configuration: seed=..." line
+/// it prints at its first use (a random seed without RC_PARAMS): for a program whose every run
+/// passes explicit parameters (the Python bindings, the audit), where that line would name a
+/// seed nothing uses.
+inline void load_configuration_quietly() {
+  std::ostringstream discard;
+  std::streambuf* const cerr = std::cerr.rdbuf(discard.rdbuf());
+  rc::detail::configuration();
+  std::cerr.rdbuf(cerr);
+}
 
 /// Hears nothing: a run with explicit parameters leaves no trace in RapidCheck's global state
 /// (no "to reproduce, run with RC_PARAMS=..." line at exit for a seed its caller chose).

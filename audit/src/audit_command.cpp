@@ -11,6 +11,7 @@
 #include "osvs/audit/plugin_audit.h"
 #include "osvs/audit/run_audit.h"
 #include "osvs/audit/shard.h"
+#include "rc_check.h"
 
 namespace osvs {
 
@@ -85,6 +86,8 @@ void add_audit_command(CLI::App& app) {
   sub->add_option("--child-kernel", plugins->child_kernel)->group("");
   sub->add_option("--child-out", plugins->child_out)->group("");
   sub->callback([opt, budget, plot_dir, plugins, shard, merge] {
+    // Every input of the audit derives from --seed: RapidCheck's own seed is never used.
+    testbed::load_configuration_quietly();
     if (!plugins->plugins.empty()) {
       const int status = audit::run_plugin_audit(*plugins, *opt);
       if (status != 0) throw CLI::RuntimeError(status);
