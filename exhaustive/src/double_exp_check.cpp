@@ -14,6 +14,7 @@
 #include "mpfr_thread_caches.h"
 #include "osvs/kernels/hd.h"
 #include "osvs/kernels/stable_hash.h"
+#include "thread_count.h"
 
 namespace osvs::exhaustive {
 namespace {
@@ -36,10 +37,6 @@ double double_ulp_error(double s, ExpBase base) {
   const double err = mpfr_get_d(d, MPFR_RNDN);
   mpfr_clears(y, d, static_cast<mpfr_ptr>(nullptr));
   return err;
-}
-
-unsigned thread_count(unsigned asked) {
-  return asked > 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
 
 /// Runs check(i) for i < count on `threads` threads; each returns {argument, error} or a NaN

@@ -10,6 +10,7 @@
 
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/kernels/hd.h"
+#include "thread_count.h"
 
 namespace osvs::exhaustive {
 namespace {
@@ -99,10 +100,6 @@ void Partial::merge(const Partial& o) {
       m.worst_violation = o.m.worst_violation;
     m.violations += o.m.violations;
   }
-}
-
-unsigned thread_count(unsigned asked) {
-  return asked > 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
 
 ExpMeasurement measure_one(const ExpUnderTest& exp, const MeasureSettings& settings) {
