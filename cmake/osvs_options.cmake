@@ -47,24 +47,29 @@ function(osvs_add_test_program_targets)
 endfunction()
 cmake_language(DEFER CALL osvs_add_test_program_targets)  # after every folder has added its tests
 
-# osvs_add_test(NAME <ctest name> COMMAND <target> [ARGS ...] LABELS ...)
+# osvs_add_test(NAME <ctest name> COMMAND <target> [ARGS ...] LABELS ... [TIMEOUT s] [COST s])
 # Registers a GoogleTest binary with ctest: XML results under <build>/test-results; a binary whose
 # every test called GTEST_SKIP prints the marker of testing/skip_marker.h and ctest reports it as
 # skipped (the reason is in the log; one failure and it is a failure); sharding via the usual
 # GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX environment. A test reads committed files through
 # OSVS_SOURCE_DIR (e.g. reports/regressions) and writes what it produces under OSVS_BUILD_DIR,
-# never into the source tree.
+# never into the source tree. COST is the test's seconds on one core of a CI machine: ctest -j
+# starts the costliest first, so that on a fresh machine (no timings of an earlier run) a long
+# test does not start last and run alone.
 function(osvs_add_test)
-  cmake_parse_arguments(T "" "NAME;COMMAND;TIMEOUT" "ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;COMMAND;TIMEOUT;COST" "ARGS;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 900)
+  endif()
+  if(NOT T_COST)
+    set(T_COST 0)
   endif()
   add_test(NAME ${T_NAME}
            COMMAND $<TARGET_FILE:${T_COMMAND}> ${T_ARGS}
                    --gtest_output=xml:${CMAKE_BINARY_DIR}/test-results/${T_NAME}.xml
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   osvs_test_programs(TARGETS ${T_COMMAND} LABELS ${T_LABELS})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT} COST ${T_COST}
                        SKIP_REGULAR_EXPRESSION "every test of this binary was skipped"
                        ENVIRONMENT
                        "OSVS_SOURCE_DIR=${PROJECT_SOURCE_DIR};OSVS_BUILD_DIR=${CMAKE_BINARY_DIR}")
