@@ -11,11 +11,11 @@ std::string console_table(const AuditReport& r) {
   for (const KernelSummary& k : summarize_kernels(r))
     s += k.configs == 0 ? fmt::format("{:<18} {:>12}\n", k.kut.label(), "not run")
                         : fmt::format(
-                              "{:<18} {:>12} {:>9.3f} {:>9.3f} {:>9.1f} {:>10.3f} {:>9.3f} {:>10} "
+                              "{:<18} {:>12} {:>9.3f} {:>9.3f} {:>9} {:>10.3f} {:>9.3f} {:>10} "
                               "{:>7} {:>7}\n",
                               k.kut.label(), k.elements, k.ulp.max(), k.ulp.quantile_upper(0.999),
-                              k.y_bound_max, k.tightness, k.search_ratio, k.violating_rows,
-                              k.law_failures, k.known_defects);
+                              bound_text(k.y_bound_max), k.tightness, k.search_ratio,
+                              k.violating_rows, k.law_failures, k.known_defects);
   if (r.perf.ran)
     for (const ShapeTiming& t : r.perf.shapes)
       s += fmt::format("perf {}x{}: 3-pass / 2-pass = {:.2f} (seed), {:.2f} (hardened)\n", t.rows,

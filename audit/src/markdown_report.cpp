@@ -13,14 +13,15 @@ std::string kernel_table(const AuditReport& r) {
       "search tightness | d rel. err. | d tightness | violations | claimed laws failing | known "
       "defects |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const KernelSummary& k : summarize_kernels(r))
-    s += k.configs == 0
-             ? fmt::format("| {} | not run |{}\n", k.kut.label(), std::string(11, '|'))
-             : fmt::format(
-                   "| {} | {} | {:.3f} | {:.4f} | {:.3f} | {:.1f} | {:.3f} | {:.3f} | {:.3g} | "
-                   "{:.3f} | {} | {} | {} |\n",
-                   k.kut.label(), k.elements, k.ulp.max(), k.ulp.mean(),
-                   k.ulp.quantile_upper(0.999), k.y_bound_max, k.tightness, k.search_ratio,
-                   k.d_rel_max, k.d_tightness, k.violating_rows, k.law_failures, k.known_defects);
+    s +=
+        k.configs == 0
+            ? fmt::format("| {} | not run |{}\n", k.kut.label(), std::string(11, '|'))
+            : fmt::format(
+                  "| {} | {} | {:.3f} | {:.4f} | {:.3f} | {} | {:.3f} | {:.3f} | {:.3g} | "
+                  "{:.3f} | {} | {} | {} |\n",
+                  k.kut.label(), k.elements, k.ulp.max(), k.ulp.mean(), k.ulp.quantile_upper(0.999),
+                  bound_text(k.y_bound_max), k.tightness, k.search_ratio, k.d_rel_max,
+                  k.d_tightness, k.violating_rows, k.law_failures, k.known_defects);
   return s;
 }
 
@@ -49,7 +50,7 @@ std::string size_table(const AuditReport& r) {
   for (const SizeRow& row : worst_by_size(r)) {
     s += fmt::format("| {} |", row.n);
     for (const SizeCell& c : row.cells)
-      s += c.ran ? fmt::format(" {:.2f} / {:.1f} |", c.max_ulp, c.max_bound) : " not run |";
+      s += c.ran ? fmt::format(" {:.2f} / {} |", c.max_ulp, bound_text(c.max_bound)) : " not run |";
     s += "\n";
   }
   return s;

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "osvs/audit/report.h"
 
 namespace osvs::audit {
@@ -113,6 +115,10 @@ double elements_per_second(const AuditReport& r) {
   std::int64_t elements = 0;
   for (const ConfigResult& c : r.configs) elements += c.elements;
   return r.sweep_seconds > 0 ? static_cast<double>(elements) / r.sweep_seconds : 0;
+}
+
+std::string bound_text(double ulps) {
+  return ulps < 1e6 ? fmt::format("{:.1f}", ulps) : fmt::format("{:.2e}", ulps);
 }
 
 }  // namespace osvs::audit

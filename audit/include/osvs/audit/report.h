@@ -95,6 +95,10 @@ bool release_passes(const AuditReport& r);
 /// Elements audited per second of sweep wall time.
 double elements_per_second(const AuditReport& r);
 
+/// A bound in ulps for the tables: one decimal, or three significant digits in scientific form
+/// from 10^6 on (a bound over an element whose exact value is tiny can reach 10^31 ulps).
+std::string bound_text(double ulps);
+
 /// Every number of the run (audit.json), and the search's worst rows as hex floats with
 /// provenance (worst_cases.json): the full detail, written gzipped when large (report_files.h).
 std::string audit_json_text(const AuditReport& r);
