@@ -21,6 +21,21 @@ double finite_range(const float* row, std::int64_t n) {
   return hi >= lo ? hi - lo : 0;
 }
 
+namespace {
+
+/// The verified figure (kernels/exp.h) of the exp a derived bound assumes for `row`.
+double derived_exp_ulp(const DerivedShape& s, Where where, const float* row, std::int64_t n) {
+  if (s.exp.empty()) return kexp_max_ulp(where == Where::Device);
+  if (s.exp == "cuda_expf") return CUDA_EXPF_MAX_ULP;
+  if (s.exp == "glibc_expf") return GLIBC_EXPF_MAX_ULP;
+  if (s.exp == "portable_expf") return PORTABLE_EXP_MAX_ULP;
+  // __expf at a = x_j - m (or m_1 - m when a state is rescaled): a <= 0 and |a| at most the
+  // row's finite range, so the figure at that range holds for every exp the kernel takes.
+  return CUDA_FAST_EXPF_MAX_ULP + std::floor(CUDA_FAST_EXPF_ULP_PER_ABS_X * finite_range(row, n));
+}
+
+}  // namespace
+
 std::optional<std::vector<double>> tolerance_ulps(const RowKernel& k, const float* row,
                                                   std::int64_t n) {
   const Accuracy& a = k.accuracy();
@@ -35,10 +50,10 @@ std::optional<std::vector<double>> tolerance_ulps(const RowKernel& k, const floa
       if (const std::string why = derived_contract_problem(k); !why.empty())
         throw std::invalid_argument("kernel '" + k.name() + "': " + why);
       const DerivedShape& s = a.shape();
-      // The exp's accuracy follows where the kernel runs: CUDA expf on the device, the host's
-      // expf in a host kernel (kernels/exp.h).
+      // The exp's accuracy: the declared exp's verified figure, else where the kernel runs
+      // decides (CUDA expf on the device, the host's expf in a host kernel; kernels/exp.h).
       auto bound = oracle::softmax_bound(*parse_kernel(s.kernel), *parse_combine(s.combine),
-                                         s.block, row, n, kexp_max_ulp(k.where() == Where::Device));
+                                         s.block, row, n, derived_exp_ulp(s, k.where(), row, n));
       for (double& t : bound.y_ulp) t += slack;
       return bound.y_ulp;
     }

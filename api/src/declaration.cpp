@@ -26,6 +26,12 @@ std::string derived_contract_problem(const RowKernel& k) {
     return "no combine '" + s.combine + "' in the catalogue of derived bounds (seed, hardened)";
   if (*parse_kernel(s.kernel) == KernelKind::Fast && s.combine != HardenedCombine::kName)
     return "the fast kernel merges with the hardened combine only";
+  if (!s.exp.empty() && s.exp != "cuda_expf" && s.exp != "cuda_fast_expf" &&
+      s.exp != "glibc_expf" && s.exp != "portable_expf")
+    return "no exp '" + s.exp +
+           "' among the verified figures (cuda_expf, cuda_fast_expf, glibc_expf, portable_expf)";
+  if (!s.exp.empty() && *parse_kernel(s.kernel) == KernelKind::Fast)
+    return "the fast kernel's exp is its own: it takes no declared exp";
   if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)))
     return "block " + std::to_string(s.block) + " is not a power of two in 32 ... 1024";
   if (k.op() != RowOp::Softmax || k.out_type() != DType::F32 || k.in_type() != DType::F32)

@@ -7,8 +7,13 @@
 #include <cmath>
 #include <string>
 
+#include "contract.h"
+#include "exact_outputs.h"
 #include "law_run.h"
 #include "misbehaving_kernels.h"
+#include "osvs/api/registry.h"
+#include "osvs/kernels/exp.h"
+#include "osvs/oracle/bounds.h"
 
 namespace osvs::test {
 namespace {
@@ -70,6 +75,40 @@ TEST(RowConventions, AnErrorFloorAcceptsWhatItDocumentsAndNoMore) {
   EXPECT_FALSE(accuracy(host_kernel("test.atol", offset_softmax).error_floor(0x1p-19)).failed());
   EXPECT_TRUE(
       accuracy(host_kernel("test.atol_small", offset_softmax).error_floor(0x1p-21)).failed());
+}
+
+/// A derived contract takes the verified figure of the exp the kernel declares: CUDA expf's 2 ulp,
+/// __expf's 2.5 + floor(1.173 |a|) at the row's range (here 30: 37.5 ulp), glibc's 1 ulp by
+/// default for a host kernel; each is the oracle's bound at that figure.
+TEST(RowConventions, ADeclaredExpTakesItsVerifiedFigure) {
+  const std::vector<float> row = {0, -1, -30, -0.5f};
+  const auto n = static_cast<std::int64_t>(row.size());
+  const auto with_exp = [](const std::string& exp) {
+    return host_kernel("test.exp_" + exp, good_softmax)
+        .accuracy(Accuracy::derived({"two_pass", "hardened", 256, exp}));
+  };
+  const double slack = api::reference_slack_ulps(DType::F32);
+  const std::pair<std::string, double> figures[] = {
+      {"", GLIBC_EXPF_MAX_ULP}, {"cuda_expf", CUDA_EXPF_MAX_ULP}, {"cuda_fast_expf", 37.5}};
+  std::vector<double> previous(row.size(), 0);
+  for (const auto& [exp, figure] : figures) {
+    const auto tol = api::tolerance_ulps(with_exp(exp), row.data(), n);
+    ASSERT_TRUE(tol.has_value());
+    const auto bound = oracle::softmax_bound(KernelKind::TwoPass, CombineKind::Hardened, 256,
+                                             row.data(), n, figure);
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      EXPECT_EQ((*tol)[j], bound.y_ulp[j] + slack) << exp << " y[" << j << "]";
+      EXPECT_GT((*tol)[j], previous[j]) << exp << ": a less accurate exp, a wider bound";
+      previous[j] = (*tol)[j];
+    }
+  }
+  EXPECT_NE(declaration_problem(with_exp("expf_guess")).find("no exp 'expf_guess'"),
+            std::string::npos);
+  EXPECT_NE(
+      declaration_problem(host_kernel("test.fast_exp", good_softmax)
+                              .accuracy(Accuracy::derived({"fast", "hardened", 256, "cuda_expf"})))
+          .find("its own"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -21,9 +21,14 @@ AccuracySpec = Union[None, float, Callable[[int, float], float],
                      Tuple[Callable[[int, float], float], str], Tuple[str, str, str, int]]
 
 
-def derived(kernel: str = "two_pass", combine: str = "hardened", block: int = 256) -> tuple:
-    """The a-priori bound osvs derives for one of its reduction shapes (``Accuracy::derived``)."""
-    return ("derived", kernel, combine, block)
+def derived(kernel: str = "two_pass", combine: str = "hardened", block: int = 256,
+            exp: str = "") -> tuple:
+    """The a-priori bound osvs derives for one of its reduction shapes (``Accuracy::derived``).
+
+    ``exp`` names the exp the kernel calls, whose verified figure the bound takes: "" (the
+    host's glibc expf for a Python kernel), "cuda_expf", "cuda_fast_expf" (``__expf``),
+    "glibc_expf" or "portable_expf"."""
+    return ("derived", kernel, combine, block, exp)
 
 
 def _accuracy(a: Any) -> Any:

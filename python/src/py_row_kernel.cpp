@@ -40,9 +40,9 @@ Accuracy accuracy_from_python(nb::handle a) {
   if (nb::isinstance<nb::float_>(a) || nb::isinstance<nb::int_>(a))
     return Accuracy::ulps(nb::cast<double>(a));
   const nb::tuple t = nb::cast<nb::tuple>(a);
-  if (t.size() == 4 && nb::cast<std::string>(t[0]) == "derived")
-    return Accuracy::derived(
-        {nb::cast<std::string>(t[1]), nb::cast<std::string>(t[2]), nb::cast<int>(t[3])});
+  if (t.size() == 5 && nb::cast<std::string>(t[0]) == "derived")
+    return Accuracy::derived({nb::cast<std::string>(t[1]), nb::cast<std::string>(t[2]),
+                              nb::cast<int>(t[3]), nb::cast<std::string>(t[4])});
   if (t.size() == 2) {
     nb::callable f = nb::cast<nb::callable>(t[0]);
     return Accuracy::ulps(

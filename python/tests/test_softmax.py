@@ -89,6 +89,15 @@ def test_flushed_subnormal_outputs_are_a_declared_convention():
                               flush_subnormal_outputs=True).ok
 
 
+def test_a_derived_bound_takes_the_declared_exp():
+    fast_math = osvs.derived("two_pass", "hardened", 256, exp="cuda_fast_expf")
+    assert osvs.check_softmax(softmax, name="numpy.softmax.derived_fast_exp", laws=["accuracy"],
+                              accuracy=fast_math).ok
+    with pytest.raises(ValueError, match="no exp 'expf_guess'"):
+        osvs.check_softmax(softmax, name="numpy.softmax.bad_exp", laws=["accuracy"],
+                           accuracy=osvs.derived(exp="expf_guess"))
+
+
 def test_known_defect_is_required_and_reported():
     result = osvs.check_softmax(softmax_without_max, name="numpy.softmax_without_max.declared",
                                 laws=["accuracy"], accuracy=4,

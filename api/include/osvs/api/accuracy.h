@@ -27,6 +27,12 @@ struct DerivedShape {
                                      ///< or "fast" (the row on chip; hardened; kernels/fast_plan.h)
   std::string combine = "hardened";  ///< the 2-pass kernel's combine: "seed" or "hardened"
   int block = 256;                   ///< threads per block: 32 ... 1024 (fast: its plan's, unused)
+  /// The exp the kernel calls, whose verified figure (kernels/exp.h) the bound takes: "" (where
+  /// it runs decides: CUDA expf on the device, glibc expf on the host), "cuda_expf",
+  /// "cuda_fast_expf" (__expf, -use_fast_math: 2.5 + floor(1.173 |a|) ulp at a = x_j - m, taken
+  /// at the row's finite range, which bounds every |a| of the 2-pass and 3-pass kernels),
+  /// "glibc_expf" or "portable_expf". Not for "fast", whose exp is its own.
+  std::string exp;
 };
 
 class Accuracy {
@@ -50,7 +56,8 @@ class Accuracy {
     a.kind_ = Kind::Derived;
     a.shape_ = std::move(shape);
     a.formula_ = "derived: " + a.shape_.kernel + "/" + a.shape_.combine + "/" +
-                 std::to_string(a.shape_.block);
+                 std::to_string(a.shape_.block) +
+                 (a.shape_.exp.empty() ? "" : ", exp " + a.shape_.exp);
     return a;
   }
 
