@@ -30,8 +30,13 @@ double derived_exp_ulp(const DerivedShape& s, Where where, const float* row, std
   if (s.exp == "glibc_expf") return GLIBC_EXPF_MAX_ULP;
   if (s.exp == "portable_expf") return PORTABLE_EXP_MAX_ULP;
   // __expf at a = x_j - m (or m_1 - m when a state is rescaled): a <= 0 and |a| at most the
-  // row's finite range, so the figure at that range holds for every exp the kernel takes.
-  return CUDA_FAST_EXPF_MAX_ULP + std::floor(CUDA_FAST_EXPF_ULP_PER_ABS_X * finite_range(row, n));
+  // row's finite range, so the figure at that range holds for every exp the kernel takes. Past
+  // |a| = 104, e^a < 2^-150 rounds to 0 and __expf gives 0 or a subnormal within the figure at
+  // 104 (measured: at most 31.4 ulp on subnormal results, kernels/exp.h), so the range is
+  // capped there: the figure stays at most 2.5 + floor(1.173 * 104) = 123.5 ulp (a row with
+  // +-FLT_MAX made it 8e38 ulp, and the bound's arithmetic negative).
+  const double a = std::min(finite_range(row, n), 104.0);
+  return CUDA_FAST_EXPF_MAX_ULP + std::floor(CUDA_FAST_EXPF_ULP_PER_ABS_X * a);
 }
 
 }  // namespace
@@ -54,7 +59,14 @@ std::optional<std::vector<double>> tolerance_ulps(const RowKernel& k, const floa
       // decides (CUDA expf on the device, the host's expf in a host kernel; kernels/exp.h).
       auto bound = oracle::softmax_bound(*parse_kernel(s.kernel), *parse_combine(s.combine),
                                          s.block, row, n, derived_exp_ulp(s, k.where(), row, n));
-      for (double& t : bound.y_ulp) t += slack;
+      for (double& t : bound.y_ulp) {
+        // A bound is a number of ulps >= 0; anything else is a fault of the derivation's inputs,
+        // never a contract to judge by.
+        if (!(t >= 0))
+          throw std::logic_error("kernel '" + k.name() + "': the derived bound came out as " +
+                                 std::to_string(t) + " ulp (" + a.describe() + ")");
+        t += slack;
+      }
       return bound.y_ulp;
     }
   }

@@ -102,6 +102,16 @@ TEST(RowConventions, ADeclaredExpTakesItsVerifiedFigure) {
       previous[j] = (*tol)[j];
     }
   }
+  // A row of +-FLT_MAX: __expf's figure at |a| = 104 and no more (e^-104 underflows to 0).
+  const std::vector<float> wide = {FLT_MAX, -FLT_MAX, 0};
+  const auto capped = api::tolerance_ulps(with_exp("cuda_fast_expf"), wide.data(), 3);
+  const auto at_104 =
+      oracle::softmax_bound(KernelKind::TwoPass, CombineKind::Hardened, 256, wide.data(), 3, 123.5);
+  ASSERT_TRUE(capped.has_value());
+  for (std::size_t j = 0; j < wide.size(); ++j) {
+    EXPECT_EQ((*capped)[j], at_104.y_ulp[j] + slack);
+    EXPECT_GT((*capped)[j], 0);
+  }
   EXPECT_NE(declaration_problem(with_exp("expf_guess")).find("no exp 'expf_guess'"),
             std::string::npos);
   EXPECT_NE(
