@@ -7,6 +7,7 @@
 #include "exact_outputs.h"
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/oracle/bounds.h"
 
 namespace osvs::api {
@@ -64,7 +65,7 @@ std::optional<std::vector<double>> tolerance_ulps(const RowKernel& k, const floa
         // never a contract to judge by.
         if (!(t >= 0))
           throw std::logic_error("kernel '" + k.name() + "': the derived bound came out as " +
-                                 std::to_string(t) + " ulp (" + a.describe() + ")");
+                                 readable(t) + " ulp (" + a.describe() + ")");
         t += slack;
       }
       return bound.y_ulp;
