@@ -4,6 +4,7 @@
 #include <exception>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "osvs/kernels/hex.h"
 #include "osvs/properties/registry.h"
@@ -31,34 +32,34 @@ struct ShrinkLimitReached {
 /// run, or where shrinking reached a limit.
 class BoundedListener final : public rc::detail::TestListener {
  public:
-  BoundedListener(LawRun& run, const ShrinkLimits& limits, const Clock::time_point& shrink_start)
+  BoundedListener(LawRun& run, const RunLimits& limits, const Clock::time_point& shrink_start)
       : run_(run), limits_(limits), shrink_start_(shrink_start) {}
 
   void onTestCaseFinished(const rc::detail::CaseDescription& d) override {
-    rc::detail::globalTestListener().onTestCaseFinished(d);
+    if (limits_.report_to_rapidcheck) rc::detail::globalTestListener().onTestCaseFinished(d);
     if (!run_.not_run.empty()) throw LawNotRun{};
   }
 
   void onShrinkTried(const rc::detail::CaseDescription& d, bool accepted) override {
-    rc::detail::globalTestListener().onShrinkTried(d, accepted);
+    if (limits_.report_to_rapidcheck) rc::detail::globalTestListener().onShrinkTried(d, accepted);
     ++run_.shrink_steps;
     run_.shrinks_accepted += accepted;
     run_.shrink_seconds = std::chrono::duration<double>(Clock::now() - shrink_start_).count();
-    if (run_.shrink_steps >= limits_.max_steps)
-      throw ShrinkLimitReached{"the limit of " + std::to_string(limits_.max_steps) +
+    if (run_.shrink_steps >= limits_.shrink.max_steps)
+      throw ShrinkLimitReached{"the limit of " + std::to_string(limits_.shrink.max_steps) +
                                " shrink steps was reached"};
-    if (run_.shrink_seconds >= limits_.max_seconds)
-      throw ShrinkLimitReached{"the limit of " + digits9(limits_.max_seconds) +
+    if (run_.shrink_seconds >= limits_.shrink.max_seconds)
+      throw ShrinkLimitReached{"the limit of " + digits9(limits_.shrink.max_seconds) +
                                " s of shrinking was reached"};
   }
 
   void onTestFinished(const rc::detail::TestMetadata& m, const rc::detail::TestResult& r) override {
-    rc::detail::globalTestListener().onTestFinished(m, r);
+    if (limits_.report_to_rapidcheck) rc::detail::globalTestListener().onTestFinished(m, r);
   }
 
  private:
   LawRun& run_;
-  const ShrinkLimits& limits_;
+  const RunLimits& limits_;
   const Clock::time_point& shrink_start_;
 };
 
@@ -115,10 +116,15 @@ LawRun run_law(const LawSpec& law, Executor& executor, const RunLimits& limits,
   rc::detail::TestMetadata metadata;
   metadata.id = law.property;
   metadata.description = p->name + ": " + p->law;
-  BoundedListener listener(run, limits.shrink, shrink_start);
+  BoundedListener listener(run, limits, shrink_start);
+  // Not reporting to RapidCheck: no reproduce map either, whose lookup would load RapidCheck's
+  // global configuration and print its "Using configuration: seed=..." line for a seed unused.
+  static const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;
   try {
     const rc::detail::TestResult result =
-        rc::detail::checkTestable(property, metadata, limits.params, listener);
+        limits.report_to_rapidcheck
+            ? rc::detail::checkTestable(property, metadata, limits.params, listener)
+            : rc::detail::checkTestable(property, metadata, limits.params, listener, no_reproduce);
     std::ostringstream report;
     rc::detail::printResultMessage(result, report);
     run.rapidcheck_report = report.str();

@@ -31,6 +31,11 @@ struct ShrinkLimits {
 struct RunLimits {
   rc::detail::TestParams params;  ///< seed, generated cases (maxSuccess), maxSize, shrinking on/off
   ShrinkLimits shrink;
+  /// Whether the run is one of RapidCheck's own: its progress and, at exit, the "to reproduce, run
+  /// with RC_PARAMS=reproduce=..." line of a failure (the suite's GoogleTest programs). false: the
+  /// run leaves no trace in RapidCheck's global state, for a caller that reports on its own and
+  /// expects failures (the mutation gate, whose reproduce line would name its killed mutants).
+  bool report_to_rapidcheck = true;
 };
 
 /// The limits RapidCheck's configuration (RC_PARAMS) gives, with `shrink`.
