@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "osvs/api/row_layouts.h"
+
 namespace osvs {
 
 std::string case_summary(const RowCase& c) {
@@ -24,6 +26,27 @@ std::string case_summary(const MergeCase& c) {
     s += ", o padding " + std::to_string(c.shape.head_pad) + " a head, " +
          std::to_string(c.shape.token_pad) + " a token";
   return s;
+}
+
+std::string kernel_summary(const RowKernel& k) {
+  std::ostringstream s;
+  s << to_string(k.op()) << " " << to_string(k.in_type()) << "->" << to_string(k.out_type())
+    << " on " << to_string(k.where()) << ", contract " << k.accuracy().describe();
+  for (const LayoutLength& l : layout_lengths(k))
+    s << "\n  layout " << l.layout << ": N = " << l.cols << " (" << l.why << ")";
+  return s.str();
+}
+
+std::string kernel_summary(const MergeKernel& k) {
+  std::ostringstream s;
+  s << "merge kernel on " << to_string(k.where()) << ", o";
+  for (DType t : k.o_types()) s << " " << to_string(t);
+  s << ", lse base";
+  for (LseBase b : k.lse_bases()) s << " " << to_string(b);
+  s << ", empty partial " << to_string(k.empty_partial()) << ", lse " << to_string(k.lse_layout())
+    << (k.o_strided() ? ", o strided" : ", o dense") << ", " << k.supported_head_dims().size()
+    << " head_dims";
+  return s.str();
 }
 
 }  // namespace osvs

@@ -18,19 +18,18 @@ void* entry_point(void* handle, const std::string& path, const char* name) {
   return p;
 }
 
-/// Registers a copy of each kernel of one kind the plugin exports through `entry`; returns
-/// their names.
-template <class Kernel>
-std::vector<std::string> register_kind(void* handle, const std::string& path, const char* entry,
-                                       PluginLastError last_error) {
+/// Registers a copy of each kernel of kind K the plugin exports through `entry`; adds their
+/// names to `out`.
+template <class K>
+void register_kind(PluginEntry entry, const std::string& path, PluginLastError last_error,
+                   PluginKernels& out) {
+  using Kernel = typename K::Kernel;
   std::size_t count = 0, abi = 0;
-  const Kernel* kernels =
-      reinterpret_cast<PluginEntry<Kernel>>(entry_point(handle, path, entry))(&count, &abi);
+  const auto* kernels = static_cast<const Kernel*>(entry(K::name, &count, &abi));
   if (abi != kPluginAbi)
     throw std::runtime_error(path + " was built against another osvs API (layout tag " +
                              std::to_string(abi) + ", this osvs " + std::to_string(kPluginAbi) +
                              "): rebuild it with this osvs");
-  std::vector<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {
     // The plugin catches its kernels' exceptions on its side; rethrown here, on this side.
     Kernel k = kernels[i];
@@ -43,9 +42,8 @@ std::vector<std::string> register_kind(void* handle, const std::string& path, co
     } catch (const std::exception& e) {
       throw std::runtime_error(path + ": " + e.what());
     }
-    names.push_back(kernels[i].name());
+    out.kernels.push_back({K::name, kernels[i].name()});
   }
-  return names;
 }
 
 }  // namespace
@@ -57,11 +55,18 @@ PluginKernels load_kernel_plugin(const std::string& path) {
   if (!handle) throw std::runtime_error("cannot load plugin " + path + ": " + dlerror());
   const auto last_error =
       reinterpret_cast<PluginLastError>(entry_point(handle, path, kPluginLastErrorName));
+  const auto entry = reinterpret_cast<PluginEntry>(entry_point(handle, path, kPluginEntryName));
   PluginKernels out;
-  out.row = register_kind<RowKernel>(handle, path, kPluginRowEntryName, last_error);
-  out.merge = register_kind<MergeKernel>(handle, path, kPluginMergeEntryName, last_error);
-  if (out.row.empty() && out.merge.empty()) throw std::runtime_error(path + " registers no kernel");
+  for_each_kind([&](auto kind) { register_kind<decltype(kind)>(entry, path, last_error, out); });
+  if (out.kernels.empty()) throw std::runtime_error(path + " registers no kernel");
   return out;
+}
+
+std::vector<std::string> PluginKernels::of_kind(const std::string& kind) const {
+  std::vector<std::string> names;
+  for (const PluginKernel& k : kernels)
+    if (k.kind == kind) names.push_back(k.name);
+  return names;
 }
 
 }  // namespace osvs

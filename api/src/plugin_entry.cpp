@@ -1,12 +1,13 @@
-// Linked into every kernel plugin (osvs_add_kernel_plugin): exports the plugin's registries, one
-// entry point a kind (osvs/api/plugin.h).
+// Linked into every kernel plugin (osvs_add_kernel_plugin): exports the plugin's registries of
+// every kind through one entry point (osvs/api/plugin.h).
 //
 // A plugin carries its own copy of the C++ runtime (osvs links it statically), so an exception
 // must never cross from the plugin into the loader: each exported kernel's callable catches
-// everything inside the plugin and leaves the message for osvs_plugin_last_error_v2, which the
+// everything inside the plugin and leaves the message for osvs_plugin_last_error_v3, which the
 // loader reads after every launch and turns into a KernelFailure on its side.
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "osvs/api/plugin.h"
@@ -49,17 +50,19 @@ const Kernel* exported(std::size_t* count, std::size_t* abi) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const osvs::RowKernel* osvs_plugin_kernels_v2(
-    std::size_t* count, std::size_t* abi) {
-  return exported<osvs::RowKernel>(count, abi);
+extern "C" __attribute__((visibility("default"))) const void* osvs_plugin_kernels_v3(
+    const char* kind, std::size_t* count, std::size_t* abi) {
+  const void* out = nullptr;
+  *count = 0;
+  *abi = osvs::kPluginAbi;
+  osvs::for_each_kind([&](auto k) {
+    using K = decltype(k);
+    if (std::string_view(kind) == K::name) out = exported<typename K::Kernel>(count, abi);
+  });
+  return out;
 }
 
-extern "C" __attribute__((visibility("default"))) const osvs::MergeKernel*
-osvs_plugin_merge_kernels_v2(std::size_t* count, std::size_t* abi) {
-  return exported<osvs::MergeKernel>(count, abi);
-}
-
-extern "C" __attribute__((visibility("default"))) const char* osvs_plugin_last_error_v2() {
+extern "C" __attribute__((visibility("default"))) const char* osvs_plugin_last_error_v3() {
   if (!has_error) return nullptr;
   has_error = false;
   return last_error.c_str();

@@ -118,12 +118,12 @@ class KindReplayTest : public ::testing::Test {
 };
 
 /// Registers KindLawTest for every kernel and law of kind K, and KindReplayTest for every kernel;
-/// suites are named <prefix><kernel> (test_name).
+/// suites are named <K::test_prefix><kernel> (test_name).
 template <class K>
-void register_kind_tests(const std::string& prefix) {
+void register_kind_tests() {
   for (const auto& k : K::kernels()) {
     const auto* kp = &k;
-    const std::string suite = prefix + test_name(k.name());
+    const std::string suite = K::test_prefix + test_name(k.name());
     ::testing::RegisterTest(suite.c_str(), "replay", nullptr, nullptr, __FILE__, __LINE__,
                             [kp]() -> ::testing::Test* { return new KindReplayTest<K>(kp); });
     for (const auto& law : K::laws()) {

@@ -59,13 +59,10 @@ int run_testbed(int argc, char** argv) {
   }
   argc = kept;
   if (list) {
-    for (const RowKernel& k : registered<RowKernel>()) {
-      std::cout << k.name() << "  " << to_string(k.op()) << " " << to_string(k.in_type()) << "->"
-                << to_string(k.out_type()) << " on " << to_string(k.where()) << ", contract "
-                << k.accuracy().describe() << "\n";
-      for (const LayoutLength& l : layout_lengths(k))
-        std::cout << "  layout " << l.layout << ": N = " << l.cols << " (" << l.why << ")\n";
-    }
+    for_each_kind([](auto kind) {
+      using K = decltype(kind);
+      for (const auto& k : K::kernels()) std::cout << k.name() << "  " << K::describe(k) << "\n";
+    });
     for (const RegisteredCombineTest& t : combine_tests()) {
       const CombineAlgebra a = algebra_of(t.kind);
       std::cout << to_string(t.kind) << "  combine operator"
@@ -74,30 +71,25 @@ int run_testbed(int argc, char** argv) {
                 << (a.rescales_both_sides ? "two exps per combine" : "one exp per combine")
                 << (t.kind.op().device ? ", host and device" : ", host only") << "\n";
     }
-    for (const MergeKernel& k : registered<MergeKernel>()) {
-      std::cout << k.name() << "  merge kernel on " << to_string(k.where()) << ", o";
-      for (DType t : k.o_types()) std::cout << " " << to_string(t);
-      std::cout << ", lse base";
-      for (LseBase b : k.lse_bases()) std::cout << " " << to_string(b);
-      std::cout << ", empty partial " << to_string(k.empty_partial()) << ", lse "
-                << to_string(k.lse_layout()) << (k.o_strided() ? ", o strided" : ", o dense")
-                << ", " << k.supported_head_dims().size() << " head_dims\n";
-    }
     return 0;
   }
   if (replay) return replay_file(*replay);
   testing::use_rc_params_unless_set();  // fixed seed: CI is deterministic
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
-  if (registered<RowKernel>().empty() && combine_tests().empty() &&
-      registered<MergeKernel>().empty()) {
-    std::cerr << "osvs: no row kernel, combine operator or merge kernel is registered in this "
-                 "program\n";
+  bool any = !combine_tests().empty();
+  std::string kinds;
+  for_each_kind([&](auto kind) {
+    using K = decltype(kind);
+    any = any || !K::kernels().empty();
+    kinds += std::string(K::name) + " kernel, ";
+  });
+  if (!any) {
+    std::cerr << "osvs: no " << kinds << "or combine operator is registered in this program\n";
     return 2;
   }
-  testbed::register_kind_tests<RowKind>("");
+  for_each_kind([](auto kind) { testbed::register_kind_tests<decltype(kind)>(); });
   testbed::register_combine_tests();
-  testbed::register_kind_tests<MergeKind>("merge_");
   return RUN_ALL_TESTS();
 }
 

@@ -12,8 +12,8 @@ namespace {
 
 TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
   const PluginKernels names = load_kernel_plugin(OSVS_EXAMPLE_PLUGIN);
-  ASSERT_EQ(names.row.size(), 2u);
-  EXPECT_TRUE(names.merge.empty());
+  ASSERT_EQ(names.of_kind(RowKind::name).size(), 2u);
+  EXPECT_EQ(names.kernels.size(), 2u);  // no kernel of another kind
   const RowKernel* k = find_registered<RowKernel>("example.host_softmax");
   ASSERT_NE(k, nullptr);
   const Verdict v = find_row_law("accuracy")->check(*k, RowCase::of({{1, 2, 3}, {-1, 0, 1}}));
@@ -31,8 +31,8 @@ TEST(Plugin, LoadsTheExampleAndItsKernelsRun) {
 /// runs under the merge laws.
 TEST(Plugin, LoadsMergeKernels) {
   const PluginKernels names = load_kernel_plugin(OSVS_MERGE_PLUGIN);
-  EXPECT_TRUE(names.row.empty());
-  ASSERT_FALSE(names.merge.empty());
+  EXPECT_TRUE(names.of_kind(RowKind::name).empty());
+  ASSERT_FALSE(names.of_kind(MergeKind::name).empty());
   const MergeKernel* k = find_registered<MergeKernel>("example.merge_attn_states.host");
   ASSERT_NE(k, nullptr);
   const MergeLaw* law = MergeKind::find_law("commutativity");

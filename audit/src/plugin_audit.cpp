@@ -52,10 +52,7 @@ KernelAuditOptions kernel_audit_options(const AuditOptions& o) {
 }
 
 /// A plugin kernel to audit: its kind and name.
-struct Entry {
-  std::string kind;
-  std::string name;
-};
+using Entry = PluginKernel;  // a kernel of a plugin: its kind and its name
 
 /// The kernel of kind `kind` named `name` in the registry, audited; std::runtime_error when
 /// there is none.
@@ -163,8 +160,7 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
   try {
     for (const auto& plugin : p.plugins) {
       const PluginKernels loaded = load_kernel_plugin(plugin);
-      for (const auto& n : loaded.row) entries.push_back({RowKind::name, n});
-      for (const auto& n : loaded.merge) entries.push_back({MergeKind::name, n});
+      for (const PluginKernel& k : loaded.kernels) entries.push_back({k.kind, k.name});
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "osvs audit: {}\n", e.what());

@@ -11,8 +11,11 @@
 //   excluded(law, k)                    why k's declaration rules the law out, "" when it runs
 //   single_case(law)                    the law has one fixed case per kernel
 //   summary(c)                          a case's shape in a line (case_summary)
+//   describe(k)                         a kernel's declaration in a line or more (--osvs-list)
+//   test_prefix                         what the testbed's test suites of the kind start with
 // Kind<...> below makes a kind of these from its laws' table: one line a kind, and one more in
-// for_each_kind, the one list of kinds.
+// for_each_kind, the one list of kinds (the testbed, the plugins, the regression files and the
+// Python bindings go through it and name no kind).
 // Each kind also has its case's JSON (api/src/case_json.h) and, in the testbed, its case
 // generator and its reductions (api/testbed/case_reductions.h). A new kind is these, its laws
 // and its oracle: nothing else.
@@ -36,6 +39,12 @@ std::string case_summary(const RowCase& c);
 /// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
 std::string case_summary(const MergeCase& c);
 
+/// A row kernel's declaration: its op, types, where it runs, its contract, then a line for each
+/// of its layouts' lengths.
+std::string kernel_summary(const RowKernel& k);
+/// A merge kernel's declaration: o types, lse bases, empty partial, layouts, head_dims.
+std::string kernel_summary(const MergeKernel& k);
+
 /// The law named `name` among `laws`, or nullptr.
 template <class Law>
 const Law* find_named(const std::vector<Law>& laws, std::string_view name) {
@@ -47,13 +56,14 @@ const Law* find_named(const std::vector<Law>& laws, std::string_view name) {
 /// A kind: its name, its kernel declaration (its registry is registry.h's for that type), its
 /// case and its law (a struct with name, law, check(kernel, case), excluded(kernel) and
 /// single_case), and its laws.
-template <const char* Name, class KernelT, class CaseT, class LawT,
+template <const char* Name, const char* TestPrefix, class KernelT, class CaseT, class LawT,
           const std::vector<LawT>& (*Laws)()>
 struct Kind {
   using Kernel = KernelT;
   using Case = CaseT;
   using Law = LawT;
   static constexpr const char* name = Name;
+  static constexpr const char* test_prefix = TestPrefix;
   static const std::vector<Law>& laws() { return Laws(); }
   static const Law* find_law(std::string_view n) { return find_named(Laws(), n); }
   static const std::vector<Kernel>& kernels() { return registered<Kernel>(); }
@@ -69,17 +79,22 @@ struct Kind {
   static std::string excluded(const Law& law, const Kernel& k) { return law.excluded(k); }
   static bool single_case(const Law& law) { return law.single_case; }
   static std::string summary(const Case& c) { return case_summary(c); }
+  static std::string describe(const Kernel& k) { return kernel_summary(k); }
 };
 
 inline constexpr char kRowKindName[] = "row";
+inline constexpr char kRowTestPrefix[] =
+    "";  // row kernels' suites are their names (the first kind)
 inline constexpr char kMergeKindName[] = "merge";
-using RowKind = Kind<kRowKindName, RowKernel, RowCase, RowLaw, &row_laws>;
-using MergeKind = Kind<kMergeKindName, MergeKernel, MergeCase, MergeLaw, &merge_laws>;
+inline constexpr char kMergeTestPrefix[] = "merge_";
+using RowKind = Kind<kRowKindName, kRowTestPrefix, RowKernel, RowCase, RowLaw, &row_laws>;
+using MergeKind =
+    Kind<kMergeKindName, kMergeTestPrefix, MergeKernel, MergeCase, MergeLaw, &merge_laws>;
 
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
-/// by name go through it).
+/// by name go through it). constexpr: the plugins' layout tag is computed over it.
 template <class F>
-void for_each_kind(F&& f) {
+constexpr void for_each_kind(F&& f) {
   f(RowKind{});
   f(MergeKind{});
 }
