@@ -14,4 +14,7 @@ void read_case(const nlohmann::json& in, RowCase& c);
 nlohmann::json case_json(const MergeCase& c);
 void read_case(const nlohmann::json& in, MergeCase& c);
 
+nlohmann::json case_json(const AttentionCase& c);
+void read_case(const nlohmann::json& in, AttentionCase& c);
+
 }  // namespace osvs::api

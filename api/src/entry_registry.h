@@ -45,8 +45,10 @@ std::string unknown_law_problem(const std::string& who, const char* what, const 
     if (known) continue;
     std::string list;
     for (const auto& name : valid) list += (list.empty() ? "" : ", ") + std::string(name);
-    return who + ": " + what + " '" + law + "' is not a " + std::string(law_kind) + " (" + list +
-           ")";
+    const bool vowel =
+        !law_kind.empty() && std::string_view("aeiou").find(law_kind[0]) != std::string_view::npos;
+    return who + ": " + what + " '" + law + "' is not " + (vowel ? "an " : "a ") +
+           std::string(law_kind) + " (" + list + ")";
   }
   return "";
 }

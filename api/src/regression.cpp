@@ -82,6 +82,7 @@ std::string regression_provenance(const std::string& found_by) {
   template std::string replay_regression<K>(const K::Kernel&, const Regression<K>&);
 OSVS_REGRESSION_OF_KIND(RowKind)
 OSVS_REGRESSION_OF_KIND(MergeKind)
+OSVS_REGRESSION_OF_KIND(AttentionKind)
 #undef OSVS_REGRESSION_OF_KIND
 
 }  // namespace osvs

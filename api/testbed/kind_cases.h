@@ -55,4 +55,14 @@ std::vector<MergeCase> declared_cases(const MergeKernel& k, const MergeLaw& law)
 /// component, then fewer partials.
 void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r);
 
+/// Attention kernels: problems drawn from k's declaration (attention_cases.cpp).
+rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law);
+
+/// Attention kernels: none yet.
+std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const AttentionLaw& law);
+
+/// Attention kernels: fewer sequences, then fewer keys and queries of each, one kv head, a
+/// smaller head_dim, no spare pages.
+void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& r);
+
 }  // namespace osvs::testbed

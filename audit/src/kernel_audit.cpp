@@ -223,20 +223,35 @@ KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o) {
   });
 }
 
-KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
+namespace {
+
+/// The audit of a kind judged by its laws alone (no sweep): its declaration in a line, every law.
+template <class K>
+KernelAudit audit_by_laws(const typename K::Kernel& k, const KernelAuditOptions& o,
+                          std::string contract) {
   KernelAudit a;
-  a.kind = MergeKind::name;
-  std::ostringstream d;
-  d << "merge on " << to_string(k.where()) << "; o";
-  for (DType t : k.o_types()) d << " " << to_string(t);
-  d << "; lse base";
-  for (LseBase b : k.lse_bases()) d << " " << to_string(b);
-  d << "; empty partial " << to_string(k.empty_partial());
-  a.declaration = d.str();
-  a.contract = "the derived merge bound (docs/semantics.md)";
+  a.kind = K::name;
+  a.declaration = K::describe(k);
+  a.contract = std::move(contract);
   return audited(k, std::move(a), true, [&](KernelAudit& out) {
-    for (const MergeLaw& law : merge_laws()) out.laws.push_back(audit_law<MergeKind>(k, law, o));
+    for (const auto& law : K::laws()) out.laws.push_back(audit_law<K>(k, law, o));
   });
+}
+
+}  // namespace
+
+KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
+  return audit_by_laws<MergeKind>(k, o, "the derived merge bound (docs/semantics.md)");
+}
+
+KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
+  const AttentionAccuracy& c = k.accuracy();
+  std::ostringstream s;
+  s << "declared: o within " << c.o_ulps << " + " << c.o_ulps_per_key << " n ulp + "
+    << c.o_per_score << " (d + 1) S 2^-24 M, lse within " << c.lse_ulps << " + "
+    << c.lse_ulps_per_key << " n ulp + " << c.lse_per_score << " (d + 1) S 2^-24 "
+    << "(docs/semantics.md §9)";
+  return audit_by_laws<AttentionKind>(k, o, s.str());
 }
 
 bool gate_passes(const KernelAudit& a) {

@@ -113,7 +113,7 @@ std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<st
     mpfr_set_zero(group.get(), 1);
     while (end < order.size() && mpfr_equal_p(score[static_cast<std::size_t>(order[i])].get(),
                                               score[static_cast<std::size_t>(order[end])].get())) {
-      const float v = a.v[order[end] * a.head_dim + c];
+      const float v = a.v[order[end] * a.o_dim() + c];
       require_exact(mpfr_add_d(group.get(), group.get(), v, MPFR_RNDN), "group sum");
       ++end;
     }
@@ -172,7 +172,7 @@ struct WeightedSums {
 
 AttentionReference attention_reference(const AttentionQuery& a) {
   AttentionReference r;
-  const auto dim = static_cast<std::size_t>(a.head_dim);
+  const auto dim = static_cast<std::size_t>(a.o_dim());
   r.o_rounded.assign(dim, 0.0f);
   r.o.assign(dim, 0.0);
   r.magnitude.assign(dim, 0.0);

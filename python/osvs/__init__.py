@@ -1,4 +1,4 @@
-"""osvs from Python: softmax, log-softmax and attention-merge kernels under osvs's laws.
+"""osvs from Python: softmax, log-softmax, attention-merge and attention kernels under osvs's laws.
 
     import numpy as np, osvs
 
@@ -12,14 +12,16 @@ The laws, the MPFR oracle, the derived bounds, the shrinking and the regression 
 C++ core's (osvs._core); see python/README.md.
 """
 
-from ._check import (check, check_log_softmax, check_merge, check_softmax, merge_laws,
-                     read_regression, replay, row_laws)
+from ._attention import AttentionKernel, AttentionProblem
+from ._check import (attention_laws, check, check_attention, check_log_softmax, check_merge,
+                     check_softmax, merge_laws, read_regression, replay, row_laws)
 from ._declare import MergeKernel, SoftmaxKernel, derived
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import DEFAULT_SEED, Settings, defaults, set_defaults
 
-__all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "replay",
-           "read_regression", "row_laws", "merge_laws", "SoftmaxKernel", "MergeKernel", "derived",
+__all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_attention",
+           "replay", "read_regression", "row_laws", "merge_laws", "attention_laws",
+           "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",
            "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",
            "set_defaults", "DEFAULT_SEED"]
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, List, Optional, Union
 
 from . import _core
+from ._attention import AttentionKernel
 from ._declare import MergeKernel, SoftmaxKernel
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import resolve
@@ -31,9 +32,21 @@ def merge_laws() -> List[str]:
     return [name for name, _, _ in _core.laws("merge")]
 
 
+#: The declaration classes by the core's kind of kernel.
+_DECLARATIONS = {"row": SoftmaxKernel, "merge": MergeKernel, "attention": AttentionKernel}
+
+
+def attention_laws() -> List[str]:
+    """The attention laws."""
+    return [name for name, _, _ in _core.laws("attention")]
+
+
 def _kind_of(kernel) -> str:
-    """The core's kind of a declared kernel: "row" (SoftmaxKernel) or "merge" (MergeKernel)."""
-    return "row" if isinstance(kernel, SoftmaxKernel) else "merge"
+    """The core's kind of a declared kernel: "row", "merge" or "attention"."""
+    for kind, declaration in _DECLARATIONS.items():
+        if isinstance(kernel, declaration):
+            return kind
+    raise TypeError(f"not a declared kernel: {type(kernel).__name__}")
 
 
 def _split(kwargs: dict):
@@ -105,6 +118,21 @@ def check_merge(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=None
                  **settings)
 
 
+def check_attention(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=None,
+                    raise_on_failure: bool = True, **declaration_and_settings) -> CheckResult:
+    """Every attention law on ``fn(q, k, v, problem) -> o`` (or ``(o, lse)``).
+
+    The declaration's keywords are AttentionKernel's: ``dtypes``, ``masks``, ``mask_align``,
+    ``gqa``, ``varlen``, ``page_sizes``, ``paged_only``, ``head_dims``, ``lse_bases``,
+    ``lse_layout``, ``empty_row_lse``, ``accuracy``, ``conventions``, ``skip``,
+    ``known_defect``, ``to_input``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = AttentionKernel(fn, name=name, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
 def read_regression(path: Union[str, os.PathLike]) -> dict:
     """A regression file's record: kernel, law, expectation, provenance and case."""
     return _core.read_regression(os.fspath(path))
@@ -112,19 +140,18 @@ def read_regression(path: Union[str, os.PathLike]) -> dict:
 
 def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
            **declaration) -> ReplayResult:
-    """Replays one regression file (row or merge) on a kernel and checks it shows what it expects.
+    """Replays one regression file (of any kind) on a kernel and checks it shows what it expects.
 
     ``fn`` is a declared kernel (SoftmaxKernel, MergeKernel) or a plain callable declared by the
     keywords as for check_softmax / check_merge; ``name`` defaults to the file's kernel.
     """
     path = os.fspath(path)
     record = read_regression(path)
-    if isinstance(fn, (SoftmaxKernel, MergeKernel)):
+    if isinstance(fn, tuple(_DECLARATIONS.values())):
         kernel = dataclasses.replace(fn, **declaration) if declaration else fn
     else:
         declaration.setdefault("name", record["kernel"])
-        kind = SoftmaxKernel if record["kind"] == "row" else MergeKernel
-        kernel = kind(fn, **declaration)
+        kernel = _DECLARATIONS[record["kind"]](fn, **declaration)
     if _kind_of(kernel) != record["kind"]:
         raise TypeError(f"{path} is a {record['kind']} kernel's case; got a "
                         f"{_kind_of(kernel)} kernel")

@@ -42,11 +42,16 @@ def format_case(case: dict) -> str:
             lines.append(f"  permutation: {case['permutation'][:SHOWN]}")
         if case["shift"]:
             lines.append(f"  shift: {hex_float(case['shift'])} ({case['shift']:.9g})")
-    else:
+    elif "parts" in case:
         for i, part in enumerate(case["parts"]):
             lines.append(f"  partial {i}: lse {format_values(part['lse'])}")
             for r, o in enumerate(part["o"]):
                 lines.append(f"    o[{r}]: {format_values(o)}")
+    else:  # an attention case: its tensors, flattened (shapes in the summary)
+        for name in ("q", "k", "v"):
+            lines.append(f"  {name}: {format_values(case[name])}")
+        if case["page_size"]:
+            lines.append(f"  page_order: {list(case['page_order'])[:SHOWN]}")
     return "\n".join(lines)
 
 

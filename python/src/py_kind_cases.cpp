@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "py_arrays.h"
+#include "py_attention_kernel.h"
 #include "py_merge_kernel.h"
 #include "py_row_kernel.h"
 
@@ -60,6 +61,36 @@ nb::dict case_dict(const MergeCase& c) {
 
 bool contract_missing(const MergeKernel&) {
   return false;  // a merge kernel's bound is always derived
+}
+
+AttentionKernel kernel_from_python(AttentionKind, const nb::dict& declaration, nb::callable call) {
+  return attention_kernel_from_python(declaration, std::move(call));
+}
+
+nb::dict case_dict(const AttentionCase& c) {
+  nb::dict d;
+  nb::list seqs;
+  for (const AttentionSequence& s : c.seqs) seqs.append(nb::make_tuple(s.q_len, s.k_len));
+  d["seqs"] = seqs;
+  d["heads_q"] = c.heads_q;
+  d["heads_kv"] = c.heads_kv;
+  d["head_dim_qk"] = c.head_dim_qk;
+  d["head_dim_v"] = c.head_dim_v;
+  d["dtype"] = to_string(c.in_type);
+  d["scale"] = c.scale;
+  d["mask"] = to_string(c.mask.kind);
+  d["window"] = nb::make_tuple(c.mask.window_left, c.mask.window_right);
+  d["page_size"] = c.page_size;
+  d["page_order"] = c.page_order;
+  d["q"] = vector_array(c.q);
+  d["k"] = vector_array(c.k);
+  d["v"] = vector_array(c.v);
+  d["summary"] = AttentionKind::summary(c);
+  return d;
+}
+
+bool contract_missing(const AttentionKernel&) {
+  return false;  // an attention kernel's contract is always declared (it has a default)
 }
 
 }  // namespace osvs::python

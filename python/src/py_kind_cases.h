@@ -20,4 +20,8 @@ MergeKernel kernel_from_python(MergeKind, const nb::dict& declaration, nb::calla
 nb::dict case_dict(const MergeCase& c);
 bool contract_missing(const MergeKernel& k);
 
+AttentionKernel kernel_from_python(AttentionKind, const nb::dict& declaration, nb::callable call);
+nb::dict case_dict(const AttentionCase& c);
+bool contract_missing(const AttentionKernel& k);
+
 }  // namespace osvs::python

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "osvs/api/accuracy.h"
+#include "osvs/api/attention_kernel.h"
 #include "osvs/api/combine.h"
 #include "osvs/api/dtype.h"
 #include "osvs/api/merge_kernel.h"

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "osvs/api/attention_laws.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_runner.h"
 #include "osvs/api/registry.h"
@@ -39,11 +40,16 @@ std::string case_summary(const RowCase& c);
 /// "3 partials of 2 row(s) x head_dim 4, bf16, base e".
 std::string case_summary(const MergeCase& c);
 
+/// "2 sequence(s) (q x k: 3x5, 1x7), 4 q heads / 2 kv heads, head_dim 8, bf16, causal".
+std::string case_summary(const AttentionCase& c);
+
 /// A row kernel's declaration: its op, types, where it runs, its contract, then a line for each
 /// of its layouts' lengths.
 std::string kernel_summary(const RowKernel& k);
 /// A merge kernel's declaration: o types, lse bases, empty partial, layouts, head_dims.
 std::string kernel_summary(const MergeKernel& k);
+/// An attention kernel's declaration: types, masks, gqa, varlen, pages, lse.
+std::string kernel_summary(const AttentionKernel& k);
 
 /// The law named `name` among `laws`, or nullptr.
 template <class Law>
@@ -90,6 +96,10 @@ inline constexpr char kMergeTestPrefix[] = "merge_";
 using RowKind = Kind<kRowKindName, kRowTestPrefix, RowKernel, RowCase, RowLaw, &row_laws>;
 using MergeKind =
     Kind<kMergeKindName, kMergeTestPrefix, MergeKernel, MergeCase, MergeLaw, &merge_laws>;
+inline constexpr char kAttentionKindName[] = "attention";
+inline constexpr char kAttentionTestPrefix[] = "attention_";
+using AttentionKind = Kind<kAttentionKindName, kAttentionTestPrefix, AttentionKernel, AttentionCase,
+                           AttentionLaw, &attention_laws>;
 
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
 /// by name go through it). constexpr: the plugins' layout tag is computed over it.
@@ -97,6 +107,7 @@ template <class F>
 constexpr void for_each_kind(F&& f) {
   f(RowKind{});
   f(MergeKind{});
+  f(AttentionKind{});
 }
 
 /// f(K{}) for the kind K named `name`; std::invalid_argument naming the kinds for another name.

@@ -20,6 +20,9 @@ inline constexpr std::string_view kRowLawNames[] = {"accuracy",         "sum_to_
 inline constexpr std::string_view kMergeLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "tree_invariance"};
 
+inline constexpr std::string_view kAttentionLawNames[] = {"accuracy", "empty_rows", "poison", "gqa",
+                                                          "determinism"};
+
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
 std::vector<Law> laws_named(std::vector<Law> laws, const std::string_view (&names)[N],

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "osvs/api/attention_kernel.h"
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/row_kernel.h"
 
@@ -35,6 +36,11 @@ std::string declaration_problem(const RowKernel& k);
 /// Why a merge kernel's declaration is unusable, or "": no name or callable, no o type or lse
 /// base, or a skip / known defect naming no merge law.
 std::string declaration_problem(const MergeKernel& k);
+
+/// Why an attention kernel's declaration is unusable, or "": no name or callable, no in type or
+/// mask, a page size or head_dim out of range, a contract that is not ulps >= 0, or a skip /
+/// known defect naming no attention law.
+std::string declaration_problem(const AttentionKernel& k);
 
 namespace detail {
 /// Adds the declaration `make` returns through `add` (a kind's register function) at static
@@ -66,6 +72,13 @@ struct Registration {
 
 /// Registers the MergeKernel returned by the function body that follows:
 ///   OSVS_REGISTER_MERGE_KERNEL(my_merge) { return osvs::MergeKernel("my.merge", ...)...; }
+/// and OSVS_REGISTER_ATTENTION_KERNEL(my_flash) { return osvs::AttentionKernel(...)...; } the
+/// AttentionKernel likewise.
+#define OSVS_REGISTER_ATTENTION_KERNEL(id)                                                        \
+  OSVS_DETAIL_REGISTER(::osvs::AttentionKernel, ::osvs::register_kernel<::osvs::AttentionKernel>, \
+                       attention_kernel, id)
+
+/// Registers the MergeKernel returned by the function body that follows (see above).
 #define OSVS_REGISTER_MERGE_KERNEL(id)                                                    \
   OSVS_DETAIL_REGISTER(::osvs::MergeKernel, ::osvs::register_kernel<::osvs::MergeKernel>, \
                        merge_kernel, id)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "osvs/api/attention_kernel.h"
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/row_kernel.h"
 
@@ -41,7 +42,7 @@ struct LawOutcome {
 };
 
 struct KernelAudit {
-  std::string kind = "row";  ///< the kernel's kind (osvs/api/kind.h): row, merge
+  std::string kind = "row";  ///< the kernel's kind (osvs/api/kind.h): row, merge, attention
   std::string kernel;
   std::string declaration;          ///< op, types, where, contract, conventions in one line
   std::string contract;             ///< the contract's description ("none declared" included)
@@ -58,6 +59,9 @@ KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o);
 
 /// Audits one merge kernel: every merge law (never throws for the kernel's faults).
 KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o);
+
+/// Audits one attention kernel: every attention law within its declared contract.
+KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

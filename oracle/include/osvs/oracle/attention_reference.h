@@ -27,7 +27,8 @@ enum class AttnOutcome {
   NotFinite,  ///< a NaN or inf in q or an unmasked k: no exact attention (special-value laws)
 };
 
-/// One query: q (head_dim), k and v (kv_len x head_dim), masked (kv_len, or null: none masked).
+/// One query: q (head_dim), k (kv_len x head_dim) and v (kv_len x v_dim, v_dim 0: head_dim),
+/// masked (kv_len, or null: none masked). o has v's dimension.
 struct AttentionQuery {
   const float* q = nullptr;
   const float* k = nullptr;
@@ -38,6 +39,8 @@ struct AttentionQuery {
   float scale = 1.0f;
   LseBase base = LseBase::E;
   DType out = DType::F32;
+  int v_dim = 0;  ///< last: positional initialisers of the older fields stay valid
+  int o_dim() const { return v_dim > 0 ? v_dim : head_dim; }
 };
 
 struct AttentionReference {

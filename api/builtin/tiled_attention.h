@@ -1,0 +1,167 @@
+// osvs's own attention kernel on the host: flash-attention's tiled online softmax in f32, one
+// (query, head) at a time, keys in tiles of Policy::tile, K/V read through the block table when
+// paged. It is an entry of the attention kind like any user's kernel (builtin_host.cpp), and the
+// original of the attention mutants (a Policy with one defect each, api/tests/
+// attention_mutants_test.cpp): the defects are policy members, not parameters of this code's
+// callers.
+//
+// Per (sequence s, query i, query head h), kv head g = h / (heads_q / heads_kv):
+//   diagonal D = i + (k_len - q_len) (bottom-right) or i (top-left); key j kept unless
+//     causal and j > D, or a window and j > D + right or j < D - left (docs/semantics.md §9);
+//   for each tile of keys: s_j = fl(fl(q . k_j) scale) (the dot a chain of fmas from +0),
+//     m' = max(m, max_j s_j), alpha = exp(m - m'), l = l alpha + sum_j exp(s_j - m'),
+//     acc_c = acc_c alpha + sum_j exp(s_j - m') v_jc (fmas), m = m';
+//   o_c = acc_c / l rounded to the output type, lse = m + log(l) (base 2: times log2(e)); a row
+//   that keeps no key gives o = +0 and lse = -inf.
+//
+// Its contract (builtin_host.cpp declares it), to first order in u = 2^-24 (glibc's expf and
+// logf within 1 ulp): each score is within (d + 1) u S of its exact value (d fmas and the
+// scale), so each weight exp(s_j - m) within 2 (d + 1) u S relatively, the numerator and l
+// together within 4 (d + 1) u S; each tile's rescale, each exp, each add and the division add
+// at most 4 u relatively per key and tile, 4 n u + 4 u in all; the final rounding to the output
+// type 0.5 ulp_T. In AttentionAccuracy's terms: o_ulps 5 (4 + 0.5 rounded up), o_ulps_per_key 4,
+// o_per_score 4; the lse: m within (d + 1) u S, log(l) within (2 n + 4) u absolutely, the sum and
+// the base change 2 ulp: lse_ulps 6, lse_ulps_per_key 2, lse_per_score 2.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "osvs/osvs.h"
+
+namespace osvs::builtin {
+
+/// The kernel as written; each mutant overrides one member.
+struct TiledAttention {
+  static constexpr int tile = 4;
+  static constexpr int window_left_extra = 0;          ///< keys kept left of the window
+  static constexpr bool causal_keeps_diagonal = true;  ///< j == D is kept
+  static constexpr bool swap_alignment = false;        ///< the other diagonal
+  static constexpr bool gqa_head_modulo = false;       ///< g = h % heads_kv
+  static constexpr bool page_off_by_one = false;       ///< page p >= 1 read from entry p - 1
+  static constexpr bool read_past_length = false;      ///< the last page's unused slots read
+  static constexpr bool rescale_acc = true;            ///< acc *= alpha
+  static constexpr bool rescale_l = true;              ///< l *= alpha
+  static constexpr bool max_before_alpha = true;       ///< alpha from the old m
+  static constexpr bool lse_has_max = true;            ///< lse = m + log l
+  static constexpr bool lse_to_base_two = true;        ///< base 2 converted
+  static constexpr bool empty_row_guard = true;        ///< l == 0 gives o = +0
+  static constexpr bool skip_masked = true;            ///< masked keys never accumulate
+  static constexpr bool last_tile = true;              ///< the last (partial) tile runs
+};
+
+namespace detail {
+
+inline float load_one(DType t, const void* base, std::int64_t index) {
+  float x;
+  load_from(t, static_cast<const unsigned char*>(base) + index * size_of(t), &x, 1);
+  return x;
+}
+
+}  // namespace detail
+
+template <class P>
+void tiled_attention(const AttentionProblem& p) {
+  const int group = p.heads_q / p.heads_kv;
+  const int dqk = p.head_dim_qk, dv = p.head_dim_v;
+  std::vector<float> q(static_cast<std::size_t>(dqk)), acc(static_cast<std::size_t>(dv));
+  for (int s = 0; s < p.batch; ++s) {
+    const std::int64_t q0 = p.cu_seqlens_q[s], lq = p.cu_seqlens_q[s + 1] - q0;
+    const std::int64_t k0 = p.cu_seqlens_k[s], lk = p.cu_seqlens_k[s + 1] - k0;
+    const bool paged = p.page_size > 0;
+    const std::int64_t readable_keys =
+        P::read_past_length && paged ? (lk + p.page_size - 1) / p.page_size * p.page_size : lk;
+    // The element index of component 0 of key j's kv head g in K or V (dim components a head).
+    const auto kv_index = [&](std::int64_t j, int g, int dim) -> std::int64_t {
+      std::int64_t token = k0 + j;
+      if (paged) {
+        std::int64_t page = j / p.page_size;
+        if (P::page_off_by_one && page > 0) --page;
+        token = std::int64_t{p.block_table[s * p.max_pages + page]} * p.page_size + j % p.page_size;
+      }
+      return (token * p.heads_kv + g) * dim;
+    };
+    bool bottom_right = p.mask.align == MaskAlign::BottomRight;
+    if (P::swap_alignment) bottom_right = !bottom_right;
+    for (std::int64_t i = 0; i < lq; ++i) {
+      const std::int64_t diagonal = i + (bottom_right ? lk - lq : 0);
+      const auto kept = [&](std::int64_t j) {
+        if (j >= lk) return P::read_past_length;  // only the mutant reads past k_len
+        if (p.mask.kind == MaskKind::Causal)
+          return P::causal_keeps_diagonal ? j <= diagonal : j < diagonal;
+        if (p.mask.kind == MaskKind::Window) {
+          if (p.mask.window_right >= 0 && j > diagonal + p.mask.window_right) return false;
+          if (p.mask.window_left >= 0 && j < diagonal - p.mask.window_left - P::window_left_extra)
+            return false;
+        }
+        return true;
+      };
+      for (int h = 0; h < p.heads_q; ++h) {
+        const int g = P::gqa_head_modulo ? h % p.heads_kv : h / group;
+        const std::int64_t row = q0 + i;
+        for (int c = 0; c < dqk; ++c)
+          q[c] = detail::load_one(p.in_type, p.q_ptr, (row * p.heads_q + h) * dqk + c);
+        float m = -INFINITY, l = 0;
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        const std::int64_t end = P::last_tile ? readable_keys : readable_keys / P::tile * P::tile;
+        for (std::int64_t t0 = 0; t0 < end; t0 += P::tile) {
+          const std::int64_t t1 = std::min<std::int64_t>(t0 + P::tile, end);
+          float score[P::tile];
+          float tile_max = -INFINITY;
+          for (std::int64_t j = t0; j < t1; ++j) {
+            float dot = 0;
+            const std::int64_t at = kv_index(j, g, dqk);
+            for (int c = 0; c < dqk; ++c)
+              dot = std::fma(q[c], detail::load_one(p.in_type, p.k_ptr, at + c), dot);
+            score[j - t0] = kept(j) ? dot * p.scale : -INFINITY;
+            tile_max = std::max(tile_max, score[j - t0]);
+          }
+          const float m_new = std::max(m, tile_max);
+          if (m_new == -INFINITY) continue;  // every key so far masked
+          const float alpha = std::exp((P::max_before_alpha ? m : m_new) - m_new);
+          if (P::rescale_l) l *= alpha;
+          if (P::rescale_acc)
+            for (float& a : acc) a *= alpha;
+          for (std::int64_t j = t0; j < t1; ++j) {
+            if (P::skip_masked && score[j - t0] == -INFINITY) continue;
+            const float w = std::exp(score[j - t0] - m_new);
+            l += w;
+            const std::int64_t at = kv_index(j, g, dv);
+            for (int c = 0; c < dv; ++c)
+              acc[c] = std::fma(w, detail::load_one(p.in_type, p.v_ptr, at + c), acc[c]);
+          }
+          m = m_new;
+        }
+        const std::int64_t out_row = (row * p.heads_q + h) * dv;
+        for (int c = 0; c < dv; ++c) {
+          const float o = (P::empty_row_guard && l == 0) ? 0.0f : acc[c] / l;
+          store_as(p.out_type, &o,
+                   static_cast<unsigned char*>(p.o_ptr) + (out_row + c) * size_of(p.out_type), 1);
+        }
+        if (p.lse != nullptr) {
+          float lse = l == 0 ? -INFINITY : (P::lse_has_max ? m : 0.0f) + std::log(l);
+          if (p.base == LseBase::Two && P::lse_to_base_two && l != 0) lse *= 1.44269504f;
+          p.lse[p.lse_offset(row, h)] = lse;
+        }
+      }
+    }
+  }
+}
+
+/// The declaration of a tiled kernel named `name` (the builtin and every mutant share it).
+inline AttentionKernel declare_tiled_attention(const std::string& name,
+                                               void (*run)(const AttentionProblem&)) {
+  return AttentionKernel(name, Where::Host)
+      .run(run)
+      .in_types({DType::F32, DType::BF16, DType::F16})
+      .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
+      .gqa()
+      .page_sizes({1, 3, 4})
+      .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
+      .accuracy({5, 4, 4, 6, 2, 2})
+      .description("osvs's tiled online-softmax attention on the host (f32 arithmetic)");
+}
+
+}  // namespace osvs::builtin

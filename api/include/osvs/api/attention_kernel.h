@@ -1,0 +1,208 @@
+// AttentionKernel: a black-box attention forward under test, the fused kernel users ship
+// (flash-attention-style prefill, varlen batches, paged decode, GQA, causal and sliding-window
+// masks). Declared like a RowKernel or a MergeKernel: a name, where it runs, the callable, and
+// what it supports; the generators draw only problems it supports (docs/semantics.md §9 has the
+// semantics: which keys a mask keeps, what an empty row gives, how pages map to keys).
+//
+//   osvs::AttentionKernel("my.flash", osvs::Where::Device)
+//       .run([](const osvs::AttentionProblem& p) { my_flash_varlen(p.q_ptr, ..., p.cuda_stream());
+//       }) .in_types({osvs::DType::BF16}) .masks({osvs::MaskKind::None, osvs::MaskKind::Causal})
+//       .gqa()
+//       .page_sizes({16})
+//       .accuracy({4, 1, 2, 8, 2, 2});
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/api/dtype.h"
+#include "osvs/api/kernel_declaration.h"
+#include "osvs/kernels/attention/attention_cases.h"
+#include "osvs/kernels/attention/lse_math.h"
+#include "osvs/kernels/attention/value_conventions.h"
+
+namespace osvs {
+
+/// Where the diagonal of a causal or windowed mask sits when a sequence has q_len queries and
+/// k_len keys (docs/semantics.md §9): BottomRight puts query i at key i + k_len - q_len (the
+/// last query sees every key: flash-attention 2.1+, decode), TopLeft at key i (torch's
+/// is_causal, flash-attention before 2.1).
+enum class MaskAlign { BottomRight, TopLeft };
+
+/// The masks a kernel supports: none, causal (no key right of the diagonal), a sliding window
+/// (keys within [diagonal - left, diagonal + right]), or a causal sliding window (right = 0).
+enum class MaskKind { None, Causal, Window };
+
+/// The mask of one problem. window_left / window_right < 0: unbounded on that side.
+struct AttentionMask {
+  MaskKind kind = MaskKind::None;
+  MaskAlign align = MaskAlign::BottomRight;
+  std::int64_t window_left = -1;
+  std::int64_t window_right = -1;
+  // (spelt out: CUDA translation units include this header as C++17)
+  bool operator==(const AttentionMask& o) const {
+    return kind == o.kind && align == o.align && window_left == o.window_left &&
+           window_right == o.window_right;
+  }
+};
+
+/// Whether query i of a sequence with q_len queries and k_len keys attends to key j: the one
+/// definition of docs/semantics.md §9 (the oracle, the poison law and the generators use it).
+bool key_kept(const AttentionMask& m, std::int64_t i, std::int64_t j, std::int64_t q_len,
+              std::int64_t k_len);
+
+/// Where the lse of (query token t, head h) lives: [heads, tokens] (flash-attention's varlen
+/// softmax_lse) or [tokens, heads].
+enum class AttnLseLayout { HeadsTokens, TokensHeads };
+
+/// What a kernel writes for the lse of a row that attends to no key (docs/semantics.md §9):
+/// -inf (osvs's convention, the log of an empty sum) or +inf (flash-attention's). Its o is 0.
+enum class EmptyRowLse { NegInf, PosInf };
+
+/// A declared accuracy contract (docs/semantics.md §9), for a row with n kept keys whose scores'
+/// magnitude is S = max_j scale sum_c |q_c k_jc| over its kept keys (the size of the dot
+/// products a float kernel rounds; an exact score has none of that error) and whose o
+/// component c has magnitude M_c = sum_j p_j |v_jc| (>= |o_c|):
+///   |o_c - exact| <= (o_ulps + o_ulps_per_key n) ulp_T(M_c) + o_per_score (d + 1) S 2^-24 M_c
+///   |lse - exact| <= (lse_ulps + lse_ulps_per_key n) ulp_f32(max(|lse|, 1))
+///                    + lse_per_score (d + 1) S 2^-24
+/// T the output type, d = head_dim_qk: an f32 dot product of d terms is within (d + 1) 2^-24 S
+/// of its exact value (with the scale's rounding), and a score error moves every weight by that
+/// much relatively.
+struct AttentionAccuracy {
+  double o_ulps = 2;
+  double o_ulps_per_key = 0;
+  double o_per_score = 0;
+  double lse_ulps = 8;
+  double lse_ulps_per_key = 0;
+  double lse_per_score = 0;
+};
+
+/// One launch (docs/semantics.md §9). batch sequences, sequence s with queries
+/// cu_seqlens_q[s] ... cu_seqlens_q[s + 1] - 1 and keys 0 ... k_len(s) - 1,
+/// k_len(s) = cu_seqlens_k[s + 1] - cu_seqlens_k[s]. Every tensor is dense, row-major, in the
+/// in_type's bits (out_type for o):
+///   q  [total_q, heads_q, head_dim_qk]        o  [total_q, heads_q, head_dim_v]
+///   contiguous (page_size == 0): k [total_k, heads_kv, head_dim_qk], v [total_k, heads_kv,
+///     head_dim_v], key j of sequence s at token cu_seqlens_k[s] + j;
+///   paged (page_size > 0): k [num_pages, page_size, heads_kv, head_dim_qk], v likewise, key j of
+///     sequence s in page block_table[s * max_pages + j / page_size] at slot j % page_size.
+/// Query head h reads kv head h / (heads_q / heads_kv). Scores are scale * (q . k). lse (null
+/// when the kernel declares no lse) is f32, in `base`, laid out as lse_layout says.
+struct AttentionProblem : Launch {
+  const void* q_ptr = nullptr;
+  const void* k_ptr = nullptr;
+  const void* v_ptr = nullptr;
+  void* o_ptr = nullptr;
+  float* lse = nullptr;
+  const std::int32_t* cu_seqlens_q = nullptr;  ///< batch + 1 entries
+  const std::int32_t* cu_seqlens_k = nullptr;  ///< batch + 1 entries (paged too: the lengths)
+  const std::int32_t* block_table = nullptr;   ///< batch x max_pages (paged), else null
+  int batch = 0;
+  std::int64_t total_q = 0;
+  std::int64_t total_k = 0;
+  int heads_q = 1;
+  int heads_kv = 1;
+  int head_dim_qk = 1;
+  int head_dim_v = 1;
+  DType in_type = DType::F32;
+  DType out_type = DType::F32;
+  float scale = 1;
+  AttentionMask mask;
+  LseBase base = LseBase::E;
+  AttnLseLayout lse_layout = AttnLseLayout::HeadsTokens;
+  int page_size = 0;
+  int num_pages = 0;
+  int max_pages = 0;
+
+  std::int64_t lse_offset(std::int64_t token, int head) const {
+    return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
+                                                    : token * heads_q + head;
+  }
+  template <class T>
+  const T* q() const {
+    return typed<T>(q_ptr);
+  }
+  template <class T>
+  const T* k() const {
+    return typed<T>(k_ptr);
+  }
+  template <class T>
+  const T* v() const {
+    return typed<T>(v_ptr);
+  }
+  template <class T>
+  T* o() const {
+    return typed<T>(o_ptr);
+  }
+};
+
+class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProblem> {
+ public:
+  AttentionKernel() = default;
+  AttentionKernel(std::string name, Where where) : KernelDeclaration(std::move(name), where) {}
+
+  // --- declaration (each returns *this)
+  /// The input types it takes (default f32); o is written in the same type.
+  AttentionKernel& in_types(std::vector<DType> t) { return (in_types_ = std::move(t), *this); }
+  /// The masks it supports (default: none only) and where their diagonal sits.
+  AttentionKernel& masks(std::vector<MaskKind> m) { return (masks_ = std::move(m), *this); }
+  AttentionKernel& mask_align(MaskAlign a) { return (align_ = a, *this); }
+  /// It takes heads_kv < heads_q (grouped-query and multi-query attention).
+  AttentionKernel& gqa(bool g = true) { return (gqa_ = g, *this); }
+  /// It takes sequences of different lengths in one batch (default); false: every sequence of
+  /// a problem has the same q_len and the same k_len.
+  AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
+  /// It reads K/V from pages of these sizes (and never contiguous K/V when `only`).
+  AttentionKernel& page_sizes(std::vector<int> sizes, bool only = false) {
+    return (page_sizes_ = std::move(sizes), paged_only_ = only, *this);
+  }
+  /// The head_dims it takes, for q/k and v alike (default: any of 1 ... 64 in cases).
+  AttentionKernel& head_dims(std::vector<int> d) { return (head_dims_ = std::move(d), *this); }
+  /// It writes the lse (in these bases, laid out so); without this call it writes none.
+  AttentionKernel& lse(std::vector<LseBase> bases, AttnLseLayout layout) {
+    return (lse_bases_ = std::move(bases), lse_layout_ = layout, *this);
+  }
+  AttentionKernel& empty_row_lse(EmptyRowLse e) { return (empty_lse_ = e, *this); }
+  AttentionKernel& accuracy(AttentionAccuracy a) { return (accuracy_ = a, *this); }
+  /// What it documents about NaN bits and zero signs (value_conventions.h).
+  AttentionKernel& value_conventions(ValueConventions c) { return (conventions_ = c, *this); }
+
+  // --- reading the declaration
+  const std::vector<DType>& in_types() const { return in_types_; }
+  const std::vector<MaskKind>& masks() const { return masks_; }
+  MaskAlign mask_align() const { return align_; }
+  bool gqa() const { return gqa_; }
+  bool varlen() const { return varlen_; }
+  const std::vector<int>& page_sizes() const { return page_sizes_; }
+  bool paged_only() const { return paged_only_; }
+  const std::vector<int>& head_dims() const { return head_dims_; }
+  bool writes_lse() const { return !lse_bases_.empty(); }
+  const std::vector<LseBase>& lse_bases() const { return lse_bases_; }
+  AttnLseLayout lse_layout() const { return lse_layout_; }
+  EmptyRowLse empty_row_lse() const { return empty_lse_; }
+  const AttentionAccuracy& accuracy() const { return accuracy_; }
+  const ValueConventions& value_conventions() const { return conventions_; }
+  bool supports(MaskKind m) const;
+
+ private:
+  std::vector<DType> in_types_{DType::F32};
+  std::vector<MaskKind> masks_{MaskKind::None};
+  MaskAlign align_ = MaskAlign::BottomRight;
+  bool gqa_ = false;
+  bool varlen_ = true;
+  std::vector<int> page_sizes_;
+  bool paged_only_ = false;
+  std::vector<int> head_dims_;
+  std::vector<LseBase> lse_bases_;
+  AttnLseLayout lse_layout_ = AttnLseLayout::HeadsTokens;
+  EmptyRowLse empty_lse_ = EmptyRowLse::NegInf;
+  AttentionAccuracy accuracy_;
+  ValueConventions conventions_;
+};
+
+const char* to_string(MaskKind m);
+const char* to_string(MaskAlign a);
+
+}  // namespace osvs

@@ -1,0 +1,47 @@
+// The laws of an AttentionKernel (docs/semantics.md §9; api/README.md lists them): accuracy
+// within the declared contract against the exact attention, the declared result of rows that
+// attend to no key, poison (what the mask or the sequence lengths leave out never reaches an
+// output), GQA (sharing a kv head equals repeating it) and determinism; and the fitting of
+// generated cases to what the kernel declares.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "osvs/api/attention_runner.h"
+#include "osvs/properties/verdict.h"
+
+namespace osvs {
+
+struct AttentionLaw {
+  std::string name;  ///< stable identifier: "accuracy", "poison", ...
+  std::string law;   ///< one sentence
+  Verdict (*check)(const AttentionKernel& k, const AttentionCase& c);
+  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
+  std::string (*excluded)(const AttentionKernel& k);
+  bool single_case = false;
+};
+
+/// Every attention law: accuracy, empty_rows, poison, gqa, determinism.
+const std::vector<AttentionLaw>& attention_laws();
+
+/// c fitted to k: an in type k does not take becomes its first (every value rounded to it), a
+/// mask it does not support none, a head_dim it does not take its nearest (values repeated or
+/// cut), heads_kv it cannot share (no gqa) heads_q (kv heads repeated), pages of a size it does
+/// not read its first page size (or contiguous K/V), a base it does not write its first, and
+/// sequences of different lengths (not varlen) the first one's lengths.
+AttentionCase fit_to(const AttentionKernel& k, AttentionCase c);
+
+/// The exact attention of every (query token, head) of c: o correctly rounded to `out` and as a
+/// double, its magnitude M_c, the lse (base c.base) rounded to f32 and as a double, and the
+/// number of kept keys; in (token, head) order.
+struct AttentionExact {
+  std::vector<float> o_rounded;
+  std::vector<double> o, magnitude;
+  std::vector<float> lse_rounded;
+  std::vector<double> lse;
+  std::vector<std::int64_t> kept;
+};
+AttentionExact exact_attention(const AttentionCase& c, DType out);
+
+}  // namespace osvs

@@ -1,0 +1,32 @@
+// Running a registered attention kernel on one case and checking what it did to memory, as the
+// row and merge runners do: q, k, v, the sequence offsets and the block table staged in the
+// kernel's layout (pages in the case's order, spare pages and the unused slots of a sequence's
+// last page holding `fill`), o and lse surrounded by guard zones and filled with a
+// signalling-NaN sentinel, the launch on the host or on a stream of its own (runner.h's
+// run_on_device), then the checks: every input unchanged, guards intact, every o and lse element
+// written. Any breach, an exception or a CUDA error is a KernelFailure naming the kernel.
+#pragma once
+
+#include <string>
+
+#include "osvs/api/attention_case.h"
+#include "osvs/api/runner.h"  // KernelFailure, DeviceUnavailable
+
+namespace osvs {
+
+/// What the memory the case does not define holds: the unused slots of pages and the spare
+/// pages (the poison law fills them with NaN, inf and 1e30; every other law with +0).
+struct AttentionFill {
+  float unused_kv = 0.0f;
+};
+
+/// k(c): o and (when k writes one) lse. Throws KernelFailure (above), std::invalid_argument for
+/// a malformed case (attention_case_problem) or one k does not declare (its in types, masks,
+/// page sizes, GQA), DeviceUnavailable for a device kernel where none is usable.
+AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionCase& c,
+                                      const AttentionFill& fill = {});
+
+/// Whether the kernel can run in this process; *why_not says why not.
+bool runnable(const AttentionKernel& k, std::string* why_not);
+
+}  // namespace osvs

@@ -1,0 +1,98 @@
+// AttentionCase's shape and its well-formedness (osvs/api/attention_case.h).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "osvs/api/attention_case.h"
+
+namespace osvs {
+
+std::int64_t AttentionCase::total_q() const {
+  std::int64_t n = 0;
+  for (const AttentionSequence& s : seqs) n += s.q_len;
+  return n;
+}
+
+std::int64_t AttentionCase::total_k() const {
+  std::int64_t n = 0;
+  for (const AttentionSequence& s : seqs) n += s.k_len;
+  return n;
+}
+
+std::int64_t AttentionCase::q_start(std::size_t s) const {
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < s; ++i) n += seqs[i].q_len;
+  return n;
+}
+
+std::int64_t AttentionCase::k_start(std::size_t s) const {
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < s; ++i) n += seqs[i].k_len;
+  return n;
+}
+
+std::int64_t AttentionCase::pages_of(std::size_t s) const {
+  return page_size > 0 ? (seqs[s].k_len + page_size - 1) / page_size : 0;
+}
+
+std::int64_t AttentionCase::logical_pages() const {
+  std::int64_t n = 0;
+  for (std::size_t s = 0; s < seqs.size(); ++s) n += pages_of(s);
+  return n;
+}
+
+namespace {
+
+std::string values_problem(const std::vector<float>& x, std::size_t expected, DType t,
+                           const char* what) {
+  if (x.size() != expected)
+    return std::string(what) + " has " + std::to_string(x.size()) + " values, the shape needs " +
+           std::to_string(expected);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float r = round_to(t, x[i]);
+    if (std::memcmp(&r, &x[i], sizeof r) != 0 && !(std::isnan(r) && std::isnan(x[i])))
+      return std::string(what) + "[" + std::to_string(i) + "] is not exactly a " + to_string(t) +
+             " value";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string attention_case_problem(const AttentionCase& c) {
+  if (c.seqs.empty()) return "an attention case needs at least one sequence";
+  for (const AttentionSequence& s : c.seqs)
+    if (s.q_len < 0 || s.k_len < 0) return "a sequence length is negative";
+  if (c.heads_q < 1 || c.heads_kv < 1 || c.heads_q % c.heads_kv != 0)
+    return "heads_kv (" + std::to_string(c.heads_kv) + ") must divide heads_q (" +
+           std::to_string(c.heads_q) + ")";
+  if (c.head_dim_qk < 1 || c.head_dim_v < 1 || c.head_dim_qk > kAttnMaxHeadDim ||
+      c.head_dim_v > kAttnMaxHeadDim)
+    return "head_dim outside 1 ... " + std::to_string(kAttnMaxHeadDim);
+  if (!std::isfinite(c.scale)) return "the scale is not finite";
+  if (c.total_q() > (std::int64_t{1} << 30) || c.total_k() > (std::int64_t{1} << 30))
+    return "more than 2^30 query or key tokens";
+  if (c.page_size < 0) return "a negative page size";
+  if (c.page_size > 0) {
+    std::vector<std::int64_t> sorted = c.page_order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      if (sorted[i] != static_cast<std::int64_t>(i))
+        return "page_order is not a permutation of 0 ... " + std::to_string(sorted.size() - 1);
+    if (static_cast<std::int64_t>(c.page_order.size()) < c.logical_pages())
+      return "page_order has fewer pages than the sequences need";
+  } else if (!c.page_order.empty()) {
+    return "page_order given for contiguous K/V";
+  }
+  const auto tq = static_cast<std::size_t>(c.total_q()), tk = static_cast<std::size_t>(c.total_k());
+  const auto hq = static_cast<std::size_t>(c.heads_q), hk = static_cast<std::size_t>(c.heads_kv);
+  if (std::string why = values_problem(c.q, tq * hq * c.head_dim_qk, c.in_type, "q"); !why.empty())
+    return why;
+  if (std::string why = values_problem(c.k, tk * hk * c.head_dim_qk, c.in_type, "k"); !why.empty())
+    return why;
+  return values_problem(c.v, tk * hk * c.head_dim_v, c.in_type, "v");
+}
+
+}  // namespace osvs

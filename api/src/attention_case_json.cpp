@@ -1,0 +1,81 @@
+// The attention case as the "input" of its regression files (case_json.h).
+#include "case_json.h"
+#include "json_values.h"
+
+namespace osvs::api {
+namespace {
+
+using nlohmann::json;
+
+constexpr EnumName<MaskKind> kMaskKindNames[] = {
+    {MaskKind::None, "none"}, {MaskKind::Causal, "causal"}, {MaskKind::Window, "window"}};
+constexpr EnumName<MaskAlign> kMaskAlignNames[] = {{MaskAlign::BottomRight, "bottom-right"},
+                                                   {MaskAlign::TopLeft, "top-left"}};
+
+template <class E, std::size_t N>
+E enum_of(const json& j, const char* name, const EnumName<E> (&names)[N]) {
+  const auto v = value_in(names, get<std::string>(j, name));
+  if (!v) throw std::runtime_error(std::string("field '") + name + "': not a known value");
+  return *v;
+}
+
+}  // namespace
+
+json case_json(const AttentionCase& c) {
+  json seqs = json::array();
+  for (const AttentionSequence& s : c.seqs) seqs.push_back({s.q_len, s.k_len});
+  return {{"seqs", seqs},
+          {"heads_q", c.heads_q},
+          {"heads_kv", c.heads_kv},
+          {"head_dim_qk", c.head_dim_qk},
+          {"head_dim_v", c.head_dim_v},
+          {"in_type", to_string(c.in_type)},
+          {"scale", floats({c.scale})},
+          {"mask",
+           {{"kind", name_in(kMaskKindNames, c.mask.kind)},
+            {"align", name_in(kMaskAlignNames, c.mask.align)},
+            {"window_left", c.mask.window_left},
+            {"window_right", c.mask.window_right}}},
+          {"base", to_string(c.base)},
+          {"page_size", c.page_size},
+          {"page_order", c.page_order},
+          {"q", floats(c.q)},
+          {"k", floats(c.k)},
+          {"v", floats(c.v)}};
+}
+
+void read_case(const json& in, AttentionCase& c) {
+  c.seqs.clear();
+  for (const json& s : field(in, "seqs")) {
+    if (!s.is_array() || s.size() != 2)
+      throw std::runtime_error("field 'seqs': [q_len, k_len] pairs");
+    c.seqs.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>()});
+  }
+  c.heads_q = get<int>(in, "heads_q");
+  c.heads_kv = get<int>(in, "heads_kv");
+  c.head_dim_qk = get<int>(in, "head_dim_qk");
+  c.head_dim_v = get<int>(in, "head_dim_v");
+  const auto type = parse_dtype(get<std::string>(in, "in_type"));
+  if (!type) throw std::runtime_error("field 'in_type': not f32, bf16 or f16");
+  c.in_type = *type;
+  const std::vector<float> scale = floats_of(field(in, "scale"), "input.scale");
+  if (scale.size() != 1) throw std::runtime_error("field 'scale': one float");
+  c.scale = scale[0];
+  const json& m = field(in, "mask");
+  c.mask.kind = enum_of(m, "kind", kMaskKindNames);
+  c.mask.align = enum_of(m, "align", kMaskAlignNames);
+  c.mask.window_left = get<std::int64_t>(m, "window_left");
+  c.mask.window_right = get<std::int64_t>(m, "window_right");
+  const auto base = parse_lse_base(get<std::string>(in, "base"));
+  if (!base) throw std::runtime_error("field 'base': not e or 2");
+  c.base = *base;
+  c.page_size = get<int>(in, "page_size");
+  c.page_order = get<std::vector<std::int64_t>>(in, "page_order");
+  c.q = floats_of(field(in, "q"), "input.q");
+  c.k = floats_of(field(in, "k"), "input.k");
+  c.v = floats_of(field(in, "v"), "input.v");
+  if (const std::string why = attention_case_problem(c); !why.empty())
+    throw std::runtime_error("field 'input': " + why);
+}
+
+}  // namespace osvs::api

@@ -1,0 +1,377 @@
+#include "osvs/api/attention_laws.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "osvs/api/law_names.h"
+#include "osvs/kernels/hex.h"
+
+namespace osvs {
+namespace {
+
+/// The spacing of type t's values at magnitude x (its subnormal spacing below its normals):
+/// the unit of the accuracy contract (docs/semantics.md §9).
+double ulp_in(DType t, double x) {
+  const int p = precision_of(t);
+  int e = 0;
+  x = std::fabs(x);
+  if (x > 0) std::frexp(x, &e);  // x = f 2^e, f in [0.5, 1): x's binade is e - 1
+  const int binade = std::max(x > 0 ? e - 1 : min_exponent_of(t), min_exponent_of(t));
+  return std::ldexp(1.0, binade - (p - 1));
+}
+
+/// "o[token 3][head 1][2]" / "lse[token 3][head 1]".
+std::string where_o(std::size_t row, int heads, std::size_t c) {
+  return "o[token " + std::to_string(row / heads) + "][head " + std::to_string(row % heads) + "][" +
+         std::to_string(c) + "]";
+}
+std::string where_lse(std::size_t row, int heads) {
+  return "lse[token " + std::to_string(row / heads) + "][head " + std::to_string(row % heads) + "]";
+}
+
+/// The kernel's outputs with its empty-row lse read as -inf (osvs's convention).
+AttentionOutputs run(const AttentionKernel& k, const AttentionCase& c,
+                     const AttentionFill& f = {}) {
+  AttentionOutputs out = run_attention_kernel(k, c, f);
+  if (k.empty_row_lse() == EmptyRowLse::PosInf)
+    for (float& l : out.lse)
+      if (l == INFINITY) l = -INFINITY;
+  return out;
+}
+
+/// a and b hold the same bits, under k's conventions (any NaN; either zero sign).
+bool same(float a, float b, const ValueConventions& v) {
+  if (std::memcmp(&a, &b, sizeof a) == 0) return true;
+  if (v.any_nan_bits && std::isnan(a) && std::isnan(b)) return true;
+  return v.either_zero_sign && a == 0 && b == 0;
+}
+
+/// The first element where two runs' outputs differ, or "".
+std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& b, int heads,
+                             int dv, const ValueConventions& v) {
+  for (std::size_t i = 0; i < a.o.size(); ++i)
+    if (!same(a.o[i], b.o[i], v))
+      return where_o(i / dv, heads, i % dv) + " is " + readable(a.o[i]) + " and " +
+             readable(b.o[i]);
+  for (std::size_t i = 0; i < a.lse.size(); ++i)
+    if (!same(a.lse[i], b.lse[i], v))
+      return where_lse(i, heads) + " is " + readable(a.lse[i]) + " and " + readable(b.lse[i]);
+  return "";
+}
+
+/// S of every (token, head) row (AttentionAccuracy): the largest scale sum_c |q_c k_jc| over
+/// its kept keys, in double (each product exact, the sum within 2^-44 relative: a bound's
+/// parameter, not a value judged).
+std::vector<double> score_magnitudes(const AttentionCase& c) {
+  const int group = c.heads_q / c.heads_kv;
+  std::vector<double> out(static_cast<std::size_t>(c.total_q() * c.heads_q), 0.0);
+  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
+    const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
+    for (std::int64_t i = 0; i < lq; ++i)
+      for (int h = 0; h < c.heads_q; ++h) {
+        const std::size_t row = static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h);
+        const float* q = c.q.data() + row * c.head_dim_qk;
+        for (std::int64_t j = 0; j < lk; ++j) {
+          if (!key_kept(c.mask, i, j, lq, lk)) continue;
+          const float* k =
+              c.k.data() + static_cast<std::size_t>(((c.k_start(s) + j) * c.heads_kv + h / group) *
+                                                    c.head_dim_qk);
+          double dot = 0;
+          for (int d = 0; d < c.head_dim_qk; ++d) dot += std::fabs(double{q[d]} * k[d]);
+          out[row] = std::max(out[row], std::fabs(double{c.scale}) * dot * (1 + 0x1p-40));
+        }
+      }
+  }
+  return out;
+}
+
+Verdict check_accuracy(const AttentionKernel& k, const AttentionCase& c) {
+  const AttentionOutputs out = run(k, c);
+  const AttentionExact e = exact_attention(c, c.in_type);
+  const std::vector<double> score = score_magnitudes(c);
+  const AttentionAccuracy& a = k.accuracy();
+  const std::size_t dv = static_cast<std::size_t>(c.head_dim_v);
+  const double dot_terms = c.head_dim_qk + 1.0;
+  std::vector<Finding> findings;
+  std::string first;
+  double worst = 0;
+  for (std::size_t row = 0; row < e.kept.size(); ++row) {
+    if (e.kept[row] == 0) continue;  // the empty_rows law's
+    const double n = static_cast<double>(e.kept[row]);
+    const double ulps = a.o_ulps + a.o_ulps_per_key * n;
+    const double score_rel = a.o_per_score * dot_terms * score[row] * 0x1p-24;
+    for (std::size_t cpt = 0; cpt < dv; ++cpt) {
+      const std::size_t i = row * dv + cpt;
+      const double unit = ulp_in(c.in_type, e.magnitude[i]);
+      const double allowed = ulps * unit + score_rel * e.magnitude[i];
+      const double err = std::fabs(double{out.o[i]} - e.o[i]);
+      if (err <= allowed) continue;  // a NaN fails here
+      const std::string kind = std::isnan(out.o[i]) ? "o is NaN" : "o outside its contract";
+      const std::string why = where_o(row, c.heads_q, cpt) + " = " + readable(out.o[i]) +
+                              ", exact " + readable(e.o_rounded[i]) +
+                              " (rounded; magnitude M = " + digits9(e.magnitude[i]) + "): error " +
+                              digits9(err / unit) + " ulp of M > contract " +
+                              digits9(allowed / unit) + " (" + std::to_string(e.kept[row]) +
+                              " kept keys, score magnitude S = " + digits9(score[row]) + ")";
+      add_finding(findings, {kind, why});
+      const double ratio = std::isnan(err) ? INFINITY : err / allowed;
+      if (first.empty() || ratio > worst) first = why, worst = ratio;
+    }
+    if (out.lse.empty()) continue;
+    const double unit = ulp_in(DType::F32, std::max(std::fabs(e.lse[row]), 1.0));
+    const double allowed = (a.lse_ulps + a.lse_ulps_per_key * n) * unit +
+                           a.lse_per_score * dot_terms * score[row] * 0x1p-24;
+    const double err = std::fabs(double{out.lse[row]} - e.lse[row]);
+    if (err <= allowed) continue;
+    const std::string why = where_lse(row, c.heads_q) + " = " + readable(out.lse[row]) +
+                            ", exact " + readable(e.lse_rounded[row]) + ": error " +
+                            digits9(err / unit) + " ulp > contract " + digits9(allowed / unit) +
+                            " (" + std::to_string(e.kept[row]) + " kept keys)";
+    add_finding(findings,
+                {std::isnan(out.lse[row]) ? "lse is NaN" : "lse outside its contract", why});
+    if (first.empty()) first = why;
+  }
+  if (findings.empty()) return Verdict::pass();
+  return Verdict::fail(first, {}, findings);
+}
+
+/// c with sequence 0's keys removed (k_len 0): every query of it attends to no key.
+AttentionCase with_empty_kv(AttentionCase c) {
+  const auto token = static_cast<std::size_t>(c.heads_kv);
+  const auto n = static_cast<std::size_t>(c.seqs[0].k_len);
+  c.k.erase(c.k.begin(), c.k.begin() + static_cast<std::ptrdiff_t>(n * token * c.head_dim_qk));
+  c.v.erase(c.v.begin(), c.v.begin() + static_cast<std::ptrdiff_t>(n * token * c.head_dim_v));
+  if (c.page_size > 0) {
+    // Sequence 0's pages become spare ones (they stay, holding the unused fill).
+    c.seqs[0].k_len = 0;
+    std::rotate(
+        c.page_order.begin(),
+        c.page_order.begin() + static_cast<std::ptrdiff_t>((n + c.page_size - 1) / c.page_size),
+        c.page_order.end());
+  }
+  c.seqs[0].k_len = 0;
+  return c;
+}
+
+Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
+  const AttentionExact probe = exact_attention(given, given.in_type);
+  const bool has_empty = std::find(probe.kept.begin(), probe.kept.end(), 0) != probe.kept.end();
+  const AttentionCase c = has_empty ? given : with_empty_kv(given);
+  const AttentionExact e = has_empty ? probe : exact_attention(c, c.in_type);
+  const AttentionOutputs out = run(k, c);
+  const ValueConventions& conv = k.value_conventions();
+  const std::size_t dv = static_cast<std::size_t>(c.head_dim_v);
+  std::vector<Finding> findings;
+  for (std::size_t row = 0; row < e.kept.size(); ++row) {
+    if (e.kept[row] != 0) continue;
+    for (std::size_t cpt = 0; cpt < dv; ++cpt) {
+      const float o = out.o[row * dv + cpt];
+      if (same(o, 0.0f, conv)) continue;
+      add_finding(findings, {std::isnan(o) ? "empty row's o is NaN" : "empty row's o is not +0",
+                             where_o(row, c.heads_q, cpt) + " = " + readable(o) +
+                                 " for a row that attends to no key (expected +0)"});
+    }
+    if (!out.lse.empty() && out.lse[row] != -INFINITY)
+      add_finding(findings,
+                  {"empty row's lse",
+                   where_lse(row, c.heads_q) + " = " + readable(out.lse[row]) +
+                       " for a row that attends to no key (declared: " +
+                       (k.empty_row_lse() == EmptyRowLse::PosInf ? "+inf" : "-inf") + ")"});
+  }
+  if (findings.empty()) return Verdict::pass();
+  return Verdict::fail(findings.front().explanation, {}, findings);
+}
+
+/// c with the k and v of every key that no query of its sequence keeps set to `poison` (in c's
+/// type).
+AttentionCase with_masked_keys(AttentionCase c, float poison, bool* any) {
+  const float p = round_to(c.in_type, poison);
+  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
+    const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
+    for (std::int64_t j = 0; j < lk; ++j) {
+      bool kept = false;
+      for (std::int64_t i = 0; i < lq && !kept; ++i) kept = key_kept(c.mask, i, j, lq, lk);
+      if (kept) continue;
+      *any = true;
+      const auto t = static_cast<std::size_t>(c.k_start(s) + j) * c.heads_kv;
+      std::fill_n(c.k.begin() + static_cast<std::ptrdiff_t>(t * c.head_dim_qk),
+                  c.heads_kv * c.head_dim_qk, p);
+      std::fill_n(c.v.begin() + static_cast<std::ptrdiff_t>(t * c.head_dim_v),
+                  c.heads_kv * c.head_dim_v, p);
+    }
+  }
+  return c;
+}
+
+Verdict check_poison(const AttentionKernel& k, const AttentionCase& c) {
+  const AttentionOutputs clean = run(k, c);
+  bool paged_slack = false;
+  for (std::size_t s = 0; s < c.seqs.size() && c.page_size > 0; ++s)
+    paged_slack = paged_slack || c.seqs[s].k_len % c.page_size != 0;
+  paged_slack = paged_slack || (c.page_size > 0 &&
+                                static_cast<std::int64_t>(c.page_order.size()) > c.logical_pages());
+  std::vector<Finding> findings;
+  bool any_masked = false;
+  for (const float poison : {NAN, INFINITY, 1e30f}) {
+    const AttentionCase poisoned = with_masked_keys(c, poison, &any_masked);
+    const AttentionOutputs dirty = run(k, poisoned, AttentionFill{poison});
+    const std::string diff =
+        first_difference(clean, dirty, c.heads_q, c.head_dim_v, k.value_conventions());
+    if (!diff.empty())
+      add_finding(findings, {"poison " + readable(poison),
+                             "with " + readable(poison) +
+                                 " in the k and v of the keys no query keeps and in the unused "
+                                 "page slots, " +
+                                 diff + " (clean, then poisoned)"});
+  }
+  if (!any_masked && !paged_slack)
+    return Verdict::vacuous("no key is masked for every query and no page slot is unused");
+  if (findings.empty()) return Verdict::pass();
+  return Verdict::fail(findings.front().explanation, {}, findings);
+}
+
+/// c with kv head g repeated for each query head of its group (heads_kv = heads_q).
+AttentionCase with_kv_repeated(AttentionCase c) {
+  const int group = c.heads_q / c.heads_kv;
+  const auto expand = [&](const std::vector<float>& x, int dim) {
+    std::vector<float> out;
+    const std::size_t tokens = x.size() / (static_cast<std::size_t>(c.heads_kv) * dim);
+    for (std::size_t t = 0; t < tokens; ++t)
+      for (int h = 0; h < c.heads_q; ++h) {
+        const auto from =
+            x.begin() + static_cast<std::ptrdiff_t>((t * c.heads_kv + h / group) * dim);
+        out.insert(out.end(), from, from + dim);
+      }
+    return out;
+  };
+  c.k = expand(c.k, c.head_dim_qk);
+  c.v = expand(c.v, c.head_dim_v);
+  c.heads_kv = c.heads_q;
+  return c;
+}
+
+/// c made to share kv heads: one kv head for every two query heads (q's heads duplicated when
+/// c has one), kv head g the old kv head 2 g.
+AttentionCase with_shared_kv(AttentionCase c) {
+  if (c.heads_kv < c.heads_q) return c;
+  const std::size_t tq = static_cast<std::size_t>(c.total_q()),
+                    tk = static_cast<std::size_t>(c.total_k());
+  if (c.heads_q % 2 != 0) {  // duplicate every query head
+    std::vector<float> q;
+    for (std::size_t t = 0; t < tq; ++t)
+      for (int h = 0; h < 2 * c.heads_q; ++h) {
+        const auto from =
+            c.q.begin() + static_cast<std::ptrdiff_t>((t * c.heads_q + h / 2) * c.head_dim_qk);
+        q.insert(q.end(), from, from + c.head_dim_qk);
+      }
+    c.q = std::move(q);
+    // kv heads likewise, so that heads_kv = heads_q before halving them
+    c = with_kv_repeated([&] {
+      AttentionCase d = c;
+      d.heads_q = 2 * c.heads_q;
+      return d;
+    }());
+  }
+  const auto halve = [&](const std::vector<float>& x, int dim) {
+    std::vector<float> out;
+    for (std::size_t t = 0; t < tk; ++t)
+      for (int g = 0; g < c.heads_kv / 2; ++g) {
+        const auto from = x.begin() + static_cast<std::ptrdiff_t>((t * c.heads_kv + 2 * g) * dim);
+        out.insert(out.end(), from, from + dim);
+      }
+    return out;
+  };
+  c.k = halve(c.k, c.head_dim_qk);
+  c.v = halve(c.v, c.head_dim_v);
+  c.heads_kv /= 2;
+  return c;
+}
+
+Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
+  const AttentionCase shared = with_shared_kv(given);
+  const AttentionOutputs a = run(k, shared);
+  const AttentionOutputs b = run(k, with_kv_repeated(shared));
+  const std::string diff =
+      first_difference(a, b, shared.heads_q, shared.head_dim_v, k.value_conventions());
+  if (diff.empty()) return Verdict::pass();
+  return Verdict::fail(std::to_string(shared.heads_q) + " query heads sharing " +
+                       std::to_string(shared.heads_kv) +
+                       " kv heads, then each its own copy: " + diff);
+}
+
+Verdict check_determinism(const AttentionKernel& k, const AttentionCase& c) {
+  const AttentionOutputs a = run(k, c), b = run(k, c);
+  const std::string diff = first_difference(a, b, c.heads_q, c.head_dim_v, k.value_conventions());
+  if (diff.empty()) return Verdict::pass();
+  return Verdict::fail("two runs of the same case: " + diff);
+}
+
+std::string nothing_excluded(const AttentionKernel&) {
+  return "";
+}
+
+std::string excluded_without_outside(const AttentionKernel& k) {
+  if (k.supports(MaskKind::Window) || !k.page_sizes().empty()) return "";
+  return k.name() +
+         " takes no window and no pages: every key of a case is attended to, no "
+         "memory of it lies outside";
+}
+
+std::string excluded_without_gqa(const AttentionKernel& k) {
+  return k.gqa() ? "" : k.name() + " does not declare gqa (heads_kv < heads_q)";
+}
+
+}  // namespace
+
+const std::vector<AttentionLaw>& attention_laws() {
+  static const std::vector<AttentionLaw> laws = laws_named<AttentionLaw>(
+      {
+          {"accuracy",
+           "every o and lse of a row with a kept key is within the declared contract of the exact "
+           "attention",
+           check_accuracy, nothing_excluded},
+          {"empty_rows",
+           "a query that attends to no key gives o = +0 and the declared lse of an empty row",
+           check_empty_rows, nothing_excluded},
+          {"poison",
+           "NaN, inf or 1e30 in the keys no query keeps and in unused page slots leaves every "
+           "output bitwise unchanged",
+           check_poison, excluded_without_outside},
+          {"gqa", "query heads sharing a kv head give the bits they give with a copy each",
+           check_gqa, excluded_without_gqa},
+          {"determinism", "two runs of the same case give the same bits", check_determinism,
+           nothing_excluded},
+      },
+      kAttentionLawNames, "attention_laws()");
+  return laws;
+}
+
+AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
+  const auto& types = k.in_types();
+  if (std::find(types.begin(), types.end(), c.in_type) == types.end()) {
+    c.in_type = types.front();
+    for (auto* x : {&c.q, &c.k, &c.v})
+      for (float& v : *x) v = round_to(c.in_type, v);
+  }
+  if (!k.supports(c.mask.kind)) c.mask = AttentionMask{};
+  c.mask.align = k.mask_align();
+  if (!k.gqa() && c.heads_kv != c.heads_q) c = with_kv_repeated(std::move(c));
+  const auto& pages = k.page_sizes();
+  if (c.page_size > 0 && std::find(pages.begin(), pages.end(), c.page_size) == pages.end()) {
+    c.page_size = 0;
+    c.page_order.clear();
+  }
+  if (c.page_size == 0 && k.paged_only()) {
+    c.page_size = pages.front();
+    c.page_order.resize(static_cast<std::size_t>(c.logical_pages()));
+    for (std::size_t i = 0; i < c.page_order.size(); ++i)
+      c.page_order[i] = static_cast<std::int64_t>(i);
+  }
+  if (k.writes_lse() &&
+      std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
+    c.base = k.lse_bases().front();
+  return c;
+}
+
+}  // namespace osvs

@@ -1,0 +1,66 @@
+// The attention kind's declaration: the mask's one definition, names, and the registry's checks
+// of a declaration (osvs/api/registry.h).
+#include <algorithm>
+
+#include "declaration.h"
+#include "entry_registry.h"
+#include "osvs/api/law_names.h"
+#include "osvs/api/registry.h"
+
+namespace osvs {
+
+bool key_kept(const AttentionMask& m, std::int64_t i, std::int64_t j, std::int64_t q_len,
+              std::int64_t k_len) {
+  if (j < 0 || j >= k_len || i < 0 || i >= q_len) return false;
+  if (m.kind == MaskKind::None) return true;
+  const std::int64_t diagonal = i + (m.align == MaskAlign::BottomRight ? k_len - q_len : 0);
+  const std::int64_t right = m.kind == MaskKind::Causal ? 0 : m.window_right;
+  const std::int64_t left = m.kind == MaskKind::Causal ? -1 : m.window_left;
+  if (right >= 0 && j > diagonal + right) return false;
+  if (left >= 0 && j < diagonal - left) return false;
+  return true;
+}
+
+const char* to_string(MaskKind m) {
+  switch (m) {
+    case MaskKind::None:
+      return "none";
+    case MaskKind::Causal:
+      return "causal";
+    case MaskKind::Window:
+      return "window";
+  }
+  return "?";
+}
+
+const char* to_string(MaskAlign a) {
+  return a == MaskAlign::BottomRight ? "bottom-right" : "top-left";
+}
+
+bool AttentionKernel::supports(MaskKind m) const {
+  return std::find(masks_.begin(), masks_.end(), m) != masks_.end();
+}
+
+std::string declaration_problem(const AttentionKernel& k) {
+  const std::string who = "attention kernel '" + k.name() + "'";
+  if (const std::string why = api::name_problem(k.name()); !why.empty()) return why;
+  if (!k.has_callable()) return who + " has no callable (.run(...))";
+  if (k.in_types().empty() || k.masks().empty()) return who + " declares no in type or no mask";
+  if (k.paged_only() && k.page_sizes().empty())
+    return who + " is paged only but declares no page size";
+  for (int p : k.page_sizes())
+    if (p < 1) return who + " declares a page size below 1";
+  for (int d : k.head_dims())
+    if (d < 1 || d > kAttnMaxHeadDim)
+      return who + " declares head_dim " + std::to_string(d) + " outside 1 ... " +
+             std::to_string(kAttnMaxHeadDim);
+  const AttentionAccuracy& a = k.accuracy();
+  if (!(a.o_ulps >= 0 && a.o_ulps_per_key >= 0 && a.o_per_score >= 0 && a.lse_ulps >= 0 &&
+        a.lse_ulps_per_key >= 0 && a.lse_per_score >= 0))
+    return who + " declares an accuracy contract that is not a number of ulps >= 0";
+  return api::declared_law_problem(who, k, kAttentionLawNames, "attention law");
+}
+
+OSVS_INSTANTIATE_REGISTRY(AttentionKernel);
+
+}  // namespace osvs

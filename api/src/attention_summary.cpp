@@ -1,0 +1,40 @@
+// The attention kind's lines in messages and listings (osvs/api/kind.h).
+#include <sstream>
+
+#include "osvs/api/kind.h"
+
+namespace osvs {
+
+std::string case_summary(const AttentionCase& c) {
+  std::ostringstream s;
+  s << c.seqs.size() << " sequence(s) (q x k:";
+  for (const AttentionSequence& q : c.seqs) s << " " << q.q_len << "x" << q.k_len;
+  s << "), " << c.heads_q << " q heads / " << c.heads_kv << " kv heads, head_dim " << c.head_dim_qk;
+  if (c.head_dim_v != c.head_dim_qk) s << "/" << c.head_dim_v;
+  s << ", " << to_string(c.in_type) << ", mask " << to_string(c.mask.kind);
+  if (c.mask.kind == MaskKind::Window)
+    s << " (" << c.mask.window_left << ", " << c.mask.window_right << ")";
+  if (c.mask.kind != MaskKind::None) s << " " << to_string(c.mask.align);
+  if (c.page_size > 0) s << ", pages of " << c.page_size << " (" << c.page_order.size() << ")";
+  return s.str();
+}
+
+std::string kernel_summary(const AttentionKernel& k) {
+  std::ostringstream s;
+  s << "attention kernel on " << to_string(k.where()) << ", in";
+  for (DType t : k.in_types()) s << " " << to_string(t);
+  s << ", masks";
+  for (MaskKind m : k.masks()) s << " " << to_string(m);
+  s << " (" << to_string(k.mask_align()) << ")" << (k.gqa() ? ", gqa" : "")
+    << (k.varlen() ? ", varlen" : "");
+  if (!k.page_sizes().empty()) {
+    s << ", pages of";
+    for (int p : k.page_sizes()) s << " " << p;
+  }
+  const AttentionAccuracy& a = k.accuracy();
+  s << (k.writes_lse() ? ", writes lse" : ", no lse") << ", contract o " << a.o_ulps << " + "
+    << a.o_ulps_per_key << " n ulp + " << a.o_per_score << " (d + 1) S 2^-24 M";
+  return s.str();
+}
+
+}  // namespace osvs

@@ -1,0 +1,213 @@
+// Attention kernels' cases for the law runs (kind_cases.h): problems drawn from what the kernel
+// declares (its in types, masks, head_dims, pages, gqa, varlen), and the reductions that make a
+// failing case smaller along every dimension (sequences, queries, keys, heads, head_dim, pages).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "kind_cases.h"
+
+namespace osvs::testbed {
+namespace {
+
+/// What a reduction keeps of a case: per sequence its first q_len queries and k_len keys (a
+/// sequence with keep false is dropped), the kv heads listed in kv_heads with the query heads
+/// of each group listed in group_heads, the components listed in comps of every head (q, k and
+/// v alike: the case keeps head_dim_qk == head_dim_v), and the spare pages or not.
+struct Kept {
+  std::vector<bool> keep;
+  std::vector<AttentionSequence> lens;
+  std::vector<int> kv_heads;
+  std::vector<int> group_heads;
+  std::vector<int> comps;
+  bool spare_pages = true;
+};
+
+std::vector<int> iota_of(int n) {
+  std::vector<int> out(static_cast<std::size_t>(n));
+  std::iota(out.begin(), out.end(), 0);
+  return out;
+}
+
+Kept all_of(const AttentionCase& c) {
+  return {std::vector<bool>(c.seqs.size(), true),
+          c.seqs,
+          iota_of(c.heads_kv),
+          iota_of(c.heads_q / c.heads_kv),
+          iota_of(c.head_dim_qk),
+          true};
+}
+
+AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
+  const int group = c.heads_q / c.heads_kv;
+  AttentionCase out = c;
+  out.seqs.clear();
+  out.q.clear();
+  out.k.clear();
+  out.v.clear();
+  out.page_order.clear();
+  out.heads_kv = static_cast<int>(kept.kv_heads.size());
+  out.heads_q = out.heads_kv * static_cast<int>(kept.group_heads.size());
+  out.head_dim_qk = out.head_dim_v = static_cast<int>(kept.comps.size());
+  std::vector<int> q_heads;
+  for (int g : kept.kv_heads)
+    for (int h : kept.group_heads) q_heads.push_back(g * group + h);
+  const auto take = [&](std::vector<float>& to, const std::vector<float>& from, std::int64_t token,
+                        int heads_from, const std::vector<int>& heads) {
+    const int dim = c.head_dim_qk;
+    for (int h : heads)
+      for (int d : kept.comps)
+        to.push_back(from[static_cast<std::size_t>((token * heads_from + h) * dim + d)]);
+  };
+  std::vector<bool> physical_used(c.page_order.size(), false);
+  std::vector<std::int64_t> physical;  // the kept logical pages' physical ids, in order
+  std::int64_t logical = 0;
+  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
+    const std::int64_t pages = c.pages_of(s);
+    for (std::int64_t p = 0; p < pages; ++p)
+      physical_used[static_cast<std::size_t>(c.page_order[logical + p])] = true;
+    if (kept.keep[s]) {
+      const AttentionSequence l = kept.lens[s];
+      out.seqs.push_back(l);
+      for (std::int64_t i = 0; i < l.q_len; ++i)
+        take(out.q, c.q, c.q_start(s) + i, c.heads_q, q_heads);
+      for (std::int64_t j = 0; j < l.k_len; ++j) {
+        take(out.k, c.k, c.k_start(s) + j, c.heads_kv, kept.kv_heads);
+        take(out.v, c.v, c.k_start(s) + j, c.heads_kv, kept.kv_heads);
+      }
+      if (c.page_size > 0)
+        for (std::int64_t p = 0; p < (l.k_len + c.page_size - 1) / c.page_size; ++p)
+          physical.push_back(c.page_order[logical + p]);
+    }
+    logical += pages;
+  }
+  if (c.page_size > 0) {
+    if (kept.spare_pages)
+      for (std::size_t p = 0; p < physical_used.size(); ++p)
+        if (!physical_used[p]) physical.push_back(static_cast<std::int64_t>(p));
+    // Rank-compress the physical ids: the pages keep their relative order, logical ones first.
+    std::vector<std::int64_t> sorted = physical;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::int64_t& p : physical)
+      p = std::lower_bound(sorted.begin(), sorted.end(), p) - sorted.begin();
+    out.page_order = physical;
+  }
+  return out;
+}
+
+/// Offers, for the list `field` of what is kept (heads, components), each single element, then
+/// the first half.
+void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& r,
+                 std::vector<int> Kept::*field) {
+  const std::size_t n = (all_of(smallest).*field).size();
+  for (std::size_t i = 0; n > 1 && i < n && !r.out_of_time(); ++i) {
+    Kept k = all_of(smallest);
+    k.*field = {(k.*field)[i]};
+    if (r.accept(reduced(smallest, k))) return;
+  }
+  if (n > 2 && !r.out_of_time()) {
+    Kept k = all_of(smallest);
+    (k.*field).resize(n / 2);
+    r.accept(reduced(smallest, k));
+  }
+}
+
+/// A value of the case's scale: an integer of [-64, 64] over 16, times 2^e (exact in bf16 and
+/// f16 for |e| <= 4).
+float draw_value(int e) {
+  return std::ldexp(static_cast<float>(*rc::gen::inRange(-64, 65)) / 16.0f, e);
+}
+
+}  // namespace
+
+rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law) {
+  // The poison law needs memory a case does not attend to: keys outside every query's window
+  // (a window bounded on the left) and unused page slots; its cases have both where declared.
+  const bool poison = law.name == "poison";
+  return rc::gen::exec([&k, poison] {
+    AttentionCase c;
+    c.in_type = *rc::gen::elementOf(k.in_types());
+    const int batch = *rc::gen::inRange(1, 4);
+    const bool long_keys = *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
+    const std::int64_t max_k = long_keys ? 80 : 12;
+    c.seqs.clear();
+    AttentionSequence first{*rc::gen::inRange<std::int64_t>(1, 6),
+                            *rc::gen::inRange<std::int64_t>(1, max_k + 1)};
+    for (int s = 0; s < batch; ++s)
+      c.seqs.push_back(k.varlen() && s > 0
+                           ? AttentionSequence{*rc::gen::inRange<std::int64_t>(1, 6),
+                                               *rc::gen::inRange<std::int64_t>(0, max_k + 1)}
+                           : first);
+    c.heads_kv = *rc::gen::inRange(1, 3);
+    c.heads_q = c.heads_kv * (k.gqa() ? *rc::gen::elementOf(std::vector<int>{1, 2, 3}) : 1);
+    const std::vector<int> dims =
+        k.head_dims().empty() ? std::vector<int>{1, 2, 3, 4, 5, 8, 16} : k.head_dims();
+    c.head_dim_qk = c.head_dim_v = *rc::gen::elementOf(dims);
+    c.scale = *rc::gen::elementOf(
+        std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 1.0f / std::sqrt(float(c.head_dim_qk))});
+    const MaskKind mask =
+        poison && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
+    c.mask.kind = mask;
+    c.mask.align = k.mask_align();
+    if (mask == MaskKind::Window) {
+      c.mask.window_left = *rc::gen::inRange<std::int64_t>(poison ? 0 : -1, 5);
+      c.mask.window_right = *rc::gen::inRange<std::int64_t>(-1, 4);
+    }
+    if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
+    const bool paged =
+        !k.page_sizes().empty() && (k.paged_only() || poison || *rc::gen::arbitrary<bool>());
+    if (paged) {
+      c.page_size = *rc::gen::elementOf(k.page_sizes());
+      c.page_order.resize(static_cast<std::size_t>(c.logical_pages() + *rc::gen::inRange(0, 3)));
+      std::iota(c.page_order.begin(), c.page_order.end(), std::int64_t{0});
+      // A permutation drawn as RapidCheck can shrink it: a swap of each page with a later one.
+      for (std::size_t i = 0; i + 1 < c.page_order.size(); ++i)
+        std::swap(c.page_order[i], c.page_order[*rc::gen::inRange(i, c.page_order.size())]);
+    }
+    const int e = *rc::gen::inRange(-3, 4);
+    const auto fill = [&](std::vector<float>& x, std::size_t n) {
+      x.resize(n);
+      for (float& v : x) v = round_to(c.in_type, draw_value(e));
+    };
+    fill(c.q, static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_qk));
+    fill(c.k, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_qk));
+    fill(c.v, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_v));
+    return c;
+  });
+}
+
+std::vector<AttentionCase> declared_cases(const AttentionKernel&, const AttentionLaw&) {
+  return {};
+}
+
+void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& r) {
+  // Each candidate is built from the current smallest case (r.accept replaces it in place).
+  for (std::size_t s = smallest.seqs.size();
+       s-- > 0 && smallest.seqs.size() > 1 && !r.out_of_time();) {
+    Kept k = all_of(smallest);
+    k.keep[s] = false;
+    r.accept(reduced(smallest, k));
+  }
+  reduce_list(smallest, r, &Kept::kv_heads);
+  reduce_list(smallest, r, &Kept::group_heads);
+  if (smallest.head_dim_qk == smallest.head_dim_v) reduce_list(smallest, r, &Kept::comps);
+  bool progress = true;
+  while (progress && !r.out_of_time()) {
+    progress = false;
+    for (std::size_t s = 0; s < smallest.seqs.size() && !r.out_of_time(); ++s)
+      for (const bool keys : {true, false}) {
+        Kept k = all_of(smallest);
+        std::int64_t& len = keys ? k.lens[s].k_len : k.lens[s].q_len;
+        if (len <= (keys ? 0 : 1)) continue;
+        --len;
+        progress = r.accept(reduced(smallest, k)) || progress;
+      }
+  }
+  if (smallest.page_size > 0 && !r.out_of_time()) {
+    Kept k = all_of(smallest);
+    k.spare_pages = false;
+    r.accept(reduced(smallest, k));
+  }
+}
+
+}  // namespace osvs::testbed

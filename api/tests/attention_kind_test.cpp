@@ -1,0 +1,210 @@
+// The attention kind's pieces: the mask's definition against the documented examples and an
+// independent statement of it (docs/semantics.md §9), the oracle against a plain MPFR
+// computation on adversarial small cases, regression files round trip, and the runner's checks
+// of what a kernel does to memory.
+#include <gtest/gtest.h>
+
+#include <boost/multiprecision/mpfr.hpp>
+#include <cmath>
+#include <string>
+
+#include "osvs/api/attention_laws.h"
+#include "osvs/api/kind.h"
+#include "osvs/api/regression.h"
+#include "tiled_attention.h"
+
+namespace osvs::test {
+namespace {
+
+/// The mask as a matrix, row i = query i: '1' kept, '0' not.
+std::string mask_rows(const AttentionMask& m, std::int64_t lq, std::int64_t lk) {
+  std::string out;
+  for (std::int64_t i = 0; i < lq; ++i) {
+    for (std::int64_t j = 0; j < lk; ++j) out += key_kept(m, i, j, lq, lk) ? '1' : '0';
+    out += i + 1 < lq ? "/" : "";
+  }
+  return out;
+}
+
+/// flash-attention's documentation of its bottom-right causal mask (2 queries, 5 keys; 5
+/// queries, 2 keys) and torch's top-left is_causal on the same shapes.
+TEST(AttentionMask, MatchesTheDocumentedExamples) {
+  AttentionMask causal{MaskKind::Causal, MaskAlign::BottomRight, -1, -1};
+  EXPECT_EQ(mask_rows(causal, 2, 5), "11110/11111");
+  EXPECT_EQ(mask_rows(causal, 5, 2), "00/00/00/10/11");
+  causal.align = MaskAlign::TopLeft;
+  EXPECT_EQ(mask_rows(causal, 2, 5), "10000/11000");
+  EXPECT_EQ(mask_rows(causal, 5, 2), "10/11/11/11/11");
+}
+
+/// key_kept against the statement of docs/semantics.md §9, written again from it: with the
+/// diagonal D = i + (k_len - q_len) (bottom-right) or i (top-left), causal keeps j <= D and a
+/// window (l, r) keeps D - l <= j <= D + r (a negative bound: none on that side). Every shape
+/// up to 5 x 5, every bound of -1 ... 3.
+TEST(AttentionMask, EqualsItsStatementOnEveryTinyShape) {
+  for (MaskAlign align : {MaskAlign::BottomRight, MaskAlign::TopLeft})
+    for (std::int64_t lq = 0; lq <= 5; ++lq)
+      for (std::int64_t lk = 0; lk <= 5; ++lk)
+        for (std::int64_t left = -1; left <= 3; ++left)
+          for (std::int64_t right = -1; right <= 3; ++right)
+            for (std::int64_t i = 0; i < lq; ++i)
+              for (std::int64_t j = 0; j < lk; ++j) {
+                const std::int64_t d = align == MaskAlign::BottomRight ? i + lk - lq : i;
+                const bool window = (left < 0 || j >= d - left) && (right < 0 || j <= d + right);
+                EXPECT_EQ(key_kept({MaskKind::Window, align, left, right}, i, j, lq, lk), window)
+                    << lq << "x" << lk << " (" << left << ", " << right << ") i " << i << " j "
+                    << j;
+                EXPECT_EQ(key_kept({MaskKind::Causal, align, left, right}, i, j, lq, lk), j <= d);
+                EXPECT_TRUE(key_kept({MaskKind::None, align, left, right}, i, j, lq, lk));
+              }
+}
+
+using Big = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<3000>>;
+
+/// o and lse of one (query, head) by the formula, at 3000 bits: no error analysis, no Ziv loop.
+void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>& o, float& lse) {
+  const std::int64_t i = static_cast<std::int64_t>(row) / c.heads_q;  // one sequence
+  const int h = static_cast<int>(row % c.heads_q), g = h / (c.heads_q / c.heads_kv);
+  const std::int64_t lq = c.seqs[0].q_len, lk = c.seqs[0].k_len;
+  std::vector<Big> s;
+  std::vector<std::int64_t> keys;
+  for (std::int64_t j = 0; j < lk; ++j) {
+    if (!key_kept(c.mask, i, j, lq, lk)) continue;
+    Big dot = 0;
+    for (int d = 0; d < c.head_dim_qk; ++d)
+      dot += Big(c.q[row * c.head_dim_qk + d]) *
+             Big(c.k[static_cast<std::size_t>((j * c.heads_kv + g) * c.head_dim_qk + d)]);
+    s.push_back(dot * Big(c.scale));
+    keys.push_back(j);
+  }
+  Big m = s[0];
+  for (const Big& x : s) m = std::max(m, x);
+  Big d = 0;
+  std::vector<Big> num(static_cast<std::size_t>(c.head_dim_v), Big(0));
+  for (std::size_t t = 0; t < s.size(); ++t) {
+    const Big w = exp(s[t] - m);
+    d += w;
+    for (int comp = 0; comp < c.head_dim_v; ++comp)
+      num[comp] +=
+          w * Big(c.v[static_cast<std::size_t>((keys[t] * c.heads_kv + g) * c.head_dim_v + comp)]);
+  }
+  o.resize(static_cast<std::size_t>(c.head_dim_v));
+  for (int comp = 0; comp < c.head_dim_v; ++comp) o[comp] = static_cast<float>(Big(num[comp] / d));
+  lse = static_cast<float>(Big(m + log(d)));
+}
+
+AttentionCase one_sequence(std::int64_t lq, std::int64_t lk, int d, std::vector<float> q,
+                           std::vector<float> k, std::vector<float> v) {
+  AttentionCase c;
+  c.seqs = {{lq, lk}};
+  c.head_dim_qk = c.head_dim_v = d;
+  c.q = std::move(q);
+  c.k = std::move(k);
+  c.v = std::move(v);
+  return c;
+}
+
+/// Adversarial cases: tied scores, a score range past exp's (e^-200 next to e^0), values that
+/// cancel (o near 0 with M large), a causal mask with more queries than keys (empty rows
+/// skipped), subnormal-free f32 throughout so that mpfr's rounding to float is correct rounding.
+TEST(AttentionOracle, AgreesWithPlainMpfrOnAdversarialCases) {
+  std::vector<AttentionCase> cases = {
+      one_sequence(1, 4, 1, {1}, {2, 2, 2, 2}, {1, 2, 3, 5}),  // ties
+      one_sequence(1, 3, 1, {100}, {2, 0, 1.5f}, {1, -7, 3}),  // e^-200, e^-50
+      one_sequence(1, 3, 2, {1, 1}, {1, 0, 0, 1, 1, 1}, {1e6f, -1e6f, -1e6f, 1e6f, 3, -3}),
+      one_sequence(3, 5, 1, {0.5f, -0.25f, 3}, {1, -1, 2, 0.125f, -3}, {1, 2, 3, 4, 5}),
+  };
+  cases[3].mask = {MaskKind::Causal, MaskAlign::TopLeft, -1, -1};
+  for (const AttentionCase& c : cases) {
+    ASSERT_EQ(attention_case_problem(c), "");
+    const AttentionExact e = exact_attention(c, DType::F32);
+    for (std::size_t row = 0; row < e.kept.size(); ++row) {
+      if (e.kept[row] == 0) continue;
+      std::vector<float> o;
+      float lse = 0;
+      plain_attention(c, row, o, lse);
+      for (std::size_t comp = 0; comp < o.size(); ++comp)
+        EXPECT_EQ(e.o_rounded[row * o.size() + comp], o[comp])
+            << AttentionKind::summary(c) << " row " << row << " component " << comp;
+      EXPECT_EQ(e.lse_rounded[row], lse) << AttentionKind::summary(c) << " row " << row;
+    }
+  }
+}
+
+AttentionCase small_case() {
+  AttentionCase c =
+      one_sequence(2, 3, 2, {1, 0.5f, -1, 2}, {1, 2, 3, 4, 5, 6}, {1, -1, 2, -2, 3, -3});
+  c.page_size = 4;
+  c.page_order = {1, 0};  // one logical page (a slot unused), one spare
+  c.mask = {MaskKind::Window, MaskAlign::BottomRight, 1, 0};
+  return c;
+}
+
+TEST(AttentionRegression, RoundTripsThroughItsFile) {
+  Regression<AttentionKind> r;
+  r.kernel = "osvs.attention.tiled_host";
+  r.law = "accuracy";
+  r.input = small_case();
+  const Regression<AttentionKind> back = regression_from_json<AttentionKind>(to_json(r));
+  EXPECT_EQ(to_json(back), to_json(r));
+  EXPECT_EQ(back.input.page_order, r.input.page_order);
+  EXPECT_EQ(back.input.mask, r.input.mask);
+  EXPECT_EQ(regression_kind(to_json(r)), "attention");
+  std::string text = to_json(r);
+  text.replace(text.find("\"page_order\""), 12, "\"page_ordre\"");
+  EXPECT_THROW(regression_from_json<AttentionKind>(text), std::runtime_error);
+}
+
+AttentionKernel host_kernel(const char* name, void (*run)(const AttentionProblem&)) {
+  return builtin::declare_tiled_attention(name, run);
+}
+
+std::string failure_of(const AttentionKernel& k) {
+  try {
+    run_attention_kernel(k, small_case());
+  } catch (const KernelFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AttentionRunner, NamesWhatAKernelDidToMemory) {
+  EXPECT_EQ(failure_of(host_kernel("good", builtin::tiled_attention<builtin::TiledAttention>)), "");
+  const std::string past = failure_of(host_kernel("past", [](const AttentionProblem& p) {
+    builtin::tiled_attention<builtin::TiledAttention>(p);
+    p.o<float>()[p.total_q * p.heads_q * p.head_dim_v] = 0;
+  }));
+  EXPECT_NE(past.find("wrote past the end of its output o"), std::string::npos) << past;
+  const std::string unwritten = failure_of(host_kernel("no_lse", [](const AttentionProblem& p) {
+    AttentionProblem q = p;
+    std::vector<float> scratch(static_cast<std::size_t>(p.total_q * p.heads_q));
+    q.lse = scratch.data();
+    builtin::tiled_attention<builtin::TiledAttention>(q);
+  }));
+  EXPECT_NE(unwritten.find("left lse[token 0][head 0] unwritten"), std::string::npos) << unwritten;
+  const std::string modified = failure_of(host_kernel("writes_k", [](const AttentionProblem& p) {
+    builtin::tiled_attention<builtin::TiledAttention>(p);
+    const_cast<float*>(p.k<float>())[0] = 7;
+  }));
+  EXPECT_NE(modified.find("modified its input k"), std::string::npos) << modified;
+  AttentionCase bad = small_case();
+  bad.heads_kv = 2;
+  EXPECT_THROW(run_attention_kernel(
+                   host_kernel("good", builtin::tiled_attention<builtin::TiledAttention>), bad),
+               std::invalid_argument);
+}
+
+TEST(AttentionDeclaration, AMisspeltLawIsARegistrationError) {
+  AttentionKernel k =
+      host_kernel("osvs.test.misspelt", builtin::tiled_attention<builtin::TiledAttention>);
+  k.skip("accuarcy", "typo");
+  const std::string why = declaration_problem(k);
+  EXPECT_NE(why.find("'accuarcy' is not an attention law (accuracy, empty_rows, poison, gqa, "
+                     "determinism)"),
+            std::string::npos)
+      << why;
+  EXPECT_THROW(register_kernel(k), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace osvs::test

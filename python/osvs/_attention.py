@@ -1,0 +1,130 @@
+"""AttentionKernel: a whole attention forward under osvs's attention laws (docs/semantics.md §9).
+
+    def my_attention(q, k, v, p):          # q (total_q, heads_q, d); k, v (tokens, heads_kv, d)
+        ...                                # p: cu_seqlens_q / _k, block_table, scale, mask, ...
+        return o                           # (total_q, heads_q, d_v); with lse_bases: (o, lse)
+
+    osvs.check_attention(my_attention, name="my.attention", masks=("none", "causal"), gqa=True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._arrays import ELEMENT_TYPES, on_host
+
+_PYTHON_TYPE = {core: name for name, (core, _) in ELEMENT_TYPES.items()}  # "bf16" -> "bfloat16"
+
+
+@dataclasses.dataclass(frozen=True)
+class AttentionProblem:
+    """One launch's description, as the C++ AttentionProblem (docs/semantics.md §9).
+
+    Sequence s has queries ``cu_seqlens_q[s] ... cu_seqlens_q[s + 1] - 1`` and
+    ``cu_seqlens_k[s + 1] - cu_seqlens_k[s]`` keys. Contiguous K/V (``page_size == 0``): key j of
+    sequence s at token ``cu_seqlens_k[s] + j``; paged: k and v have shape
+    (num_pages, page_size, heads_kv, d) and key j sits in page ``block_table[s, j // page_size]``
+    at slot ``j % page_size``. ``mask`` is "none", "causal" or "window" (``window`` = (left,
+    right), -1 unbounded), its diagonal ``mask_align`` ("bottom-right" or "top-left"); scores
+    are ``scale * q.k``; query head h reads kv head ``h // (heads_q // heads_kv)``."""
+
+    cu_seqlens_q: np.ndarray
+    cu_seqlens_k: np.ndarray
+    block_table: Optional[np.ndarray]
+    scale: float
+    mask: str
+    mask_align: str
+    window: Tuple[int, int]
+    base: str
+    page_size: int
+    heads_q: int
+    heads_kv: int
+    head_dim_qk: int
+    head_dim_v: int
+    dtype: str  # "float32", "bfloat16" or "float16"
+
+    @property
+    def causal(self) -> bool:
+        return self.mask == "causal"
+
+
+@dataclasses.dataclass
+class AttentionKernel:
+    """A black-box attention forward: ``fn(q, k, v, problem) -> o`` or ``(o, lse)``.
+
+    q, k, v come as NumPy arrays of ``dtype`` (bfloat16 as its uint16 bits, which ``to_input``
+    may turn into what the kernel takes, e.g. a torch tensor on the GPU); o is returned in the
+    same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the kernel also returns
+    the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
+    (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
+    ``mask_align``, ``gqa``, ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
+    ``empty_row_lse`` ("-inf" or "+inf"), ``accuracy`` (o_ulps, o_ulps_per_key, o_per_score,
+    lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``."""
+
+    kind = "attention"  # the core's kind of kernel
+
+    fn: Callable[..., Any]
+    name: str
+    dtypes: Sequence[str] = ("float32",)
+    masks: Sequence[str] = ("none",)
+    mask_align: str = "bottom-right"
+    gqa: bool = False
+    varlen: bool = True
+    page_sizes: Sequence[int] = ()
+    paged_only: bool = False
+    head_dims: Sequence[int] = ()
+    lse_bases: Sequence[str] = ()
+    lse_layout: str = "heads_tokens"
+    empty_row_lse: str = "-inf"
+    accuracy: Tuple[float, float, float, float, float, float] = (2, 0, 0, 8, 0, 0)
+    conventions: Sequence[str] = ()
+    skip: Dict[str, str] = dataclasses.field(default_factory=dict)
+    known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
+    to_input: Optional[Callable[[np.ndarray], Any]] = None
+
+    def declaration(self) -> dict:
+        for d in self.dtypes:
+            if d not in ELEMENT_TYPES:
+                raise ValueError(f"dtype {d!r}: one of {sorted(ELEMENT_TYPES)}")
+        return {"name": self.name, "in_types": [ELEMENT_TYPES[d][0] for d in self.dtypes],
+                "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
+                "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
+                "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
+                "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,
+                "empty_row_lse": self.empty_row_lse,
+                "accuracy": tuple(float(a) for a in self.accuracy),
+                "conventions": list(self.conventions), "skip": dict(self.skip),
+                "known_defect": dict(self.known_defect)}
+
+    def call(self, q, k, v, cu_q, cu_k, table, meta):
+        dtype = _PYTHON_TYPE[meta["dtype"]]
+        hq, hk = meta["heads_q"], meta["heads_kv"]
+        dqk, dv, page = meta["head_dim_qk"], meta["head_dim_v"], meta["page_size"]
+        q = q.reshape(q.shape[0], hq, dqk)
+        if page > 0:
+            k = k.reshape(-1, page, hk, dqk)
+            v = v.reshape(-1, page, hk, dv)
+        else:
+            k = k.reshape(k.shape[0], hk, dqk)
+            v = v.reshape(v.shape[0], hk, dv)
+        problem = AttentionProblem(
+            cu_seqlens_q=np.asarray(cu_q, dtype=np.int32), cu_seqlens_k=np.asarray(cu_k, dtype=np.int32),
+            block_table=None if table is None else np.asarray(table, dtype=np.int32),
+            scale=float(meta["scale"]), mask=meta["mask"], mask_align=meta["mask_align"],
+            window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
+            page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype)
+        args = [q, k, v]
+        if self.to_input:
+            args = [self.to_input(a) for a in args]
+        result = self.fn(*args, problem)
+        total_q = q.shape[0]
+        if not self.lse_bases:
+            return on_host(result, "the kernel's o", dtype).reshape(total_q, hq * dv)
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise TypeError("an attention kernel that declares lse_bases returns (o, lse)")
+        o = on_host(result[0], "the kernel's o", dtype).reshape(total_q, hq * dv)
+        lse = np.ascontiguousarray(on_host(result[1], "the kernel's lse")).reshape(-1)
+        return o, lse

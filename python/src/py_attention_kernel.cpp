@@ -1,0 +1,151 @@
+#include "py_attention_kernel.h"
+
+#include <nanobind/stl/string.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "osvs/api/registry.h"
+#include "py_arrays.h"
+#include "py_interrupt.h"
+
+namespace osvs::python {
+namespace {
+
+nb::list ints(const std::int32_t* x, std::int64_t n) {
+  nb::list out;
+  for (std::int64_t i = 0; i < n; ++i) out.append(x[i]);
+  return out;
+}
+
+void call_python(const nb::callable& call, const AttentionProblem& p, bool writes_lse) {
+  nb::gil_scoped_acquire gil;
+  call_unless_interrupted([&] {
+    const std::int64_t kv_tokens =
+        p.page_size > 0 ? std::int64_t{p.num_pages} * p.page_size : p.total_k;
+    const std::int64_t q_cols = std::int64_t{p.heads_q} * p.head_dim_qk;
+    const std::int64_t k_cols = std::int64_t{p.heads_kv} * p.head_dim_qk;
+    const std::int64_t v_cols = std::int64_t{p.heads_kv} * p.head_dim_v;
+    const std::int64_t o_cols = std::int64_t{p.heads_q} * p.head_dim_v;
+    const nb::object q = rows_array(p.q_ptr, p.in_type, p.total_q, q_cols, q_cols);
+    const nb::object k = rows_array(p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols);
+    const nb::object v = rows_array(p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols);
+    nb::object table = nb::none();
+    if (p.block_table != nullptr) {
+      nb::list rows;
+      for (int s = 0; s < p.batch; ++s)
+        rows.append(ints(p.block_table + s * p.max_pages, p.max_pages));
+      table = rows;
+    }
+    nb::dict meta;
+    meta["scale"] = p.scale;
+    meta["mask"] = to_string(p.mask.kind);
+    meta["mask_align"] = to_string(p.mask.align);
+    meta["window_left"] = p.mask.window_left;
+    meta["window_right"] = p.mask.window_right;
+    meta["base"] = to_string(p.base);
+    meta["page_size"] = p.page_size;
+    meta["heads_q"] = p.heads_q;
+    meta["heads_kv"] = p.heads_kv;
+    meta["head_dim_qk"] = p.head_dim_qk;
+    meta["head_dim_v"] = p.head_dim_v;
+    meta["dtype"] = to_string(p.in_type);
+    const nb::object result = call(q, k, v, ints(p.cu_seqlens_q, p.batch + 1),
+                                   ints(p.cu_seqlens_k, p.batch + 1), table, meta);
+    if (!rows_unchanged(q, p.q_ptr, p.in_type, p.total_q, q_cols, q_cols) ||
+        !rows_unchanged(k, p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols) ||
+        !rows_unchanged(v, p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols))
+      throw std::runtime_error("the kernel modified its input arrays");
+    if (!writes_lse) {
+      copy_rows_out(result, p.o_ptr, p.out_type, p.total_q, o_cols, o_cols, "the kernel's o");
+      return;
+    }
+    const nb::tuple out = nb::cast<nb::tuple>(result);
+    if (out.size() != 2) throw std::runtime_error("the kernel's result: expected (o, lse)");
+    copy_rows_out(out[0], p.o_ptr, p.out_type, p.total_q, o_cols, o_cols, "the kernel's o");
+    copy_vector_out(out[1], p.lse, p.total_q * p.heads_q, "the kernel's lse");
+  });
+}
+
+template <class E, class F>
+std::vector<E> parsed(const nb::dict& d, const char* key, F parse) {
+  std::vector<E> out;
+  for (nb::handle h : nb::cast<nb::list>(d[key])) out.push_back(parse(nb::cast<std::string>(h)));
+  return out;
+}
+
+DType dtype_of(const std::string& s) {
+  const auto t = parse_dtype(s);
+  if (!t) throw std::invalid_argument("dtype '" + s + "': f32, bf16 or f16");
+  return *t;
+}
+
+MaskKind mask_of(const std::string& s) {
+  for (MaskKind m : {MaskKind::None, MaskKind::Causal, MaskKind::Window})
+    if (s == to_string(m)) return m;
+  throw std::invalid_argument("mask '" + s + "': none, causal or window");
+}
+
+LseBase base_of(const std::string& b) {
+  if (const auto base = parse_lse_base(b)) return *base;
+  throw std::invalid_argument("lse base '" + b + "': e or 2");
+}
+
+}  // namespace
+
+AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable call) {
+  AttentionKernel k(nb::cast<std::string>(d["name"]), Where::Host);
+  const std::vector<LseBase> bases = parsed<LseBase>(d, "lse_bases", base_of);
+  const std::string align = nb::cast<std::string>(d["mask_align"]);
+  if (align != "bottom-right" && align != "top-left")
+    throw std::invalid_argument("mask_align '" + align + "': bottom-right or top-left");
+  const std::string layout = nb::cast<std::string>(d["lse_layout"]);
+  if (layout != "heads_tokens" && layout != "tokens_heads")
+    throw std::invalid_argument("lse_layout '" + layout + "': heads_tokens or tokens_heads");
+  const std::string empty = nb::cast<std::string>(d["empty_row_lse"]);
+  if (empty != "-inf" && empty != "+inf")
+    throw std::invalid_argument("empty_row_lse '" + empty + "': -inf or +inf");
+  const bool writes_lse = !bases.empty();
+  std::vector<int> pages, dims;
+  for (nb::handle h : nb::cast<nb::list>(d["page_sizes"])) pages.push_back(nb::cast<int>(h));
+  for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) dims.push_back(nb::cast<int>(h));
+  const nb::tuple a = nb::cast<nb::tuple>(d["accuracy"]);
+  if (a.size() != 6)
+    throw std::invalid_argument(
+        "accuracy: (o_ulps, o_ulps_per_key, o_per_score, lse_ulps, "
+        "lse_ulps_per_key, lse_per_score)");
+  k.run([call, writes_lse](const AttentionProblem& p) { call_python(call, p, writes_lse); })
+      .in_types(parsed<DType>(d, "in_types", dtype_of))
+      .masks(parsed<MaskKind>(d, "masks", mask_of))
+      .mask_align(align == "bottom-right" ? MaskAlign::BottomRight : MaskAlign::TopLeft)
+      .gqa(nb::cast<bool>(d["gqa"]))
+      .varlen(nb::cast<bool>(d["varlen"]))
+      .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
+      .head_dims(dims)
+      .empty_row_lse(empty == "-inf" ? EmptyRowLse::NegInf : EmptyRowLse::PosInf)
+      .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),
+                 nb::cast<double>(a[3]), nb::cast<double>(a[4]), nb::cast<double>(a[5])});
+  if (writes_lse)
+    k.lse(bases,
+          layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
+  ValueConventions conventions;
+  for (nb::handle c : nb::cast<nb::list>(d["conventions"])) {
+    const std::string name = nb::cast<std::string>(c);
+    if (name == "any_nan_bits")
+      conventions.any_nan_bits = true;
+    else if (name == "either_zero_sign")
+      conventions.either_zero_sign = true;
+    else
+      throw std::invalid_argument("convention '" + name + "': any_nan_bits or either_zero_sign");
+  }
+  k.value_conventions(conventions);
+  for (const auto& [law, why] : nb::cast<nb::dict>(d["skip"]))
+    k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
+  for (const auto& [law, why] : nb::cast<nb::dict>(d["known_defect"]))
+    k.known_defect(nb::cast<std::string>(law), nb::cast<std::string>(why));
+  if (const std::string problem = declaration_problem(k); !problem.empty())
+    throw std::invalid_argument(problem);
+  return k;
+}
+
+}  // namespace osvs::python

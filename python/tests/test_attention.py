@@ -1,0 +1,91 @@
+"""Attention laws on NumPy attention forwards: a float64 reference (rounded once to float32)
+passes every law, varlen, GQA, paged K/V and every mask included; one that ignores the mask and
+one that forgets pages fail, each with a small case that replays."""
+
+import numpy as np
+import pytest
+
+import osvs
+
+
+def kept(p, i, j, lq, lk):
+    """docs/semantics.md §9's mask, written from its text."""
+    if p.mask == "none":
+        return True
+    d = i + (lk - lq if p.mask_align == "bottom-right" else 0)
+    if p.mask == "causal":
+        return j <= d
+    left, right = p.window
+    return (left < 0 or j >= d - left) and (right < 0 or j <= d + right)
+
+
+def gather(kv, p, s, lk):
+    """Sequence s's keys (or values): (lk, heads_kv, d), through the block table when paged."""
+    if p.page_size == 0:
+        start = p.cu_seqlens_k[s]
+        return kv[start:start + lk]
+    return np.stack([kv[p.block_table[s][j // p.page_size], j % p.page_size] for j in range(lk)]) \
+        if lk else np.zeros((0,) + kv.shape[2:], kv.dtype)
+
+
+def attention(q, k, v, p, honour_mask=True, honour_pages=True):
+    o = np.zeros((q.shape[0], p.heads_q, p.head_dim_v), np.float64)
+    lse = np.full((p.heads_q, q.shape[0]), -np.inf)
+    group = p.heads_q // p.heads_kv
+    for s in range(len(p.cu_seqlens_q) - 1):
+        q0, lq = p.cu_seqlens_q[s], p.cu_seqlens_q[s + 1] - p.cu_seqlens_q[s]
+        lk = p.cu_seqlens_k[s + 1] - p.cu_seqlens_k[s]
+        if honour_pages:
+            ks, vs = gather(k, p, s, lk), gather(v, p, s, lk)
+        else:  # reads the pages as if they were contiguous
+            flat_k, flat_v = k.reshape(-1, *k.shape[-2:]), v.reshape(-1, *v.shape[-2:])
+            start = p.cu_seqlens_k[s]
+            ks, vs = flat_k[start:start + lk], flat_v[start:start + lk]
+        for i in range(lq):
+            keys = [j for j in range(lk) if not honour_mask or kept(p, i, j, lq, lk)]
+            for h in range(p.heads_q):
+                if not keys:
+                    continue
+                g = h // group
+                scores = np.array([p.scale * np.dot(q[q0 + i, h].astype(np.float64),
+                                                    ks[j, g].astype(np.float64)) for j in keys])
+                m = scores.max()
+                w = np.exp(scores - m)
+                o[q0 + i, h] = (w[:, None] * vs[keys, g].astype(np.float64)).sum(0) / w.sum()
+                lse[h, q0 + i] = m + np.log(w.sum())
+    return o.astype(np.float32), lse.astype(np.float32)
+
+
+DECLARATION = dict(masks=("none", "causal", "window"), gqa=True, page_sizes=(2, 4),
+                   lse_bases=("e",), accuracy=(1, 0, 0, 4, 0, 0))
+
+
+def test_a_float64_reference_passes_every_law():
+    result = osvs.check_attention(attention, name="numpy.attention", **DECLARATION)
+    assert result.ok, str(result)
+    assert [r.law for r in result.laws] == osvs.attention_laws()
+    assert all(r.status == "passed" and r.judged > 0 for r in result.laws), str(result)
+
+
+def test_ignoring_the_mask_fails_and_replays():
+    def unmasked(q, k, v, p):
+        return attention(q, k, v, p, honour_mask=False)
+
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_attention(unmasked, name="numpy.attention_unmasked", laws=["accuracy"],
+                             **DECLARATION)
+    r = e.value.result["accuracy"]
+    assert len(r.case["seqs"]) == 1 and r.case["mask"] != "none", r
+    assert sum(k for _, k in r.case["seqs"]) <= 3, r  # two keys and a mask show it
+    assert osvs.read_regression(r.regression)["kind"] == "attention"
+    assert osvs.replay(r.regression, attention, **DECLARATION).status == "as_expected"
+
+
+def test_forgetting_the_block_table_fails():
+    def contiguous(q, k, v, p):
+        return attention(q, k, v, p, honour_pages=False)
+
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_attention(contiguous, name="numpy.attention_no_pages", laws=["accuracy"],
+                             **DECLARATION)
+    assert e.value.result["accuracy"].case["page_size"] > 0
