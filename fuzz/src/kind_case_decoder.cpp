@@ -36,6 +36,13 @@ float in_o_domain(float x, DType t) {
   return round_to(t, std::clamp(x, -0x1p16f, 0x1p16f));
 }
 
+/// A decoded q, k or v value in the attention generator's range: finite, |x| <= 2^6, and 0 below
+/// 2^-18 (the laws' cases are finite; poison is the poison law's to inject).
+float in_attention_domain(float x, DType t) {
+  if (!std::isfinite(x) || std::fabs(x) < 0x1p-18f) return std::signbit(x) ? -0.0f : 0.0f;
+  return round_to(t, std::clamp(x, -0x1p6f, 0x1p6f));
+}
+
 template <class T>
 const T& pick(ByteReader& in, const std::vector<T>& options) {
   return options[in.below(static_cast<std::uint32_t>(options.size()))];
@@ -98,6 +105,46 @@ MergeCase decode_case(ByteReader& in, const MergeKernel& k, const MergeLaw&) {
     if (rows % h == 0) divisors.push_back(h);
   c.shape = {pick(in, divisors), in.below(3), in.below(4)};
   return fit_to(k, c);
+}
+
+AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const AttentionLaw&) {
+  AttentionCase c;
+  c.in_type = pick(in, k.in_types());
+  c.seqs.clear();
+  const int batch = 1 + static_cast<int>(in.below(3));
+  const AttentionSequence first{1 + in.below(4), in.below(9)};
+  for (int s = 0; s < batch; ++s)
+    c.seqs.push_back(k.varlen() && s > 0 ? AttentionSequence{in.below(5), in.below(9)} : first);
+  c.heads_kv = 1 + static_cast<int>(in.below(2));
+  c.heads_q = c.heads_kv * (k.gqa() ? 1 + static_cast<int>(in.below(3)) : 1);
+  const std::vector<int> dims =
+      k.head_dims().empty() ? std::vector<int>{1, 2, 3, 4, 5, 8, 16} : k.head_dims();
+  c.head_dim_qk = c.head_dim_v = pick(in, dims);
+  c.scale = pick(in, std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 0.3f});
+  c.mask.kind = pick(in, k.masks());
+  c.mask.align = k.mask_align();
+  if (c.mask.kind == MaskKind::Window) {
+    c.mask.window_left = static_cast<std::int64_t>(in.below(5)) - 1;
+    c.mask.window_right = static_cast<std::int64_t>(in.below(4)) - 1;
+  }
+  if (k.writes_lse()) c.base = pick(in, k.lse_bases());
+  if (!k.page_sizes().empty() && (k.paged_only() || in.below(2) == 1)) {
+    c.page_size = pick(in, k.page_sizes());
+    c.page_order.resize(static_cast<std::size_t>(c.logical_pages() + in.below(3)));
+    for (std::size_t i = 0; i < c.page_order.size(); ++i)
+      c.page_order[i] = static_cast<std::int64_t>(i);
+    for (std::size_t i = 0; i + 1 < c.page_order.size(); ++i)
+      std::swap(c.page_order[i],
+                c.page_order[i + in.below(static_cast<std::uint32_t>(c.page_order.size() - i))]);
+  }
+  const auto values = [&](std::vector<float>& x, std::int64_t n) {
+    x = decode_floats(in, static_cast<std::size_t>(n), c.in_type);
+    for (float& v : x) v = in_attention_domain(v, c.in_type);
+  };
+  values(c.q, c.total_q() * c.heads_q * c.head_dim_qk);
+  values(c.k, c.total_k() * c.heads_kv * c.head_dim_qk);
+  values(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
+  return c;
 }
 
 }  // namespace osvs::fuzz

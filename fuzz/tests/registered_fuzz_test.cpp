@@ -1,5 +1,5 @@
 // The fuzz run over the registry: every byte string decodes to a judged case or to nothing to
-// run (never an exception), both kinds are reached, a broken host kernel is found with a
+// run (never an exception), every kind is reached, a broken host kernel is found with a
 // regression file that replays as failing, and a correct one never is.
 #include <gtest/gtest.h>
 
@@ -14,6 +14,7 @@
 #include "osvs/fuzz/registered_fuzz.h"
 #include "osvs/kernels/attention/merge_model.h"
 #include "osvs/kernels/stable_hash.h"
+#include "tiled_attention.h"
 
 namespace osvs::fuzz {
 namespace {
@@ -38,7 +39,8 @@ void unnormalised_softmax(const RowProblem& p) {
     for (std::int64_t j = 0; j < p.cols; ++j) p.y<float>()[i * p.y_stride + j] *= 3;
 }
 
-/// Registers the test's kernels once: a correct and a broken row kernel, a correct merge.
+/// Registers the test's kernels once: a correct and a broken row kernel, a correct merge, osvs's
+/// tiled attention kernel (which holds its contract on every decoded case).
 void register_test_kernels() {
   static const bool once = [] {
     for (const auto& [name, fn] : {std::pair{"test.exact", &exact_softmax},
@@ -50,6 +52,8 @@ void register_test_kernels() {
     register_kernel(MergeKernel("test.model_merge", Where::Host).run([](const MergeProblem& p) {
       store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base));
     }));
+    register_kernel(builtin::declare_tiled_attention(
+        "test.tiled_attention", builtin::tiled_attention<builtin::TiledAttention>));
     return true;
   }();
   (void)once;
@@ -79,7 +83,7 @@ TEST(RegisteredFuzz, FindsTheBrokenKernelAndOnlyIt) {
     if (r.kind == "row" && replayable.empty()) replayable = r.regression;
   }
   EXPECT_EQ(ran, 600) << "every input has a kernel and a law of its kind to run";
-  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention"}));
   EXPECT_EQ(found_in, (std::set<std::string>{"test.unnormalised"}));
   ASSERT_FALSE(replayable.empty());
   const Regression<RowKind> reg = regression_from_json<RowKind>(replayable);

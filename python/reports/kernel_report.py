@@ -1,6 +1,7 @@
-"""A report of kernels under osvs's row laws: each kernel's results (status, reason, shrunk case),
-the shrunk cases as regression files, and the provenance of the run (date, commit, machine,
-library versions, settings). The drivers numpy_cpu.py and torch_triton_gpu.py call run().
+"""A report of kernels under osvs's laws: each kernel's results (status, reason, shrunk case), the
+shrunk cases as regression files, and the provenance of the run (date, commit, machine, library
+versions, settings). The drivers numpy_cpu.py, torch_triton_gpu.py (row kernels) and
+torch_attention_gpu.py (attention kernels, check=osvs.check_attention) call run().
 
 Writes OUT/report.md, OUT/results.json and OUT/regressions/<kernel>/<law>-<id>.json.
 """
@@ -35,8 +36,8 @@ def arguments(description: str):
     return p.parse_args()
 
 
-def run(title: str, kernels, args, machine: dict) -> None:
-    """kernels: (name, keywords of check_softmax); machine: provenance beyond the common."""
+def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> None:
+    """kernels: (name, keywords of `check`); machine: provenance beyond the common."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     provenance = {
@@ -50,7 +51,7 @@ def run(title: str, kernels, args, machine: dict) -> None:
     for name, spec in kernels:
         start = time.time()
         try:
-            r = osvs.check_softmax(name=name, seed=args.seed, max_cases=args.max_cases,
+            r = check(name=name, seed=args.seed, max_cases=args.max_cases,
                                    shrink_seconds=args.shrink_seconds,
                                    regression_dir=str(out / "regressions"),
                                    raise_on_failure=False, **spec)

@@ -21,4 +21,9 @@ RowCase decode_case(ByteReader& in, const RowKernel& k, const RowLaw& law);
 /// the special_values law's own to inject.
 MergeCase decode_case(ByteReader& in, const MergeKernel& k, const MergeLaw& law);
 
+/// 1 ... 3 sequences of up to 4 queries and 8 keys, the heads, head_dim, in type, mask, lse base
+/// and pages k declares (pages in a decoded order, spare ones too); q, k and v finite with
+/// |x| <= 2^6 (0 below 2^-18), as the law runs' generator draws them.
+AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const AttentionLaw& law);
+
 }  // namespace osvs::fuzz

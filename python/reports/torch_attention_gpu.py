@@ -1,0 +1,182 @@
+"""torch's attention kernels on the GPU under osvs's attention laws, through the Python bindings:
+scaled_dot_product_attention under each backend it offers (math, flash, memory-efficient, cuDNN)
+and flex_attention (compiled, with causal and sliding-window mask_mods), each given CUDA tensors
+(``to_input``) and returning CUDA tensors, read back through DLPack.
+
+    python3 python/reports/torch_attention_gpu.py OUT [--max-cases 100] [--seed 20261130]
+        [--only NAME]
+
+The adapters loop over the varlen batch's sequences (torch's kernels take one length a call),
+SDPA's causal mask is top-left (its is_causal), flex's mask_mods are bottom-right (as
+docs/semantics.md §9 states them). Each backend's dtypes and GQA support are probed on a tiny
+problem first and declared as found (reported). The contract is declared, not derived: what a
+user of a bf16 / f32 library kernel would expect (2 ulp of the type at the magnitude M, 1 ulp a
+key, 4 (d + 1) S 2^-24 M for the score rounding; lse 8 ulp + 1 a key); a law that fails is a
+finding, printed and saved with its shrunk case.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernel_report import arguments, command_output, run  # noqa: E402
+from torch_triton_gpu import to_cuda  # noqa: E402
+
+import osvs  # noqa: E402
+
+CONTRACT = (2, 1, 4, 8, 1, 4)
+HEAD_DIMS = (8, 16, 32)
+TORCH_TYPE = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def per_sequence(q, k, v, p, attend):
+    """o (total_q, heads_q, d_v) from attend(q_s, k_s, v_s, lq, lk) on (1, heads, len, d)."""
+    o = torch.zeros(q.shape[0], p.heads_q, p.head_dim_v, dtype=q.dtype, device=q.device)
+    lse = torch.full((p.heads_q, q.shape[0]), float("-inf"), device=q.device)
+    cq, ck = p.cu_seqlens_q, p.cu_seqlens_k
+    for s in range(len(cq) - 1):
+        q0, q1, k0, k1 = int(cq[s]), int(cq[s + 1]), int(ck[s]), int(ck[s + 1])
+        if q1 == q0:
+            continue
+        qs, ks, vs = (x.transpose(0, 1).unsqueeze(0) for x in (q[q0:q1], k[k0:k1], v[k0:k1]))
+        out = attend(qs, ks, vs, q1 - q0, k1 - k0)
+        if isinstance(out, tuple):
+            out, l = out
+            lse[:, q0:q1] = l[0].float()
+        o[q0:q1] = out[0].transpose(0, 1)
+    return o, lse
+
+
+def sdpa(backend):
+    from torch.nn.attention import sdpa_kernel
+
+    def fn(q, k, v, p):
+        def attend(qs, ks, vs, lq, lk):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(qs, ks, vs, is_causal=p.causal,
+                                                      scale=p.scale,
+                                                      enable_gqa=p.heads_q != p.heads_kv)
+        return per_sequence(q, k, v, p, attend)[0]
+    return fn
+
+
+_KEEP = None  # the kept (query, key) pairs of flex's current call: (lq, lk) bool on the GPU
+
+
+def _keep_mod(b, h, i, j):
+    """flex's mask_mod: one function for every call (so the compiled kernel is reused), reading
+    the current sequence's mask from _KEEP."""
+    return _KEEP[i, j]
+
+
+def flex():
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    compiled = torch.compile(flex_attention, dynamic=True)
+
+    def fn(q, k, v, p):
+        left, right = p.window
+
+        def attend(qs, ks, vs, lq, lk):
+            global _KEEP
+            i = torch.arange(lq, device="cuda")[:, None]
+            j = torch.arange(lk, device="cuda")[None, :]
+            d = i + (lk - lq)  # bottom-right, as the kernel is declared
+            keep = torch.ones(lq, lk, dtype=torch.bool, device="cuda")
+            if p.mask == "causal":
+                keep = j <= d
+            elif p.mask == "window":
+                if right >= 0:
+                    keep = keep & (j <= d + right)
+                if left >= 0:
+                    keep = keep & (j >= d - left)
+            _KEEP = keep
+            mask = create_block_mask(_keep_mod, None, None, lq, lk, device="cuda")
+            return compiled(qs, ks, vs, block_mask=mask, scale=p.scale,
+                            enable_gqa=p.heads_q != p.heads_kv, return_lse=True)
+        return per_sequence(q, k, v, p, attend)
+    return fn
+
+
+def probe(fn, dtypes, gqa=True):
+    """The dtypes (and whether GQA) fn runs on a 2-query, 3-key problem: what it is declared to
+    take. A dtype it refuses is left out (reported), not a finding."""
+    p = osvs.AttentionProblem(cu_seqlens_q=np.array([0, 2], np.int32),
+                              cu_seqlens_k=np.array([0, 3], np.int32), block_table=None,
+                              scale=0.5, mask="none", mask_align="top-left", window=(-1, -1),
+                              base="e", page_size=0, heads_q=2, heads_kv=1 if gqa else 2,
+                              head_dim_qk=8, head_dim_v=8, dtype="float32")
+    ok = []
+    for d in dtypes:
+        try:
+            t = TORCH_TYPE[d]
+            q = torch.ones(2, 2, 8, dtype=t, device="cuda")
+            kv = torch.ones(3, p.heads_kv, 8, dtype=t, device="cuda")
+            fn(q, kv, kv, p)
+            torch.cuda.synchronize()
+            ok.append(d)
+        except Exception as e:  # noqa: BLE001 - the probe's purpose
+            print(f"probe: {d}{' with GQA' if gqa else ''}: {type(e).__name__}: {e}"[:300],
+                  file=sys.stderr)
+    return ok
+
+
+def kernels(only=None):
+    """(name, check_attention keywords) of each kernel (``only``: those whose name contains it),
+    and what the probes found."""
+    from torch.nn.attention import SDPBackend
+    out, probed = [], {}
+    common = dict(accuracy=CONTRACT, to_input=to_cuda, head_dims=HEAD_DIMS)
+    all_types = ("float32", "bfloat16", "float16")
+    for name, backend in [("math", SDPBackend.MATH), ("flash", SDPBackend.FLASH_ATTENTION),
+                          ("efficient", SDPBackend.EFFICIENT_ATTENTION),
+                          ("cudnn", SDPBackend.CUDNN_ATTENTION)]:
+        if only and only not in f"torch.sdpa.{name}":
+            continue
+        fn = sdpa(backend)
+        gqa_types = probe(fn, all_types, gqa=True)
+        types = gqa_types or probe(fn, all_types, gqa=False)
+        probed[f"sdpa.{name}"] = {"dtypes": types, "gqa": bool(gqa_types)}
+        if not types:
+            continue
+        out.append((f"torch.sdpa.{name}", dict(fn=fn, dtypes=types, gqa=bool(gqa_types),
+                                               masks=("none", "causal"), mask_align="top-left",
+                                               **common)))
+    if only and only not in "torch.flex_attention":
+        return out, probed
+    fn = flex()
+    types = probe(fn, all_types, gqa=True)
+    probed["flex_attention"] = {"dtypes": types, "gqa": True}
+    if types:
+        out.append(("torch.flex_attention", dict(fn=fn, dtypes=types, gqa=True,
+                                                 masks=("none", "causal", "window"),
+                                                 mask_align="bottom-right", lse_bases=("e",),
+                                                 **common)))
+    return out, probed
+
+
+def main():
+    only = None
+    if "--only" in sys.argv:  # --only NAME: the kernels whose name contains NAME
+        at = sys.argv.index("--only")
+        only = sys.argv[at + 1]
+        del sys.argv[at:at + 2]
+    args = arguments(__doc__.splitlines()[0])
+    if not torch.cuda.is_available():
+        sys.exit("no CUDA device: this script checks GPU kernels")
+    ks, probed = kernels(only)
+    machine = {"gpu": torch.cuda.get_device_name(0),
+               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
+                                        "--format=csv,noheader"),
+               "torch": torch.__version__, "cuda": torch.version.cuda,
+               "contract": f"declared {CONTRACT} (AttentionAccuracy, docs/semantics.md §9)",
+               "probed": probed}
+    run("torch attention kernels under osvs's attention laws (Python bindings, GPU)", ks, args,
+        machine, check=osvs.check_attention)
+
+
+if __name__ == "__main__":
+    main()
