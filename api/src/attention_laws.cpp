@@ -157,6 +157,9 @@ AttentionCase with_empty_kv(AttentionCase c) {
 Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
   const AttentionExact probe = exact_attention(given, given.in_type);
   const bool has_empty = std::find(probe.kept.begin(), probe.kept.end(), 0) != probe.kept.end();
+  if (!has_empty && k.min_k_len() > 0)
+    return Verdict::vacuous("no row attends to no key, and " + k.name() +
+                            " takes no sequence without keys");
   const AttentionCase c = has_empty ? given : with_empty_kv(given);
   const AttentionExact e = has_empty ? probe : exact_attention(c, c.in_type);
   const AttentionOutputs out = run(k, c);
@@ -322,6 +325,25 @@ std::string excluded_without_gqa(const AttentionKernel& k) {
   return k.gqa() ? "" : k.name() + " does not declare gqa (heads_kv < heads_q)";
 }
 
+/// A row can be empty only through a sequence without keys, a window, or a bottom-right causal
+/// mask over more queries than keys.
+std::string excluded_without_empty_rows(const AttentionKernel& k) {
+  if (k.min_k_len() == 0 || k.supports(MaskKind::Window) ||
+      (k.supports(MaskKind::Causal) && k.mask_align() == MaskAlign::BottomRight &&
+       !k.square_masks()))
+    return "";
+  return k.name() + " takes no sequence without keys and no mask that leaves a row without one";
+}
+
+/// The law's check on the cases k takes; another (a reduction outside k's declaration, a case
+/// of another kernel's file) is not judged.
+template <Verdict (*Check)(const AttentionKernel&, const AttentionCase&)>
+Verdict on_declared(const AttentionKernel& k, const AttentionCase& c) {
+  if (const std::string why = undeclared_in(k, c); !why.empty())
+    return Verdict::vacuous(k.name() + " does not declare " + why);
+  return Check(k, c);
+}
+
 }  // namespace
 
 const std::vector<AttentionLaw>& attention_laws() {
@@ -330,17 +352,18 @@ const std::vector<AttentionLaw>& attention_laws() {
           {"accuracy",
            "every o and lse of a row with a kept key is within the declared contract of the exact "
            "attention",
-           check_accuracy, nothing_excluded},
+           on_declared<check_accuracy>, nothing_excluded},
           {"empty_rows",
            "a query that attends to no key gives o = +0 and the declared lse of an empty row",
-           check_empty_rows, nothing_excluded},
+           on_declared<check_empty_rows>, excluded_without_empty_rows},
           {"poison",
            "NaN, inf or 1e30 in the keys no query keeps and in unused page slots leaves every "
            "output bitwise unchanged",
-           check_poison, excluded_without_outside},
+           on_declared<check_poison>, excluded_without_outside},
           {"gqa", "query heads sharing a kv head give the bits they give with a copy each",
-           check_gqa, excluded_without_gqa},
-          {"determinism", "two runs of the same case give the same bits", check_determinism,
+           on_declared<check_gqa>, excluded_without_gqa},
+          {"determinism", "two runs of the same case give the same bits",
+           on_declared<check_determinism>,
            nothing_excluded},
       },
       kAttentionLawNames, "attention_laws()");

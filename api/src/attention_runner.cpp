@@ -69,8 +69,9 @@ void check_guards(const std::string& who, const char* what, DType t, const Bytes
   }
 }
 
-/// Why k cannot take c as it is (a declaration it does not make), or "".
-std::string undeclared(const AttentionKernel& k, const AttentionCase& c) {
+}  // namespace
+
+std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
   const auto& types = k.in_types();
   if (std::find(types.begin(), types.end(), c.in_type) == types.end())
     return std::string("in type ") + to_string(c.in_type);
@@ -92,10 +93,16 @@ std::string undeclared(const AttentionKernel& k, const AttentionCase& c) {
   if (!k.varlen())
     for (const AttentionSequence& s : c.seqs)
       if (!(s == c.seqs.front())) return "sequences of different lengths (varlen)";
+  for (const AttentionSequence& s : c.seqs) {
+    if (s.k_len < k.min_k_len())
+      return "a sequence of " + std::to_string(s.k_len) + " keys (min_k_len " +
+             std::to_string(k.min_k_len()) + ")";
+    if (k.square_masks() && c.mask.kind != MaskKind::None && s.q_len != s.k_len)
+      return "a masked sequence of " + std::to_string(s.q_len) + " queries and " +
+             std::to_string(s.k_len) + " keys (square_masks)";
+  }
   return "";
 }
-
-}  // namespace
 
 bool runnable(const AttentionKernel& k, std::string* why_not) {
   return k.where() == Where::Host || device_available(why_not);
@@ -105,7 +112,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
                                       const AttentionFill& fill) {
   if (const std::string why = attention_case_problem(c); !why.empty())
     throw std::invalid_argument("attention case: " + why);
-  if (const std::string what = undeclared(k, c); !what.empty())
+  if (const std::string what = undeclared_in(k, c); !what.empty())
     throw std::invalid_argument("attention kernel '" + k.name() + "' does not declare " + what);
   AttentionProblem p;
   p.batch = static_cast<int>(c.seqs.size());

@@ -131,12 +131,14 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     const bool long_keys = *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
     const std::int64_t max_k = long_keys ? 80 : 12;
     c.seqs.clear();
+    const std::int64_t min_k = std::max<std::int64_t>(k.min_k_len(), 1);
     AttentionSequence first{*rc::gen::inRange<std::int64_t>(1, 6),
-                            *rc::gen::inRange<std::int64_t>(1, max_k + 1)};
+                            *rc::gen::inRange<std::int64_t>(min_k, std::max(max_k, min_k) + 1)};
     for (int s = 0; s < batch; ++s)
       c.seqs.push_back(k.varlen() && s > 0
                            ? AttentionSequence{*rc::gen::inRange<std::int64_t>(1, 6),
-                                               *rc::gen::inRange<std::int64_t>(0, max_k + 1)}
+                                               *rc::gen::inRange<std::int64_t>(
+                                                   k.min_k_len(), std::max(max_k, min_k) + 1)}
                            : first);
     c.heads_kv = *rc::gen::inRange(1, 3);
     c.heads_q = c.heads_kv * (k.gqa() ? *rc::gen::elementOf(std::vector<int>{1, 2, 3}) : 1);
@@ -149,6 +151,8 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
         poison && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
     c.mask.kind = mask;
     c.mask.align = k.mask_align();
+    if (mask != MaskKind::None && k.square_masks())
+      for (AttentionSequence& s : c.seqs) s.q_len = s.k_len;  // (varlen or not, it stays so)
     if (mask == MaskKind::Window) {
       c.mask.window_left = *rc::gen::inRange<std::int64_t>(poison ? 0 : -1, 5);
       c.mask.window_right = *rc::gen::inRange<std::int64_t>(-1, 4);

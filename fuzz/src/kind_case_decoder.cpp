@@ -123,6 +123,10 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
   c.scale = pick(in, std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 0.3f});
   c.mask.kind = pick(in, k.masks());
   c.mask.align = k.mask_align();
+  for (AttentionSequence& s : c.seqs) {
+    s.k_len = std::max(s.k_len, k.min_k_len());
+    if (c.mask.kind != MaskKind::None && k.square_masks()) s.q_len = s.k_len;
+  }
   if (c.mask.kind == MaskKind::Window) {
     c.mask.window_left = static_cast<std::int64_t>(in.below(5)) - 1;
     c.mask.window_right = static_cast<std::int64_t>(in.below(4)) - 1;

@@ -61,6 +61,8 @@ class AttentionKernel:
     the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa``, ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
+    ``min_k_len`` (fewest keys a sequence), ``square_masks`` (a masked sequence has as many queries
+    as keys),
     ``empty_row_lse`` ("-inf" or "+inf"), ``accuracy`` (o_ulps, o_ulps_per_key, o_per_score,
     lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``."""
 
@@ -76,6 +78,8 @@ class AttentionKernel:
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
     head_dims: Sequence[int] = ()
+    min_k_len: int = 0
+    square_masks: bool = False
     lse_bases: Sequence[str] = ()
     lse_layout: str = "heads_tokens"
     empty_row_lse: str = "-inf"
@@ -93,6 +97,7 @@ class AttentionKernel:
                 "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
+                "min_k_len": int(self.min_k_len), "square_masks": bool(self.square_masks),
                 "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,
                 "empty_row_lse": self.empty_row_lse,
                 "accuracy": tuple(float(a) for a in self.accuracy),

@@ -122,6 +122,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)
+      .min_k_len(nb::cast<std::int64_t>(d["min_k_len"]))
+      .square_masks(nb::cast<bool>(d["square_masks"]))
       .empty_row_lse(empty == "-inf" ? EmptyRowLse::NegInf : EmptyRowLse::PosInf)
       .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),
                  nb::cast<double>(a[3]), nb::cast<double>(a[4]), nb::cast<double>(a[5])});

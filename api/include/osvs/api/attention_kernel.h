@@ -158,6 +158,11 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& page_sizes(std::vector<int> sizes, bool only = false) {
     return (page_sizes_ = std::move(sizes), paged_only_ = only, *this);
   }
+  /// Every sequence has at least n keys (a kernel that refuses empty or one-key K/V).
+  AttentionKernel& min_k_len(std::int64_t n) { return (min_k_len_ = n, *this); }
+  /// With a mask, every sequence has as many queries as keys (a kernel whose masks need a
+  /// square score matrix, as torch's flash backend with is_causal).
+  AttentionKernel& square_masks(bool s = true) { return (square_masks_ = s, *this); }
   /// The head_dims it takes, for q/k and v alike (default: any of 1 ... 64 in cases).
   AttentionKernel& head_dims(std::vector<int> d) { return (head_dims_ = std::move(d), *this); }
   /// It writes the lse (in these bases, laid out so); without this call it writes none.
@@ -178,6 +183,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
   const std::vector<int>& head_dims() const { return head_dims_; }
+  std::int64_t min_k_len() const { return min_k_len_; }
+  bool square_masks() const { return square_masks_; }
   bool writes_lse() const { return !lse_bases_.empty(); }
   const std::vector<LseBase>& lse_bases() const { return lse_bases_; }
   AttnLseLayout lse_layout() const { return lse_layout_; }
@@ -195,6 +202,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
   std::vector<int> head_dims_;
+  std::int64_t min_k_len_ = 0;
+  bool square_masks_ = false;
   std::vector<LseBase> lse_bases_;
   AttnLseLayout lse_layout_ = AttnLseLayout::HeadsTokens;
   EmptyRowLse empty_lse_ = EmptyRowLse::NegInf;

@@ -26,6 +26,12 @@ struct AttentionFill {
 AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionCase& c,
                                       const AttentionFill& fill = {});
 
+/// What of c k does not declare (an in type, a mask or its alignment, GQA, a page size, an lse
+/// base, a head_dim, different lengths, fewer keys than its min_k_len, a masked sequence that is
+/// not square), or "" when k takes c. The laws judge no case k does not take (a reduction of a
+/// failing case that leaves its domain is not judged).
+std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c);
+
 /// Whether the kernel can run in this process; *why_not says why not.
 bool runnable(const AttentionKernel& k, std::string* why_not);
 
