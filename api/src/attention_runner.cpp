@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sentinel.h"
+#include "guarded_output.h"
 
 namespace osvs {
 namespace {
@@ -47,26 +47,6 @@ Bytes staged_kv(const AttentionCase& c, const std::vector<float>& x, int dim, fl
     logical += c.pages_of(s);
   }
   return staged(c.in_type, paged.data(), paged.size());
-}
-
-/// An output of n elements of type t between two guard zones, all holding the sentinel.
-Bytes guarded(DType t, std::size_t n) {
-  Bytes out(n * size_of(t) + 2 * kGuardBytes);
-  fill_sentinel(t, out.data(), out.size());
-  return out;
-}
-
-void check_guards(const std::string& who, const char* what, DType t, const Bytes& image) {
-  const std::size_t es = size_of(t);
-  const std::size_t body = image.size() - 2 * kGuardBytes;
-  for (std::size_t b = 0; b < kGuardBytes; b += es) {
-    if (!is_sentinel(t, image.data() + b))
-      throw KernelFailure(who + "wrote before its output " + what + " (" +
-                          std::to_string(kGuardBytes - b) + " bytes before it)");
-    if (!is_sentinel(t, image.data() + kGuardBytes + body + b))
-      throw KernelFailure(who + "wrote past the end of its output " + what + " (" +
-                          std::to_string(b) + " bytes after the last element)");
-  }
 }
 
 }  // namespace
@@ -155,7 +135,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   const std::vector<Bytes> in0 = in;
   const std::size_t o_n = static_cast<std::size_t>(p.total_q) * c.heads_q * c.head_dim_v;
   const std::size_t lse_n = k.writes_lse() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
-  Bytes o = guarded(p.out_type, o_n), lse = guarded(DType::F32, lse_n);
+  Bytes o = guarded_output(p.out_type, o_n), lse = guarded_output(DType::F32, lse_n);
   const bool paged = c.page_size > 0;
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     AttentionProblem q = p;
@@ -171,28 +151,13 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
     k(q);
   };
   const std::string who = "attention kernel '" + k.name() + "' ";
-  try {
-    if (k.where() == Where::Host)
-      launch({in[0].data(), in[1].data(), in[2].data(), in[3].data(), in[4].data(), in[5].data(),
-              o.data(), lse.data()},
-             nullptr);
-    else
-      detail::run_on_device("attention kernel '" + k.name() + "'",
-                            {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &o, &lse}, launch);
-  } catch (const KernelFailure&) {
-    throw;
-  } catch (const DeviceUnavailable&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw KernelFailure(who + "threw: " + e.what());
-  } catch (...) {
-    throw KernelFailure(who + "threw a non-standard exception");
-  }
+  launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device,
+                   {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &o, &lse}, launch);
   const char* inputs[] = {"q", "k", "v", "cu_seqlens_q", "cu_seqlens_k", "block_table"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
-  check_guards(who, "o", p.out_type, o);
-  check_guards(who, "lse", DType::F32, lse);
+  check_guard_zones(who, "o", p.out_type, o);
+  check_guard_zones(who, "lse", DType::F32, lse);
   AttentionOutputs out;
   out.o.resize(o_n);
   const std::size_t es = size_of(p.out_type);

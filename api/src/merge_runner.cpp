@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sentinel.h"
+#include "guarded_output.h"
 
 namespace osvs {
 namespace {
@@ -77,34 +77,13 @@ Bytes staged_lse(const Placement& at, const AttnStates& s) {
   return out;
 }
 
-/// An output of n elements of type t between two guard zones, all holding the sentinel.
-Bytes guarded(DType t, std::size_t n) {
-  Bytes out(n * size_of(t) + 2 * kGuardBytes);
-  fill_sentinel(t, out.data(), out.size());
-  return out;
-}
-
-/// The guard zones of one output after the launch, naming `who` and the output.
-void check_guards(const std::string& who, const char* what, DType t, const Bytes& image) {
-  const std::size_t es = size_of(t);
-  const std::size_t body = image.size() - 2 * kGuardBytes;
-  for (std::size_t b = 0; b < kGuardBytes; b += es) {
-    if (!is_sentinel(t, image.data() + b))
-      throw KernelFailure(who + "wrote before its output " + what + " (" +
-                          std::to_string(kGuardBytes - b) + " bytes before it)");
-    if (!is_sentinel(t, image.data() + kGuardBytes + body + b))
-      throw KernelFailure(who + "wrote past the end of its output " + what + " (" +
-                          std::to_string(b) + " bytes after the last element)");
-  }
-}
-
 /// The outputs read back in row order, after checking that every lse and o component was
 /// written and the o padding was not.
 AttnStates read_back(const std::string& who, const Placement& at, const Bytes& lse,
                      const Bytes& o) {
   const MergeProblem& p = at.p;
-  check_guards(who, "lse", DType::F32, lse);
-  check_guards(who, "o", p.o_type, o);
+  check_guard_zones(who, "lse", DType::F32, lse);
+  check_guard_zones(who, "o", p.o_type, o);
   const std::size_t es = size_of(p.o_type);
   const unsigned char* ob = o.data() + kGuardBytes;
   const unsigned char* lb = lse.data() + kGuardBytes;
@@ -155,7 +134,7 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
   std::vector<Bytes> in{staged_o(at, a, "o_a"), staged_lse(at, a), staged_o(at, b, "o_b"),
                         staged_lse(at, b)};
   const std::vector<Bytes> in0 = in;
-  Bytes o = guarded(t, at.o_elements()), lse = guarded(DType::F32, a.lse.size());
+  Bytes o = guarded_output(t, at.o_elements()), lse = guarded_output(DType::F32, a.lse.size());
 
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     MergeProblem q = at.p;
@@ -169,22 +148,8 @@ AttnStates run_merge_kernel(const MergeKernel& k, const AttnStates& a, const Att
     k(q);
   };
   const std::string who = "merge kernel '" + k.name() + "' ";
-  try {
-    if (k.where() == Where::Host)
-      launch({in[0].data(), in[1].data(), in[2].data(), in[3].data(), o.data(), lse.data()},
-             nullptr);
-    else
-      detail::run_on_device("merge kernel '" + k.name() + "'",
-                            {&in[0], &in[1], &in[2], &in[3], &o, &lse}, launch);
-  } catch (const KernelFailure&) {
-    throw;
-  } catch (const DeviceUnavailable&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw KernelFailure(who + "threw: " + e.what());
-  } catch (...) {
-    throw KernelFailure(who + "threw a non-standard exception");
-  }
+  launch_on_images("merge kernel '" + k.name() + "'", k.where() == Where::Device,
+                   {&in[0], &in[1], &in[2], &in[3], &o, &lse}, launch);
   const char* inputs[] = {"o_a", "lse_a", "o_b", "lse_b"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);

@@ -7,6 +7,7 @@
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
+#include "py_declaration.h"
 #include "py_interrupt.h"
 
 namespace osvs::python {
@@ -130,21 +131,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   if (writes_lse)
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
-  ValueConventions conventions;
-  for (nb::handle c : nb::cast<nb::list>(d["conventions"])) {
-    const std::string name = nb::cast<std::string>(c);
-    if (name == "any_nan_bits")
-      conventions.any_nan_bits = true;
-    else if (name == "either_zero_sign")
-      conventions.either_zero_sign = true;
-    else
-      throw std::invalid_argument("convention '" + name + "': any_nan_bits or either_zero_sign");
-  }
-  k.value_conventions(conventions);
-  for (const auto& [law, why] : nb::cast<nb::dict>(d["skip"]))
-    k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
-  for (const auto& [law, why] : nb::cast<nb::dict>(d["known_defect"]))
-    k.known_defect(nb::cast<std::string>(law), nb::cast<std::string>(why));
+  k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), false));
+  declare_laws(k, nb::cast<nb::dict>(d["skip"]), nb::cast<nb::dict>(d["known_defect"]));
   if (const std::string problem = declaration_problem(k); !problem.empty())
     throw std::invalid_argument(problem);
   return k;

@@ -7,6 +7,7 @@
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
+#include "py_declaration.h"
 #include "py_interrupt.h"
 
 namespace osvs::python {
@@ -53,27 +54,11 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
       .o_types({DType::F32})
       .lse_bases(bases)
       .empty_partial(empty == "-inf" ? EmptyPartial::NegInfLse : EmptyPartial::PosInfLse);
-  ValueConventions conventions;
-  for (nb::handle c : nb::cast<nb::list>(d["conventions"])) {
-    const std::string name = nb::cast<std::string>(c);
-    if (name == "any_nan_bits")
-      conventions.any_nan_bits = true;
-    else if (name == "either_zero_sign")
-      conventions.either_zero_sign = true;
-    else if (name == "empty_o_unspecified")
-      conventions.empty_o_unspecified = true;
-    else
-      throw std::invalid_argument("convention '" + name +
-                                  "': any_nan_bits, either_zero_sign or empty_o_unspecified");
-  }
-  k.value_conventions(conventions);
+  k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), true));
   std::vector<int> head_dims;
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) head_dims.push_back(nb::cast<int>(h));
   k.head_dims(head_dims).head_dim_multiple(nb::cast<int>(d["head_dim_multiple"]));
-  for (const auto& [law, why] : nb::cast<nb::dict>(d["skip"]))
-    k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
-  for (const auto& [law, why] : nb::cast<nb::dict>(d["known_defect"]))
-    k.known_defect(nb::cast<std::string>(law), nb::cast<std::string>(why));
+  declare_laws(k, nb::cast<nb::dict>(d["skip"]), nb::cast<nb::dict>(d["known_defect"]));
   if (const std::string problem = declaration_problem(k); !problem.empty())
     throw std::invalid_argument(problem);
   return k;

@@ -9,6 +9,7 @@
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
+#include "py_declaration.h"
 #include "py_interrupt.h"
 
 namespace osvs::python {
@@ -87,10 +88,8 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
     k.layout(nb::cast<std::string>(t[0]), nb::cast<std::int64_t>(t[1]),
              t.size() == 3 ? nb::cast<std::int64_t>(t[2]) : 0);
   }
-  for (const auto& [law, why] : get_or<nb::dict>(d, "skip", nb::dict()))
-    k.skip(nb::cast<std::string>(law), nb::cast<std::string>(why));
-  for (const auto& [law, why] : get_or<nb::dict>(d, "known_defect", nb::dict()))
-    k.known_defect(nb::cast<std::string>(law), nb::cast<std::string>(why));
+  declare_laws(k, get_or<nb::dict>(d, "skip", nb::dict()),
+               get_or<nb::dict>(d, "known_defect", nb::dict()));
   if (const std::string problem = declaration_problem(k); !problem.empty())
     throw std::invalid_argument(problem);
   return k;
