@@ -82,6 +82,8 @@ AttentionKernel declare_split_decode(const char* name,
                                      std::shared_ptr<AttentionExecutor> executor) {
   AttentionKernel k = declare_tiled_attention(name, nullptr);
   return k.run([executor](const AttentionProblem& p) { split_decode(*executor, p); })
+      .softcap(false)
+      .sinks(false)
       .description("osvs's split-KV decode kernel: splits of 4 keys merged by merge-states");
 }
 

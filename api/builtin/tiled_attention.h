@@ -8,11 +8,13 @@
 // Per (sequence s, query i, query head h), kv head g = h / (heads_q / heads_kv):
 //   diagonal D = i + (k_len - q_len) (bottom-right) or i (top-left); key j kept unless
 //     causal and j > D, or a window and j > D + right or j < D - left (docs/semantics.md §9);
-//   for each tile of keys: s_j = fl(fl(q . k_j) scale) (the dot a chain of fmas from +0),
+//   for each tile of keys: s_j = fl(fl(q . k_j) scale) (the dot a chain of fmas from +0), with a
+//     softcap c then fl(c tanhf(fl(s_j / c))),
 //     m' = max(m, max_j s_j), alpha = exp(m - m'), l = l alpha + sum_j exp(s_j - m'),
 //     acc_c = acc_c alpha + sum_j exp(s_j - m') v_jc (fmas), m = m';
+//   with a sink z: m' = max(m, z), l = l e^(m - m') + e^(z - m'), acc_c = acc_c e^(m - m');
 //   o_c = acc_c / l rounded to the output type, lse = m + log(l) (base 2: times log2(e)); a row
-//   that keeps no key gives o = +0 and lse = -inf.
+//   that keeps no key gives o = +0 and lse = -inf (with a sink: o = +0, lse = z).
 //
 // Its contract (builtin_host.cpp declares it), to first order in u = 2^-24 (glibc's expf and
 // logf within 1 ulp): each score is within (d + 1) u S of its exact value (d fmas and the
@@ -21,7 +23,9 @@
 // at most 4 u relatively per key and tile, 4 n u + 4 u in all; the final rounding to the output
 // type 0.5 ulp_T. In AttentionAccuracy's terms: o_ulps 5 (4 + 0.5 rounded up), o_ulps_per_key 4,
 // o_per_score 4; the lse: m within (d + 1) u S, log(l) within (2 n + 4) u absolutely, the sum and
-// the base change 2 ulp: lse_ulps 6, lse_ulps_per_key 2, lse_per_score 2.
+// the base change 2 ulp: lse_ulps 6, lse_ulps_per_key 2, lse_per_score 2. A softcap adds the
+// division's, tanhf's (2 ulp) and the product's roundings, within 4 u c of the score: S >= c
+// covers it (the laws take S = max(S, c)); a sink is one more term of l and one more rescale.
 #pragma once
 
 #include <algorithm>
@@ -50,6 +54,9 @@ struct TiledAttention {
   static constexpr bool empty_row_guard = true;        ///< l == 0 gives o = +0
   static constexpr bool skip_masked = true;            ///< masked keys never accumulate
   static constexpr bool last_tile = true;              ///< the last (partial) tile runs
+  static constexpr bool softcap_before_scale = false;  ///< c tanh(dot / c) scale
+  static constexpr bool sink_in_lse = true;            ///< the sink's term in the lse too
+  static constexpr bool apply_sinks = true;            ///< sinks taken at all
 };
 
 namespace detail {
@@ -115,7 +122,11 @@ void tiled_attention(const AttentionProblem& p) {
             const std::int64_t at = kv_index(j, g, dqk);
             for (int c = 0; c < dqk; ++c)
               dot = std::fma(q[c], detail::load_one(p.in_type, p.k_ptr, at + c), dot);
-            score[j - t0] = kept(j) ? dot * p.scale : -INFINITY;
+            float s = dot * p.scale;
+            if (p.softcap > 0)
+              s = P::softcap_before_scale ? p.softcap * std::tanh(dot / p.softcap) * p.scale
+                                          : p.softcap * std::tanh(s / p.softcap);
+            score[j - t0] = kept(j) ? s : -INFINITY;
             tile_max = std::max(tile_max, score[j - t0]);
           }
           const float m_new = std::max(m, tile_max);
@@ -134,6 +145,15 @@ void tiled_attention(const AttentionProblem& p) {
           }
           m = m_new;
         }
+        float l_keys = l, m_keys = m;  // without the sink (the mutant's lse)
+        if (p.sinks != nullptr && P::apply_sinks) {
+          const float z = p.sinks[h], m_new = std::max(m, z);
+          const float alpha = std::exp(m - m_new);
+          l = l * alpha + std::exp(z - m_new);
+          for (float& a : acc) a *= alpha;
+          m = m_new;
+        }
+        if (P::sink_in_lse) l_keys = l, m_keys = m;
         const std::int64_t out_row = (row * p.heads_q + h) * dv;
         for (int c = 0; c < dv; ++c) {
           const float o = (P::empty_row_guard && l == 0) ? 0.0f : acc[c] / l;
@@ -141,8 +161,8 @@ void tiled_attention(const AttentionProblem& p) {
                    static_cast<unsigned char*>(p.o_ptr) + (out_row + c) * size_of(p.out_type), 1);
         }
         if (p.lse != nullptr) {
-          float lse = l == 0 ? -INFINITY : (P::lse_has_max ? m : 0.0f) + std::log(l);
-          if (p.base == LseBase::Two && P::lse_to_base_two && l != 0) lse *= 1.44269504f;
+          float lse = l_keys == 0 ? -INFINITY : (P::lse_has_max ? m_keys : 0.0f) + std::log(l_keys);
+          if (p.base == LseBase::Two && P::lse_to_base_two && l_keys != 0) lse *= 1.44269504f;
           p.lse[p.lse_offset(row, h)] = lse;
         }
       }
@@ -160,6 +180,8 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .gqa()
       .page_sizes({1, 3, 4})
       .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
+      .softcap()
+      .sinks()
       .accuracy({5, 4, 4, 6, 2, 2})
       .description("osvs's tiled online-softmax attention on the host (f32 arithmetic)");
 }

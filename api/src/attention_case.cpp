@@ -72,6 +72,12 @@ std::string attention_case_problem(const AttentionCase& c) {
       c.head_dim_v > kAttnMaxHeadDim)
     return "head_dim outside 1 ... " + std::to_string(kAttnMaxHeadDim);
   if (!std::isfinite(c.scale)) return "the scale is not finite";
+  if (!(c.softcap >= 0) || !std::isfinite(c.softcap))
+    return "the softcap is not a finite number >= 0";
+  if (!c.sinks.empty() && c.sinks.size() != static_cast<std::size_t>(c.heads_q))
+    return "sinks has " + std::to_string(c.sinks.size()) + " values, not one a query head";
+  for (float z : c.sinks)
+    if (!std::isfinite(z)) return "a sink is not finite";
   if (c.total_q() > (std::int64_t{1} << 30) || c.total_k() > (std::int64_t{1} << 30))
     return "more than 2^30 query or key tokens";
   if (c.page_size < 0) return "a negative page size";

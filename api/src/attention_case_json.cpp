@@ -31,6 +31,8 @@ json case_json(const AttentionCase& c) {
           {"head_dim_v", c.head_dim_v},
           {"in_type", to_string(c.in_type)},
           {"scale", floats({c.scale})},
+          {"softcap", floats({c.softcap})},
+          {"sinks", floats(c.sinks)},
           {"mask",
            {{"kind", name_in(kMaskKindNames, c.mask.kind)},
             {"align", name_in(kMaskAlignNames, c.mask.align)},
@@ -61,6 +63,10 @@ void read_case(const json& in, AttentionCase& c) {
   const std::vector<float> scale = floats_of(field(in, "scale"), "input.scale");
   if (scale.size() != 1) throw std::runtime_error("field 'scale': one float");
   c.scale = scale[0];
+  const std::vector<float> softcap = floats_of(field(in, "softcap"), "input.softcap");
+  if (softcap.size() != 1) throw std::runtime_error("field 'softcap': one float");
+  c.softcap = softcap[0];
+  c.sinks = floats_of(field(in, "sinks"), "input.sinks");
   const json& m = field(in, "mask");
   c.mask.kind = enum_of(m, "kind", kMaskKindNames);
   c.mask.align = enum_of(m, "align", kMaskAlignNames);

@@ -52,6 +52,9 @@ AttentionExact exact_attention(const AttentionCase& c, DType out) {
           a.scale = c.scale;
           a.base = c.base;
           a.out = out;
+          a.softcap = c.softcap;
+          a.has_sink = !c.sinks.empty();
+          a.sink = a.has_sink ? c.sinks[h] : 0.0f;
           const oracle::AttentionReference r = oracle::attention_reference(a);
           std::copy(r.o_rounded.begin(), r.o_rounded.end(), e.o_rounded.begin() + row * dv);
           std::copy(r.o.begin(), r.o.end(), e.o.begin() + row * dv);

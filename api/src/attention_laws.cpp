@@ -81,6 +81,8 @@ std::vector<double> score_magnitudes(const AttentionCase& c) {
           for (int d = 0; d < c.head_dim_qk; ++d) dot += std::fabs(double{q[d]} * k[d]);
           out[row] = std::max(out[row], std::fabs(double{c.scale}) * dot * (1 + 0x1p-40));
         }
+        // A softcapped score is within softcap of 0, and a float tanh's error is relative to it.
+        if (c.softcap > 0) out[row] = std::max(out[row], double{c.softcap});
       }
   }
   return out;
@@ -97,7 +99,7 @@ Verdict check_accuracy(const AttentionKernel& k, const AttentionCase& c) {
   std::string first;
   double worst = 0;
   for (std::size_t row = 0; row < e.kept.size(); ++row) {
-    if (e.kept[row] == 0) continue;  // the empty_rows law's
+    if (e.kept[row] == 0 && c.sinks.empty()) continue;  // the empty_rows law's
     const double n = static_cast<double>(e.kept[row]);
     const double ulps = a.o_ulps + a.o_ulps_per_key * n;
     const double score_rel = a.o_per_score * dot_terms * score[row] * 0x1p-24;
@@ -175,7 +177,7 @@ Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
                              where_o(row, c.heads_q, cpt) + " = " + readable(o) +
                                  " for a row that attends to no key (expected +0)"});
     }
-    if (!out.lse.empty() && out.lse[row] != -INFINITY)
+    if (!out.lse.empty() && c.sinks.empty() && out.lse[row] != -INFINITY)  // with sinks: sink
       add_finding(findings,
                   {"empty row's lse",
                    where_lse(row, c.heads_q) + " = " + readable(out.lse[row]) +
@@ -269,6 +271,12 @@ AttentionCase with_shared_kv(AttentionCase c) {
         q.insert(q.end(), from, from + c.head_dim_qk);
       }
     c.q = std::move(q);
+    if (!c.sinks.empty()) {
+      std::vector<float> sinks;
+      for (int h = 0; h < 2 * c.heads_q; ++h)
+        sinks.push_back(c.sinks[static_cast<std::size_t>(h / 2)]);
+      c.sinks = std::move(sinks);
+    }
     // kv heads likewise, so that heads_kv = heads_q before halving them
     c = with_kv_repeated([&] {
       AttentionCase d = c;
@@ -363,8 +371,7 @@ const std::vector<AttentionLaw>& attention_laws() {
           {"gqa", "query heads sharing a kv head give the bits they give with a copy each",
            on_declared<check_gqa>, excluded_without_gqa},
           {"determinism", "two runs of the same case give the same bits",
-           on_declared<check_determinism>,
-           nothing_excluded},
+           on_declared<check_determinism>, nothing_excluded},
       },
       kAttentionLawNames, "attention_laws()");
   return laws;
@@ -377,6 +384,8 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
     for (auto* x : {&c.q, &c.k, &c.v})
       for (float& v : *x) v = round_to(c.in_type, v);
   }
+  if (!k.softcap()) c.softcap = 0;
+  if (!k.sinks()) c.sinks.clear();
   if (!k.supports(c.mask.kind)) c.mask = AttentionMask{};
   c.mask.align = k.mask_align();
   if (!k.gqa() && c.heads_kv != c.heads_q) c = with_kv_repeated(std::move(c));

@@ -66,6 +66,8 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
   if (k.writes_lse() &&
       std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
     return std::string("lse base ") + to_string(c.base);
+  if (c.softcap > 0 && !k.softcap()) return "a softcap";
+  if (!c.sinks.empty() && !k.sinks()) return "attention sinks";
   const auto& dims = k.head_dims();
   for (int d : {c.head_dim_qk, c.head_dim_v})
     if (!dims.empty() && std::find(dims.begin(), dims.end(), d) == dims.end())
@@ -104,6 +106,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   p.head_dim_v = c.head_dim_v;
   p.in_type = p.out_type = c.in_type;
   p.scale = c.scale;
+  p.softcap = c.softcap;
   p.mask = c.mask;
   p.base = c.base;
   p.lse_layout = k.lse_layout();
@@ -131,7 +134,8 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
                         staged_kv(c, c.v, c.head_dim_v, fill.unused_kv),
                         bytes_of(cu_q),
                         bytes_of(cu_k),
-                        bytes_of(table)};
+                        bytes_of(table),
+                        bytes_of(c.sinks)};
   const std::vector<Bytes> in0 = in;
   const std::size_t o_n = static_cast<std::size_t>(p.total_q) * c.heads_q * c.head_dim_v;
   const std::size_t lse_n = k.writes_lse() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
@@ -145,15 +149,16 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
     q.cu_seqlens_q = reinterpret_cast<const std::int32_t*>(image[3]);
     q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
     q.block_table = paged ? reinterpret_cast<const std::int32_t*>(image[5]) : nullptr;
-    q.o_ptr = image[6] + kGuardBytes;
-    q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[7] + kGuardBytes) : nullptr;
+    q.sinks = c.sinks.empty() ? nullptr : reinterpret_cast<const float*>(image[6]);
+    q.o_ptr = image[7] + kGuardBytes;
+    q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[8] + kGuardBytes) : nullptr;
     q.stream = stream;
     k(q);
   };
   const std::string who = "attention kernel '" + k.name() + "' ";
   launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device,
-                   {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &o, &lse}, launch);
-  const char* inputs[] = {"q", "k", "v", "cu_seqlens_q", "cu_seqlens_k", "block_table"};
+                   {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &in[6], &o, &lse}, launch);
+  const char* inputs[] = {"q", "k", "v", "cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
   check_guard_zones(who, "o", p.out_type, o);

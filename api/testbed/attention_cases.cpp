@@ -52,6 +52,10 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
   std::vector<int> q_heads;
   for (int g : kept.kv_heads)
     for (int h : kept.group_heads) q_heads.push_back(g * group + h);
+  if (!c.sinks.empty()) {
+    out.sinks.clear();
+    for (int h : q_heads) out.sinks.push_back(c.sinks[static_cast<std::size_t>(h)]);
+  }
   const auto take = [&](std::vector<float>& to, const std::vector<float>& from, std::int64_t token,
                         int heads_from, const std::vector<int>& heads) {
     const int dim = c.head_dim_qk;
@@ -96,7 +100,7 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
 }
 
 /// Offers, for the list `field` of what is kept (heads, components), each single element, then
-/// the first half.
+/// the first half, then one element fewer at a time.
 void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& r,
                  std::vector<int> Kept::*field) {
   const std::size_t n = (all_of(smallest).*field).size();
@@ -108,7 +112,17 @@ void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& 
   if (n > 2 && !r.out_of_time()) {
     Kept k = all_of(smallest);
     (k.*field).resize(n / 2);
-    r.accept(reduced(smallest, k));
+    if (r.accept(reduced(smallest, k))) return;
+  }
+  // Then one element fewer at a time, while that still fails.
+  for (bool progress = true; progress && !r.out_of_time();) {
+    progress = false;
+    const std::size_t now = (all_of(smallest).*field).size();
+    for (std::size_t i = 0; now > 1 && i < now && !progress && !r.out_of_time(); ++i) {
+      Kept k = all_of(smallest);
+      (k.*field).erase((k.*field).begin() + static_cast<std::ptrdiff_t>(i));
+      progress = r.accept(reduced(smallest, k));
+    }
   }
 }
 
@@ -158,6 +172,11 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
       c.mask.window_right = *rc::gen::inRange<std::int64_t>(-1, 4);
     }
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
+    if (k.softcap() && *rc::gen::arbitrary<bool>())
+      c.softcap = *rc::gen::elementOf(std::vector<float>{1.0f, 5.0f, 20.0f, 50.0f});
+    if (k.sinks() && *rc::gen::arbitrary<bool>())
+      for (int h = 0; h < c.heads_q; ++h)
+        c.sinks.push_back(static_cast<float>(*rc::gen::inRange(-32, 33)) / 8.0f);
     const bool paged =
         !k.page_sizes().empty() && (k.paged_only() || poison || *rc::gen::arbitrary<bool>());
     if (paged) {

@@ -59,6 +59,15 @@ struct MaskedValueAccumulated : TiledAttention {
 struct LastTileDropped : TiledAttention {
   static constexpr bool last_tile = false;
 };
+struct SoftcapBeforeScale : TiledAttention {
+  static constexpr bool softcap_before_scale = true;
+};
+struct SinkLeftOutOfLse : TiledAttention {
+  static constexpr bool sink_in_lse = false;
+};
+struct SinksIgnored : TiledAttention {
+  static constexpr bool apply_sinks = false;
+};
 
 struct Mutant {
   const char* name;
@@ -83,6 +92,9 @@ const Mutant kMutants[] = {
     {"empty_row_divides_by_zero", builtin::tiled_attention<EmptyRowDividesByZero>},
     {"masked_value_accumulated", builtin::tiled_attention<MaskedValueAccumulated>},
     {"last_tile_dropped", builtin::tiled_attention<LastTileDropped>},
+    {"softcap_before_scale", builtin::tiled_attention<SoftcapBeforeScale>},
+    {"sink_left_out_of_lse", builtin::tiled_attention<SinkLeftOutOfLse>},
+    {"sinks_ignored", builtin::tiled_attention<SinksIgnored>},
 };
 
 constexpr std::size_t kMaxSequences = 2;

@@ -132,6 +132,11 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
     c.mask.window_right = static_cast<std::int64_t>(in.below(4)) - 1;
   }
   if (k.writes_lse()) c.base = pick(in, k.lse_bases());
+  if (k.softcap() && in.below(2) == 1)
+    c.softcap = pick(in, std::vector<float>{1.0f, 5.0f, 20.0f, 50.0f});
+  if (k.sinks() && in.below(2) == 1)
+    for (int h = 0; h < c.heads_q; ++h)
+      c.sinks.push_back(static_cast<float>(in.below(65)) / 8.0f - 4.0f);
   if (!k.page_sizes().empty() && (k.paged_only() || in.below(2) == 1)) {
     c.page_size = pick(in, k.page_sizes());
     c.page_order.resize(static_cast<std::size_t>(c.logical_pages() + in.below(3)));

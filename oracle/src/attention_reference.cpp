@@ -22,6 +22,15 @@
 // A component is decided when both ends of [o^ - err_c, o^ + err_c] (rounded outward) round to
 // the same value of the output type; the lse likewise, to float.
 //
+// Softcap c > 0: the score is w_j = c tanh(s_j / c), computed from the exact s_j at kCapBits
+// (a division, a tanh and a product, each rounded once): |w^_j - w_j| <= 3.01 c 2^-kCapBits =:
+// delta (|tanh| <= 1). tanh is increasing, so the maximum is the same key's and equal scores stay
+// equal; every t_j = w_j - m is then off by at most 2 delta more, which multiplies each e_j by at
+// most e^(2 delta): eps_e gains 2.02 delta, the lse delta. With a sink z the maximum is
+// m' = max(m, z) and the denominator gains e^(z - m') (one more term of d, the same bound);
+// neither the numerators nor rational_mean's exact case apply to it (o is then irrational unless
+// every v_jc is 0, when N_c = 0 exactly and o_c = 0 is decided at once).
+//
 // Why the loop ends. By Lindemann-Weierstrass (e^a for distinct algebraic a are linearly
 // independent over the algebraic numbers), grouping the keys by distinct score g,
 // o_c = sum_g e^(s_g) V_g / sum_g e^(s_g) n_g (V_g = sum of v_jc over group g, n_g its size) is
@@ -69,6 +78,7 @@ using detail::MpValue;
 using detail::round_to_type;
 
 constexpr mpfr_prec_t kScoreBits = 1200;
+constexpr mpfr_prec_t kCapBits = 1400;
 constexpr double kGap = 4096;
 constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096};
 
@@ -181,7 +191,7 @@ AttentionReference attention_reference(const AttentionQuery& a) {
   for (std::int64_t j = 0; j < a.kv_len; ++j)
     if (a.masked == nullptr || a.masked[j] == 0) keys.push_back(j);
   r.unmasked = static_cast<std::int64_t>(keys.size());
-  if (keys.empty()) {
+  if (keys.empty() && !a.has_sink) {
     r.outcome = AttnOutcome::Empty;
     r.lse_rounded = -INFINITY;
     r.lse = -INFINITY;
@@ -193,11 +203,27 @@ AttentionReference attention_reference(const AttentionQuery& a) {
     r.outcome = AttnOutcome::NotFinite;
     return r;
   }
-  r.outcome = AttnOutcome::Finite;
+  r.outcome = AttnOutcome::Finite;  // (a query without keys but a sink too: o = 0, lse = sink)
 
   // Exact scores (indexed like `keys`), their maximum, the keys in score order, finite columns.
   std::vector<MpValue> score;
   for (std::int64_t j : keys) score.push_back(exact_score(a, j));
+  // The scores the softmax weighs: the exact ones, or softcapped at kCapBits (delta above).
+  std::vector<MpValue> weighed;
+  double delta = 0;
+  for (const MpValue& x : score) {
+    if (a.softcap <= 0) {
+      weighed.emplace_back(kScoreBits);
+      mpfr_set(weighed.back().get(), x.get(), MPFR_RNDN);  // exact: the same precision
+      continue;
+    }
+    weighed.emplace_back(kCapBits);
+    mpfr_ptr w = weighed.back().get();
+    mpfr_div_d(w, x.get(), a.softcap, MPFR_RNDN);
+    mpfr_tanh(w, w, MPFR_RNDN);
+    mpfr_mul_d(w, w, a.softcap, MPFR_RNDN);
+    delta = 3.01 * a.softcap * std::ldexp(1.0, -static_cast<int>(kCapBits));
+  }
   std::size_t arg_max = 0;
   for (std::size_t i = 1; i < score.size(); ++i)
     if (mpfr_greater_p(score[i].get(), score[arg_max].get())) arg_max = i;
@@ -207,6 +233,12 @@ AttentionReference attention_reference(const AttentionQuery& a) {
     return mpfr_less_p(score[static_cast<std::size_t>(x)].get(),
                        score[static_cast<std::size_t>(y)].get());
   });
+  // The softmax's maximum m': the largest weighed score, or the sink when larger.
+  MpValue top(kCapBits);
+  if (keys.empty() || (a.has_sink && mpfr_cmp_d(weighed[arg_max].get(), a.sink) < 0))
+    mpfr_set_flt(top.get(), a.sink, MPFR_RNDN);
+  else
+    mpfr_set(top.get(), weighed[arg_max].get(), MPFR_RNDN);
   double v_max = 0;
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t c = 0; c < dim; ++c) {
@@ -230,33 +262,41 @@ AttentionReference attention_reference(const AttentionQuery& a) {
       r.o_rounded[c] = std::numeric_limits<float>::quiet_NaN();
       r.o[c] = std::numeric_limits<double>::quiet_NaN();
       o_done[c] = true;
-    } else if (const auto mean = rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
+    } else if (const auto mean =
+                   a.has_sink ? std::nullopt
+                              : rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
       r.o_rounded[c] = *mean;
       o_done[c] = true;
     }
   }
   bool lse_done = false;
-  if (keys.size() == 1 && a.base == LseBase::E) {
+  if (keys.size() == 1 && a.base == LseBase::E && !a.has_sink && a.softcap <= 0) {
     r.lse_rounded = mpfr_get_flt(score[0].get(), MPFR_RNDN);  // lse = m exactly: correct rounding
     lse_done = true;
   }
 
   for (const mpfr_prec_t p : kZivBits) {
     const double u = std::ldexp(1.0, -static_cast<int>(p));
-    const double eps_e = 1.01 * (kGap + 1) * u;
-    const double eps_d = 1.01 * (eps_e + n * u);
+    const double eps_e = 1.01 * ((kGap + 1) * u + 2.02 * delta);
+    const double eps_d = 1.01 * (eps_e + (n + (a.has_sink ? 1 : 0)) * u);  // d's terms
     const double eps_n = 1.01 * (eps_e + (n + 1) * u);
     const double tiny = n * std::ldexp(1.0, -5909) * std::max(v_max, 1.0);
     MpValue t(p), e(p), d(p), term(p), log_d(p), lse(p), err(p);
     WeightedSums sums(dim, p);
     mpfr_set_zero(d.get(), 1);
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      mpfr_sub(t.get(), score[i].get(), score[arg_max].get(), MPFR_RNDN);
+      mpfr_sub(t.get(), weighed[i].get(), top.get(), MPFR_RNDN);
       if (mpfr_cmp_d(t.get(), -kGap) < 0) continue;  // left out (tiny)
       mpfr_exp(e.get(), t.get(), MPFR_RNDN);
       mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
       for (std::size_t c = 0; c < dim; ++c)
         if (r.o_finite[c]) sums.add(c, e.get(), compact.v[i * dim + c], term.get());
+    }
+    if (a.has_sink) {  // the sink's term of the denominator (no value)
+      mpfr_set_flt(t.get(), a.sink, MPFR_RNDN);
+      mpfr_sub(t.get(), t.get(), top.get(), MPFR_RNDN);
+      mpfr_exp(e.get(), t.get(), MPFR_RNDN);
+      mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
     }
     bool all = true;
     for (std::size_t c = 0; c < dim; ++c) {
@@ -281,10 +321,10 @@ AttentionReference attention_reference(const AttentionQuery& a) {
     }
     // lse = m + log d, in base e; base 2 divides by log 2.
     mpfr_log(log_d.get(), d.get(), MPFR_RNDN);
-    mpfr_add(lse.get(), score[arg_max].get(), log_d.get(), MPFR_RNDN);
+    mpfr_add(lse.get(), top.get(), log_d.get(), MPFR_RNDN);
     double err_l = 2 * (eps_d + u * std::fabs(mpfr_get_d(log_d.get(), MPFR_RNDU)) +
                         u * std::fabs(mpfr_get_d(lse.get(), MPFR_RNDU))) +
-                   tiny;
+                   tiny + delta;
     if (a.base == LseBase::Two) {
       MpValue ln2(p);
       mpfr_const_log2(ln2.get(), MPFR_RNDN);

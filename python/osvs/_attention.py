@@ -35,6 +35,8 @@ class AttentionProblem:
     cu_seqlens_k: np.ndarray
     block_table: Optional[np.ndarray]
     scale: float
+    softcap: float  # > 0: scores softcap * tanh(score / softcap)
+    sinks: Optional[np.ndarray]  # one logit a query head in the denominator, or None
     mask: str
     mask_align: str
     window: Tuple[int, int]
@@ -61,7 +63,8 @@ class AttentionKernel:
     the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa``, ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
-    ``min_k_len`` (fewest keys a sequence), ``square_masks`` (a masked sequence has as many queries
+    ``softcap`` and ``sinks`` (it applies them; cases then draw them), ``min_k_len`` (fewest
+    keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
     ``empty_row_lse`` ("-inf" or "+inf"), ``accuracy`` (o_ulps, o_ulps_per_key, o_per_score,
     lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``."""
@@ -78,6 +81,8 @@ class AttentionKernel:
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
     head_dims: Sequence[int] = ()
+    softcap: bool = False
+    sinks: bool = False
     min_k_len: int = 0
     square_masks: bool = False
     lse_bases: Sequence[str] = ()
@@ -97,6 +102,7 @@ class AttentionKernel:
                 "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
+                "softcap": bool(self.softcap), "sinks": bool(self.sinks),
                 "min_k_len": int(self.min_k_len), "square_masks": bool(self.square_masks),
                 "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,
                 "empty_row_lse": self.empty_row_lse,
@@ -118,7 +124,9 @@ class AttentionKernel:
         problem = AttentionProblem(
             cu_seqlens_q=np.asarray(cu_q, dtype=np.int32), cu_seqlens_k=np.asarray(cu_k, dtype=np.int32),
             block_table=None if table is None else np.asarray(table, dtype=np.int32),
-            scale=float(meta["scale"]), mask=meta["mask"], mask_align=meta["mask_align"],
+            scale=float(meta["scale"]), softcap=float(meta["softcap"]),
+            sinks=None if meta["sinks"] is None else np.asarray(meta["sinks"], np.float32),
+            mask=meta["mask"], mask_align=meta["mask_align"],
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype)
         args = [q, k, v]

@@ -40,6 +40,10 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     }
     nb::dict meta;
     meta["scale"] = p.scale;
+    meta["softcap"] = p.softcap;
+    nb::list sinks;
+    for (int h = 0; p.sinks != nullptr && h < p.heads_q; ++h) sinks.append(p.sinks[h]);
+    meta["sinks"] = p.sinks != nullptr ? nb::object(sinks) : nb::none();
     meta["mask"] = to_string(p.mask.kind);
     meta["mask_align"] = to_string(p.mask.align);
     meta["window_left"] = p.mask.window_left;
@@ -124,6 +128,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)
       .min_k_len(nb::cast<std::int64_t>(d["min_k_len"]))
+      .softcap(nb::cast<bool>(d["softcap"]))
+      .sinks(nb::cast<bool>(d["sinks"]))
       .square_masks(nb::cast<bool>(d["square_masks"]))
       .empty_row_lse(empty == "-inf" ? EmptyRowLse::NegInf : EmptyRowLse::PosInf)
       .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),

@@ -45,19 +45,25 @@ def attention(q, k, v, p, honour_mask=True, honour_pages=True):
             keys = [j for j in range(lk) if not honour_mask or kept(p, i, j, lq, lk)]
             for h in range(p.heads_q):
                 if not keys:
+                    if p.sinks is not None:
+                        lse[h, q0 + i] = p.sinks[h]  # o stays 0
                     continue
                 g = h // group
                 scores = np.array([p.scale * np.dot(q[q0 + i, h].astype(np.float64),
                                                     ks[j, g].astype(np.float64)) for j in keys])
-                m = scores.max()
+                if p.softcap > 0:
+                    scores = p.softcap * np.tanh(scores / p.softcap)
+                sink = -np.inf if p.sinks is None else float(p.sinks[h])
+                m = max(scores.max(), sink)
                 w = np.exp(scores - m)
-                o[q0 + i, h] = (w[:, None] * vs[keys, g].astype(np.float64)).sum(0) / w.sum()
-                lse[h, q0 + i] = m + np.log(w.sum())
+                total = w.sum() + np.exp(sink - m)
+                o[q0 + i, h] = (w[:, None] * vs[keys, g].astype(np.float64)).sum(0) / total
+                lse[h, q0 + i] = m + np.log(total)
     return o.astype(np.float32), lse.astype(np.float32)
 
 
 DECLARATION = dict(masks=("none", "causal", "window"), gqa=True, page_sizes=(2, 4),
-                   lse_bases=("e",), accuracy=(1, 0, 0, 4, 0, 0))
+                   lse_bases=("e",), softcap=True, sinks=True, accuracy=(1, 0, 0, 4, 0, 0))
 
 
 def test_a_float64_reference_passes_every_law():

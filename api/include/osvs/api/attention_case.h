@@ -25,6 +25,8 @@ struct AttentionCase {
   int head_dim_v = 1;
   DType in_type = DType::F32;
   float scale = 1;
+  float softcap = 0;         ///< > 0: scores softcap * tanh(score / softcap)
+  std::vector<float> sinks;  ///< one logit a query head, or empty: no sinks
   AttentionMask mask;
   LseBase base = LseBase::E;
   /// 0: contiguous K/V. Otherwise the size of a page, and page_order[p] the physical page of

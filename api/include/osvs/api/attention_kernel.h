@@ -88,8 +88,10 @@ struct AttentionAccuracy {
 ///     head_dim_v], key j of sequence s at token cu_seqlens_k[s] + j;
 ///   paged (page_size > 0): k [num_pages, page_size, heads_kv, head_dim_qk], v likewise, key j of
 ///     sequence s in page block_table[s * max_pages + j / page_size] at slot j % page_size.
-/// Query head h reads kv head h / (heads_q / heads_kv). Scores are scale * (q . k). lse (null
-/// when the kernel declares no lse) is f32, in `base`, laid out as lse_layout says.
+/// Query head h reads kv head h / (heads_q / heads_kv). Scores are scale * (q . k), then, with
+/// softcap > 0, softcap * tanh(score / softcap); sinks (null: none) holds one logit a query head
+/// that joins the softmax's denominator with no value. lse (null when the kernel declares no
+/// lse) is f32, in `base`, laid out as lse_layout says.
 struct AttentionProblem : Launch {
   const void* q_ptr = nullptr;
   const void* k_ptr = nullptr;
@@ -109,6 +111,8 @@ struct AttentionProblem : Launch {
   DType in_type = DType::F32;
   DType out_type = DType::F32;
   float scale = 1;
+  float softcap = 0;
+  const float* sinks = nullptr;
   AttentionMask mask;
   LseBase base = LseBase::E;
   AttnLseLayout lse_layout = AttnLseLayout::HeadsTokens;
@@ -158,6 +162,10 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& page_sizes(std::vector<int> sizes, bool only = false) {
     return (page_sizes_ = std::move(sizes), paged_only_ = only, *this);
   }
+  /// It applies a softcap (scores softcap * tanh(score / softcap); cases then draw one).
+  AttentionKernel& softcap(bool s = true) { return (softcap_ = s, *this); }
+  /// It takes attention sinks (a logit a query head in the denominator; cases then draw them).
+  AttentionKernel& sinks(bool s = true) { return (sinks_ = s, *this); }
   /// Every sequence has at least n keys (a kernel that refuses empty or one-key K/V).
   AttentionKernel& min_k_len(std::int64_t n) { return (min_k_len_ = n, *this); }
   /// With a mask, every sequence has as many queries as keys (a kernel whose masks need a
@@ -183,6 +191,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
   const std::vector<int>& head_dims() const { return head_dims_; }
+  bool softcap() const { return softcap_; }
+  bool sinks() const { return sinks_; }
   std::int64_t min_k_len() const { return min_k_len_; }
   bool square_masks() const { return square_masks_; }
   bool writes_lse() const { return !lse_bases_.empty(); }
@@ -202,6 +212,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
   std::vector<int> head_dims_;
+  bool softcap_ = false;
+  bool sinks_ = false;
   std::int64_t min_k_len_ = 0;
   bool square_masks_ = false;
   std::vector<LseBase> lse_bases_;

@@ -39,7 +39,13 @@ struct AttentionQuery {
   float scale = 1.0f;
   LseBase base = LseBase::E;
   DType out = DType::F32;
-  int v_dim = 0;  ///< last: positional initialisers of the older fields stay valid
+  int v_dim = 0;  ///< (the fields from here on are last: older positional initialisers stay valid)
+  /// > 0: every score is softcap * tanh(score / softcap) (docs/semantics.md §9).
+  float softcap = 0;
+  /// An attention sink: a logit `sink` in the softmax's denominator with no value (o gets none
+  /// of it; lse includes it). A query without a kept key then has o = 0 and lse = sink.
+  bool has_sink = false;
+  float sink = 0;
   int o_dim() const { return v_dim > 0 ? v_dim : head_dim; }
 };
 
