@@ -61,7 +61,8 @@ TEST(AttentionMask, EqualsItsStatementOnEveryTinyShape) {
 
 using Big = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<3000>>;
 
-/// o and lse of one (query, head) by the formula, at 3000 bits: no error analysis, no Ziv loop.
+/// o and lse of one (query, head) by the formula of docs/semantics.md §9 (softcap and sink
+/// included), at 3000 bits: no error analysis, no Ziv loop.
 void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>& o, float& lse) {
   const std::int64_t i = static_cast<std::int64_t>(row) / c.heads_q;  // one sequence
   const int h = static_cast<int>(row % c.heads_q), g = h / (c.heads_q / c.heads_kv);
@@ -74,12 +75,16 @@ void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>
     for (int d = 0; d < c.head_dim_qk; ++d)
       dot += Big(c.q[row * c.head_dim_qk + d]) *
              Big(c.k[static_cast<std::size_t>((j * c.heads_kv + g) * c.head_dim_qk + d)]);
-    s.push_back(dot * Big(c.scale));
+    Big score = dot * Big(c.scale);
+    if (c.softcap > 0) score = Big(c.softcap) * tanh(score / Big(c.softcap));
+    s.push_back(score);
     keys.push_back(j);
   }
-  Big m = s[0];
+  const bool sink = !c.sinks.empty();
+  Big m = s.empty() ? Big(c.sinks[h]) : s[0];
   for (const Big& x : s) m = std::max(m, x);
-  Big d = 0;
+  if (sink) m = std::max(m, Big(c.sinks[h]));
+  Big d = sink ? Big(exp(Big(c.sinks[h]) - m)) : Big(0);
   std::vector<Big> num(static_cast<std::size_t>(c.head_dim_v), Big(0));
   for (std::size_t t = 0; t < s.size(); ++t) {
     const Big w = exp(s[t] - m);
@@ -115,11 +120,28 @@ TEST(AttentionOracle, AgreesWithPlainMpfrOnAdversarialCases) {
       one_sequence(3, 5, 1, {0.5f, -0.25f, 3}, {1, -1, 2, 0.125f, -3}, {1, 2, 3, 4, 5}),
   };
   cases[3].mask = {MaskKind::Causal, MaskAlign::TopLeft, -1, -1};
+  // Softcaps (saturating at 100 / 0.5, near linear at 50), sinks above, below and among the
+  // scores, and a sink for a row without keys (o = 0, lse = the sink).
+  for (const float cap : {0.5f, 50.0f}) {
+    cases.push_back(one_sequence(1, 3, 1, {100}, {2, 0, 1.5f}, {1, -7, 3}));
+    cases.back().softcap = cap;
+  }
+  for (const float sink : {-30.0f, 0.5f, 250.0f}) {
+    cases.push_back(one_sequence(2, 3, 1, {1, 2}, {2, -1, 0.25f}, {1, 2, -3}));
+    cases.back().sinks = {sink};
+  }
+  cases.push_back(one_sequence(2, 2, 1, {1, 2}, {2, -1}, {1, 2}));
+  cases.back().mask = {MaskKind::Causal, MaskAlign::BottomRight, -1, -1};
+  cases.back().seqs = {{2, 0}};
+  cases.back().k.clear();
+  cases.back().v.clear();
+  cases.back().sinks = {0.75f};
+  cases.back().softcap = 5;
   for (const AttentionCase& c : cases) {
     ASSERT_EQ(attention_case_problem(c), "");
     const AttentionExact e = exact_attention(c, DType::F32);
     for (std::size_t row = 0; row < e.kept.size(); ++row) {
-      if (e.kept[row] == 0) continue;
+      if (e.kept[row] == 0 && c.sinks.empty()) continue;
       std::vector<float> o;
       float lse = 0;
       plain_attention(c, row, o, lse);
