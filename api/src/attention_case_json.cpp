@@ -7,14 +7,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr EnumName<MaskKind> kMaskKindNames[] = {
-    {MaskKind::None, "none"}, {MaskKind::Causal, "causal"}, {MaskKind::Window, "window"}};
-constexpr EnumName<MaskAlign> kMaskAlignNames[] = {{MaskAlign::BottomRight, "bottom-right"},
-                                                   {MaskAlign::TopLeft, "top-left"}};
-
-template <class E, std::size_t N>
-E enum_of(const json& j, const char* name, const EnumName<E> (&names)[N]) {
-  const auto v = value_in(names, get<std::string>(j, name));
+/// The enum `parse` reads from field `name` of j; std::runtime_error naming it otherwise.
+template <class Parse>
+auto enum_of(const json& j, const char* name, Parse parse) {
+  const auto v = parse(get<std::string>(j, name));
   if (!v) throw std::runtime_error(std::string("field '") + name + "': not a known value");
   return *v;
 }
@@ -34,8 +30,8 @@ json case_json(const AttentionCase& c) {
           {"softcap", floats({c.softcap})},
           {"sinks", floats(c.sinks)},
           {"mask",
-           {{"kind", name_in(kMaskKindNames, c.mask.kind)},
-            {"align", name_in(kMaskAlignNames, c.mask.align)},
+           {{"kind", to_string(c.mask.kind)},
+            {"align", to_string(c.mask.align)},
             {"window_left", c.mask.window_left},
             {"window_right", c.mask.window_right}}},
           {"base", to_string(c.base)},
@@ -68,8 +64,8 @@ void read_case(const json& in, AttentionCase& c) {
   c.softcap = softcap[0];
   c.sinks = floats_of(field(in, "sinks"), "input.sinks");
   const json& m = field(in, "mask");
-  c.mask.kind = enum_of(m, "kind", kMaskKindNames);
-  c.mask.align = enum_of(m, "align", kMaskAlignNames);
+  c.mask.kind = enum_of(m, "kind", parse_mask_kind);
+  c.mask.align = enum_of(m, "align", parse_mask_align);
   c.mask.window_left = get<std::int64_t>(m, "window_left");
   c.mask.window_right = get<std::int64_t>(m, "window_right");
   const auto base = parse_lse_base(get<std::string>(in, "base"));

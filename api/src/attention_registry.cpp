@@ -6,6 +6,7 @@
 #include "entry_registry.h"
 #include "osvs/api/law_names.h"
 #include "osvs/api/registry.h"
+#include "osvs/kernels/enum_names.h"
 
 namespace osvs {
 
@@ -21,20 +22,29 @@ bool key_kept(const AttentionMask& m, std::int64_t i, std::int64_t j, std::int64
   return true;
 }
 
+namespace {
+
+constexpr EnumName<MaskKind> kMaskKindNames[] = {
+    {MaskKind::None, "none"}, {MaskKind::Causal, "causal"}, {MaskKind::Window, "window"}};
+constexpr EnumName<MaskAlign> kMaskAlignNames[] = {{MaskAlign::BottomRight, "bottom-right"},
+                                                   {MaskAlign::TopLeft, "top-left"}};
+
+}  // namespace
+
 const char* to_string(MaskKind m) {
-  switch (m) {
-    case MaskKind::None:
-      return "none";
-    case MaskKind::Causal:
-      return "causal";
-    case MaskKind::Window:
-      return "window";
-  }
-  return "?";
+  return name_in(kMaskKindNames, m);
 }
 
 const char* to_string(MaskAlign a) {
-  return a == MaskAlign::BottomRight ? "bottom-right" : "top-left";
+  return name_in(kMaskAlignNames, a);
+}
+
+std::optional<MaskKind> parse_mask_kind(std::string_view s) {
+  return value_in(kMaskKindNames, s);
+}
+
+std::optional<MaskAlign> parse_mask_align(std::string_view s) {
+  return value_in(kMaskAlignNames, s);
 }
 
 bool AttentionKernel::supports(MaskKind m) const {

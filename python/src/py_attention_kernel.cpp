@@ -86,8 +86,7 @@ DType dtype_of(const std::string& s) {
 }
 
 MaskKind mask_of(const std::string& s) {
-  for (MaskKind m : {MaskKind::None, MaskKind::Causal, MaskKind::Window})
-    if (s == to_string(m)) return m;
+  if (const auto m = parse_mask_kind(s)) return *m;
   throw std::invalid_argument("mask '" + s + "': none, causal or window");
 }
 
@@ -101,9 +100,10 @@ LseBase base_of(const std::string& b) {
 AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable call) {
   AttentionKernel k(nb::cast<std::string>(d["name"]), Where::Host);
   const std::vector<LseBase> bases = parsed<LseBase>(d, "lse_bases", base_of);
-  const std::string align = nb::cast<std::string>(d["mask_align"]);
-  if (align != "bottom-right" && align != "top-left")
-    throw std::invalid_argument("mask_align '" + align + "': bottom-right or top-left");
+  const std::string align_name = nb::cast<std::string>(d["mask_align"]);
+  const auto align = parse_mask_align(align_name);
+  if (!align)
+    throw std::invalid_argument("mask_align '" + align_name + "': bottom-right or top-left");
   const std::string layout = nb::cast<std::string>(d["lse_layout"]);
   if (layout != "heads_tokens" && layout != "tokens_heads")
     throw std::invalid_argument("lse_layout '" + layout + "': heads_tokens or tokens_heads");
@@ -122,7 +122,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   k.run([call, writes_lse](const AttentionProblem& p) { call_python(call, p, writes_lse); })
       .in_types(parsed<DType>(d, "in_types", dtype_of))
       .masks(parsed<MaskKind>(d, "masks", mask_of))
-      .mask_align(align == "bottom-right" ? MaskAlign::BottomRight : MaskAlign::TopLeft)
+      .mask_align(*align)
       .gqa(nb::cast<bool>(d["gqa"]))
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))

@@ -13,7 +13,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "osvs/api/dtype.h"
@@ -223,7 +225,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   ValueConventions conventions_;
 };
 
-const char* to_string(MaskKind m);
-const char* to_string(MaskAlign a);
+const char* to_string(MaskKind m);   ///< "none", "causal", "window"
+const char* to_string(MaskAlign a);  ///< "bottom-right", "top-left"
+std::optional<MaskKind> parse_mask_kind(std::string_view s);
+std::optional<MaskAlign> parse_mask_align(std::string_view s);
 
 }  // namespace osvs

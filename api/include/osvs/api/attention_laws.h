@@ -9,18 +9,12 @@
 #include <vector>
 
 #include "osvs/api/attention_runner.h"
+#include "osvs/api/kind_law.h"
 #include "osvs/properties/verdict.h"
 
 namespace osvs {
 
-struct AttentionLaw {
-  std::string name;  ///< stable identifier: "accuracy", "poison", ...
-  std::string law;   ///< one sentence
-  Verdict (*check)(const AttentionKernel& k, const AttentionCase& c);
-  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
-  std::string (*excluded)(const AttentionKernel& k);
-  bool single_case = false;
-};
+using AttentionLaw = KindLaw<AttentionKernel, AttentionCase>;
 
 /// Every attention law: accuracy, empty_rows, poison, gqa, determinism.
 const std::vector<AttentionLaw>& attention_laws();

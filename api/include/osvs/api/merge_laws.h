@@ -7,20 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "osvs/api/kind_law.h"
 #include "osvs/api/merge_kernel.h"
 #include "osvs/properties/attention/attention_laws.h"
 
 namespace osvs {
 
-struct MergeLaw {
-  std::string name;  ///< stable identifier: "commutativity", "accuracy", ...
-  std::string law;   ///< one sentence
-  /// The property's check on c fitted to k (fit_to), through merge_under_test(k).
-  Verdict (*check)(const MergeKernel& k, const MergeCase& c);
-  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
-  std::string (*excluded)(const MergeKernel& k);
-  bool single_case = false;  ///< as RowLaw's: no merge law has a single fixed case
-};
+/// A merge law's check fits c to k (fit_to) and runs through merge_under_test(k); no merge law
+/// has a single fixed case.
+using MergeLaw = KindLaw<MergeKernel, MergeCase>;
 
 /// Every merge law, exact ones first: commutativity, identity, special_values, accuracy,
 /// associativity, tree_invariance.

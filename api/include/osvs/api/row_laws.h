@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "osvs/api/kind_law.h"
 #include "osvs/api/row_kernel.h"
 #include "osvs/api/runner.h"
 #include "osvs/properties/verdict.h"
@@ -34,16 +35,7 @@ struct RowCase {
 /// How RapidCheck prints a case: its shape and its first values as hex floats.
 void showValue(const RowCase& c, std::ostream& os);
 
-struct RowLaw {
-  std::string name;  ///< stable identifier: "accuracy", "shift_invariance", ...
-  std::string law;   ///< one sentence
-  Verdict (*check)(const RowKernel& k, const RowCase& c);
-  /// Why the law cannot judge kernel k at all (from its declaration), or "" when it can.
-  std::string (*excluded)(const RowKernel& k);
-  /// The law has one fixed case per kernel (no generation, nothing to shrink): drivers run it
-  /// once.
-  bool single_case = false;
-};
+using RowLaw = KindLaw<RowKernel, RowCase>;
 
 /// Every row law, cheapest first.
 const std::vector<RowLaw>& row_laws();
