@@ -216,6 +216,27 @@ TEST(AttentionRunner, NamesWhatAKernelDidToMemory) {
                std::invalid_argument);
 }
 
+/// The tiled kernel whose GQA path rounds o one ulp differently (nudged up) from its MHA path.
+void nudged_gqa(const AttentionProblem& p) {
+  builtin::tiled_attention<builtin::TiledAttention>(p);
+  if (p.heads_kv < p.heads_q) p.o<float>()[0] = std::nextafter(p.o<float>()[0], INFINITY);
+}
+
+TEST(AttentionGqa, IsBitwiseUnlessDeclaredOtherwise) {
+  AttentionCase c = one_sequence(1, 3, 1, {0.5f, 1}, {1, 2, 3}, {1, -1, 2});
+  c.heads_q = 2;  // two query heads sharing the one kv head
+  const AttentionLaw* gqa = AttentionKind::find_law("gqa");
+  ASSERT_NE(gqa, nullptr);
+  AttentionKernel k = host_kernel("nudged", nudged_gqa);
+  const Verdict bitwise = AttentionKind::check(*gqa, k, c);
+  EXPECT_TRUE(bitwise.fails()) << bitwise.explanation;
+  EXPECT_NE(bitwise.explanation.find("o[token 0][head 0][0]"), std::string::npos)
+      << bitwise.explanation;
+  k.gqa_bitwise(false);
+  const Verdict within = AttentionKind::check(*gqa, k, c);
+  EXPECT_TRUE(within.holds()) << within.explanation;
+}
+
 TEST(AttentionDeclaration, AMisspeltLawIsARegistrationError) {
   AttentionKernel k =
       host_kernel("osvs.test.misspelt", builtin::tiled_attention<builtin::TiledAttention>);

@@ -62,7 +62,7 @@ class AttentionKernel:
     same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the kernel also returns
     the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
-    ``mask_align``, ``gqa``, ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
+    ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
     ``softcap`` and ``sinks`` (it applies them; cases then draw them), ``min_k_len`` (fewest
     keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
@@ -77,6 +77,7 @@ class AttentionKernel:
     masks: Sequence[str] = ("none",)
     mask_align: str = "bottom-right"
     gqa: bool = False
+    gqa_bitwise: bool = True
     varlen: bool = True
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
@@ -100,6 +101,7 @@ class AttentionKernel:
                 raise ValueError(f"dtype {d!r}: one of {sorted(ELEMENT_TYPES)}")
         return {"name": self.name, "in_types": [ELEMENT_TYPES[d][0] for d in self.dtypes],
                 "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
+                "gqa_bitwise": bool(self.gqa_bitwise),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
                 "softcap": bool(self.softcap), "sinks": bool(self.sinks),

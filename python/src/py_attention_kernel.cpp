@@ -124,6 +124,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .masks(parsed<MaskKind>(d, "masks", mask_of))
       .mask_align(*align)
       .gqa(nb::cast<bool>(d["gqa"]))
+      .gqa_bitwise(nb::cast<bool>(d["gqa_bitwise"]))
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)

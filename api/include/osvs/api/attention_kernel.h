@@ -157,6 +157,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& mask_align(MaskAlign a) { return (align_ = a, *this); }
   /// It takes heads_kv < heads_q (grouped-query and multi-query attention).
   AttentionKernel& gqa(bool g = true) { return (gqa_ = g, *this); }
+  /// Its shared kv heads give the bits a copy each gives (default); false: the gqa law asks
+  /// only that both be within the contract (a GQA path that rounds differently).
+  AttentionKernel& gqa_bitwise(bool b) { return (gqa_bitwise_ = b, *this); }
   /// It takes sequences of different lengths in one batch (default); false: every sequence of
   /// a problem has the same q_len and the same k_len.
   AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
@@ -189,6 +192,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   const std::vector<MaskKind>& masks() const { return masks_; }
   MaskAlign mask_align() const { return align_; }
   bool gqa() const { return gqa_; }
+  bool gqa_bitwise() const { return gqa_bitwise_; }
   bool varlen() const { return varlen_; }
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
@@ -210,6 +214,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   std::vector<MaskKind> masks_{MaskKind::None};
   MaskAlign align_ = MaskAlign::BottomRight;
   bool gqa_ = false;
+  bool gqa_bitwise_ = true;
   bool varlen_ = true;
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
