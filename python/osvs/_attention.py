@@ -136,10 +136,19 @@ class AttentionKernel:
             args = [self.to_input(a) for a in args]
         result = self.fn(*args, problem)
         total_q = q.shape[0]
+
+        def shaped(x, what, shape, dtype="float32"):
+            a = on_host(x, what, dtype)
+            if a.shape != shape:
+                raise ValueError(f"{what}: shape {a.shape}, expected {shape}")
+            return a
+
+        o_shape = (total_q, hq, dv)
         if not self.lse_bases:
-            return on_host(result, "the kernel's o", dtype).reshape(total_q, hq * dv)
+            return shaped(result, "the kernel's o", o_shape, dtype).reshape(total_q, hq * dv)
         if not isinstance(result, (tuple, list)) or len(result) != 2:
             raise TypeError("an attention kernel that declares lse_bases returns (o, lse)")
-        o = on_host(result[0], "the kernel's o", dtype).reshape(total_q, hq * dv)
-        lse = np.ascontiguousarray(on_host(result[1], "the kernel's lse")).reshape(-1)
+        o = shaped(result[0], "the kernel's o", o_shape, dtype).reshape(total_q, hq * dv)
+        lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
+        lse = np.ascontiguousarray(shaped(result[1], "the kernel's lse", lse_shape)).reshape(-1)
         return o, lse

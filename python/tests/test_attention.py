@@ -95,3 +95,27 @@ def test_forgetting_the_block_table_fails():
         osvs.check_attention(contiguous, name="numpy.attention_no_pages", laws=["accuracy"],
                              **DECLARATION)
     assert e.value.result["accuracy"].case["page_size"] > 0
+
+
+def test_a_kernel_returning_another_shape_is_named():
+    def wrong_shape(q, k, v, p):
+        o, lse = attention(q, k, v, p)
+        return o[:, :1], lse  # one head of o only
+
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_attention(wrong_shape, name="numpy.attention_wrong_shape", laws=["accuracy"],
+                             **DECLARATION)
+    r = e.value.result["accuracy"]
+    assert "the kernel's o" in r.reason, r.reason
+
+
+def test_a_kernel_writing_its_input_is_named():
+    def writes_q(q, k, v, p):
+        out = attention(q, k, v, p)
+        q[...] = 0
+        return out
+
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_attention(writes_q, name="numpy.attention_writes_q", laws=["determinism"],
+                             **DECLARATION)
+    assert "modified its input arrays" in e.value.result["determinism"].reason
