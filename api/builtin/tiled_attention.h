@@ -179,6 +179,7 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
       .gqa()
       .page_sizes({1, 3, 4})
+      .v_head_dims({1, 2, 3, 4, 5, 8, 16})
       .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
       .softcap()
       .sinks()

@@ -60,7 +60,9 @@ std::string declaration_problem(const AttentionKernel& k) {
     return who + " is paged only but declares no page size";
   for (int p : k.page_sizes())
     if (p < 1) return who + " declares a page size below 1";
-  for (int d : k.head_dims())
+  std::vector<int> dims = k.head_dims();
+  dims.insert(dims.end(), k.v_head_dims().begin(), k.v_head_dims().end());
+  for (int d : dims)
     if (d < 1 || d > kAttnMaxHeadDim)
       return who + " declares head_dim " + std::to_string(d) + " outside 1 ... " +
              std::to_string(kAttnMaxHeadDim);

@@ -68,10 +68,14 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
     return std::string("lse base ") + to_string(c.base);
   if (c.softcap > 0 && !k.softcap()) return "a softcap";
   if (!c.sinks.empty() && !k.sinks()) return "attention sinks";
-  const auto& dims = k.head_dims();
-  for (int d : {c.head_dim_qk, c.head_dim_v})
-    if (!dims.empty() && std::find(dims.begin(), dims.end(), d) == dims.end())
-      return "head_dim " + std::to_string(d);
+  const auto takes = [](const std::vector<int>& dims, int d) {
+    return dims.empty() || std::find(dims.begin(), dims.end(), d) != dims.end();
+  };
+  if (!takes(k.head_dims(), c.head_dim_qk)) return "head_dim " + std::to_string(c.head_dim_qk);
+  if (k.v_head_dims().empty() && c.head_dim_v != c.head_dim_qk)
+    return "a head_dim of v of its own (" + std::to_string(c.head_dim_v) + ")";
+  if (!takes(k.v_head_dims().empty() ? k.head_dims() : k.v_head_dims(), c.head_dim_v))
+    return "head_dim_v " + std::to_string(c.head_dim_v);
   if (!k.varlen())
     for (const AttentionSequence& s : c.seqs)
       if (!(s == c.seqs.front())) return "sequences of different lengths (varlen)";

@@ -19,7 +19,8 @@ struct Kept {
   std::vector<AttentionSequence> lens;
   std::vector<int> kv_heads;
   std::vector<int> group_heads;
-  std::vector<int> comps;
+  std::vector<int> comps;    ///< of q and k
+  std::vector<int> v_comps;  ///< of v (and o)
   bool spare_pages = true;
 };
 
@@ -35,6 +36,7 @@ Kept all_of(const AttentionCase& c) {
           iota_of(c.heads_kv),
           iota_of(c.heads_q / c.heads_kv),
           iota_of(c.head_dim_qk),
+          iota_of(c.head_dim_v),
           true};
 }
 
@@ -48,7 +50,8 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
   out.page_order.clear();
   out.heads_kv = static_cast<int>(kept.kv_heads.size());
   out.heads_q = out.heads_kv * static_cast<int>(kept.group_heads.size());
-  out.head_dim_qk = out.head_dim_v = static_cast<int>(kept.comps.size());
+  out.head_dim_qk = static_cast<int>(kept.comps.size());
+  out.head_dim_v = static_cast<int>(kept.v_comps.size());
   std::vector<int> q_heads;
   for (int g : kept.kv_heads)
     for (int h : kept.group_heads) q_heads.push_back(g * group + h);
@@ -57,10 +60,10 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
     for (int h : q_heads) out.sinks.push_back(c.sinks[static_cast<std::size_t>(h)]);
   }
   const auto take = [&](std::vector<float>& to, const std::vector<float>& from, std::int64_t token,
-                        int heads_from, const std::vector<int>& heads) {
-    const int dim = c.head_dim_qk;
+                        int heads_from, const std::vector<int>& heads, bool v) {
+    const int dim = v ? c.head_dim_v : c.head_dim_qk;
     for (int h : heads)
-      for (int d : kept.comps)
+      for (int d : v ? kept.v_comps : kept.comps)
         to.push_back(from[static_cast<std::size_t>((token * heads_from + h) * dim + d)]);
   };
   std::vector<bool> physical_used(c.page_order.size(), false);
@@ -74,10 +77,10 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
       const AttentionSequence l = kept.lens[s];
       out.seqs.push_back(l);
       for (std::int64_t i = 0; i < l.q_len; ++i)
-        take(out.q, c.q, c.q_start(s) + i, c.heads_q, q_heads);
+        take(out.q, c.q, c.q_start(s) + i, c.heads_q, q_heads, false);
       for (std::int64_t j = 0; j < l.k_len; ++j) {
-        take(out.k, c.k, c.k_start(s) + j, c.heads_kv, kept.kv_heads);
-        take(out.v, c.v, c.k_start(s) + j, c.heads_kv, kept.kv_heads);
+        take(out.k, c.k, c.k_start(s) + j, c.heads_kv, kept.kv_heads, false);
+        take(out.v, c.v, c.k_start(s) + j, c.heads_kv, kept.kv_heads, true);
       }
       if (c.page_size > 0)
         for (std::int64_t p = 0; p < (l.k_len + c.page_size - 1) / c.page_size; ++p)
@@ -102,16 +105,22 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
 /// Offers, for the list `field` of what is kept (heads, components), each single element, then
 /// the first half, then one element fewer at a time.
 void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& r,
-                 std::vector<int> Kept::*field) {
+                 std::vector<int> Kept::*field, bool components_together = false) {
+  // components_together: v keeps the components q and k keep, so that equal dims stay equal
+  const auto keep_v_too = [&](Kept& k) {
+    if (components_together) k.v_comps = k.comps;
+  };
   const std::size_t n = (all_of(smallest).*field).size();
   for (std::size_t i = 0; n > 1 && i < n && !r.out_of_time(); ++i) {
     Kept k = all_of(smallest);
     k.*field = {(k.*field)[i]};
+    keep_v_too(k);
     if (r.accept(reduced(smallest, k))) return;
   }
   if (n > 2 && !r.out_of_time()) {
     Kept k = all_of(smallest);
     (k.*field).resize(n / 2);
+    keep_v_too(k);
     if (r.accept(reduced(smallest, k))) return;
   }
   // Then one element fewer at a time, while that still fails.
@@ -121,6 +130,7 @@ void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& 
     for (std::size_t i = 0; now > 1 && i < now && !progress && !r.out_of_time(); ++i) {
       Kept k = all_of(smallest);
       (k.*field).erase((k.*field).begin() + static_cast<std::ptrdiff_t>(i));
+      keep_v_too(k);
       progress = r.accept(reduced(smallest, k));
     }
   }
@@ -159,6 +169,10 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     const std::vector<int> dims =
         k.head_dims().empty() ? std::vector<int>{1, 2, 3, 4, 5, 8, 16} : k.head_dims();
     c.head_dim_qk = c.head_dim_v = *rc::gen::elementOf(dims);
+    // v's own head_dim in a quarter of the cases: the rest keep the common shape, whose
+    // counterexamples shrink q/k's and v's components together.
+    if (!k.v_head_dims().empty() && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}))
+      c.head_dim_v = *rc::gen::elementOf(k.v_head_dims());
     c.scale = *rc::gen::elementOf(
         std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 1.0f / std::sqrt(float(c.head_dim_qk))});
     const MaskKind mask =
@@ -213,7 +227,11 @@ void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& 
   }
   reduce_list(smallest, r, &Kept::kv_heads);
   reduce_list(smallest, r, &Kept::group_heads);
-  if (smallest.head_dim_qk == smallest.head_dim_v) reduce_list(smallest, r, &Kept::comps);
+  // q/k's components and v's: together while the dims are equal (a kernel may need them so),
+  // then each on its own.
+  if (smallest.head_dim_qk == smallest.head_dim_v) reduce_list(smallest, r, &Kept::comps, true);
+  reduce_list(smallest, r, &Kept::comps);
+  reduce_list(smallest, r, &Kept::v_comps);
   bool progress = true;
   while (progress && !r.out_of_time()) {
     progress = false;

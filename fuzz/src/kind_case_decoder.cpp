@@ -120,6 +120,7 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
   const std::vector<int> dims =
       k.head_dims().empty() ? std::vector<int>{1, 2, 3, 4, 5, 8, 16} : k.head_dims();
   c.head_dim_qk = c.head_dim_v = pick(in, dims);
+  if (!k.v_head_dims().empty()) c.head_dim_v = pick(in, k.v_head_dims());
   c.scale = pick(in, std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 0.3f});
   c.mask.kind = pick(in, k.masks());
   c.mask.align = k.mask_align();

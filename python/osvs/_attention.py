@@ -82,6 +82,7 @@ class AttentionKernel:
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
     head_dims: Sequence[int] = ()
+    v_head_dims: Sequence[int] = ()  # v's own head_dims (empty: v's is q/k's)
     softcap: bool = False
     sinks: bool = False
     min_k_len: int = 0
@@ -104,6 +105,7 @@ class AttentionKernel:
                 "gqa_bitwise": bool(self.gqa_bitwise),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
+                "v_head_dims": [int(d) for d in self.v_head_dims],
                 "softcap": bool(self.softcap), "sinks": bool(self.sinks),
                 "min_k_len": int(self.min_k_len), "square_masks": bool(self.square_masks),
                 "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,

@@ -111,9 +111,10 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   if (empty != "-inf" && empty != "+inf")
     throw std::invalid_argument("empty_row_lse '" + empty + "': -inf or +inf");
   const bool writes_lse = !bases.empty();
-  std::vector<int> pages, dims;
+  std::vector<int> pages, dims, v_dims;
   for (nb::handle h : nb::cast<nb::list>(d["page_sizes"])) pages.push_back(nb::cast<int>(h));
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) dims.push_back(nb::cast<int>(h));
+  for (nb::handle h : nb::cast<nb::list>(d["v_head_dims"])) v_dims.push_back(nb::cast<int>(h));
   const nb::tuple a = nb::cast<nb::tuple>(d["accuracy"]);
   if (a.size() != 6)
     throw std::invalid_argument(
@@ -128,6 +129,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)
+      .v_head_dims(v_dims)
       .min_k_len(nb::cast<std::int64_t>(d["min_k_len"]))
       .softcap(nb::cast<bool>(d["softcap"]))
       .sinks(nb::cast<bool>(d["sinks"]))

@@ -178,6 +178,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& square_masks(bool s = true) { return (square_masks_ = s, *this); }
   /// The head_dims it takes, for q/k and v alike (default: any of 1 ... 64 in cases).
   AttentionKernel& head_dims(std::vector<int> d) { return (head_dims_ = std::move(d), *this); }
+  /// v (and o) may have a head_dim of its own, one of these (MLA-style q/k 192, v 128); without
+  /// this call head_dim_v == head_dim_qk.
+  AttentionKernel& v_head_dims(std::vector<int> d) { return (v_head_dims_ = std::move(d), *this); }
   /// It writes the lse (in these bases, laid out so); without this call it writes none.
   AttentionKernel& lse(std::vector<LseBase> bases, AttnLseLayout layout) {
     return (lse_bases_ = std::move(bases), lse_layout_ = layout, *this);
@@ -197,6 +200,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
   const std::vector<int>& head_dims() const { return head_dims_; }
+  const std::vector<int>& v_head_dims() const { return v_head_dims_; }
   bool softcap() const { return softcap_; }
   bool sinks() const { return sinks_; }
   std::int64_t min_k_len() const { return min_k_len_; }
@@ -219,6 +223,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
   std::vector<int> head_dims_;
+  std::vector<int> v_head_dims_;
   bool softcap_ = false;
   bool sinks_ = false;
   std::int64_t min_k_len_ = 0;
