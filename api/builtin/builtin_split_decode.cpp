@@ -1,9 +1,9 @@
 // osvs's split-KV decode kernel (kernels/include/osvs/kernels/attention/split_decode.h) as an
 // entry of the attention kind: every query of every sequence is one decode problem of its
 // sequence's kept keys (the mask applied as the kernel's masked keys), cut into splits of 4 keys
-// whose partials the merge-states kernel merges left to right. The CPU model runs it here; on a
-// machine with a device `osvs.attention.split_decode` runs the CUDA kernels (the executor stages
-// the host arrays itself, so both entries take host memory).
+// whose partials the merge-states kernel merges left to right. Only the CPU model is an entry so
+// far: the CUDA executor stages host arrays itself, and an entry of it needs a device-side
+// adapter of the runner's device pointers (not written yet).
 //
 // Its contract is declared with the tiled kernel's figures (tiled_attention.h: the same score,
 // exp and rescale errors to first order, the merges' rescales counted as a tile's), which the

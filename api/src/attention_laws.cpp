@@ -151,7 +151,6 @@ AttentionCase with_empty_kv(AttentionCase c) {
   c.v.erase(c.v.begin(), c.v.begin() + static_cast<std::ptrdiff_t>(n * token * c.head_dim_v));
   if (c.page_size > 0) {
     // Sequence 0's pages become spare ones (they stay, holding the unused fill).
-    c.seqs[0].k_len = 0;
     std::rotate(
         c.page_order.begin(),
         c.page_order.begin() + static_cast<std::ptrdiff_t>((n + c.page_size - 1) / c.page_size),

@@ -7,6 +7,7 @@
 #include "osvs/api/law_names.h"
 #include "osvs/api/registry.h"
 #include "osvs/kernels/enum_names.h"
+#include "osvs/kernels/hex.h"
 
 namespace osvs {
 
@@ -45,6 +46,12 @@ std::optional<MaskKind> parse_mask_kind(std::string_view s) {
 
 std::optional<MaskAlign> parse_mask_align(std::string_view s) {
   return value_in(kMaskAlignNames, s);
+}
+
+std::string describe(const AttentionAccuracy& a) {
+  return "o within " + digits9(a.o_ulps) + " + " + digits9(a.o_ulps_per_key) + " n ulp + " +
+         digits9(a.o_per_score) + " (d + 1) S 2^-24 M, lse within " + digits9(a.lse_ulps) + " + " +
+         digits9(a.lse_ulps_per_key) + " n ulp + " + digits9(a.lse_per_score) + " (d + 1) S 2^-24";
 }
 
 bool AttentionKernel::supports(MaskKind m) const {

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "osvs/api/kind.h"
+#include "osvs/kernels/hex.h"
 
 namespace osvs {
 
@@ -15,7 +16,7 @@ std::string case_summary(const AttentionCase& c) {
   if (c.mask.kind == MaskKind::Window)
     s << " (" << c.mask.window_left << ", " << c.mask.window_right << ")";
   if (c.mask.kind != MaskKind::None) s << " " << to_string(c.mask.align);
-  if (c.softcap > 0) s << ", softcap " << c.softcap;
+  if (c.softcap > 0) s << ", softcap " << digits9(c.softcap);
   if (!c.sinks.empty()) s << ", sinks";
   if (c.page_size > 0) s << ", pages of " << c.page_size << " (" << c.page_order.size() << ")";
   return s.str();
@@ -33,10 +34,8 @@ std::string kernel_summary(const AttentionKernel& k) {
     s << ", pages of";
     for (int p : k.page_sizes()) s << " " << p;
   }
-  const AttentionAccuracy& a = k.accuracy();
   s << (k.softcap() ? ", softcap" : "") << (k.sinks() ? ", sinks" : "")
-    << (k.writes_lse() ? ", writes lse" : ", no lse") << ", contract o " << a.o_ulps << " + "
-    << a.o_ulps_per_key << " n ulp + " << a.o_per_score << " (d + 1) S 2^-24 M";
+    << (k.writes_lse() ? ", writes lse" : ", no lse") << ", contract " << describe(k.accuracy());
   return s.str();
 }
 

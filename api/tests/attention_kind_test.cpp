@@ -94,8 +94,10 @@ void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>
           w * Big(c.v[static_cast<std::size_t>((keys[t] * c.heads_kv + g) * c.head_dim_v + comp)]);
   }
   o.resize(static_cast<std::size_t>(c.head_dim_v));
-  for (int comp = 0; comp < c.head_dim_v; ++comp) o[comp] = static_cast<float>(Big(num[comp] / d));
-  lse = static_cast<float>(Big(m + log(d)));
+  // mpfr_get_flt rounds once, to nearest (a conversion through double could round twice).
+  const auto to_float = [](const Big& x) { return mpfr_get_flt(x.backend().data(), MPFR_RNDN); };
+  for (int comp = 0; comp < c.head_dim_v; ++comp) o[comp] = to_float(Big(num[comp] / d));
+  lse = to_float(Big(m + log(d)));
 }
 
 AttentionCase one_sequence(std::int64_t lq, std::int64_t lk, int d, std::vector<float> q,

@@ -245,13 +245,8 @@ KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
 }
 
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
-  const AttentionAccuracy& c = k.accuracy();
-  std::ostringstream s;
-  s << "declared: o within " << c.o_ulps << " + " << c.o_ulps_per_key << " n ulp + "
-    << c.o_per_score << " (d + 1) S 2^-24 M, lse within " << c.lse_ulps << " + "
-    << c.lse_ulps_per_key << " n ulp + " << c.lse_per_score << " (d + 1) S 2^-24 "
-    << "(docs/semantics.md §9)";
-  return audit_by_laws<AttentionKind>(k, o, s.str());
+  return audit_by_laws<AttentionKind>(
+      k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");
 }
 
 bool gate_passes(const KernelAudit& a) {

@@ -81,8 +81,10 @@ def test_ignoring_the_mask_fails_and_replays():
         osvs.check_attention(unmasked, name="numpy.attention_unmasked", laws=["accuracy"],
                              **DECLARATION)
     r = e.value.result["accuracy"]
-    assert len(r.case["seqs"]) == 1 and r.case["mask"] != "none", r
-    assert sum(k for _, k in r.case["seqs"]) <= 3, r  # two keys and a mask show it
+    # shrunk within the limits issue 30 sets for a shrunk attention case (<= 2 sequences,
+    # <= 8 keys a sequence), and to a case where the mask matters
+    assert len(r.case["seqs"]) <= 2 and r.case["mask"] != "none", r
+    assert max(k for _, k in r.case["seqs"]) <= 8, r
     assert osvs.read_regression(r.regression)["kind"] == "attention"
     assert osvs.replay(r.regression, attention, **DECLARATION).status == "as_expected"
 

@@ -176,7 +176,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   /// With a mask, every sequence has as many queries as keys (a kernel whose masks need a
   /// square score matrix, as torch's flash backend with is_causal).
   AttentionKernel& square_masks(bool s = true) { return (square_masks_ = s, *this); }
-  /// The head_dims it takes, for q/k and v alike (default: any of 1 ... 64 in cases).
+  /// The head_dims it takes, for q/k (and v, without v_head_dims) (default: cases draw 1, 2,
+  /// 3, 4, 5, 8 and 16).
   AttentionKernel& head_dims(std::vector<int> d) { return (head_dims_ = std::move(d), *this); }
   /// v (and o) may have a head_dim of its own, one of these (MLA-style q/k 192, v 128); without
   /// this call head_dim_v == head_dim_qk.
@@ -234,6 +235,10 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionAccuracy accuracy_;
   ValueConventions conventions_;
 };
+
+/// The contract in a line, its figures with 9 significant digits: "o within 5 + 4 n ulp + 4
+/// (d + 1) S 2^-24 M, lse within 6 + 2 n ulp + 2 (d + 1) S 2^-24".
+std::string describe(const AttentionAccuracy& a);
 
 const char* to_string(MaskKind m);   ///< "none", "causal", "window"
 const char* to_string(MaskAlign a);  ///< "bottom-right", "top-left"

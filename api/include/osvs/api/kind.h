@@ -17,7 +17,7 @@
 // for_each_kind, the one list of kinds (the testbed, the plugins, the regression files and the
 // Python bindings go through it and name no kind).
 // Each kind also has its case's JSON (api/src/case_json.h) and, in the testbed, its case
-// generator and its reductions (api/testbed/case_reductions.h). A new kind is these, its laws
+// generator and its reductions (api/testbed/kind_cases.h). A new kind is these, its laws
 // and its oracle: nothing else.
 #pragma once
 
