@@ -90,6 +90,23 @@ std::vector<double> score_magnitudes(const AttentionCase& c) {
 }
 
 /// The accuracy law's verdict on k's outputs `out` for c.
+/// V_c of one (token, head) row (AttentionAccuracy::o_underflow): max |v_jc| over its kept keys.
+std::vector<double> value_maxima(const AttentionCase& c, std::size_t row) {
+  std::vector<double> out(static_cast<std::size_t>(c.head_dim_v), 0.0);
+  const std::int64_t token = static_cast<std::int64_t>(row) / c.heads_q;
+  const int g = static_cast<int>(row % c.heads_q) / (c.heads_q / c.heads_kv);
+  std::size_t s = 0;
+  while (c.q_start(s + 1) <= token) ++s;
+  const std::int64_t i = token - c.q_start(s), lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
+  for (std::int64_t j = 0; j < lk; ++j) {
+    if (!key_kept(c.mask, i, j, lq, lk)) continue;
+    for (int d = 0; d < c.head_dim_v; ++d)
+      out[d] = std::max(out[d], std::fabs(double{c.v[static_cast<std::size_t>(
+                                    ((c.k_start(s) + j) * c.heads_kv + g) * c.head_dim_v + d)]}));
+  }
+  return out;
+}
+
 Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const AttentionOutputs& out) {
   const AttentionExact e = exact_attention(c, c.in_type);
   const std::vector<double> score = score_magnitudes(c);
@@ -104,10 +121,12 @@ Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const Atte
     const double n = static_cast<double>(e.kept[row]);
     const double ulps = a.o_ulps + a.o_ulps_per_key * n;
     const double score_rel = a.o_per_score * dot_terms * score[row] * 0x1p-24;
+    const std::vector<double> v_max = value_maxima(c, row);
     for (std::size_t cpt = 0; cpt < dv; ++cpt) {
       const std::size_t i = row * dv + cpt;
       const double unit = ulp_in(c.in_type, e.magnitude[i]);
-      const double allowed = ulps * unit + score_rel * e.magnitude[i];
+      const double allowed = ulps * unit + score_rel * e.magnitude[i] +
+                             a.o_underflow * n * (v_max[cpt] + 1) * 0x1p-149;
       const double err = std::fabs(double{out.o[i]} - e.o[i]);
       if (err <= allowed) continue;  // a NaN fails here
       const std::string kind = std::isnan(out.o[i]) ? "o is NaN" : "o outside its contract";

@@ -51,7 +51,8 @@ std::optional<MaskAlign> parse_mask_align(std::string_view s) {
 std::string describe(const AttentionAccuracy& a) {
   return "o within " + digits9(a.o_ulps) + " + " + digits9(a.o_ulps_per_key) + " n ulp + " +
          digits9(a.o_per_score) + " (d + 1) S 2^-24 M, lse within " + digits9(a.lse_ulps) + " + " +
-         digits9(a.lse_ulps_per_key) + " n ulp + " + digits9(a.lse_per_score) + " (d + 1) S 2^-24";
+         digits9(a.lse_ulps_per_key) + " n ulp + " + digits9(a.lse_per_score) + " (d + 1) S 2^-24" +
+         (a.o_underflow > 0 ? ", o underflow " + digits9(a.o_underflow) + " n (V + 1) 2^-149" : "");
 }
 
 bool AttentionKernel::supports(MaskKind m) const {
@@ -75,7 +76,7 @@ std::string declaration_problem(const AttentionKernel& k) {
              std::to_string(kAttnMaxHeadDim);
   const AttentionAccuracy& a = k.accuracy();
   if (!(a.o_ulps >= 0 && a.o_ulps_per_key >= 0 && a.o_per_score >= 0 && a.lse_ulps >= 0 &&
-        a.lse_ulps_per_key >= 0 && a.lse_per_score >= 0))
+        a.lse_ulps_per_key >= 0 && a.lse_per_score >= 0 && a.o_underflow >= 0))
     return who + " declares an accuracy contract that is not a number of ulps >= 0";
   return api::declared_law_problem(who, k, kAttentionLawNames, "attention law");
 }

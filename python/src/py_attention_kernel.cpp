@@ -116,7 +116,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) dims.push_back(nb::cast<int>(h));
   for (nb::handle h : nb::cast<nb::list>(d["v_head_dims"])) v_dims.push_back(nb::cast<int>(h));
   const nb::tuple a = nb::cast<nb::tuple>(d["accuracy"]);
-  if (a.size() != 6)
+  if (a.size() != 6 && a.size() != 7)
     throw std::invalid_argument(
         "accuracy: (o_ulps, o_ulps_per_key, o_per_score, lse_ulps, "
         "lse_ulps_per_key, lse_per_score)");
@@ -136,7 +136,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .square_masks(nb::cast<bool>(d["square_masks"]))
       .empty_row_lse(empty == "-inf" ? EmptyRowLse::NegInf : EmptyRowLse::PosInf)
       .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),
-                 nb::cast<double>(a[3]), nb::cast<double>(a[4]), nb::cast<double>(a[5])});
+                 nb::cast<double>(a[3]), nb::cast<double>(a[4]), nb::cast<double>(a[5]),
+                 a.size() == 7 ? nb::cast<double>(a[6]) : 0.0});
   if (writes_lse)
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);

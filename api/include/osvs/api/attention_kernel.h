@@ -79,6 +79,9 @@ struct AttentionAccuracy {
   double lse_ulps = 8;
   double lse_ulps_per_key = 0;
   double lse_per_score = 0;
+  /// Underflow: + o_underflow n (V_c + 1) 2^-149 on o_c, V_c = max_j |v_jc| over the kept keys
+  /// (weights and products below f32's normals carry an absolute error of up to 2^-149 each).
+  double o_underflow = 0;
 };
 
 /// One launch (docs/semantics.md §9). batch sequences, sequence s with queries
