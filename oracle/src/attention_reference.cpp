@@ -1,4 +1,5 @@
-// The exact attention (attention_reference.h): MPFR with a Ziv loop.
+// The exact attention (attention_reference.h): the fast path (attention_fast.cpp) where it
+// certifies every output, else MPFR with a Ziv loop, below.
 //
 // Scores. Each s_j = (sum_c q_c k_jc) scale is computed EXACTLY at kScoreBits = 1200 bits: a
 // product of two floats has 48 significant bits and an exponent in [-298, 256]; their sum over
@@ -48,6 +49,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention_fast.h"
 #include "mpfr_value.h"
 
 namespace osvs::oracle {
@@ -181,6 +183,14 @@ struct WeightedSums {
 }  // namespace
 
 AttentionReference attention_reference(const AttentionQuery& a) {
+  if (std::optional<AttentionReference> fast = detail::attention_reference_fast(a))
+    return *std::move(fast);
+  AttentionReference r = attention_reference_mpfr(a);
+  r.mpfr = true;
+  return r;
+}
+
+AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
   AttentionReference r;
   const auto dim = static_cast<std::size_t>(a.o_dim());
   r.o_rounded.assign(dim, 0.0f);

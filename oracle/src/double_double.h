@@ -67,6 +67,25 @@ inline DoubleDouble dd_mul(DoubleDouble a, double b) {
   return dd_mul(a, DoubleDouble{b, 0});
 }
 
+/// a / b for normalized a, b (|l| <= u |h|), b != 0. With q1 = fl(ah / bh) = (ah / bh)(1 + t),
+/// |t| <= u, and (ph, pl) = TwoProd(q1, bh) exact:
+///   ah - ph                  exact (Sterbenz: ph is within a factor 1 +- 2.01 u of ah)
+///   R = a - q1 b             = (ah - ph) - pl + al - q1 bl, each term <= 2.01 u |ah|; three sums
+///                            and the product q1 bl rounded: |r - R| <= 4 (5.1 u) u |ah| = 20.4 u^2
+///                            |ah|
+///   q2 = fl(r / bh)          |R / bh - R / b| <= 1.01 u |R / b| <= 5.2 u^2 |ah / b|; the rounding
+///                            u |q2| <= 5.3 u^2 |ah / bh|
+///   a / b = q1 + R / b exactly, so |q1 + q2 - a / b| <= 31 u^2 |ah / bh| <= 32 u^2 |a / b|.
+/// Relative error 32 u^2 (results and every error term above 2^-900: no underflow; a caller with
+/// smaller values adds an absolute 2^-1060 for them). The result is normalized (Fast2Sum: |q2| <=
+/// 5.1 u |q1|).
+inline DoubleDouble dd_div(DoubleDouble a, DoubleDouble b) {
+  const double q1 = a.h / b.h;
+  const DoubleDouble p = two_prod(q1, b.h);
+  const double r = (((a.h - p.h) - p.l) + a.l) - q1 * b.l;
+  return fast_two_sum(q1, r / b.h);
+}
+
 /// -a, exactly.
 inline DoubleDouble dd_neg(DoubleDouble a) {
   return {-a.h, -a.l};

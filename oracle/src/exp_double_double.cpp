@@ -72,8 +72,11 @@ const ExpConstants& constants() {
 }  // namespace
 
 bool exp_gap_dd(float x, float m, DoubleDouble* out) {
+  return exp_dd(two_sum(static_cast<double>(x), -static_cast<double>(m)), out);
+}
+
+bool exp_dd(DoubleDouble g, DoubleDouble* out) {
   const ExpConstants& c = constants();
-  const DoubleDouble g = two_sum(static_cast<double>(x), -static_cast<double>(m));
   if (!(std::fabs(g.h) <= 129)) return false;  // keeps |k| < 2^14 (the analysis in the header)
   const double scaled = g.h * (64 / 0.693147180559945309);  // any k near g / L will do
   const int k = static_cast<int>(scaled + (scaled >= 0 ? 0.5 : -0.5));

@@ -1,10 +1,12 @@
-// e^(x - m) in double-double for the reference's second rung (double_double_decide.h), with a
-// certified relative error of at most kExpGapDdRelErr.
+// e^g in double-double, with a certified relative error of at most kExpGapDdRelErr: e^(x - m)
+// for the softmax reference's second rung (double_double_decide.h), and the weights of the
+// attention reference's fast path (attention_fast.cpp).
 //
 // Error analysis (u = 2^-53; L = ln2 / 64 = L1 + L2 + L3 + tail, L1 and L2 of 38 significant bits
 // each, L3 a double, |tail| <= 2^-135.5, all from MPFR; T[i] = 2^(i/64) and c_k = 1/k! rounded to
-// double-double, relative error <= 1.01 u^2 each). For a gap g = x - m >= -kNegligibleGap - 1:
-//   s + t = x - m          TwoSum, exact; |s| <= 129.1, |t| <= u |s| <= 2^-45.9
+// double-double, relative error <= 1.01 u^2 each). For g = s + t, |s| <= 129 (checked), |t| <= u
+// |s| (a normalized double-double; exp_gap_dd's is TwoSum(x, -m), exact):
+//   s + t = g              |s| <= 129, |t| <= u |s| <= 2^-45.9
 //   k, k = 64 q + i        any integer near s / L (|k| < 2^14); e^g = 2^q T(i) e^(g - k L)
 //   k L1, k L2             exact (14 + 38 bits)
 //   r = g - k L + dr       A = TwoSum(s, -k L1) and TwoSum(A.h, -k L2) exact; the rest in double:
@@ -26,6 +28,11 @@ namespace osvs::oracle::detail {
 
 /// Relative error bound of exp_gap_dd.
 inline constexpr double kExpGapDdRelErr = 0x1p-96;
+
+/// e^g for a normalized double-double g (|g.l| <= u |g.h|) with |g.h| <= 129, within
+/// kExpGapDdRelErr (the analysis above, with s + t = g); false, with nothing written, beyond
+/// that range or when the argument reduction leaves |r| > 2^-6 (never expected).
+bool exp_dd(DoubleDouble g, DoubleDouble* out);
 
 /// e^(x - m) for finite floats x, m with |double(x) - double(m)| <= 129 (the reference's
 /// non-negligible elements); false, with nothing written, for a gap beyond that or when the

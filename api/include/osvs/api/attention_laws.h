@@ -28,13 +28,15 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c);
 
 /// The exact attention of every (query token, head) of c: o correctly rounded to `out` and as a
 /// double, its magnitude M_c, the lse (base c.base) rounded to f32 and as a double, and the
-/// number of kept keys; in (token, head) order.
+/// number of kept keys; in (token, head) order. A large case is judged on every core.
 struct AttentionExact {
   std::vector<float> o_rounded;
   std::vector<double> o, magnitude;
   std::vector<float> lse_rounded;
   std::vector<double> lse;
   std::vector<std::int64_t> kept;
+  /// Queries the fast path could not certify, decided by MPFR (oracle/attention_reference.h).
+  std::int64_t mpfr_queries = 0;
 };
 AttentionExact exact_attention(const AttentionCase& c, DType out);
 

@@ -9,8 +9,10 @@
 // attention_reference gives lse correctly rounded to float and as a double, each o_c correctly
 // rounded to the output type (f32 / bf16 / fp16, round to nearest even, subnormals included) and
 // as a double, and M_c = sum_j p_j |v_jc|, the scale in which the bounds measure o's errors
-// (oracle/attention_bounds.h). MPFR with a Ziv loop; the error analysis is beside the code
-// (src/attention_reference.cpp).
+// (oracle/attention_bounds.h). Double-double arithmetic with a certified bound on each output
+// (src/attention_fast.cpp) where that bound decides every rounding of the query, else MPFR with a
+// Ziv loop (src/attention_reference.cpp); the error analyses are beside the code. Both give the
+// same rounded outputs (they are correctly rounded); the doubles agree within their promises.
 #pragma once
 
 #include <cstdint>
@@ -58,11 +60,15 @@ struct AttentionReference {
   std::vector<double> o;          ///< o_c, absolute error below 2^-52 M_c
   std::vector<double> magnitude;  ///< M_c = sum_j p_j |v_jc| (relative error below 2^-52)
   std::vector<bool> o_finite;     ///< false where an unmasked v_jc is NaN or inf
+  bool mpfr = false;              ///< decided by the MPFR path (the fast path could not certify it)
 };
 
 /// The exact attention of one query. Throws std::runtime_error if the Ziv loop cannot decide a
 /// rounding at its last precision (never observed; see the source).
 AttentionReference attention_reference(const AttentionQuery& query);
+
+/// The same by the MPFR path alone (its `mpfr` stays false: for the tests and the benchmark).
+AttentionReference attention_reference_mpfr(const AttentionQuery& query);
 
 struct MergeReference {
   AttnOutcome outcome = AttnOutcome::Empty;
