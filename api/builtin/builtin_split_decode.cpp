@@ -84,6 +84,7 @@ AttentionKernel declare_split_decode(const char* name,
   return k.run([executor](const AttentionProblem& p) { split_decode(*executor, p); })
       .softcap(false)
       .sinks(false)
+      .alibi(false)
       .v_head_dims({})
       .description("osvs's split-KV decode kernel: splits of 4 keys merged by merge-states");
 }

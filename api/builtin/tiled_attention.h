@@ -9,7 +9,8 @@
 //   diagonal D = i + (k_len - q_len) (bottom-right) or i (top-left); key j kept unless
 //     causal and j > D, or a window and j > D + right or j < D - left (docs/semantics.md §9);
 //   for each tile of keys: s_j = fl(fl(q . k_j) scale) (the dot a chain of fmas from +0), with a
-//     softcap c then fl(c tanhf(fl(s_j / c))),
+//     softcap c then fl(c tanhf(fl(s_j / c))), with an ALiBi slope a_h then
+//     fl(s_j - fl(a_h |D - j|)) (|D - j| exact in float below 2^24),
 //     m' = max(m, max_j s_j), alpha = exp(m - m'), l = l alpha + sum_j exp(s_j - m'),
 //     acc_c = acc_c alpha + sum_j exp(s_j - m') v_jc (fmas), m = m';
 //   with a sink z: m' = max(m, z), l = l e^(m - m') + e^(z - m'), acc_c = acc_c e^(m - m');
@@ -26,6 +27,9 @@
 // the base change 2 ulp: lse_ulps 6, lse_ulps_per_key 2, lse_per_score 2. A softcap adds the
 // division's, tanhf's (2 ulp) and the product's roundings, within 4 u c of the score: S >= c
 // covers it (the laws take S = max(S, c)); a sink is one more term of l and one more rescale.
+// An ALiBi bias b_j = a_h |D - j| is rounded once (u |b_j|) and subtracted once (u |s_j - b_j|):
+// within 2 u (|s_j| + |b_j|), which the laws' S covers by taking the bias's size in
+// (S = max_j scale sum_c |q_c k_jc| + |b_j|).
 // Underflow (missed by the first-order figures, found by the registry fuzzer: o = -1.3e-40 off by
 // 27.9 ulp of M against 21.2): a weight exp(s_j - m) below 2^-126 is within 2^-149 absolutely,
 // not relatively, so its error times |v_jc|, plus the fma's and the rescale's roundings of a
@@ -62,6 +66,8 @@ struct TiledAttention {
   static constexpr bool softcap_before_scale = false;  ///< c tanh(dot / c) scale
   static constexpr bool sink_in_lse = true;            ///< the sink's term in the lse too
   static constexpr bool apply_sinks = true;            ///< sinks taken at all
+  static constexpr bool alibi_from_diagonal = true;    ///< ALiBi's distance |D - j|, not |i - j|
+  static constexpr bool alibi_subtracted = true;       ///< the bias - slope |D - j|, not +
 };
 
 namespace detail {
@@ -131,6 +137,11 @@ void tiled_attention(const AttentionProblem& p) {
             if (p.softcap > 0)
               s = P::softcap_before_scale ? p.softcap * std::tanh(dot / p.softcap) * p.scale
                                           : p.softcap * std::tanh(s / p.softcap);
+            if (p.alibi_slopes != nullptr) {
+              const std::int64_t from = P::alibi_from_diagonal ? diagonal : i;
+              const float bias = p.alibi_slopes[h] * static_cast<float>(std::llabs(from - j));
+              s = P::alibi_subtracted ? s - bias : s + bias;
+            }
             score[j - t0] = kept(j) ? s : -INFINITY;
             tile_max = std::max(tile_max, score[j - t0]);
           }
@@ -188,6 +199,7 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
       .softcap()
       .sinks()
+      .alibi()
       .accuracy({5, 4, 4, 6, 2, 2, 1})
       .description("osvs's tiled online-softmax attention on the host (f32 arithmetic)");
 }

@@ -78,6 +78,11 @@ std::string attention_case_problem(const AttentionCase& c) {
     return "sinks has " + std::to_string(c.sinks.size()) + " values, not one a query head";
   for (float z : c.sinks)
     if (!std::isfinite(z)) return "a sink is not finite";
+  if (!c.alibi_slopes.empty() && c.alibi_slopes.size() != static_cast<std::size_t>(c.heads_q))
+    return "alibi_slopes has " + std::to_string(c.alibi_slopes.size()) +
+           " values, not one a query head";
+  for (float a : c.alibi_slopes)
+    if (!std::isfinite(a)) return "an ALiBi slope is not finite";
   if (c.total_q() > (std::int64_t{1} << 30) || c.total_k() > (std::int64_t{1} << 30))
     return "more than 2^30 query or key tokens";
   if (c.page_size < 0) return "a negative page size";

@@ -29,6 +29,7 @@ json case_json(const AttentionCase& c) {
           {"scale", floats({c.scale})},
           {"softcap", floats({c.softcap})},
           {"sinks", floats(c.sinks)},
+          {"alibi_slopes", floats(c.alibi_slopes)},
           {"mask",
            {{"kind", to_string(c.mask.kind)},
             {"align", to_string(c.mask.align)},
@@ -63,6 +64,9 @@ void read_case(const json& in, AttentionCase& c) {
   if (softcap.size() != 1) throw std::runtime_error("field 'softcap': one float");
   c.softcap = softcap[0];
   c.sinks = floats_of(field(in, "sinks"), "input.sinks");
+  // (files written before ALiBi have no slopes: no bias)
+  if (in.contains("alibi_slopes"))
+    c.alibi_slopes = floats_of(in.at("alibi_slopes"), "input.alibi_slopes");
   const json& m = field(in, "mask");
   c.mask.kind = enum_of(m, "kind", parse_mask_kind);
   c.mask.align = enum_of(m, "align", parse_mask_align);

@@ -81,6 +81,10 @@ AttentionExact exact_attention(const AttentionCase& c, DType out) {
         a.softcap = c.softcap;
         a.has_sink = !c.sinks.empty();
         a.sink = a.has_sink ? c.sinks[h] : 0.0f;
+        if (!c.alibi_slopes.empty()) {
+          a.alibi_slope = c.alibi_slopes[h];
+          a.alibi_position = i + (c.mask.align == MaskAlign::BottomRight ? lk - lq : 0);
+        }
         const oracle::AttentionReference r = oracle::attention_reference(a);
         std::copy(r.o_rounded.begin(), r.o_rounded.end(), e.o_rounded.begin() + row * dv);
         std::copy(r.o.begin(), r.o.end(), e.o.begin() + row * dv);

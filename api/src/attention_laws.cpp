@@ -5,22 +5,12 @@
 #include <cstring>
 #include <tuple>
 
+#include "osvs/api/attention_accuracy.h"
 #include "osvs/api/law_names.h"
 #include "osvs/kernels/hex.h"
 
 namespace osvs {
 namespace {
-
-/// The spacing of type t's values at magnitude x (its subnormal spacing below its normals):
-/// the unit of the accuracy contract (docs/semantics.md §9).
-double ulp_in(DType t, double x) {
-  const int p = precision_of(t);
-  int e = 0;
-  x = std::fabs(x);
-  if (x > 0) std::frexp(x, &e);  // x = f 2^e, f in [0.5, 1): x's binade is e - 1
-  const int binade = std::max(x > 0 ? e - 1 : min_exponent_of(t), min_exponent_of(t));
-  return std::ldexp(1.0, binade - (p - 1));
-}
 
 /// "o[token 3][head 1][2]" / "lse[token 3][head 1]".
 std::string where_o(std::size_t row, int heads, std::size_t c) {
@@ -61,97 +51,32 @@ std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& 
   return "";
 }
 
-/// S of every (token, head) row (AttentionAccuracy): the largest scale sum_c |q_c k_jc| over
-/// its kept keys, in double (each product exact, the sum within 2^-44 relative: a bound's
-/// parameter, not a value judged).
-std::vector<double> score_magnitudes(const AttentionCase& c) {
-  const int group = c.heads_q / c.heads_kv;
-  std::vector<double> out(static_cast<std::size_t>(c.total_q() * c.heads_q), 0.0);
-  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
-    const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
-    for (std::int64_t i = 0; i < lq; ++i)
-      for (int h = 0; h < c.heads_q; ++h) {
-        const std::size_t row = static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h);
-        const float* q = c.q.data() + row * c.head_dim_qk;
-        for (std::int64_t j = 0; j < lk; ++j) {
-          if (!key_kept(c.mask, i, j, lq, lk)) continue;
-          const float* k =
-              c.k.data() + static_cast<std::size_t>(((c.k_start(s) + j) * c.heads_kv + h / group) *
-                                                    c.head_dim_qk);
-          double dot = 0;
-          for (int d = 0; d < c.head_dim_qk; ++d) dot += std::fabs(double{q[d]} * k[d]);
-          out[row] = std::max(out[row], std::fabs(double{c.scale}) * dot * (1 + 0x1p-40));
-        }
-        // A softcapped score is within softcap of 0, and a float tanh's error is relative to it.
-        if (c.softcap > 0) out[row] = std::max(out[row], double{c.softcap});
-      }
-  }
-  return out;
-}
-
-/// The accuracy law's verdict on k's outputs `out` for c.
-/// V_c of one (token, head) row (AttentionAccuracy::o_underflow): max |v_jc| over its kept keys.
-std::vector<double> value_maxima(const AttentionCase& c, std::size_t row) {
-  std::vector<double> out(static_cast<std::size_t>(c.head_dim_v), 0.0);
-  const std::int64_t token = static_cast<std::int64_t>(row) / c.heads_q;
-  const int g = static_cast<int>(row % c.heads_q) / (c.heads_q / c.heads_kv);
-  std::size_t s = 0;
-  while (c.q_start(s + 1) <= token) ++s;
-  const std::int64_t i = token - c.q_start(s), lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
-  for (std::int64_t j = 0; j < lk; ++j) {
-    if (!key_kept(c.mask, i, j, lq, lk)) continue;
-    for (int d = 0; d < c.head_dim_v; ++d)
-      out[d] = std::max(out[d], std::fabs(double{c.v[static_cast<std::size_t>(
-                                    ((c.k_start(s) + j) * c.heads_kv + g) * c.head_dim_v + d)]}));
-  }
-  return out;
-}
-
+/// The accuracy law's verdict on k's outputs `out` for c: every element attention_errors measures
+/// within its contract.
 Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const AttentionOutputs& out) {
-  const AttentionExact e = exact_attention(c, c.in_type);
-  const std::vector<double> score = score_magnitudes(c);
-  const AttentionAccuracy& a = k.accuracy();
-  const std::size_t dv = static_cast<std::size_t>(c.head_dim_v);
-  const double dot_terms = c.head_dim_qk + 1.0;
   std::vector<Finding> findings;
   std::string first;
   double worst = 0;
-  for (std::size_t row = 0; row < e.kept.size(); ++row) {
-    if (e.kept[row] == 0 && c.sinks.empty()) continue;  // the empty_rows law's
-    const double n = static_cast<double>(e.kept[row]);
-    const double ulps = a.o_ulps + a.o_ulps_per_key * n;
-    const double score_rel = a.o_per_score * dot_terms * score[row] * 0x1p-24;
-    const std::vector<double> v_max = value_maxima(c, row);
-    for (std::size_t cpt = 0; cpt < dv; ++cpt) {
-      const std::size_t i = row * dv + cpt;
-      const double unit = ulp_in(c.in_type, e.magnitude[i]);
-      const double allowed = ulps * unit + score_rel * e.magnitude[i] +
-                             a.o_underflow * n * (v_max[cpt] + 1) * 0x1p-149;
-      const double err = std::fabs(double{out.o[i]} - e.o[i]);
-      if (err <= allowed) continue;  // a NaN fails here
-      const std::string kind = std::isnan(out.o[i]) ? "o is NaN" : "o outside its contract";
-      const std::string why = where_o(row, c.heads_q, cpt) + " = " + readable(out.o[i]) +
-                              ", exact " + readable(e.o_rounded[i]) +
-                              " (rounded; magnitude M = " + digits9(e.magnitude[i]) + "): error " +
-                              digits9(err / unit) + " ulp of M > contract " +
-                              digits9(allowed / unit) + " (" + std::to_string(e.kept[row]) +
-                              " kept keys, score magnitude S = " + digits9(score[row]) + ")";
-      add_finding(findings, {kind, why});
-      const double ratio = std::isnan(err) ? INFINITY : err / allowed;
+  for (const AttentionElementError& x :
+       attention_errors(k, c, out, exact_attention(c, c.in_type))) {
+    if (x.within()) continue;  // a NaN fails here
+    if (!x.is_lse) {
+      const std::string why = where_o(x.row, c.heads_q, x.component) + " = " + readable(x.got) +
+                              ", exact " + readable(x.exact_rounded) +
+                              " (rounded; magnitude M = " + digits9(x.magnitude) + "): error " +
+                              digits9(x.error / x.unit) + " ulp of M > contract " +
+                              digits9(x.allowed / x.unit) + " (" + std::to_string(x.kept) +
+                              " kept keys, score magnitude S = " + digits9(x.score) + ")";
+      add_finding(findings, {std::isnan(x.got) ? "o is NaN" : "o outside its contract", why});
+      const double ratio = std::isnan(x.error) ? INFINITY : x.error / x.allowed;
       if (first.empty() || ratio > worst) first = why, worst = ratio;
+      continue;
     }
-    if (out.lse.empty()) continue;
-    const double unit = ulp_in(DType::F32, std::max(std::fabs(e.lse[row]), 1.0));
-    const double allowed = (a.lse_ulps + a.lse_ulps_per_key * n) * unit +
-                           a.lse_per_score * dot_terms * score[row] * 0x1p-24;
-    const double err = std::fabs(double{out.lse[row]} - e.lse[row]);
-    if (err <= allowed) continue;
-    const std::string why = where_lse(row, c.heads_q) + " = " + readable(out.lse[row]) +
-                            ", exact " + readable(e.lse_rounded[row]) + ": error " +
-                            digits9(err / unit) + " ulp > contract " + digits9(allowed / unit) +
-                            " (" + std::to_string(e.kept[row]) + " kept keys)";
-    add_finding(findings,
-                {std::isnan(out.lse[row]) ? "lse is NaN" : "lse outside its contract", why});
+    const std::string why = where_lse(x.row, c.heads_q) + " = " + readable(x.got) + ", exact " +
+                            readable(x.exact_rounded) + ": error " + digits9(x.error / x.unit) +
+                            " ulp > contract " + digits9(x.allowed / x.unit) + " (" +
+                            std::to_string(x.kept) + " kept keys)";
+    add_finding(findings, {std::isnan(x.got) ? "lse is NaN" : "lse outside its contract", why});
     if (first.empty()) first = why;
   }
   if (findings.empty()) return Verdict::pass();
@@ -294,11 +219,12 @@ AttentionCase with_shared_kv(AttentionCase c) {
         q.insert(q.end(), from, from + c.head_dim_qk);
       }
     c.q = std::move(q);
-    if (!c.sinks.empty()) {
-      std::vector<float> sinks;
+    for (std::vector<float>* per_head : {&c.sinks, &c.alibi_slopes}) {
+      if (per_head->empty()) continue;
+      std::vector<float> twice;
       for (int h = 0; h < 2 * c.heads_q; ++h)
-        sinks.push_back(c.sinks[static_cast<std::size_t>(h / 2)]);
-      c.sinks = std::move(sinks);
+        twice.push_back((*per_head)[static_cast<std::size_t>(h / 2)]);
+      *per_head = std::move(twice);
     }
     // kv heads likewise, so that heads_kv = heads_q before halving them
     c = with_kv_repeated([&] {
@@ -422,6 +348,7 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
   }
   if (!k.softcap()) c.softcap = 0;
   if (!k.sinks()) c.sinks.clear();
+  if (!k.alibi()) c.alibi_slopes.clear();
   if (!k.supports(c.mask.kind)) c.mask = AttentionMask{};
   c.mask.align = k.mask_align();
   if (!k.gqa() && c.heads_kv != c.heads_q) c = with_kv_repeated(std::move(c));

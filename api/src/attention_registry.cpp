@@ -23,6 +23,12 @@ bool key_kept(const AttentionMask& m, std::int64_t i, std::int64_t j, std::int64
   return true;
 }
 
+std::int64_t alibi_distance(const AttentionMask& m, std::int64_t i, std::int64_t j,
+                            std::int64_t q_len, std::int64_t k_len) {
+  const std::int64_t d = i + (m.align == MaskAlign::BottomRight ? k_len - q_len : 0) - j;
+  return d < 0 ? -d : d;
+}
+
 namespace {
 
 constexpr EnumName<MaskKind> kMaskKindNames[] = {

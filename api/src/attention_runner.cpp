@@ -68,6 +68,7 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
     return std::string("lse base ") + to_string(c.base);
   if (c.softcap > 0 && !k.softcap()) return "a softcap";
   if (!c.sinks.empty() && !k.sinks()) return "attention sinks";
+  if (!c.alibi_slopes.empty() && !k.alibi()) return "ALiBi slopes";
   const auto takes = [](const std::vector<int>& dims, int d) {
     return dims.empty() || std::find(dims.begin(), dims.end(), d) != dims.end();
   };
@@ -139,7 +140,8 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
                         bytes_of(cu_q),
                         bytes_of(cu_k),
                         bytes_of(table),
-                        bytes_of(c.sinks)};
+                        bytes_of(c.sinks),
+                        bytes_of(c.alibi_slopes)};
   const std::vector<Bytes> in0 = in;
   const std::size_t o_n = static_cast<std::size_t>(p.total_q) * c.heads_q * c.head_dim_v;
   const std::size_t lse_n = k.writes_lse() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
@@ -154,15 +156,18 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
     q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
     q.block_table = paged ? reinterpret_cast<const std::int32_t*>(image[5]) : nullptr;
     q.sinks = c.sinks.empty() ? nullptr : reinterpret_cast<const float*>(image[6]);
-    q.o_ptr = image[7] + kGuardBytes;
-    q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[8] + kGuardBytes) : nullptr;
+    q.alibi_slopes = c.alibi_slopes.empty() ? nullptr : reinterpret_cast<const float*>(image[7]);
+    q.o_ptr = image[8] + kGuardBytes;
+    q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[9] + kGuardBytes) : nullptr;
     q.stream = stream;
     k(q);
   };
   const std::string who = "attention kernel '" + k.name() + "' ";
   launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device,
-                   {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &in[6], &o, &lse}, launch);
-  const char* inputs[] = {"q", "k", "v", "cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks"};
+                   {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &in[6], &in[7], &o, &lse},
+                   launch);
+  const char* inputs[] = {"q",           "k",     "v",           "cu_seqlens_q", "cu_seqlens_k",
+                          "block_table", "sinks", "alibi_slopes"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
   check_guard_zones(who, "o", p.out_type, o);

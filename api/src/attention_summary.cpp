@@ -18,6 +18,7 @@ std::string case_summary(const AttentionCase& c) {
   if (c.mask.kind != MaskKind::None) s << " " << to_string(c.mask.align);
   if (c.softcap > 0) s << ", softcap " << digits9(c.softcap);
   if (!c.sinks.empty()) s << ", sinks";
+  if (!c.alibi_slopes.empty()) s << ", alibi";
   if (c.page_size > 0) s << ", pages of " << c.page_size << " (" << c.page_order.size() << ")";
   return s.str();
 }
@@ -35,7 +36,8 @@ std::string kernel_summary(const AttentionKernel& k) {
     for (int p : k.page_sizes()) s << " " << p;
   }
   s << (k.softcap() ? ", softcap" : "") << (k.sinks() ? ", sinks" : "")
-    << (k.writes_lse() ? ", writes lse" : ", no lse") << ", contract " << describe(k.accuracy());
+    << (k.alibi() ? ", alibi" : "") << (k.writes_lse() ? ", writes lse" : ", no lse")
+    << ", contract " << describe(k.accuracy());
   return s.str();
 }
 

@@ -59,6 +59,10 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
     out.sinks.clear();
     for (int h : q_heads) out.sinks.push_back(c.sinks[static_cast<std::size_t>(h)]);
   }
+  if (!c.alibi_slopes.empty()) {
+    out.alibi_slopes.clear();
+    for (int h : q_heads) out.alibi_slopes.push_back(c.alibi_slopes[static_cast<std::size_t>(h)]);
+  }
   const auto take = [&](std::vector<float>& to, const std::vector<float>& from, std::int64_t token,
                         int heads_from, const std::vector<int>& heads, bool v) {
     const int dim = v ? c.head_dim_v : c.head_dim_qk;
@@ -188,6 +192,9 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
     if (k.softcap() && *rc::gen::arbitrary<bool>())
       c.softcap = *rc::gen::elementOf(std::vector<float>{1.0f, 5.0f, 20.0f, 50.0f});
+    if (k.alibi() && *rc::gen::arbitrary<bool>())  // ALiBi's 2^(-8h/H), and slopes of 24 bits
+      for (int h = 0; h < c.heads_q; ++h)
+        c.alibi_slopes.push_back(*rc::gen::elementOf(kAlibiSlopes));
     if (k.sinks() && *rc::gen::arbitrary<bool>())
       for (int h = 0; h < c.heads_q; ++h)
         c.sinks.push_back(static_cast<float>(*rc::gen::inRange(-32, 33)) / 8.0f);
@@ -225,6 +232,16 @@ void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& 
     k.keep[s] = false;
     r.accept(reduced(smallest, k));
   }
+  // The score modifiers a failure may not need, each dropped on its own.
+  const auto drop = [&](bool present, void (*without)(AttentionCase&)) {
+    if (!present || r.out_of_time()) return;
+    AttentionCase c = smallest;
+    without(c);
+    r.accept(c);
+  };
+  drop(!smallest.sinks.empty(), [](AttentionCase& c) { c.sinks.clear(); });
+  drop(!smallest.alibi_slopes.empty(), [](AttentionCase& c) { c.alibi_slopes.clear(); });
+  drop(smallest.softcap > 0, [](AttentionCase& c) { c.softcap = 0; });
   reduce_list(smallest, r, &Kept::kv_heads);
   reduce_list(smallest, r, &Kept::group_heads);
   // q/k's components and v's: together while the dims are equal (a kernel may need them so),

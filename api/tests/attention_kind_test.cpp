@@ -77,6 +77,10 @@ void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>
              Big(c.k[static_cast<std::size_t>((j * c.heads_kv + g) * c.head_dim_qk + d)]);
     Big score = dot * Big(c.scale);
     if (c.softcap > 0) score = Big(c.softcap) * tanh(score / Big(c.softcap));
+    if (!c.alibi_slopes.empty()) {  // - slope |i + (lk - lq) - j| bottom-right, |i - j| top-left
+      const std::int64_t at = i + (c.mask.align == MaskAlign::BottomRight ? lk - lq : 0);
+      score -= Big(c.alibi_slopes[h]) * Big(std::llabs(at - j));
+    }
     s.push_back(score);
     keys.push_back(j);
   }
@@ -132,6 +136,19 @@ TEST(AttentionOracle, AgreesWithPlainMpfrOnAdversarialCases) {
     cases.push_back(one_sequence(2, 3, 1, {1, 2}, {2, -1, 0.25f}, {1, 2, -3}));
     cases.back().sinks = {sink};
   }
+  // ALiBi: slopes of ALiBi's own (1/2) and of 24 bits (0.3), either alignment, with a window, a
+  // softcap and a sink; a bias that overtakes the scores (keys far from the diagonal lose).
+  for (const float slope : {0.5f, 0.3f, 12.0f})
+    for (const MaskAlign align : {MaskAlign::BottomRight, MaskAlign::TopLeft}) {
+      cases.push_back(one_sequence(2, 4, 1, {1, -2}, {2, -1, 0.25f, 3}, {1, 2, -3, 0.5f}));
+      cases.back().alibi_slopes = {slope};
+      cases.back().mask = {MaskKind::None, align, -1, -1};
+    }
+  cases.push_back(one_sequence(2, 4, 1, {1, -2}, {2, -1, 0.25f, 3}, {1, 2, -3, 0.5f}));
+  cases.back().alibi_slopes = {0.3f};
+  cases.back().mask = {MaskKind::Window, MaskAlign::BottomRight, 2, 0};
+  cases.back().softcap = 5;
+  cases.back().sinks = {0.75f};
   cases.push_back(one_sequence(2, 2, 1, {1, 2}, {2, -1}, {1, 2}));
   cases.back().mask = {MaskKind::Causal, MaskAlign::BottomRight, -1, -1};
   cases.back().seqs = {{2, 0}};

@@ -68,6 +68,12 @@ struct SinkLeftOutOfLse : TiledAttention {
 struct SinksIgnored : TiledAttention {
   static constexpr bool apply_sinks = false;
 };
+struct AlibiFromQueryIndex : TiledAttention {  // |i - j|: right only where q_len == k_len
+  static constexpr bool alibi_from_diagonal = false;
+};
+struct AlibiAdded : TiledAttention {
+  static constexpr bool alibi_subtracted = false;
+};
 
 struct Mutant {
   const char* name;
@@ -95,6 +101,8 @@ const Mutant kMutants[] = {
     {"softcap_before_scale", builtin::tiled_attention<SoftcapBeforeScale>},
     {"sink_left_out_of_lse", builtin::tiled_attention<SinkLeftOutOfLse>},
     {"sinks_ignored", builtin::tiled_attention<SinksIgnored>},
+    {"alibi_from_query_index", builtin::tiled_attention<AlibiFromQueryIndex>},
+    {"alibi_added", builtin::tiled_attention<AlibiAdded>},
 };
 
 constexpr std::size_t kMaxSequences = 2;

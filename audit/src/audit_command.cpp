@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "osvs/audit/attention_kernels_audit.h"
 #include "osvs/audit/plan.h"
 #include "osvs/audit/plot.h"
 #include "osvs/audit/plugin_audit.h"
@@ -68,7 +69,14 @@ void add_audit_command(CLI::App& app) {
                   "plan, written to --out")
       ->check(CLI::ExistingDirectory);
   sub->add_flag("!--no-perf", opt->perf, "Skip the performance audit");
-  sub->add_flag("!--no-attention", opt->attention, "Skip the attention section");
+  sub->add_flag("!--no-attention", opt->attention,
+                "Skip the attention sections (merge-states / split-decode laws, and every "
+                "registered attention kernel)");
+  sub->add_option("--attention-cases", opt->attention_cases,
+                  fmt::format("Generated cases per registered attention kernel and law (default "
+                              "{}, --quick {})",
+                              audit::kAttentionKernelCases, audit::kQuickAttentionKernelCases))
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("!--no-plots", opt->plots, "Do not draw the PNG plots");
   sub->add_option("--plot", *plot_dir, "Only draw the plots of an existing report folder")
       ->check(CLI::ExistingDirectory);

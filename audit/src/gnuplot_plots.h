@@ -17,6 +17,12 @@ nlohmann::json read_audit_json(const std::filesystem::path& dir);
 /// Checks that gnuplot is installed, calls `write_files` (which writes dir/plots.gp and its data
 /// files; a json::exception from it becomes a std::runtime_error naming audit.json), then runs
 /// gnuplot on plots.gp in `dir`. Returns false with *message set when gnuplot is missing or fails.
+/// The attention kernels' plot (attention_kernels_ulps.png): per kernel that ran, the fraction of
+/// its o elements whose error is at most x ulps of M, from the histogram in audit.json's
+/// "attention_kernels". Writes dir/plot_attention_kernels.dat and returns the gnuplot commands,
+/// or "" when the section did not run or measured nothing.
+std::string attention_kernels_plot(const nlohmann::json& audit, const std::filesystem::path& dir);
+
 bool draw_with_gnuplot(const std::filesystem::path& dir, const std::function<void()>& write_files,
                        std::string* message);
 

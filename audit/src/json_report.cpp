@@ -1,6 +1,7 @@
 // audit.json and worst_cases.json: every number of the run, floats of inputs as hex floats.
 #include <cmath>
 
+#include "attention_kernels_json.h"
 #include "json_parts.h"
 #include "osvs/audit/error_stats.h"
 #include "osvs/audit/report.h"
@@ -189,6 +190,7 @@ std::string audit_json_text(const AuditReport& r) {
       {"regression_files", r.regression_files},
       {"performance", perf(r.perf)},
       {"attention", attention_json(r.attention)},
+      {"attention_kernels", attention_kernels_json(r.attention_kernels)},
       {"configs", configs}};
   return j.dump(1) + "\n";
 }

@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "attention_kernels_markdown.h"
 #include "json_parts.h"
 #include "law_run.h"
 #include "osvs/api/kind.h"
@@ -245,8 +246,21 @@ KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
 }
 
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
-  return audit_by_laws<AttentionKind>(
+  KernelAudit a = audit_by_laws<AttentionKind>(
       k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");
+  if (a.status == "unavailable" || a.status == "failed") return a;
+  // The main audit's measure of every registered attention kernel (attention_kernels_audit.h),
+  // its laws left to the law runs above: one more line of the law table, and the gate.
+  audit::AttentionKernelsOptions m;
+  m.seed = o.seed;
+  m.cases = o.law_cases;
+  m.laws = false;
+  m.device = true;  // (runnable, or audit_by_laws said "unavailable")
+  const audit::AttentionKernelAccuracy s = audit::audit_attention_kernels({k}, m).kernels.front();
+  a.laws.push_back(
+      {"accuracy distribution", s.passes() ? "holds" : "fails", audit::attention_kernel_line(s)});
+  if (!s.passes() && a.status == "passes") a.status = "violations";
+  return a;
 }
 
 bool gate_passes(const KernelAudit& a) {

@@ -1,6 +1,7 @@
 // audit.md: the release audit as a reader sees it.
 #include <fmt/format.h>
 
+#include "attention_kernels_markdown.h"
 #include "osvs/audit/report.h"
 #include "osvs/audit/report_files.h"
 
@@ -143,12 +144,13 @@ std::string timing_section(const AuditReport& r) {
              "runs "
              "with the same options and commit, with the date): sweep {:.1f} s ({:.3g} elements/s; "
              "kernels on {} by {} launcher thread{}, judged on {} CPU threads), targeted search "
-             "{:.1f} s, attention section {:.1f} s, total {:.1f} s.\n",
+             "{:.1f} s, attention section {:.1f} s, attention kernels {:.1f} s, total {:.1f} "
+             "s.\n",
              r.sweep_seconds, elements_per_second(r),
              r.devices == 0 ? std::string("the CPU model")
                             : fmt::format("{} GPU{}", r.devices, r.devices == 1 ? "" : "s"),
              r.launchers, r.launchers == 1 ? "" : "s", r.cpu_threads, r.search.seconds,
-             r.attention.seconds, r.total_seconds) +
+             r.attention.seconds, r.attention_kernels.seconds, r.total_seconds) +
          (r.merged_shards > 0
               ? fmt::format("Joined from {} shard runs (`osvs audit --merge`): the sweep is the "
                             "longest shard's, the targeted search the sum of theirs.\n",
@@ -220,6 +222,7 @@ std::string markdown_text(const AuditReport& r) {
       "known defect and is reported, not failed.\n\n{}\n"
       "## Targeted search\n\n{}\n"
       "## Attention\n\n{}\n"
+      "## Attention kernels\n\n{}\n"
       "## Performance\n\n{}\n"
       "## Timing\n\n{}\n"
       "## Plots\n\n![ULP-error histogram](ulp_histogram.png)\n![Worst error vs N](worst_vs_n.png)\n"
@@ -234,8 +237,8 @@ std::string markdown_text(const AuditReport& r) {
       r.provenance.executor, r.provenance.device,
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,
-      kMaxLawRow, law_table(r), search_section(r), attention_section(r), perf_section(r),
-      timing_section(r));
+      kMaxLawRow, law_table(r), search_section(r), attention_section(r),
+      attention_kernels_markdown(r.attention_kernels), perf_section(r), timing_section(r));
   return md;
 }
 

@@ -127,7 +127,8 @@ bool draw_plots(const std::filesystem::path& dir, std::string* message) {
       dir,
       [&] {
         write_data(audit, dir);
-        std::ofstream(dir / "plots.gp") << script(audit) << attention_data(audit, dir);
+        std::ofstream(dir / "plots.gp")
+            << script(audit) << attention_data(audit, dir) << attention_kernels_plot(audit, dir);
       },
       message);
 }

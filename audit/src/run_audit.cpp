@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "osvs/api/registry.h"
 #include "osvs/audit/config_audit.h"
 #include "osvs/audit/plot.h"
 #include "osvs/audit/progress.h"
@@ -28,6 +29,19 @@ constexpr int kSeedsPerKernel = 4;
 /// Generated cases per attention law: a count, so the section is the same in every run.
 constexpr int kAttentionCases = 300;
 constexpr int kQuickAttentionCases = 25;
+
+/// The attention kernels' section as the run's options ask: the cases per kernel and law, the
+/// seed, the device kernels only on a GPU, the oracle on every core.
+AttentionKernelsOptions attention_kernels_options(const AuditReport& r) {
+  AttentionKernelsOptions o;
+  o.seed = r.options.seed;
+  o.cases = r.options.attention_cases >= 0 ? r.options.attention_cases
+            : r.options.quick              ? kQuickAttentionKernelCases
+                                           : kAttentionKernelCases;
+  o.device = r.gpu;
+  o.threads = r.cpu_threads;
+  return o;
+}
 
 std::vector<SearchCase> search_seeds(const AuditReport& r) {
   std::vector<const ConfigResult*> order;
@@ -149,10 +163,21 @@ int run_audit(const AuditOptions& opt) {
   else
     r.attention =
         audit_attention(opt.executor, opt.seed, opt.quick ? kQuickAttentionCases : kAttentionCases);
+  if (!r.attention.not_run.empty())
+    r.attention_kernels.not_run = r.attention.not_run;
+  else
+    r.attention_kernels =
+        audit_attention_kernels(registered<AttentionKernel>(), attention_kernels_options(r));
   fmt::print("attention: {}\n", r.attention.not_run.empty()
                                     ? (r.attention.passes() ? "every case within its bound"
                                                             : "VIOLATIONS (audit.md, Attention)")
                                     : "not run: " + r.attention.not_run);
+  if (r.attention_kernels.not_run.empty())
+    for (const AttentionKernelAccuracy& k : r.attention_kernels.kernels)
+      fmt::print("attention kernel {}: {}\n", k.kernel,
+                 !k.not_run.empty() ? "not run: " + k.not_run
+                 : k.passes()       ? "within its contract, no law failing"
+                                    : "FAILS (audit.md, Attention kernels)");
   if (!opt.perf)
     r.perf.skipped_because = "--no-perf";
   else if (r.shard.index != 0)

@@ -31,7 +31,7 @@ std::string difference(const AuditReport& a, const AuditReport& b) {
       x.families != y.families || x.budget.seconds != y.budget.seconds ||
       x.budget.elements != y.budget.elements || x.search_rounds != y.search_rounds ||
       x.search_seconds != y.search_seconds || x.seed != y.seed || x.perf != y.perf ||
-      x.attention != y.attention)
+      x.attention != y.attention || x.attention_cases != y.attention_cases)
     return "their options differ (the plan, the seed or the sections)";
   if (a.provenance.osvs_commit != b.provenance.osvs_commit)
     return "commit " + a.provenance.osvs_commit + " vs " + b.provenance.osvs_commit;
@@ -137,6 +137,7 @@ AuditReport merge_shards(std::vector<AuditReport> shards) {
   r.search.worst = best_per_kernel(std::move(searched), kSearchKeep);
   r.perf = first.perf;  // shard 0 runs the performance audit and the attention section
   r.attention = first.attention;
+  r.attention_kernels = first.attention_kernels;
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "attention_kernels_json.h"
 #include "osvs/audit/report.h"
 #include "osvs/audit/report_files.h"
 #include "osvs/audit/shard.h"
@@ -18,7 +19,7 @@ namespace osvs::audit {
 namespace {
 
 using json = nlohmann::ordered_json;
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: the attention kernels' section
 
 // --- values ---------------------------------------------------------------------------------
 
@@ -327,7 +328,8 @@ json options_json(const AuditOptions& o) {
             {"search_seconds", real(o.search_seconds)},
             {"seed", o.seed},
             {"perf", o.perf},
-            {"attention", o.attention}};
+            {"attention", o.attention},
+            {"attention_cases", o.attention_cases}};
   if (!o.cols.empty()) j["cols"] = o.cols;  // absent: the plan's row lengths
   return j;
 }
@@ -348,6 +350,7 @@ AuditOptions options_of(const json& j) {
   o.seed = j.at("seed").get<std::uint64_t>();
   o.perf = j.at("perf").get<bool>();
   o.attention = j.at("attention").get<bool>();
+  o.attention_cases = j.at("attention_cases").get<int>();
   return o;
 }
 
@@ -403,6 +406,7 @@ void write_shard_file(const AuditReport& r, const std::filesystem::path& dir) {
                     {"regression_files", r.regression_files},
                     {"perf", perf_json(r.perf)},
                     {"attention", attention_json(r.attention)},
+                    {"attention_kernels", attention_kernels_json(r.attention_kernels)},
                     {"total_seconds", real(r.total_seconds)}};
   write_detail_file(dir, kShardFileName, doc.dump(1) + "\n");
 }
@@ -440,6 +444,7 @@ AuditReport read_shard_file(const std::filesystem::path& dir) {
     r.regression_files = j.at("regression_files").get<std::vector<std::string>>();
     r.perf = perf_of(j.at("perf"));
     r.attention = attention_of(j.at("attention"));
+    r.attention_kernels = attention_kernels_of(j.at("attention_kernels"));
     r.total_seconds = real_of(j.at("total_seconds"));
     return r;
   } catch (const std::exception& e) {

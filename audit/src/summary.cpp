@@ -108,7 +108,7 @@ std::vector<SizeRow> worst_by_size(const AuditReport& r) {
 bool release_passes(const AuditReport& r) {
   for (const KernelSummary& k : summarize_kernels(r))
     if (k.violating_rows > 0 || k.law_failures > 0) return false;
-  return r.attention.passes();
+  return r.attention.passes() && r.attention_kernels.passes();
 }
 
 double elements_per_second(const AuditReport& r) {

@@ -1,4 +1,5 @@
 // summary.json: what a reader or a script needs from an audit, small enough to commit.
+#include "attention_kernels_json.h"
 #include "json_parts.h"
 #include "osvs/audit/report.h"
 #include "osvs/audit/report_files.h"
@@ -63,7 +64,11 @@ json gate(const AuditReport& r) {
     defects += k.known_defects;
   }
   return {{"release_passes", release_passes(r)},
-          {"rule", "no output outside its derived bound and no claimed law failing"},
+          {"rule",
+           "no output outside its derived bound and no claimed law failing; every attention "
+           "kernel within its declared contract and failing no law it does not declare a known "
+           "defect"},
+          {"attention_kernels_pass", r.attention_kernels.passes()},
           {"violating_rows", violations},
           {"claimed_law_failures", law_failures},
           {"known_defects", defects},
@@ -88,6 +93,7 @@ std::string summary_json_text(const AuditReport& r) {
                   {"kernels", kernels},
                   {"worst_vs_n", by_size(r)},
                   {"configs_not_passing", failing_configs(r)},
+                  {"attention_kernels", attention_kernels_summary(r.attention_kernels)},
                   {"timing", timing(r)}};
   return j.dump(1) + "\n";
 }

@@ -135,6 +135,8 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
   if (k.writes_lse()) c.base = pick(in, k.lse_bases());
   if (k.softcap() && in.below(2) == 1)
     c.softcap = pick(in, std::vector<float>{1.0f, 5.0f, 20.0f, 50.0f});
+  if (k.alibi() && in.below(2) == 1)
+    for (int h = 0; h < c.heads_q; ++h) c.alibi_slopes.push_back(pick(in, kAlibiSlopes));
   if (k.sinks() && in.below(2) == 1)
     for (int h = 0; h < c.heads_q; ++h)
       c.sinks.push_back(static_cast<float>(in.below(65)) / 8.0f - 4.0f);

@@ -16,6 +16,8 @@
 //    gamma_D' (sum |e|) <= 1.01 D'^2 u^2 P, plus D' 2^-1074 where C's terms are subnormal.
 //    (S_D, C) normalized by TwoSum (exact), times the scale by dd_mul (8.05 u^2 relative):
 //      |s^_j - s_j| <= 1.01 D'^2 u^2 P |scale| (1.01) + 8.1 u^2 |s^_j| + 2^-1000 =: delta_j
+//    An ALiBi bias b_j = -slope |position - j|: TwoProd (exact: 24 + 53 bits), dd_add (3.02 u^2
+//    (|s^_j| + |b_j|), double_double.h): delta_j gains 3.06 u^2 (|s^_j| + |b_j|).
 // 2. Shift. m^ = the largest s^_j.h, or the sink when larger. Any m^ gives the same softmax and
 //    lse = m^ + log sum_j e^(s_j - m^); this one is within delta + 2^-52 |m^| of the maximum, so
 //    d = sum_j e^(s_j - m^) (+ e^(sink - m^)) >= 1/2.
@@ -263,6 +265,13 @@ std::optional<AttentionReference> attention_reference_fast(const AttentionQuery&
   double m = -INFINITY;
   for (std::size_t i = 0; i < n_kept; ++i) {
     w.scores[i] = score_of(a.q, a.k + w.keys[i] * dqk, dqk, a.scale);
+    if (a.alibi_slope != 0) {  // step 1's bias
+      Score& x = w.scores[i];
+      const auto dist = static_cast<double>(std::llabs(a.alibi_position - w.keys[i]));
+      const DoubleDouble b = two_prod(-static_cast<double>(a.alibi_slope), dist);  // exact
+      x.delta += 3.06 * kU * kU * (std::fabs(x.s.h) + std::fabs(b.h));
+      x.s = dd_add(x.s, b);
+    }
     // q is finite: a NaN or inf in k makes the score NaN or inf (finite floats cannot overflow it)
     if (!std::isfinite(w.scores[i].s.h) || !std::isfinite(w.scores[i].s.l)) return std::nullopt;
     m = std::max(m, w.scores[i].s.h);

@@ -30,7 +30,12 @@
 // most e^(2 delta): eps_e gains 2.02 delta, the lse delta. With a sink z the maximum is
 // m' = max(m, z) and the denominator gains e^(z - m') (one more term of d, the same bound);
 // neither the numerators nor rational_mean's exact case apply to it (o is then irrational unless
-// every v_jc is 0, when N_c = 0 exactly and o_c = 0 is decided at once).
+// every v_jc is 0, when N_c = 0 exactly and o_c = 0 is decided at once). An ALiBi bias
+// b_j = -slope |position - j| is exact (a float times an integer); without a softcap it joins
+// the exact score (s_j + b_j, exact at kScoreBits), with one it is subtracted from the softcapped
+// score at kCapBits (one more rounding: delta gains 2^-kCapBits (c + max |b_j|)), and
+// rational_mean is not asked (a softcapped score plus a bias may tie another without being equal
+// to it term by term: the Ziv loop then decides, or throws at its last rung).
 //
 // Why the loop ends. By Lindemann-Weierstrass (e^a for distinct algebraic a are linearly
 // independent over the algebraic numbers), grouping the keys by distinct score g,
@@ -148,6 +153,18 @@ std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<st
   return round_to_type(mean.get(), t);
 }
 
+/// x -= slope |position - j|, the ALiBi bias of key j: exactly (the product of a float and an
+/// integer below 2^62 has at most 86 bits), when x's precision holds the difference (the callers'
+/// 1200 bits do for an exact score; a softcapped one is rounded once, in their bound).
+int subtract_alibi_bias(mpfr_ptr x, const AttentionQuery& a, std::int64_t j) {
+  MpValue bias(96);
+  require_exact(mpfr_set_flt(bias.get(), a.alibi_slope, MPFR_RNDN), "slope");
+  require_exact(mpfr_mul_si(bias.get(), bias.get(),
+                            static_cast<long>(std::llabs(a.alibi_position - j)), MPFR_RNDN),
+                "ALiBi bias");
+  return mpfr_sub(x, x, bias.get(), MPFR_RNDN);
+}
+
 /// Both ends of [x - err, x + err], rounded outward, round to the same value of type t.
 std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t) {
   const mpfr_prec_t p = mpfr_get_prec(x) + 8;
@@ -218,9 +235,18 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
   // Exact scores (indexed like `keys`), their maximum, the keys in score order, finite columns.
   std::vector<MpValue> score;
   for (std::int64_t j : keys) score.push_back(exact_score(a, j));
+  // ALiBi without a softcap: the bias joins the exact score (exact: b_j = -slope |dist| has 24 +
+  // 31 bits, below 2^160, and the sum spans fewer than 1200 bits), so that the equal-score groups
+  // of rational_mean and the one-key lse below see s_j + b_j.
+  const bool alibi = a.alibi_slope != 0;
+  if (alibi && a.softcap <= 0)
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      require_exact(subtract_alibi_bias(score[i].get(), a, keys[i]), "score + ALiBi bias");
   // The scores the softmax weighs: the exact ones, or softcapped at kCapBits (delta above).
   std::vector<MpValue> weighed;
   double delta = 0;
+  const double max_bias = std::fabs(double{a.alibi_slope}) *
+                          static_cast<double>(a.kv_len + std::llabs(a.alibi_position));
   for (const MpValue& x : score) {
     if (a.softcap <= 0) {
       weighed.emplace_back(kScoreBits);
@@ -233,10 +259,15 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
     mpfr_tanh(w, w, MPFR_RNDN);
     mpfr_mul_d(w, w, a.softcap, MPFR_RNDN);
     delta = 3.01 * a.softcap * std::ldexp(1.0, -static_cast<int>(kCapBits));
+    if (alibi) {  // w - slope |dist|, rounded once more: 2^-kCapBits (c + the largest bias)
+      subtract_alibi_bias(w, a, keys[static_cast<std::size_t>(&x - score.data())]);
+      delta += (a.softcap + max_bias) * std::ldexp(1.0, -static_cast<int>(kCapBits));
+    }
   }
+  // (the largest weighed score: with a softcap and a bias, not the largest exact one's)
   std::size_t arg_max = 0;
-  for (std::size_t i = 1; i < score.size(); ++i)
-    if (mpfr_greater_p(score[i].get(), score[arg_max].get())) arg_max = i;
+  for (std::size_t i = 1; i < weighed.size(); ++i)
+    if (mpfr_greater_p(weighed[i].get(), weighed[arg_max].get())) arg_max = i;
   std::vector<std::int64_t> order(keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
   std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
@@ -273,8 +304,9 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
       r.o[c] = std::numeric_limits<double>::quiet_NaN();
       o_done[c] = true;
     } else if (const auto mean =
-                   a.has_sink ? std::nullopt
-                              : rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
+                   a.has_sink || (alibi && a.softcap > 0)
+                       ? std::nullopt
+                       : rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
       r.o_rounded[c] = *mean;
       o_done[c] = true;
     }

@@ -118,7 +118,8 @@ struct Query {
   std::vector<float> q, k, v;
   std::vector<std::uint8_t> masked;
   int head_dim = 1, v_dim = 1;
-  float scale = 1, sink = 0;
+  float scale = 1, sink = 0, alibi_slope = 0;
+  std::int64_t alibi_position = 0;
   bool has_sink = false;
   LseBase base = LseBase::E;
   DType out = DType::F32;
@@ -136,6 +137,8 @@ struct Query {
     a.out = out;
     a.has_sink = has_sink;
     a.sink = sink;
+    a.alibi_slope = alibi_slope;
+    a.alibi_position = alibi_position;
     return a;
   }
 };
@@ -199,6 +202,11 @@ Query random_query(std::mt19937& rng, Values values, int dim, int len) {
   if (rng() % 6 == 0) {
     q.has_sink = true;
     q.sink = value(false);
+  }
+  if (rng() % 4 == 0) {  // ALiBi: a slope of its own or of 24 bits, the diagonal anywhere near
+    const float slopes[] = {0.5f, 0x1p-8f, 0.3f, 3.0f};
+    q.alibi_slope = slopes[rng() % 4];
+    q.alibi_position = static_cast<std::int64_t>(rng() % static_cast<unsigned>(len + 4)) - 2;
   }
   return q;
 }

@@ -37,6 +37,9 @@ class AttentionProblem:
     scale: float
     softcap: float  # > 0: scores softcap * tanh(score / softcap)
     sinks: Optional[np.ndarray]  # one logit a query head in the denominator, or None
+    # one ALiBi slope a query head, or None: score - slope |i + offset - j| after the softcap
+    # (offset lk - lq bottom-right, 0 top-left: mask_align; flash-attention's alibi_slopes)
+    alibi_slopes: Optional[np.ndarray]
     mask: str
     mask_align: str
     window: Tuple[int, int]
@@ -63,7 +66,7 @@ class AttentionKernel:
     the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
-    ``softcap`` and ``sinks`` (it applies them; cases then draw them), ``min_k_len`` (fewest
+    ``softcap``, ``sinks`` and ``alibi`` (it applies them; cases then draw them), ``min_k_len`` (fewest
     keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
     ``empty_row_lse`` ("-inf" or "+inf"), ``accuracy`` (o_ulps, o_ulps_per_key, o_per_score,
@@ -85,6 +88,7 @@ class AttentionKernel:
     v_head_dims: Sequence[int] = ()  # v's own head_dims (empty: v's is q/k's)
     softcap: bool = False
     sinks: bool = False
+    alibi: bool = False
     min_k_len: int = 0
     square_masks: bool = False
     lse_bases: Sequence[str] = ()
@@ -107,6 +111,7 @@ class AttentionKernel:
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
                 "v_head_dims": [int(d) for d in self.v_head_dims],
                 "softcap": bool(self.softcap), "sinks": bool(self.sinks),
+                "alibi": bool(self.alibi),
                 "min_k_len": int(self.min_k_len), "square_masks": bool(self.square_masks),
                 "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,
                 "empty_row_lse": self.empty_row_lse,
@@ -130,6 +135,8 @@ class AttentionKernel:
             block_table=None if table is None else np.asarray(table, dtype=np.int32),
             scale=float(meta["scale"]), softcap=float(meta["softcap"]),
             sinks=None if meta["sinks"] is None else np.asarray(meta["sinks"], np.float32),
+            alibi_slopes=None if meta["alibi_slopes"] is None
+            else np.asarray(meta["alibi_slopes"], np.float32),
             mask=meta["mask"], mask_align=meta["mask_align"],
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype)

@@ -44,6 +44,10 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     nb::list sinks;
     for (int h = 0; p.sinks != nullptr && h < p.heads_q; ++h) sinks.append(p.sinks[h]);
     meta["sinks"] = p.sinks != nullptr ? nb::object(sinks) : nb::none();
+    nb::list slopes;
+    for (int h = 0; p.alibi_slopes != nullptr && h < p.heads_q; ++h)
+      slopes.append(p.alibi_slopes[h]);
+    meta["alibi_slopes"] = p.alibi_slopes != nullptr ? nb::object(slopes) : nb::none();
     meta["mask"] = to_string(p.mask.kind);
     meta["mask_align"] = to_string(p.mask.align);
     meta["window_left"] = p.mask.window_left;
@@ -133,6 +137,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .min_k_len(nb::cast<std::int64_t>(d["min_k_len"]))
       .softcap(nb::cast<bool>(d["softcap"]))
       .sinks(nb::cast<bool>(d["sinks"]))
+      .alibi(nb::cast<bool>(d["alibi"]))
       .square_masks(nb::cast<bool>(d["square_masks"]))
       .empty_row_lse(empty == "-inf" ? EmptyRowLse::NegInf : EmptyRowLse::PosInf)
       .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),

@@ -53,6 +53,9 @@ def attention(q, k, v, p, honour_mask=True, honour_pages=True):
                                                     ks[j, g].astype(np.float64)) for j in keys])
                 if p.softcap > 0:
                     scores = p.softcap * np.tanh(scores / p.softcap)
+                if p.alibi_slopes is not None:
+                    at = i + (lk - lq if p.mask_align == "bottom-right" else 0)
+                    scores = scores - float(p.alibi_slopes[h]) * np.abs(at - np.array(keys))
                 sink = -np.inf if p.sinks is None else float(p.sinks[h])
                 m = max(scores.max(), sink)
                 w = np.exp(scores - m)
@@ -63,7 +66,8 @@ def attention(q, k, v, p, honour_mask=True, honour_pages=True):
 
 
 DECLARATION = dict(masks=("none", "causal", "window"), gqa=True, page_sizes=(2, 4),
-                   lse_bases=("e",), softcap=True, sinks=True, accuracy=(1, 0, 0, 4, 0, 0))
+                   lse_bases=("e",), softcap=True, sinks=True, alibi=True,
+                   accuracy=(1, 0, 0, 4, 0, 0))
 
 
 def test_a_float64_reference_passes_every_law():

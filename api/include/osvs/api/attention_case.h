@@ -17,6 +17,11 @@ struct AttentionSequence {
   bool operator==(const AttentionSequence& o) const { return q_len == o.q_len && k_len == o.k_len; }
 };
 
+/// The ALiBi slopes generated cases draw (one a query head): ALiBi's own 2^(-8h/H) for H = 8 and
+/// 16, and slopes with every bit of a float set, whose biases round.
+inline const std::vector<float> kAlibiSlopes{1.0f,    0.5f,           0.25f, 0x1p-4f,
+                                             0x1p-8f, 0x1.6a09e6p-1f, 0.3f};
+
 struct AttentionCase {
   std::vector<AttentionSequence> seqs{AttentionSequence{}};
   int heads_q = 1;
@@ -27,6 +32,8 @@ struct AttentionCase {
   float scale = 1;
   float softcap = 0;         ///< > 0: scores softcap * tanh(score / softcap)
   std::vector<float> sinks;  ///< one logit a query head, or empty: no sinks
+  /// One ALiBi slope a query head, or empty: no bias (key_kept's alignment, alibi_distance).
+  std::vector<float> alibi_slopes;
   AttentionMask mask;
   LseBase base = LseBase::E;
   /// 0: contiguous K/V. Otherwise the size of a page, and page_order[p] the physical page of

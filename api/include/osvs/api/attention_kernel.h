@@ -54,6 +54,12 @@ struct AttentionMask {
 bool key_kept(const AttentionMask& m, std::int64_t i, std::int64_t j, std::int64_t q_len,
               std::int64_t k_len);
 
+/// |i + offset - j|, offset = k_len - q_len bottom-right aligned (m.align), 0 top-left: the
+/// distance an ALiBi bias -slope |distance| is proportional to (docs/semantics.md §9; the mask's
+/// alignment whatever its kind, flash-attention's alibi_slopes bottom-right).
+std::int64_t alibi_distance(const AttentionMask& m, std::int64_t i, std::int64_t j,
+                            std::int64_t q_len, std::int64_t k_len);
+
 /// Where the lse of (query token t, head h) lives: [heads, tokens] (flash-attention's varlen
 /// softmax_lse) or [tokens, heads].
 enum class AttnLseLayout { HeadsTokens, TokensHeads };
@@ -63,7 +69,8 @@ enum class AttnLseLayout { HeadsTokens, TokensHeads };
 enum class EmptyRowLse { NegInf, PosInf };
 
 /// A declared accuracy contract (docs/semantics.md §9), for a row with n kept keys whose scores'
-/// magnitude is S = max_j scale sum_c |q_c k_jc| over its kept keys (the size of the dot
+/// magnitude is S = max_j scale sum_c |q_c k_jc| (+ |b_j| with an ALiBi bias b_j; at least the
+/// softcap plus the largest |b_j| with a softcap) over its kept keys (the size of the dot
 /// products a float kernel rounds; an exact score has none of that error) and whose o
 /// component c has magnitude M_c = sum_j p_j |v_jc| (>= |o_c|):
 ///   |o_c - exact| <= (o_ulps + o_ulps_per_key n) ulp_T(M_c) + o_per_score (d + 1) S 2^-24 M_c
@@ -94,9 +101,10 @@ struct AttentionAccuracy {
 ///   paged (page_size > 0): k [num_pages, page_size, heads_kv, head_dim_qk], v likewise, key j of
 ///     sequence s in page block_table[s * max_pages + j / page_size] at slot j % page_size.
 /// Query head h reads kv head h / (heads_q / heads_kv). Scores are scale * (q . k), then, with
-/// softcap > 0, softcap * tanh(score / softcap); sinks (null: none) holds one logit a query head
-/// that joins the softmax's denominator with no value. lse (null when the kernel declares no
-/// lse) is f32, in `base`, laid out as lse_layout says.
+/// softcap > 0, softcap * tanh(score / softcap), then, with alibi_slopes (null: none; one a query
+/// head), - alibi_slopes[h] alibi_distance(mask, i, j, ...) added; sinks (null: none) holds one
+/// logit a query head that joins the softmax's denominator with no value. lse (null when the kernel
+/// declares no lse) is f32, in `base`, laid out as lse_layout says.
 struct AttentionProblem : Launch {
   const void* q_ptr = nullptr;
   const void* k_ptr = nullptr;
@@ -118,6 +126,7 @@ struct AttentionProblem : Launch {
   float scale = 1;
   float softcap = 0;
   const float* sinks = nullptr;
+  const float* alibi_slopes = nullptr;
   AttentionMask mask;
   LseBase base = LseBase::E;
   AttnLseLayout lse_layout = AttnLseLayout::HeadsTokens;
@@ -174,6 +183,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& softcap(bool s = true) { return (softcap_ = s, *this); }
   /// It takes attention sinks (a logit a query head in the denominator; cases then draw them).
   AttentionKernel& sinks(bool s = true) { return (sinks_ = s, *this); }
+  /// It adds ALiBi biases (a slope a query head; cases then draw them).
+  AttentionKernel& alibi(bool a = true) { return (alibi_ = a, *this); }
   /// Every sequence has at least n keys (a kernel that refuses empty or one-key K/V).
   AttentionKernel& min_k_len(std::int64_t n) { return (min_k_len_ = n, *this); }
   /// With a mask, every sequence has as many queries as keys (a kernel whose masks need a
@@ -207,6 +218,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   const std::vector<int>& v_head_dims() const { return v_head_dims_; }
   bool softcap() const { return softcap_; }
   bool sinks() const { return sinks_; }
+  bool alibi() const { return alibi_; }
   std::int64_t min_k_len() const { return min_k_len_; }
   bool square_masks() const { return square_masks_; }
   bool writes_lse() const { return !lse_bases_.empty(); }
@@ -230,6 +242,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   std::vector<int> v_head_dims_;
   bool softcap_ = false;
   bool sinks_ = false;
+  bool alibi_ = false;
   std::int64_t min_k_len_ = 0;
   bool square_masks_ = false;
   std::vector<LseBase> lse_bases_;

@@ -38,6 +38,9 @@ struct AuditOptions {
   std::string regression_dir;         ///< where bound-violating cases go (empty: <out>/regressions)
   int devices = 0;                    ///< GPUs the sweep launches on (0: every visible one)
   Shard shard;                        ///< the part of the plan this run sweeps (shard.h)
+  /// Generated cases per registered attention kernel and law (attention_kernels_audit.h); < 0:
+  /// kAttentionKernelCases, or kQuickAttentionKernelCases with --quick.
+  int attention_cases = -1;
 };
 
 }  // namespace osvs::audit

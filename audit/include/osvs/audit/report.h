@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "osvs/audit/attention_audit.h"
+#include "osvs/audit/attention_kernels_audit.h"
 #include "osvs/audit/config_audit.h"
 #include "osvs/audit/options.h"
 #include "osvs/audit/perf_audit.h"
@@ -35,6 +36,8 @@ struct AuditReport {
   std::vector<std::string> regression_files;  ///< written for bound violations
   PerfAudit perf;
   AttentionAudit attention;  ///< the attention section (not_run says why when skipped)
+  /// The section per registered attention kernel (not_run says why when skipped).
+  AttentionKernelsAudit attention_kernels;
   double total_seconds = 0;
 };
 
@@ -89,7 +92,9 @@ std::vector<LawSummary> summarize_laws(const AuditReport& r);
 /// A configuration as "two_pass/seed b=256 N=1000 normal_10".
 std::string describe(const Config& c);
 
-/// True when no bound was violated and no claimed law failed: the release may go.
+/// True when no bound was violated and no claimed law failed, and every registered attention
+/// kernel is within its contract and fails no law it does not declare a known defect: the
+/// release may go.
 bool release_passes(const AuditReport& r);
 
 /// Elements audited per second of sweep wall time.

@@ -48,6 +48,10 @@ struct AttentionQuery {
   /// of it; lse includes it). A query without a kept key then has o = 0 and lse = sink.
   bool has_sink = false;
   float sink = 0;
+  /// ALiBi: score_j - alibi_slope |alibi_position - j| (after the softcap; 0: no bias). The
+  /// position is the query's aligned diagonal (osvs/api's alibi_distance).
+  float alibi_slope = 0;
+  std::int64_t alibi_position = 0;
   int o_dim() const { return v_dim > 0 ? v_dim : head_dim; }
 };
 

@@ -1,0 +1,204 @@
+#include "attention_kernels_json.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace osvs::audit {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json real(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+
+double real_of(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  const std::string s = j.get<std::string>();
+  if (s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  throw std::invalid_argument("'" + s + "' is not a number");
+}
+
+json quantiles_json(const Quantiles& q) {
+  return {{"count", q.count},
+          {"p50", real(q.p50)},
+          {"p99", real(q.p99)},
+          {"p99_9", real(q.p99_9)},
+          {"max", real(q.max)}};
+}
+
+Quantiles quantiles_from(const json& j) {
+  return {j.at("count").get<std::int64_t>(), real_of(j.at("p50")), real_of(j.at("p99")),
+          real_of(j.at("p99_9")), real_of(j.at("max"))};
+}
+
+/// The histogram's non-empty bins as [bin, count] pairs (its edges: error_stats.h), with its
+/// count, sum and max.
+json histogram_json(const ErrorStats& s) {
+  json bins = json::array();
+  for (std::size_t b = 0; b < s.counts().size(); ++b)
+    if (s.counts()[b] > 0) bins.push_back({b, s.counts()[b]});
+  return {{"count", s.count()}, {"sum", real(s.sum())}, {"max", real(s.max())}, {"bins", bins}};
+}
+
+ErrorStats histogram_of(const json& j) {
+  std::vector<std::int64_t> counts(ulp_bin_edges().size() + 1, 0);
+  for (const json& b : j.at("bins"))
+    counts.at(b.at(0).get<std::size_t>()) = b.at(1).get<std::int64_t>();
+  return ErrorStats::from_parts(j.at("count").get<std::int64_t>(), real_of(j.at("sum")),
+                                real_of(j.at("max")), std::move(counts));
+}
+
+json worst_json(const AttentionWorstCase& w) {
+  return {{"source", w.source},
+          {"case", w.summary},
+          {"element", w.element},
+          {"got", w.got},
+          {"exact", w.exact},
+          {"ulps", real(w.ulps)},
+          {"allowed_ulps", real(w.allowed_ulps)},
+          {"tightness", real(w.tightness)}};
+}
+
+AttentionWorstCase worst_of(const json& j) {
+  return {j.at("source"),
+          j.at("case"),
+          j.at("element"),
+          j.at("got"),
+          j.at("exact"),
+          real_of(j.at("ulps")),
+          real_of(j.at("allowed_ulps")),
+          real_of(j.at("tightness"))};
+}
+
+json law_json(const AttentionKernelLaw& l) {
+  return {{"law", l.law},
+          {"not_judged", l.not_judged},
+          {"cases", l.cases},
+          {"vacuous", l.vacuous},
+          {"failures", l.failures},
+          {"known_defect", l.known_defect},
+          {"first_failure", l.first_failure}};
+}
+
+AttentionKernelLaw law_of(const json& j) {
+  return {j.at("law"),      j.at("not_judged"),   j.at("cases"),        j.at("vacuous"),
+          j.at("failures"), j.at("known_defect"), j.at("first_failure")};
+}
+
+json kernel_json(const AttentionKernelAccuracy& k) {
+  json worst = json::array(), laws = json::array();
+  for (const auto& w : k.worst) worst.push_back(worst_json(w));
+  for (const auto& l : k.laws) laws.push_back(law_json(l));
+  return {{"kernel", k.kernel},
+          {"declaration", k.declaration},
+          {"passes", k.passes()},
+          {"not_run", k.not_run},
+          {"error", k.error},
+          {"generated_cases", k.generated_cases},
+          {"vacuous_cases", k.vacuous_cases},
+          {"realistic_cases", k.realistic_cases},
+          {"failed_cases", k.failed_cases},
+          {"first_failed_case", k.first_failed_case},
+          {"o_elements", k.o_elements},
+          {"lse_elements", k.lse_elements},
+          {"o_ulps", quantiles_json(k.o_ulps)},
+          {"lse_ulps", quantiles_json(k.lse_ulps)},
+          {"tightness", quantiles_json(k.tightness)},
+          {"o_histogram", histogram_json(k.o_histogram)},
+          {"over_contract", k.over_contract},
+          {"accuracy_excused", k.accuracy_excused},
+          {"worst", worst},
+          {"laws", laws},
+          {"seconds", real(k.seconds)}};
+}
+
+AttentionKernelAccuracy kernel_of(const json& j) {
+  AttentionKernelAccuracy k;
+  k.kernel = j.at("kernel");
+  k.declaration = j.at("declaration");
+  k.not_run = j.at("not_run");
+  k.error = j.at("error");
+  k.generated_cases = j.at("generated_cases");
+  k.vacuous_cases = j.at("vacuous_cases");
+  k.realistic_cases = j.at("realistic_cases");
+  k.failed_cases = j.at("failed_cases");
+  k.first_failed_case = j.at("first_failed_case");
+  k.o_elements = j.at("o_elements");
+  k.lse_elements = j.at("lse_elements");
+  k.o_ulps = quantiles_from(j.at("o_ulps"));
+  k.lse_ulps = quantiles_from(j.at("lse_ulps"));
+  k.tightness = quantiles_from(j.at("tightness"));
+  k.o_histogram = histogram_of(j.at("o_histogram"));
+  k.over_contract = j.at("over_contract");
+  k.accuracy_excused = j.at("accuracy_excused");
+  for (const json& w : j.at("worst")) k.worst.push_back(worst_of(w));
+  for (const json& l : j.at("laws")) k.laws.push_back(law_of(l));
+  k.seconds = real_of(j.at("seconds"));
+  return k;
+}
+
+}  // namespace
+
+json attention_kernels_json(const AttentionKernelsAudit& a) {
+  json kernels = json::array();
+  for (const auto& k : a.kernels) kernels.push_back(kernel_json(k));
+  return {{"not_run", a.not_run},
+          {"passes", a.passes()},
+          {"cases", a.cases},
+          {"kernels", kernels},
+          {"seconds", real(a.seconds)}};
+}
+
+AttentionKernelsAudit attention_kernels_of(const json& j) {
+  AttentionKernelsAudit a;
+  a.not_run = j.at("not_run");
+  a.cases = j.at("cases");
+  for (const json& k : j.at("kernels")) a.kernels.push_back(kernel_of(k));
+  a.seconds = real_of(j.at("seconds"));
+  return a;
+}
+
+json attention_kernels_summary(const AttentionKernelsAudit& a) {
+  json kernels = json::array();
+  for (const auto& k : a.kernels) {
+    json s = {{"kernel", k.kernel},
+              {"verdict", !k.not_run.empty() ? "not run"
+                          : k.passes()       ? "pass"
+                                             : "fail"}};
+    if (!k.not_run.empty()) {
+      s["not_run"] = k.not_run;
+      kernels.push_back(s);
+      continue;
+    }
+    json laws = json::object();
+    for (const auto& l : k.laws)
+      laws[l.law] = l.not_judged.empty() ? json{{"cases", l.cases},
+                                                {"vacuous", l.vacuous},
+                                                {"failures", l.failures},
+                                                {"known_defect", l.known_defect}}
+                                         : json{{"not_judged", l.not_judged}};
+    s.update({{"cases", k.generated_cases + k.realistic_cases},
+              {"failed_cases", k.failed_cases},
+              {"o_elements", k.o_elements},
+              {"lse_elements", k.lse_elements},
+              {"o_ulps", quantiles_json(k.o_ulps)},
+              {"lse_ulps", quantiles_json(k.lse_ulps)},
+              {"tightness", quantiles_json(k.tightness)},
+              {"over_contract", k.over_contract},
+              {"worst", k.worst.empty() ? json(nullptr) : worst_json(k.worst.front())},
+              {"laws", laws}});
+    if (!k.error.empty()) s["error"] = k.error;
+    kernels.push_back(s);
+  }
+  return {{"not_run", a.not_run},
+          {"passes", a.passes()},
+          {"cases_per_law", a.cases},
+          {"kernels", kernels}};
+}
+
+}  // namespace osvs::audit
