@@ -16,6 +16,7 @@ from ._attention import AttentionKernel, AttentionProblem
 from ._check import (attention_laws, check, check_attention, check_log_softmax, check_merge,
                      check_softmax, merge_laws, read_regression, replay, row_laws)
 from ._declare import MergeKernel, SoftmaxKernel, derived
+from ._exact import ExactAttention, exact_attention
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import DEFAULT_SEED, Settings, defaults, set_defaults
 
@@ -23,5 +24,5 @@ __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_
            "replay", "read_regression", "row_laws", "merge_laws", "attention_laws",
            "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",
            "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",
-           "set_defaults", "DEFAULT_SEED"]
+           "set_defaults", "DEFAULT_SEED", "exact_attention", "ExactAttention"]
 __version__ = "0.1.0"

@@ -3,6 +3,7 @@
 // functions (osvs/_check.py).
 #include <nanobind/nanobind.h>
 
+#include "py_exact_attention.h"
 #include "py_kind_checks.h"
 #include "rc_check.h"
 
@@ -11,4 +12,5 @@ NB_MODULE(_core, m) {
   // Every check here passes its parameters explicitly (osvs/_settings.py reads RC_PARAMS).
   osvs::testbed::load_configuration_quietly();
   osvs::python::bind_kind_checks(m);
+  osvs::python::bind_exact_attention(m);
 }
