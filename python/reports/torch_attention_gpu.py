@@ -73,7 +73,17 @@ def _keep_mod(b, h, i, j):
     return _KEEP[i, j]
 
 
-def flex():
+_CAP = _SLOPES = _OFFSET = None  # the score_mod's softcap, ALiBi slopes and k_len - q_len
+
+
+def _score_mod(score, b, h, i, j):
+    """flex's score_mod for softcap then ALiBi (docs/semantics.md §9's order), one function for
+    every call, reading the current problem's values from tensors (no recompilation)."""
+    capped = torch.where(_CAP > 0, _CAP * torch.tanh(score / _CAP), score)
+    return capped - _SLOPES[h] * torch.abs(i + _OFFSET - j)
+
+
+def flex(score_mod=False):
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
     # Each new scale, dtype or GQA flag compiles again; past dynamo's recompile limit (8) it
     # would run flex_attention eagerly, its unfused reference path, not the kernel under test.
@@ -99,8 +109,16 @@ def flex():
                     keep = keep & (j >= d - left)
             _KEEP = keep
             mask = create_block_mask(_keep_mod, None, None, lq, lk, device="cuda")
+            extra = {}
+            if score_mod:
+                global _CAP, _SLOPES, _OFFSET
+                _CAP = torch.tensor(p.softcap, device="cuda")
+                _SLOPES = torch.zeros(p.heads_q, device="cuda") if p.alibi_slopes is None \
+                    else torch.tensor(p.alibi_slopes, device="cuda")
+                _OFFSET = torch.tensor(lk - lq, device="cuda")
+                extra["score_mod"] = _score_mod
             return compiled(qs, ks, vs, block_mask=mask, scale=p.scale,
-                            enable_gqa=p.heads_q != p.heads_kv, return_lse=True)
+                            enable_gqa=p.heads_q != p.heads_kv, return_lse=True, **extra)
         return per_sequence(q, k, v, p, attend)
     return fn
 
@@ -110,7 +128,8 @@ def probe(fn, dtypes, gqa=True):
     take. A dtype it refuses is left out (reported), not a finding."""
     p = osvs.AttentionProblem(cu_seqlens_q=np.array([0, 2], np.int32),
                               cu_seqlens_k=np.array([0, 3], np.int32), block_table=None,
-                              scale=0.5, mask="none", mask_align="top-left", window=(-1, -1),
+                              scale=0.5, softcap=0.0, sinks=None, alibi_slopes=None,
+                              mask="none", mask_align="top-left", window=(-1, -1),
                               base="e", page_size=0, heads_q=2, heads_kv=1 if gqa else 2,
                               head_dim_qk=16, head_dim_v=16, dtype="float32")
     ok = []
@@ -156,16 +175,26 @@ def kernels(only=None):
         out.append((f"torch.sdpa.{name}", dict(fn=fn, dtypes=types, gqa=bool(gqa_types),
                                                masks=("none", "causal"), mask_align="top-left",
                                                **DOMAIN[name], **common)))
-    if only and only not in "torch.flex_attention":
+    if not only or only in "torch.flex_attention":
+        fn = flex()
+        types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again
+        probed["flex_attention"] = {"dtypes": types, "gqa": True}
+        if types:
+            out.append(("torch.flex_attention", dict(fn=fn, dtypes=types, gqa=True,
+                                                     masks=("none", "causal", "window"),
+                                                     mask_align="bottom-right", lse_bases=("e",),
+                                                     **{**common, "head_dims": (16,)})))
+    # The same kernel with a score_mod: softcap and ALiBi (the declarations that draw them).
+    if only and only not in "torch.flex_attention.score_mod":
         return out, probed
-    fn = flex()
-    types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again
-    probed["flex_attention"] = {"dtypes": types, "gqa": True}
+    fn = flex(score_mod=True)
+    types = probe(fn, ("bfloat16",), gqa=True)
+    probed["flex_attention.score_mod"] = {"dtypes": types, "gqa": True}
     if types:
-        out.append(("torch.flex_attention", dict(fn=fn, dtypes=types, gqa=True,
-                                                 masks=("none", "causal", "window"),
-                                                 mask_align="bottom-right", lse_bases=("e",),
-                                                 **{**common, "head_dims": (16,)})))
+        out.append(("torch.flex_attention.score_mod",
+                    dict(fn=fn, dtypes=types, gqa=True, masks=("none", "causal", "window"),
+                         mask_align="bottom-right", lse_bases=("e",), softcap=True, alibi=True,
+                         **{**common, "head_dims": (16,)})))
     return out, probed
 
 
