@@ -1,4 +1,5 @@
 #include "attention_kernels_json.h"
+#include "json_parts.h"
 
 #include <cmath>
 #include <limits>
@@ -7,33 +8,17 @@
 namespace osvs::audit {
 namespace {
 
-using json = nlohmann::ordered_json;
-
-json real(double v) {
-  if (std::isfinite(v)) return v;
-  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-}
-
-double real_of(const json& j) {
-  if (j.is_number()) return j.get<double>();
-  const std::string s = j.get<std::string>();
-  if (s == "inf") return std::numeric_limits<double>::infinity();
-  if (s == "-inf") return -std::numeric_limits<double>::infinity();
-  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-  throw std::invalid_argument("'" + s + "' is not a number");
-}
-
 json quantiles_json(const Quantiles& q) {
   return {{"count", q.count},
-          {"p50", real(q.p50)},
-          {"p99", real(q.p99)},
-          {"p99_9", real(q.p99_9)},
-          {"max", real(q.max)}};
+          {"p50", number(q.p50)},
+          {"p99", number(q.p99)},
+          {"p99_9", number(q.p99_9)},
+          {"max", number(q.max)}};
 }
 
 Quantiles quantiles_from(const json& j) {
-  return {j.at("count").get<std::int64_t>(), real_of(j.at("p50")), real_of(j.at("p99")),
-          real_of(j.at("p99_9")), real_of(j.at("max"))};
+  return {j.at("count").get<std::int64_t>(), number_of(j.at("p50")), number_of(j.at("p99")),
+          number_of(j.at("p99_9")), number_of(j.at("max"))};
 }
 
 /// The histogram's non-empty bins as [bin, count] pairs (its edges: error_stats.h), with its
@@ -42,15 +27,15 @@ json histogram_json(const ErrorStats& s) {
   json bins = json::array();
   for (std::size_t b = 0; b < s.counts().size(); ++b)
     if (s.counts()[b] > 0) bins.push_back({b, s.counts()[b]});
-  return {{"count", s.count()}, {"sum", real(s.sum())}, {"max", real(s.max())}, {"bins", bins}};
+  return {{"count", s.count()}, {"sum", number(s.sum())}, {"max", number(s.max())}, {"bins", bins}};
 }
 
 ErrorStats histogram_of(const json& j) {
   std::vector<std::int64_t> counts(ulp_bin_edges().size() + 1, 0);
   for (const json& b : j.at("bins"))
     counts.at(b.at(0).get<std::size_t>()) = b.at(1).get<std::int64_t>();
-  return ErrorStats::from_parts(j.at("count").get<std::int64_t>(), real_of(j.at("sum")),
-                                real_of(j.at("max")), std::move(counts));
+  return ErrorStats::from_parts(j.at("count").get<std::int64_t>(), number_of(j.at("sum")),
+                                number_of(j.at("max")), std::move(counts));
 }
 
 json worst_json(const AttentionWorstCase& w) {
@@ -59,9 +44,9 @@ json worst_json(const AttentionWorstCase& w) {
           {"element", w.element},
           {"got", w.got},
           {"exact", w.exact},
-          {"ulps", real(w.ulps)},
-          {"allowed_ulps", real(w.allowed_ulps)},
-          {"tightness", real(w.tightness)}};
+          {"ulps", number(w.ulps)},
+          {"allowed_ulps", number(w.allowed_ulps)},
+          {"tightness", number(w.tightness)}};
 }
 
 AttentionWorstCase worst_of(const json& j) {
@@ -70,9 +55,9 @@ AttentionWorstCase worst_of(const json& j) {
           j.at("element"),
           j.at("got"),
           j.at("exact"),
-          real_of(j.at("ulps")),
-          real_of(j.at("allowed_ulps")),
-          real_of(j.at("tightness"))};
+          number_of(j.at("ulps")),
+          number_of(j.at("allowed_ulps")),
+          number_of(j.at("tightness"))};
 }
 
 json law_json(const AttentionKernelLaw& l) {
@@ -114,7 +99,7 @@ json kernel_json(const AttentionKernelAccuracy& k) {
           {"accuracy_excused", k.accuracy_excused},
           {"worst", worst},
           {"laws", laws},
-          {"seconds", real(k.seconds)}};
+          {"seconds", number(k.seconds)}};
 }
 
 AttentionKernelAccuracy kernel_of(const json& j) {
@@ -138,7 +123,7 @@ AttentionKernelAccuracy kernel_of(const json& j) {
   k.accuracy_excused = j.at("accuracy_excused");
   for (const json& w : j.at("worst")) k.worst.push_back(worst_of(w));
   for (const json& l : j.at("laws")) k.laws.push_back(law_of(l));
-  k.seconds = real_of(j.at("seconds"));
+  k.seconds = number_of(j.at("seconds"));
   return k;
 }
 
@@ -151,7 +136,7 @@ json attention_kernels_json(const AttentionKernelsAudit& a) {
           {"passes", a.passes()},
           {"cases", a.cases},
           {"kernels", kernels},
-          {"seconds", real(a.seconds)}};
+          {"seconds", number(a.seconds)}};
 }
 
 AttentionKernelsAudit attention_kernels_of(const json& j) {
@@ -159,7 +144,7 @@ AttentionKernelsAudit attention_kernels_of(const json& j) {
   a.not_run = j.at("not_run");
   a.cases = j.at("cases");
   for (const json& k : j.at("kernels")) a.kernels.push_back(kernel_of(k));
-  a.seconds = real_of(j.at("seconds"));
+  a.seconds = number_of(j.at("seconds"));
   return a;
 }
 

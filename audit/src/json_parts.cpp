@@ -1,6 +1,9 @@
 #include "json_parts.h"
 
 #include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "osvs/replay/hex_float.h"
 
@@ -8,6 +11,15 @@ namespace osvs::audit {
 
 json number(double v) {
   return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : (v < 0 ? "-inf" : "nan"));
+}
+
+double number_of(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  const std::string s = j.get<std::string>();
+  if (s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  throw std::runtime_error("'" + s + "' is not a number");
 }
 
 json provenance(const Provenance& p) {

@@ -11,8 +11,10 @@ namespace osvs::audit {
 
 using json = nlohmann::ordered_json;
 
-/// JSON has no infinity: an infinite ratio (a non-zero error where the bound is 0) is a string.
+/// JSON has no infinity: an infinite ratio (a non-zero error where the bound is 0) is a string
+/// ("inf", "-inf", "nan"); number_of reads either form back (std::runtime_error otherwise).
 json number(double v);
+double number_of(const json& j);
 
 /// commit, date, executor, device, nvcc.
 json provenance(const Provenance& p);

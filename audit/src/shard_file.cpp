@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "attention_kernels_json.h"
+#include "json_parts.h"
 #include "osvs/audit/report.h"
 #include "osvs/audit/report_files.h"
 #include "osvs/audit/shard.h"
@@ -18,24 +19,9 @@
 namespace osvs::audit {
 namespace {
 
-using json = nlohmann::ordered_json;
 constexpr int kFormatVersion = 2;  // 2: the attention kernels' section
 
 // --- values ---------------------------------------------------------------------------------
-
-json real(double v) {
-  if (std::isfinite(v)) return v;
-  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-}
-
-double real_of(const json& j) {
-  if (j.is_number()) return j.get<double>();
-  const std::string s = j.get<std::string>();
-  if (s == "inf") return std::numeric_limits<double>::infinity();
-  if (s == "-inf") return -std::numeric_limits<double>::infinity();
-  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-  throw std::runtime_error("'" + s + "' is not a number");
-}
 
 json hex_of(float v) {
   return format_hex_float(v);
@@ -72,25 +58,27 @@ json optional_json(const std::optional<T>& v) {
 // --- the report's parts ---------------------------------------------------------------------
 
 json stats_json(const ErrorStats& s) {
-  return {
-      {"count", s.count()}, {"sum", real(s.sum())}, {"max", real(s.max())}, {"counts", s.counts()}};
+  return {{"count", s.count()},
+          {"sum", number(s.sum())},
+          {"max", number(s.max())},
+          {"counts", s.counts()}};
 }
 
 ErrorStats stats_of(const json& j) {
-  return ErrorStats::from_parts(j.at("count").get<std::int64_t>(), real_of(j.at("sum")),
-                                real_of(j.at("max")),
+  return ErrorStats::from_parts(j.at("count").get<std::int64_t>(), number_of(j.at("sum")),
+                                number_of(j.at("max")),
                                 j.at("counts").get<std::vector<std::int64_t>>());
 }
 
 json element_json(const WorstElement& w) {
-  return {{"index", w.index},   {"x", hex_of(w.x)},
-          {"y", hex_of(w.y)},   {"reference", real(w.reference)},
-          {"ulp", real(w.ulp)}, {"bound", real(w.bound)}};
+  return {{"index", w.index},     {"x", hex_of(w.x)},
+          {"y", hex_of(w.y)},     {"reference", number(w.reference)},
+          {"ulp", number(w.ulp)}, {"bound", number(w.bound)}};
 }
 
 WorstElement element_of(const json& j) {
-  return {j.at("index").get<std::int64_t>(), float_of(j.at("x")),  float_of(j.at("y")),
-          real_of(j.at("reference")),        real_of(j.at("ulp")), real_of(j.at("bound"))};
+  return {j.at("index").get<std::int64_t>(), float_of(j.at("x")),    float_of(j.at("y")),
+          number_of(j.at("reference")),      number_of(j.at("ulp")), number_of(j.at("bound"))};
 }
 
 json law_json(const LawResult& l) {
@@ -118,22 +106,22 @@ json config_json(std::size_t plan_index, const ConfigResult& c) {
           {"name", describe(c.config)},
           {"elements", c.elements},
           {"ulp", stats_json(c.ulp)},
-          {"y_bound_max", real(c.y_bound_max)},
-          {"tightness", real(c.tightness)},
+          {"y_bound_max", number(c.y_bound_max)},
+          {"tightness", number(c.tightness)},
           {"worst_ulp", element_json(c.worst_ulp)},
           {"worst_ratio", element_json(c.worst_ratio)},
           {"worst_ulp_row", c.worst_ulp_row},
           {"worst_ratio_row", c.worst_ratio_row},
-          {"d_rel_max", real(c.d_rel_max)},
-          {"d_bound_max", real(c.d_bound_max)},
-          {"d_tightness", real(c.d_tightness)},
+          {"d_rel_max", number(c.d_rel_max)},
+          {"d_bound_max", number(c.d_bound_max)},
+          {"d_tightness", number(c.d_tightness)},
           {"violating_rows", c.violating_rows},
           {"violations", c.violations},
           {"violation_rows", c.violation_rows},
           {"worst_row", floats(c.worst_row)},
           {"mpfr_fallbacks", c.mpfr_fallbacks},
           {"laws", laws},
-          {"seconds", real(c.seconds)}};
+          {"seconds", number(c.seconds)}};
 }
 
 /// A configuration's results, its Config taken from the plan at its recorded index.
@@ -150,22 +138,22 @@ ConfigResult config_of(const json& j, const Plan& plan) {
                              describe(c.config) + "' in the plan of its options");
   c.elements = j.at("elements").get<std::int64_t>();
   c.ulp = stats_of(j.at("ulp"));
-  c.y_bound_max = real_of(j.at("y_bound_max"));
-  c.tightness = real_of(j.at("tightness"));
+  c.y_bound_max = number_of(j.at("y_bound_max"));
+  c.tightness = number_of(j.at("tightness"));
   c.worst_ulp = element_of(j.at("worst_ulp"));
   c.worst_ratio = element_of(j.at("worst_ratio"));
   c.worst_ulp_row = j.at("worst_ulp_row").get<std::int64_t>();
   c.worst_ratio_row = j.at("worst_ratio_row").get<std::int64_t>();
-  c.d_rel_max = real_of(j.at("d_rel_max"));
-  c.d_bound_max = real_of(j.at("d_bound_max"));
-  c.d_tightness = real_of(j.at("d_tightness"));
+  c.d_rel_max = number_of(j.at("d_rel_max"));
+  c.d_bound_max = number_of(j.at("d_bound_max"));
+  c.d_tightness = number_of(j.at("d_tightness"));
   c.violating_rows = j.at("violating_rows").get<std::int64_t>();
   c.violations = j.at("violations").get<std::vector<std::string>>();
   c.violation_rows = j.at("violation_rows").get<std::vector<std::int64_t>>();
   c.worst_row = floats_of(j.at("worst_row"));
   c.mpfr_fallbacks = j.at("mpfr_fallbacks").get<std::int64_t>();
   for (const json& l : j.at("laws")) c.laws.push_back(law_of(l));
-  c.seconds = real_of(j.at("seconds"));
+  c.seconds = number_of(j.at("seconds"));
   return c;
 }
 
@@ -182,12 +170,12 @@ KernelUnderTest kut_of(const json& j) {
 }
 
 json row_audit_json(const RowAudit& a) {
-  return {{"ratio", real(a.ratio)},
-          {"y_bound_max", real(a.y_bound_max)},
+  return {{"ratio", number(a.ratio)},
+          {"y_bound_max", number(a.y_bound_max)},
           {"worst_ulp", element_json(a.worst_ulp)},
           {"worst_ratio", element_json(a.worst_ratio)},
-          {"d_rel", real(a.d_rel)},
-          {"d_bound", real(a.d_bound)},
+          {"d_rel", number(a.d_rel)},
+          {"d_bound", number(a.d_bound)},
           {"ok", a.ok},
           {"explanation", a.explanation},
           {"mpfr_fallbacks", a.mpfr_fallbacks}};
@@ -195,12 +183,12 @@ json row_audit_json(const RowAudit& a) {
 
 RowAudit row_audit_of(const json& j) {
   RowAudit a;
-  a.ratio = real_of(j.at("ratio"));
-  a.y_bound_max = real_of(j.at("y_bound_max"));
+  a.ratio = number_of(j.at("ratio"));
+  a.y_bound_max = number_of(j.at("y_bound_max"));
   a.worst_ulp = element_of(j.at("worst_ulp"));
   a.worst_ratio = element_of(j.at("worst_ratio"));
-  a.d_rel = real_of(j.at("d_rel"));
-  a.d_bound = real_of(j.at("d_bound"));
+  a.d_rel = number_of(j.at("d_rel"));
+  a.d_bound = number_of(j.at("d_bound"));
   a.ok = j.at("ok").get<bool>();
   a.explanation = j.at("explanation").get<std::string>();
   a.mpfr_fallbacks = j.at("mpfr_fallbacks").get<std::int64_t>();
@@ -221,7 +209,7 @@ json search_json(const SearchResult& s) {
           {"elements_evaluated", s.elements_evaluated},
           {"improvements", s.improvements},
           {"rounds", s.rounds},
-          {"seconds", real(s.seconds)}};
+          {"seconds", number(s.seconds)}};
 }
 
 SearchResult search_of(const json& j) {
@@ -234,7 +222,7 @@ SearchResult search_of(const json& j) {
   s.elements_evaluated = j.at("elements_evaluated").get<std::int64_t>();
   s.improvements = j.at("improvements").get<std::int64_t>();
   s.rounds = j.at("rounds").get<std::int64_t>();
-  s.seconds = real_of(j.at("seconds"));
+  s.seconds = number_of(j.at("seconds"));
   return s;
 }
 
@@ -245,12 +233,12 @@ json perf_json(const PerfAudit& p) {
     for (const KernelTiming& k : s.kernels)
       kernels.push_back({{"kut", kut_json({k.kernel, k.combine})},
                          {"block", k.block},
-                         {"ms", real(k.ms)},
-                         {"fraction_of_copy", real(k.fraction_of_copy)}});
+                         {"ms", number(k.ms)},
+                         {"fraction_of_copy", number(k.fraction_of_copy)}});
     shapes.push_back({{"rows", s.rows},
                       {"cols", s.cols},
-                      {"copy_ms", real(s.copy_ms)},
-                      {"copy_gbps", real(s.copy_gbps)},
+                      {"copy_ms", number(s.copy_ms)},
+                      {"copy_gbps", number(s.copy_gbps)},
                       {"kernels", kernels}});
   }
   return {{"ran", p.ran}, {"skipped_because", p.skipped_because}, {"shapes", shapes}};
@@ -263,13 +251,13 @@ PerfAudit perf_of(const json& j) {
   for (const json& s : j.at("shapes")) {
     ShapeTiming t{s.at("rows").get<std::int64_t>(),
                   s.at("cols").get<std::int64_t>(),
-                  real_of(s.at("copy_ms")),
-                  real_of(s.at("copy_gbps")),
+                  number_of(s.at("copy_ms")),
+                  number_of(s.at("copy_gbps")),
                   {}};
     for (const json& k : s.at("kernels")) {
       const KernelUnderTest kut = kut_of(k.at("kut"));
-      t.kernels.push_back({kut.kernel, kut.combine, k.at("block").get<int>(), real_of(k.at("ms")),
-                           real_of(k.at("fraction_of_copy"))});
+      t.kernels.push_back({kut.kernel, kut.combine, k.at("block").get<int>(), number_of(k.at("ms")),
+                           number_of(k.at("fraction_of_copy"))});
     }
     p.shapes.push_back(std::move(t));
   }
@@ -280,11 +268,11 @@ json attention_json(const AttentionAudit& a) {
   json laws = json::array();
   for (const AttentionLawAudit& l : a.laws) {
     json tightness = json::array();
-    for (double t : l.tightness) tightness.push_back(real(t));
+    for (double t : l.tightness) tightness.push_back(number(t));
     laws.push_back({{"law", l.law},
                     {"cases", l.cases},
                     {"vacuous", l.vacuous},
-                    {"worst_tightness", real(l.worst_tightness)},
+                    {"worst_tightness", number(l.worst_tightness)},
                     {"tightness", tightness},
                     {"violations", l.violations},
                     {"first_violation", l.first_violation}});
@@ -292,7 +280,7 @@ json attention_json(const AttentionAudit& a) {
   return {{"executor", a.executor},
           {"not_run", a.not_run},
           {"laws", laws},
-          {"seconds", real(a.seconds)}};
+          {"seconds", number(a.seconds)}};
 }
 
 AttentionAudit attention_of(const json& j) {
@@ -304,13 +292,13 @@ AttentionAudit attention_of(const json& j) {
     law.law = l.at("law").get<std::string>();
     law.cases = l.at("cases").get<int>();
     law.vacuous = l.at("vacuous").get<int>();
-    law.worst_tightness = real_of(l.at("worst_tightness"));
-    for (const json& t : l.at("tightness")) law.tightness.push_back(real_of(t));
+    law.worst_tightness = number_of(l.at("worst_tightness"));
+    for (const json& t : l.at("tightness")) law.tightness.push_back(number_of(t));
     law.violations = l.at("violations").get<std::int64_t>();
     law.first_violation = l.at("first_violation").get<std::string>();
     a.laws.push_back(std::move(law));
   }
-  a.seconds = real_of(j.at("seconds"));
+  a.seconds = number_of(j.at("seconds"));
   return a;
 }
 
@@ -325,7 +313,7 @@ json options_json(const AuditOptions& o) {
             {"budget_seconds", optional_json(o.budget.seconds)},
             {"budget_elements", optional_json(o.budget.elements)},
             {"search_rounds", o.search_rounds},
-            {"search_seconds", real(o.search_seconds)},
+            {"search_seconds", number(o.search_seconds)},
             {"seed", o.seed},
             {"perf", o.perf},
             {"attention", o.attention},
@@ -346,7 +334,7 @@ AuditOptions options_of(const json& j) {
   o.budget.seconds = optional_of<double>(j.at("budget_seconds"));
   o.budget.elements = optional_of<std::int64_t>(j.at("budget_elements"));
   o.search_rounds = j.at("search_rounds").get<std::int64_t>();
-  o.search_seconds = real_of(j.at("search_seconds"));
+  o.search_seconds = number_of(j.at("search_seconds"));
   o.seed = j.at("seed").get<std::uint64_t>();
   o.perf = j.at("perf").get<bool>();
   o.attention = j.at("attention").get<bool>();
@@ -395,19 +383,19 @@ void write_shard_file(const AuditReport& r, const std::filesystem::path& dir) {
                     {"options", options_json(r.options)},
                     {"provenance", provenance_json(r.provenance)},
                     {"gpu", r.gpu},
-                    {"exp_ulp", real(r.exp_ulp)},
+                    {"exp_ulp", number(r.exp_ulp)},
                     {"cpu_threads", r.cpu_threads},
                     {"launchers", r.launchers},
                     {"devices", r.devices},
                     {"configs", configs},
                     {"not_run", not_run},
-                    {"sweep_seconds", real(r.sweep_seconds)},
+                    {"sweep_seconds", number(r.sweep_seconds)},
                     {"search", search_json(r.search)},
                     {"regression_files", r.regression_files},
                     {"perf", perf_json(r.perf)},
                     {"attention", attention_json(r.attention)},
                     {"attention_kernels", attention_kernels_json(r.attention_kernels)},
-                    {"total_seconds", real(r.total_seconds)}};
+                    {"total_seconds", number(r.total_seconds)}};
   write_detail_file(dir, kShardFileName, doc.dump(1) + "\n");
 }
 
@@ -428,7 +416,7 @@ AuditReport read_shard_file(const std::filesystem::path& dir) {
     r.provenance = provenance_of(j.at("provenance"));
     r.gpu = j.at("gpu").get<bool>();
     r.plan = make_plan(r.options, r.gpu);
-    r.exp_ulp = real_of(j.at("exp_ulp"));
+    r.exp_ulp = number_of(j.at("exp_ulp"));
     r.cpu_threads = j.at("cpu_threads").get<int>();
     r.launchers = j.at("launchers").get<int>();
     r.devices = j.at("devices").get<int>();
@@ -439,13 +427,13 @@ AuditReport read_shard_file(const std::filesystem::path& dir) {
         throw std::runtime_error("not-run index " + std::to_string(i) + " outside the plan");
       r.not_run.push_back(r.plan.configs[i]);
     }
-    r.sweep_seconds = real_of(j.at("sweep_seconds"));
+    r.sweep_seconds = number_of(j.at("sweep_seconds"));
     r.search = search_of(j.at("search"));
     r.regression_files = j.at("regression_files").get<std::vector<std::string>>();
     r.perf = perf_of(j.at("perf"));
     r.attention = attention_of(j.at("attention"));
     r.attention_kernels = attention_kernels_of(j.at("attention_kernels"));
-    r.total_seconds = real_of(j.at("total_seconds"));
+    r.total_seconds = number_of(j.at("total_seconds"));
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(where + ": " + e.what());

@@ -117,12 +117,6 @@ struct FastConstants {
   DoubleDouble log2e;
 };
 
-DoubleDouble mpfr_to_dd(mpfr_t v, mpfr_t scratch) {
-  const double h = mpfr_get_d(v, MPFR_RNDN);
-  mpfr_sub_d(scratch, v, h, MPFR_RNDN);  // exact at 400 bits
-  return {h, mpfr_get_d(scratch, MPFR_RNDN)};
-}
-
 FastConstants make_constants() {
   free_mpfr_caches_at_thread_exit();
   FastConstants c;
@@ -132,12 +126,12 @@ FastConstants make_constants() {
   for (int j = 0; j < 5; ++j) {
     mpfr_set_si(v, -128 * j, MPFR_RNDN);
     mpfr_exp(v, v, MPFR_RNDN);
-    c.e_minus_128j[static_cast<std::size_t>(j)] = mpfr_to_dd(v, scratch);
+    c.e_minus_128j[static_cast<std::size_t>(j)] = to_double_double(v, scratch);
   }
   mpfr_set_ui(v, 1, MPFR_RNDN);
   mpfr_exp(v, v, MPFR_RNDN);
   mpfr_log2(v, v, MPFR_RNDN);
-  c.log2e = mpfr_to_dd(v, scratch);
+  c.log2e = to_double_double(v, scratch);
   mpfr_clear(v);
   mpfr_clear(scratch);
   return c;

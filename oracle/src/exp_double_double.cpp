@@ -19,13 +19,6 @@ struct ExpConstants {
   std::array<DoubleDouble, kDegree + 1> inv_factorial;
 };
 
-/// v rounded to double-double (each part to nearest): relative error <= 1.01 u^2.
-DoubleDouble to_double_double(mpfr_t v, mpfr_t scratch) {
-  const double h = mpfr_get_d(v, MPFR_RNDN);
-  mpfr_sub_d(scratch, v, h, MPFR_RNDN);  // exact: the working precision holds it
-  return {h, mpfr_get_d(scratch, MPFR_RNDN)};
-}
-
 /// v rounded to `bits` significant bits, subtracted from v (exactly).
 double split_off(mpfr_t v, mpfr_t scratch, int bits) {
   mpfr_set_prec(scratch, bits);
@@ -70,6 +63,12 @@ const ExpConstants& constants() {
 }
 
 }  // namespace
+
+DoubleDouble to_double_double(mpfr_t v, mpfr_t scratch) {
+  const double h = mpfr_get_d(v, MPFR_RNDN);
+  mpfr_sub_d(scratch, v, h, MPFR_RNDN);  // exact: the working precision holds it
+  return {h, mpfr_get_d(scratch, MPFR_RNDN)};
+}
 
 bool exp_gap_dd(float x, float m, DoubleDouble* out) {
   return exp_dd(two_sum(static_cast<double>(x), -static_cast<double>(m)), out);

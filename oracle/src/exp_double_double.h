@@ -22,9 +22,15 @@
 // kExpGapDdRelErr = 2^-96 keeps a factor 2 above that.
 #pragma once
 
+#include <mpfr.h>
+
 #include "double_double.h"
 
 namespace osvs::oracle::detail {
+
+/// v rounded to double-double (each part to nearest): relative error <= 1.01 u^2 (scratch: of
+/// v's precision, which must hold v - fl(v) exactly).
+DoubleDouble to_double_double(mpfr_t v, mpfr_t scratch);
 
 /// Relative error bound of exp_gap_dd.
 inline constexpr double kExpGapDdRelErr = 0x1p-96;
