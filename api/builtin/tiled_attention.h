@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "osvs/osvs.h"
@@ -49,25 +50,27 @@ namespace osvs::builtin {
 /// The kernel as written; each mutant overrides one member.
 struct TiledAttention {
   static constexpr int tile = 4;
-  static constexpr int window_left_extra = 0;          ///< keys kept left of the window
-  static constexpr bool causal_keeps_diagonal = true;  ///< j == D is kept
-  static constexpr bool swap_alignment = false;        ///< the other diagonal
-  static constexpr bool gqa_head_modulo = false;       ///< g = h % heads_kv
-  static constexpr bool page_off_by_one = false;       ///< page p >= 1 read from entry p - 1
-  static constexpr bool read_past_length = false;      ///< the last page's unused slots read
-  static constexpr bool rescale_acc = true;            ///< acc *= alpha
-  static constexpr bool rescale_l = true;              ///< l *= alpha
-  static constexpr bool max_before_alpha = true;       ///< alpha from the old m
-  static constexpr bool lse_has_max = true;            ///< lse = m + log l
-  static constexpr bool lse_to_base_two = true;        ///< base 2 converted
-  static constexpr bool empty_row_guard = true;        ///< l == 0 gives o = +0
-  static constexpr bool skip_masked = true;            ///< masked keys never accumulate
-  static constexpr bool last_tile = true;              ///< the last (partial) tile runs
-  static constexpr bool softcap_before_scale = false;  ///< c tanh(dot / c) scale
-  static constexpr bool sink_in_lse = true;            ///< the sink's term in the lse too
-  static constexpr bool apply_sinks = true;            ///< sinks taken at all
-  static constexpr bool alibi_from_diagonal = true;    ///< ALiBi's distance |D - j|, not |i - j|
-  static constexpr bool alibi_subtracted = true;       ///< the bias - slope |D - j|, not +
+  static constexpr int window_left_extra = 0;            ///< keys kept left of the window
+  static constexpr bool causal_keeps_diagonal = true;    ///< j == D is kept
+  static constexpr bool swap_alignment = false;          ///< the other diagonal
+  static constexpr bool gqa_head_modulo = false;         ///< g = h % heads_kv
+  static constexpr bool page_off_by_one = false;         ///< page p >= 1 read from entry p - 1
+  static constexpr bool read_past_length = false;        ///< the last page's unused slots read
+  static constexpr bool rescale_acc = true;              ///< acc *= alpha
+  static constexpr bool rescale_l = true;                ///< l *= alpha
+  static constexpr bool max_before_alpha = true;         ///< alpha from the old m
+  static constexpr bool lse_has_max = true;              ///< lse = m + log l
+  static constexpr bool lse_to_base_two = true;          ///< base 2 converted
+  static constexpr bool empty_row_guard = true;          ///< l == 0 gives o = +0
+  static constexpr bool skip_masked = true;              ///< masked keys never accumulate
+  static constexpr bool last_tile = true;                ///< the last (partial) tile runs
+  static constexpr bool softcap_before_scale = false;    ///< c tanh(dot / c) scale
+  static constexpr bool sink_in_lse = true;              ///< the sink's term in the lse too
+  static constexpr bool apply_sinks = true;              ///< sinks taken at all
+  static constexpr bool alibi_from_diagonal = true;      ///< ALiBi's distance |D - j|, not |i - j|
+  static constexpr bool alibi_subtracted = true;         ///< the bias - slope |D - j|, not +
+  static constexpr bool tile_by_batch_position = false;  ///< tile + s for sequence s
+  static constexpr bool tiles_follow_pages = false;      ///< tiles of page_size keys when paged
 };
 
 namespace detail {
@@ -79,6 +82,8 @@ inline float load_one(DType t, const void* base, std::int64_t index) {
 }
 
 }  // namespace detail
+
+inline constexpr std::int64_t kMaxTile = 64;
 
 template <class P>
 void tiled_attention(const AttentionProblem& p) {
@@ -101,6 +106,12 @@ void tiled_attention(const AttentionProblem& p) {
       }
       return (token * p.heads_kv + g) * dim;
     };
+    // The keys a tile takes: Policy::tile (the mutants: more for a later sequence, or a page's).
+    std::int64_t tile = P::tile;
+    if (P::tile_by_batch_position) tile += s;
+    if (P::tiles_follow_pages && paged) tile = p.page_size;
+    if (tile > kMaxTile)
+      throw std::invalid_argument("tiled attention: a tile of more than 64 keys");
     bool bottom_right = p.mask.align == MaskAlign::BottomRight;
     if (P::swap_alignment) bottom_right = !bottom_right;
     for (std::int64_t i = 0; i < lq; ++i) {
@@ -123,10 +134,10 @@ void tiled_attention(const AttentionProblem& p) {
           q[c] = detail::load_one(p.in_type, p.q_ptr, (row * p.heads_q + h) * dqk + c);
         float m = -INFINITY, l = 0;
         std::fill(acc.begin(), acc.end(), 0.0f);
-        const std::int64_t end = P::last_tile ? readable_keys : readable_keys / P::tile * P::tile;
-        for (std::int64_t t0 = 0; t0 < end; t0 += P::tile) {
-          const std::int64_t t1 = std::min<std::int64_t>(t0 + P::tile, end);
-          float score[P::tile];
+        const std::int64_t end = P::last_tile ? readable_keys : readable_keys / tile * tile;
+        for (std::int64_t t0 = 0; t0 < end; t0 += tile) {
+          const std::int64_t t1 = std::min<std::int64_t>(t0 + tile, end);
+          float score[kMaxTile];
           float tile_max = -INFINITY;
           for (std::int64_t j = t0; j < t1; ++j) {
             float dot = 0;

@@ -74,6 +74,12 @@ struct AlibiFromQueryIndex : TiledAttention {  // |i - j|: right only where q_le
 struct AlibiAdded : TiledAttention {
   static constexpr bool alibi_subtracted = false;
 };
+struct TileByBatchPosition : TiledAttention {  // accurate, but a sequence's bits follow its place
+  static constexpr bool tile_by_batch_position = true;
+};
+struct TilesFollowPages : TiledAttention {  // accurate, but the bits follow the page size
+  static constexpr bool tiles_follow_pages = true;
+};
 
 struct Mutant {
   const char* name;
@@ -103,6 +109,8 @@ const Mutant kMutants[] = {
     {"sinks_ignored", builtin::tiled_attention<SinksIgnored>},
     {"alibi_from_query_index", builtin::tiled_attention<AlibiFromQueryIndex>},
     {"alibi_added", builtin::tiled_attention<AlibiAdded>},
+    {"tile_by_batch_position", builtin::tiled_attention<TileByBatchPosition>},
+    {"tiles_follow_pages", builtin::tiled_attention<TilesFollowPages>},
 };
 
 constexpr std::size_t kMaxSequences = 2;

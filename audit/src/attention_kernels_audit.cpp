@@ -43,7 +43,9 @@ std::vector<AttentionCase> generated(const AttentionKernel& k, const AttentionLa
 }
 
 bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // (bit for bit; an empty vector's data() may be null, which memcmp may not be given)
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 /// a and b have the same exact attention: every value the oracle reads is the same (how K/V are

@@ -55,6 +55,7 @@
 #include <string>
 
 #include "attention_fast.h"
+#include "mpfr_thread_caches.h"
 #include "mpfr_value.h"
 
 namespace osvs::oracle {
@@ -208,6 +209,7 @@ AttentionReference attention_reference(const AttentionQuery& a) {
 }
 
 AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
+  detail::free_mpfr_caches_at_thread_exit();  // (exact_attention's worker threads use MPFR too)
   AttentionReference r;
   const auto dim = static_cast<std::size_t>(a.o_dim());
   r.o_rounded.assign(dim, 0.0f);
@@ -393,6 +395,7 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
 MergeReference merge_reference(const std::vector<float>& lse,
                                const std::vector<std::vector<float>>& o, int head_dim,
                                LseBase base) {
+  detail::free_mpfr_caches_at_thread_exit();
   constexpr mpfr_prec_t kBits = 320;  // errors ~2^-300 (times |lse| <= 2^128): far below 2^-60
   MergeReference r;
   const auto dim = static_cast<std::size_t>(head_dim);

@@ -66,6 +66,7 @@ class AttentionKernel:
     the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
+    ``batch_bitwise`` and ``page_bitwise`` (whether the invariance laws ask for the bits),
     ``softcap``, ``sinks`` and ``alibi`` (it applies them; cases then draw them), ``min_k_len`` (fewest
     keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
@@ -81,6 +82,8 @@ class AttentionKernel:
     mask_align: str = "bottom-right"
     gqa: bool = False
     gqa_bitwise: bool = True
+    batch_bitwise: bool = True  # False: batch_invariance asks for the contract, not the bits
+    page_bitwise: bool = True   # False: page_layout asks for the contract, not the bits
     varlen: bool = True
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
@@ -107,6 +110,8 @@ class AttentionKernel:
         return {"name": self.name, "in_types": [ELEMENT_TYPES[d][0] for d in self.dtypes],
                 "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
                 "gqa_bitwise": bool(self.gqa_bitwise),
+                "batch_bitwise": bool(self.batch_bitwise),
+                "page_bitwise": bool(self.page_bitwise),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
                 "v_head_dims": [int(d) for d in self.v_head_dims],

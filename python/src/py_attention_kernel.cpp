@@ -130,6 +130,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .mask_align(*align)
       .gqa(nb::cast<bool>(d["gqa"]))
       .gqa_bitwise(nb::cast<bool>(d["gqa_bitwise"]))
+      .batch_bitwise(nb::cast<bool>(d["batch_bitwise"]))
+      .page_bitwise(nb::cast<bool>(d["page_bitwise"]))
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)

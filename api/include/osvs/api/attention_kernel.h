@@ -172,6 +172,12 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   /// Its shared kv heads give the bits a copy each gives (default); false: the gqa law asks
   /// only that both be within the contract (a GQA path that rounds differently).
   AttentionKernel& gqa_bitwise(bool b) { return (gqa_bitwise_ = b, *this); }
+  /// A sequence's outputs may change bits with the rest of the batch (its position, the other
+  /// sequences): the batch_invariance law then asks for the contract, not the bits.
+  AttentionKernel& batch_bitwise(bool b) { return (batch_bitwise_ = b, *this); }
+  /// Its outputs may change bits with the page size, the page order or contiguous K/V: the
+  /// page_layout law then asks for the contract, not the bits.
+  AttentionKernel& page_bitwise(bool b) { return (page_bitwise_ = b, *this); }
   /// It takes sequences of different lengths in one batch (default); false: every sequence of
   /// a problem has the same q_len and the same k_len.
   AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
@@ -211,6 +217,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   MaskAlign mask_align() const { return align_; }
   bool gqa() const { return gqa_; }
   bool gqa_bitwise() const { return gqa_bitwise_; }
+  bool batch_bitwise() const { return batch_bitwise_; }
+  bool page_bitwise() const { return page_bitwise_; }
   bool varlen() const { return varlen_; }
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
@@ -235,6 +243,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   MaskAlign align_ = MaskAlign::BottomRight;
   bool gqa_ = false;
   bool gqa_bitwise_ = true;
+  bool batch_bitwise_ = true;
+  bool page_bitwise_ = true;
   bool varlen_ = true;
   std::vector<int> page_sizes_;
   bool paged_only_ = false;

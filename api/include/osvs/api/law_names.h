@@ -20,8 +20,8 @@ inline constexpr std::string_view kRowLawNames[] = {"accuracy",         "sum_to_
 inline constexpr std::string_view kMergeLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "tree_invariance"};
 
-inline constexpr std::string_view kAttentionLawNames[] = {"accuracy", "empty_rows", "poison", "gqa",
-                                                          "determinism"};
+inline constexpr std::string_view kAttentionLawNames[] = {
+    "accuracy", "empty_rows", "poison", "gqa", "determinism", "batch_invariance", "page_layout"};
 
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
