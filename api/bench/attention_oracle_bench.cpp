@@ -115,7 +115,10 @@ void BM_SampleMpfrPath(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(sample().queries.size()));
 }
 
-BENCHMARK(BM_ExactAttentionRealisticForward)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_ExactAttentionRealisticForward)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Iterations(1);
 BENCHMARK(BM_SampleFastPath)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SampleMpfrPath)->Unit(benchmark::kMillisecond)->Iterations(1);
 

