@@ -9,6 +9,25 @@ namespace osvs::audit {
 
 using nlohmann::json;
 
+namespace {
+
+/// gnuplot's antialiased truecolour PNGs are about three times the size of the same plot in a
+/// 256-colour palette, and the committed reports carry them: where pngquant is installed each plot
+/// is rewritten in place with a palette (--skip-if-larger keeps the original when nothing is won).
+/// Returns a note for the caller's message ("" when every plot was quantized).
+std::string quantize_plots(const std::filesystem::path& dir) {
+  if (std::system("command -v pngquant > /dev/null 2>&1") != 0)
+    return " (pngquant not found: plots kept in truecolour)";
+  const std::string command = "cd '" + dir.string() +
+                              "' && pngquant --quality=60-90 --speed 1 --force --skip-if-larger "
+                              "--ext .png -- *.png; s=$?; [ $s -eq 0 ] || [ $s -eq 98 ] || "
+                              "[ $s -eq 99 ]";
+  if (std::system(command.c_str()) != 0) return " (pngquant failed: some plots kept in truecolour)";
+  return "";
+}
+
+}  // namespace
+
 json read_audit_json(const std::filesystem::path& dir) {
   const std::string text = read_detail_file(dir, "audit.json");
   try {
@@ -35,7 +54,7 @@ bool draw_with_gnuplot(const std::filesystem::path& dir, const std::function<voi
     *message = "gnuplot failed on " + (dir / "plots.gp").string();
     return false;
   }
-  *message = "plots written to " + dir.string();
+  *message = "plots written to " + dir.string() + quantize_plots(dir);
   return true;
 }
 
