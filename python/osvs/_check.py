@@ -110,7 +110,9 @@ def check_merge(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=None
     """Every merge law on ``fn(o_a, lse_a, o_b, lse_b) -> (o, lse)``.
 
     The declaration's keywords are MergeKernel's: ``lse_bases``, ``empty_partial``, ``skip``,
-    ``known_defect``, ``to_input``, ``conventions``, ``head_dims``, ``head_dim_multiple``.
+    ``known_defect``, ``to_input``, ``conventions``, ``head_dims``, ``head_dim_multiple``,
+    ``o_dtypes``, ``lse_layout`` (None: rows; "tokens_heads" or "heads_tokens": the engine's
+    shapes) and ``o_strided``.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = MergeKernel(fn, name=name, **declaration)

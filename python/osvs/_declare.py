@@ -39,6 +39,14 @@ def _accuracy(a: Any) -> Any:
     return float(a)
 
 
+def _element_type_of(a: np.ndarray) -> str:
+    """The ELEMENT_TYPES name of an array the core made (bfloat16 travels as uint16 bits)."""
+    for name, (_, dtypes) in ELEMENT_TYPES.items():
+        if a.dtype == dtypes[0]:
+            return name
+    raise TypeError(f"an array of dtype {a.dtype} is none of {', '.join(ELEMENT_TYPES)}")
+
+
 @dataclasses.dataclass
 class SoftmaxKernel:
     """A black-box softmax (or log-softmax) kernel: ``fn(x) -> y`` on a batch of rows.
@@ -99,12 +107,18 @@ class SoftmaxKernel:
 class MergeKernel:
     """A black-box merge of attention partials: ``fn(o_a, lse_a, o_b, lse_b) -> (o, lse)``.
 
-    o has shape (rows, head_dim), lse shape (rows,), float32; lse is in base ``lse_bases[0]``
-    (with two bases declared, fn is also given ``base="e"`` or ``base="2"``). An empty partial
-    has lse -inf (or +inf with ``empty_partial="+inf"``); its o is never read. ``conventions``
-    names what the kernel documents about values the arithmetic leaves open (docs/semantics.md
-    §8): "any_nan_bits", "either_zero_sign", "empty_o_unspecified". ``head_dims`` (a list) and
-    ``head_dim_multiple`` restrict the head_dims drawn to those the kernel takes.
+    As rows (``lse_layout=None``, the default): o has shape (rows, head_dim), lse shape (rows,).
+    In an engine's shapes (``lse_layout="tokens_heads"``, FlashInfer's merge_state, or
+    ``"heads_tokens"``, vLLM's merge_attn_states): o has shape (tokens, heads, head_dim) and lse
+    shape (tokens, heads) or (heads, tokens); with ``o_strided=True`` each o is a strided view of
+    a buffer padded per head and per token, as an engine's slices of a larger tensor are. o is of
+    one of ``o_dtypes`` (float32, float16, or bfloat16 as uint16 bits) and the result's o of the
+    same type; lse is float32 in base ``lse_bases[0]`` (with two bases declared, fn is also given
+    ``base="e"`` or ``base="2"``). An empty partial has lse -inf (or +inf with
+    ``empty_partial="+inf"``); its o is never read. ``conventions`` names what the kernel
+    documents about values the arithmetic leaves open (docs/semantics.md §8): "any_nan_bits",
+    "either_zero_sign", "empty_o_unspecified". ``head_dims`` (a list) and ``head_dim_multiple``
+    restrict the head_dims drawn to those the kernel takes.
     """
 
     fn: Callable[..., Tuple[Any, Any]]
@@ -117,15 +131,35 @@ class MergeKernel:
     conventions: Sequence[str] = ()
     head_dims: Sequence[int] = ()  # empty: any of 1 ... 256
     head_dim_multiple: int = 1
+    o_dtypes: Sequence[str] = ("float32",)
+    lse_layout: Optional[str] = None  # None (rows), "tokens_heads" or "heads_tokens"
+    o_strided: bool = False
+
+    def __post_init__(self):
+        for t in self.o_dtypes:
+            if t not in ELEMENT_TYPES:
+                raise ValueError(f"o_dtypes: {t!r} is not one of {', '.join(ELEMENT_TYPES)}")
+        if not self.o_dtypes:
+            raise ValueError("o_dtypes: at least one of " + ", ".join(ELEMENT_TYPES))
+        if self.lse_layout not in (None, "tokens_heads", "heads_tokens"):
+            raise ValueError(f"lse_layout={self.lse_layout!r}: None (rows), 'tokens_heads' or "
+                             "'heads_tokens'")
+        if self.o_strided and self.lse_layout is None:
+            raise ValueError("o_strided: o is padded per head and per token, which only the "
+                             "engine shapes carry (declare lse_layout 'tokens_heads' or "
+                             "'heads_tokens')")
 
     def declaration(self) -> dict:
         return {"name": self.name, "lse_bases": list(self.lse_bases),
                 "empty_partial": self.empty_partial, "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect), "conventions": list(self.conventions),
                 "head_dims": [int(d) for d in self.head_dims],
-                "head_dim_multiple": int(self.head_dim_multiple)}
+                "head_dim_multiple": int(self.head_dim_multiple),
+                "o_dtypes": [ELEMENT_TYPES[t][0] for t in self.o_dtypes],
+                "lse_layout": self.lse_layout, "o_strided": bool(self.o_strided)}
 
     def call(self, o_a, lse_a, o_b, lse_b, base: str):
+        o_dtype = _element_type_of(o_a)
         args = [o_a, lse_a, o_b, lse_b]
         if self.to_input:
             args = [self.to_input(a) for a in args]
@@ -133,4 +167,5 @@ class MergeKernel:
         result = self.fn(*args, **kwargs)
         if not isinstance(result, (tuple, list)) or len(result) != 2:
             raise TypeError("a merge kernel returns (o, lse)")
-        return (on_host(result[0], "the kernel's o"), on_host(result[1], "the kernel's lse"))
+        return (on_host(result[0], "the kernel's o", o_dtype),
+                on_host(result[1], "the kernel's lse"))

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -54,13 +55,12 @@ std::string shape_text(const CpuArray& a) {
   return s + ")";
 }
 
-void require_shape(const CpuArray& a, std::initializer_list<std::int64_t> shape, const char* what) {
+void require_shape(const CpuArray& a, const std::vector<std::int64_t>& shape, const char* what) {
   bool same = a.ndim() == shape.size();
-  std::size_t d = 0;
   std::string expected = "(";
-  for (std::int64_t n : shape) {
-    same = same && static_cast<std::int64_t>(a.shape(d)) == n;
-    expected += (d++ ? ", " : "") + std::to_string(n);
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    same = same && static_cast<std::int64_t>(a.shape(d)) == shape[d];
+    expected += (d ? ", " : "") + std::to_string(shape[d]);
   }
   if (!same)
     throw std::runtime_error(std::string(what) + ": shape " + shape_text(a) + ", expected " +
@@ -68,72 +68,96 @@ void require_shape(const CpuArray& a, std::initializer_list<std::int64_t> shape,
 }
 
 /// A fresh array owning `bytes` bytes, viewed with the given shape and strides (in elements).
-nb::object owned_array(std::size_t bytes, dl::dtype type, std::initializer_list<std::size_t> shape,
-                       std::initializer_list<std::int64_t> strides, unsigned char** data) {
+nb::object owned_array(std::size_t bytes, dl::dtype type, const std::vector<std::size_t>& shape,
+                       const std::vector<std::int64_t>& strides, unsigned char** data) {
   auto* buffer = new unsigned char[std::max<std::size_t>(bytes, 1)];
   nb::capsule owner(buffer, [](void* p) noexcept { delete[] static_cast<unsigned char*>(p); });
   *data = buffer;
-  return nb::ndarray<nb::numpy>(buffer, shape.size(), shape.begin(), owner, strides.begin(), type)
+  return nb::ndarray<nb::numpy>(buffer, shape.size(), shape.data(), owner, strides.data(), type)
       .cast();
 }
 
 }  // namespace
 
-nb::object rows_array(const void* x, DType t, std::int64_t rows, std::int64_t cols,
-                      std::int64_t stride) {
+std::int64_t Layout::span() const {
+  std::int64_t last = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0) return 0;
+    last += (shape[d] - 1) * strides[d];
+  }
+  return last + 1;
+}
+
+std::int64_t Layout::offset(const std::vector<std::int64_t>& index) const {
+  std::int64_t at = 0;
+  for (std::size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
+  return at;
+}
+
+Layout row_layout(std::int64_t rows, std::int64_t cols, std::int64_t stride) {
+  return Layout{{rows, cols}, {stride, 1}};
+}
+
+nb::object strided_array(const void* x, DType t, const Layout& layout) {
   unsigned char* data = nullptr;
-  const auto bytes = static_cast<std::size_t>(rows * stride) * size_of(t);
-  nb::object out = owned_array(bytes, dlpack_type(t),
-                               {static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)},
-                               {stride, 1}, &data);
+  const auto bytes = static_cast<std::size_t>(layout.span()) * size_of(t);
+  const std::vector<std::size_t> shape(layout.shape.begin(), layout.shape.end());
+  nb::object out = owned_array(bytes, dlpack_type(t), shape, layout.strides, &data);
   if (bytes) std::memcpy(data, x, bytes);
   return out;
 }
 
-bool rows_unchanged(nb::handle array, const void* x, DType t, std::int64_t rows, std::int64_t cols,
-                    std::int64_t stride) {
+bool unchanged(nb::handle array, const void* x, DType t, const Layout& layout) {
   const CpuArray a = cpu_array(array, "input");
   const std::size_t size = size_of(t);
   const auto* now = static_cast<const unsigned char*>(a.data());
   const auto* was = static_cast<const unsigned char*>(x);
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const auto offset = static_cast<std::size_t>(i * stride) * size;
-    if (std::memcmp(now + offset, was + offset, static_cast<std::size_t>(cols) * size) != 0)
-      return false;
-  }
-  return true;
+  bool same = true;
+  each_index(layout.shape, [&](const std::vector<std::int64_t>& index) {
+    const auto at = static_cast<std::size_t>(layout.offset(index)) * size;
+    same = same && std::memcmp(now + at, was + at, size) == 0;
+  });
+  return same;
+}
+
+void copy_out(nb::handle array, void* y, DType t, const Layout& layout, const char* what) {
+  const CpuArray a = cpu_array(array, what);
+  if (!accepted(a.dtype(), t))
+    throw std::runtime_error(std::string(what) + ": element type is not " + python_name(t));
+  require_shape(a, layout.shape, what);
+  // The array's own strides (any: a transposed or sliced result is read where it lies).
+  Layout from{layout.shape, std::vector<std::int64_t>(layout.shape.size())};
+  for (std::size_t d = 0; d < from.strides.size(); ++d) from.strides[d] = a.stride(d);
+  const std::size_t size = size_of(t);
+  const auto* source = static_cast<const unsigned char*>(a.data());
+  auto* to = static_cast<unsigned char*>(y);
+  each_index(layout.shape, [&](const std::vector<std::int64_t>& index) {
+    std::memcpy(to + static_cast<std::size_t>(layout.offset(index)) * size,
+                source + static_cast<std::size_t>(from.offset(index)) * size, size);
+  });
+}
+
+nb::object rows_array(const void* x, DType t, std::int64_t rows, std::int64_t cols,
+                      std::int64_t stride) {
+  return strided_array(x, t, row_layout(rows, cols, stride));
+}
+
+bool rows_unchanged(nb::handle array, const void* x, DType t, std::int64_t rows, std::int64_t cols,
+                    std::int64_t stride) {
+  return unchanged(array, x, t, row_layout(rows, cols, stride));
 }
 
 void copy_rows_out(nb::handle array, void* y, DType t, std::int64_t rows, std::int64_t cols,
                    std::int64_t stride, const char* what) {
-  const CpuArray a = cpu_array(array, what);
-  if (!accepted(a.dtype(), t))
-    throw std::runtime_error(std::string(what) + ": element type is not " + python_name(t));
-  require_shape(a, {rows, cols}, what);
-  const std::size_t size = size_of(t);
-  const auto* from = static_cast<const unsigned char*>(a.data());
-  auto* to = static_cast<unsigned char*>(y);
-  for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j)
-      std::memcpy(to + static_cast<std::size_t>(i * stride + j) * size,
-                  from + static_cast<std::size_t>(i * a.stride(0) + j * a.stride(1)) * size, size);
+  copy_out(array, y, t, row_layout(rows, cols, stride), what);
 }
 
 void copy_vector_out(nb::handle array, float* y, std::int64_t n, const char* what) {
-  const CpuArray a = cpu_array(array, what);
-  if (!accepted(a.dtype(), DType::F32))
-    throw std::runtime_error(std::string(what) + ": element type is not float32");
-  require_shape(a, {n}, what);
-  const auto* from = static_cast<const float*>(a.data());
-  for (std::int64_t i = 0; i < n; ++i) y[i] = from[i * a.stride(0)];
+  copy_out(array, y, DType::F32, Layout{{n}, {1}}, what);
 }
 
 nb::object vector_array(const std::vector<float>& v) {
-  unsigned char* data = nullptr;
-  nb::object out =
-      owned_array(v.size() * sizeof(float), dlpack_type(DType::F32), {v.size()}, {1}, &data);
-  if (!v.empty()) std::memcpy(data, v.data(), v.size() * sizeof(float));
-  return out;
+  return strided_array(v.data(), DType::F32, Layout{{std::ssize(v)}, {1}});
 }
 
 }  // namespace osvs::python

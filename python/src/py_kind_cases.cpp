@@ -49,9 +49,17 @@ nb::dict case_dict(const MergeCase& c) {
     nb::dict part;
     part["o"] = rows_array(p.o.data(), DType::F32, p.rows, p.head_dim, p.head_dim);
     part["lse"] = vector_array(p.lse);
+    part["o_type"] = to_string(p.o_type);
     parts.append(part);
   }
   d["parts"] = parts;
+  // How the rows were laid out for the kernel (rows = tokens x heads; o padded per head and per
+  // token where the kernel declares o_strided).
+  nb::dict shape;
+  shape["heads"] = c.shape.heads;
+  shape["head_pad"] = c.shape.head_pad;
+  shape["token_pad"] = c.shape.token_pad;
+  d["shape"] = shape;
   d["base"] = to_string(c.base);
   d["tree_choices"] = c.tree_choices;
   d["other_choices"] = c.other_choices;

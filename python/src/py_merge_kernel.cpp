@@ -2,10 +2,12 @@
 
 #include <nanobind/stl/string.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "osvs/api/registry.h"
+#include "osvs/kernels/dtype.h"
 #include "py_arrays.h"
 #include "py_declaration.h"
 #include "py_interrupt.h"
@@ -13,24 +15,39 @@
 namespace osvs::python {
 namespace {
 
-void call_python(const nb::callable& call, const MergeProblem& p) {
+/// How the partials reach the callable: as rows (o (rows, head_dim), lse (rows,)), or in an
+/// engine's shapes (o (tokens, heads, head_dim) through the problem's o strides, lse
+/// (tokens, heads) or (heads, tokens) as its layout says).
+struct MergeArrays {
+  Layout o, lse;
+};
+
+MergeArrays arrays_of(const MergeProblem& p, bool engine_shapes) {
+  const std::int64_t dim = p.head_dim;
+  if (!engine_shapes) return {row_layout(p.rows, dim, dim), Layout{{p.rows}, {1}}};
+  const std::int64_t tokens = p.tokens(), heads = p.heads;
+  return {Layout{{tokens, heads, dim}, {p.o_token_stride, p.o_head_stride, 1}},
+          p.lse_layout == LseLayout::TokensHeads ? Layout{{tokens, heads}, {heads, 1}}
+                                                 : Layout{{heads, tokens}, {tokens, 1}}};
+}
+
+void call_python(const nb::callable& call, const MergeProblem& p, bool engine_shapes) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
-    const std::int64_t rows = p.rows, dim = p.head_dim;
-    const nb::object o_a = rows_array(p.o_a<float>(), DType::F32, rows, dim, dim);
-    const nb::object o_b = rows_array(p.o_b<float>(), DType::F32, rows, dim, dim);
-    const nb::object lse_a = vector_array(std::vector<float>(p.lse_a, p.lse_a + rows));
-    const nb::object lse_b = vector_array(std::vector<float>(p.lse_b, p.lse_b + rows));
+    const MergeArrays l = arrays_of(p, engine_shapes);
+    const nb::object o_a = strided_array(p.o_a_ptr, p.o_type, l.o);
+    const nb::object o_b = strided_array(p.o_b_ptr, p.o_type, l.o);
+    const nb::object lse_a = strided_array(p.lse_a, DType::F32, l.lse);
+    const nb::object lse_b = strided_array(p.lse_b, DType::F32, l.lse);
     const nb::object result = call(o_a, lse_a, o_b, lse_b, to_string(p.base));
-    if (!rows_unchanged(o_a, p.o_a<float>(), DType::F32, rows, dim, dim) ||
-        !rows_unchanged(o_b, p.o_b<float>(), DType::F32, rows, dim, dim) ||
-        !rows_unchanged(lse_a, p.lse_a, DType::F32, 1, rows, rows) ||
-        !rows_unchanged(lse_b, p.lse_b, DType::F32, 1, rows, rows))
+    if (!unchanged(o_a, p.o_a_ptr, p.o_type, l.o) || !unchanged(o_b, p.o_b_ptr, p.o_type, l.o) ||
+        !unchanged(lse_a, p.lse_a, DType::F32, l.lse) ||
+        !unchanged(lse_b, p.lse_b, DType::F32, l.lse))
       throw std::runtime_error("the kernel modified its input arrays");
     const nb::tuple out = nb::cast<nb::tuple>(result);
     if (out.size() != 2) throw std::runtime_error("the kernel's result: expected (o, lse)");
-    copy_rows_out(out[0], p.o_out<float>(), DType::F32, rows, dim, dim, "the kernel's o");
-    copy_vector_out(out[1], p.lse_out, rows, "the kernel's lse");
+    copy_out(out[0], p.o_out_ptr, p.o_type, l.o, "the kernel's o");
+    copy_out(out[1], p.lse_out, DType::F32, l.lse, "the kernel's lse");
   });
 }
 
@@ -50,8 +67,30 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
   const std::string empty = nb::cast<std::string>(d["empty_partial"]);
   if (empty != "-inf" && empty != "+inf")
     throw std::invalid_argument("empty_partial '" + empty + "': -inf or +inf");
-  k.run([call](const MergeProblem& p) { call_python(call, p); })
-      .o_types({DType::F32})
+  std::vector<DType> o_types;
+  for (nb::handle t : nb::cast<nb::list>(d["o_dtypes"])) {
+    const std::string name = nb::cast<std::string>(t);
+    const std::optional<DType> type = parse_dtype(name);
+    if (!type) throw std::invalid_argument("o dtype '" + name + "': f32, f16 or bf16");
+    o_types.push_back(*type);
+  }
+  // None: the partials as rows; a layout: the engine's shapes, with its lse layout.
+  const bool engine_shapes = !d["lse_layout"].is_none();
+  if (engine_shapes) {
+    const std::string layout = nb::cast<std::string>(d["lse_layout"]);
+    if (layout != "tokens_heads" && layout != "heads_tokens")
+      throw std::invalid_argument("lse_layout '" + layout +
+                                  "': None (rows), 'tokens_heads' or 'heads_tokens'");
+    k.lse_layout(layout == "tokens_heads" ? LseLayout::TokensHeads : LseLayout::HeadsTokens);
+  }
+  const bool strided = nb::cast<bool>(d["o_strided"]);
+  if (strided && !engine_shapes)
+    throw std::invalid_argument(
+        "o_strided: o is padded per head and per token, which only the engine shapes carry "
+        "(declare lse_layout 'tokens_heads' or 'heads_tokens')");
+  k.run([call, engine_shapes](const MergeProblem& p) { call_python(call, p, engine_shapes); })
+      .o_types(o_types)
+      .o_strided(strided)
       .lse_bases(bases)
       .empty_partial(empty == "-inf" ? EmptyPartial::NegInfLse : EmptyPartial::PosInfLse);
   k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), true));

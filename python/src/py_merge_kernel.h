@@ -1,6 +1,10 @@
-// A MergeKernel declared from Python: the callable gets the launch's partials as float32 NumPy
-// arrays, call(o_a, lse_a, o_b, lse_b, base) with o of shape (rows, head_dim), lse of shape
-// (rows,) and base "e" or "2", and returns (o, lse) as float32 CPU arrays of those shapes.
+// A MergeKernel declared from Python: the callable gets the launch's partials as NumPy arrays,
+// call(o_a, lse_a, o_b, lse_b, base) with base "e" or "2", and returns (o, lse) as CPU arrays of
+// the same shapes and types. o is of the launch's o type (float32, float16, or bfloat16 as uint16
+// bits), lse float32. As rows (the declaration's lse_layout None): o (rows, head_dim), lse
+// (rows,). In an engine's shapes (lse_layout "tokens_heads" or "heads_tokens"): o (tokens, heads,
+// head_dim), a strided view of the padded buffer when the kernel declares o_strided, lse
+// (tokens, heads) or (heads, tokens).
 #pragma once
 
 #include <nanobind/nanobind.h>

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import osvs
-from numpy_kernels import merge, merge_dropping_smaller
+from numpy_kernels import bfloat16_to_float32, float32_to_bfloat16, merge, merge_dropping_smaller
 
 
 def test_correct_merge_passes_every_law():
@@ -93,3 +93,79 @@ def test_every_distinct_failure_is_reported():
         osvs.check_merge(merge_engine_nan_dropping_overflow, name="numpy.merge_overflow",
                          laws=["special_values"], max_findings=1)
     assert first.value.result["special_values"].other_findings == []
+
+
+def engine_merge(lse_layout):
+    """merge() over an engine's shapes: o (tokens, heads, head_dim), lse (tokens, heads) or
+    (heads, tokens); every call's shapes and o contiguity recorded in ``fn.seen``."""
+
+    def fn(o_a, lse_a, o_b, lse_b):
+        tokens, heads, d = o_a.shape
+        fn.seen.append((tokens, heads, lse_a.shape, o_a.flags.c_contiguous))
+
+        def rows(lse):
+            return (lse if lse_layout == "tokens_heads" else lse.T).reshape(-1)
+
+        o, lse = merge(o_a.reshape(-1, d), rows(lse_a), o_b.reshape(-1, d), rows(lse_b))
+        lse = lse.reshape(tokens, heads)
+        return o.reshape(tokens, heads, d), (lse if lse_layout == "tokens_heads" else lse.T)
+
+    fn.seen = []
+    return fn
+
+
+@pytest.mark.parametrize("lse_layout", ["tokens_heads", "heads_tokens"])
+def test_engine_shapes_and_strided_o_pass_every_law(lse_layout):
+    fn = engine_merge(lse_layout)
+    result = osvs.check_merge(fn, name=f"numpy.merge.{lse_layout}", lse_layout=lse_layout,
+                              o_strided=True)
+    assert result.ok, str(result)
+    for tokens, heads, lse_shape, _ in fn.seen:
+        assert lse_shape == ((tokens, heads) if lse_layout == "tokens_heads" else (heads, tokens))
+    # the laws reached what only these shapes exercise: several heads and tokens, padded o
+    assert any(tokens > 1 and heads > 1 for tokens, heads, _, _ in fn.seen)
+    assert any(not contiguous for _, _, _, contiguous in fn.seen)
+
+
+def merge_reading_heads_tokens_as_tokens_heads(o_a, lse_a, o_b, lse_b):
+    """Declared [heads, tokens] but reads its lse as if it were [tokens, heads] (no transpose):
+    right only when heads or tokens is 1."""
+    tokens, heads, d = o_a.shape
+    o, lse = merge(o_a.reshape(-1, d), lse_a.reshape(-1), o_b.reshape(-1, d), lse_b.reshape(-1))
+    return o.reshape(tokens, heads, d), lse.reshape(heads, tokens)
+
+
+def test_an_lse_layout_mistake_fails_with_several_heads_and_tokens():
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_merge(merge_reading_heads_tokens_as_tokens_heads, name="numpy.merge.layout_bug",
+                         lse_layout="heads_tokens", laws=["accuracy"])
+    r = e.value.result["accuracy"]
+    shape = r.case["shape"]
+    rows = r.case["parts"][0]["o"].shape[0]
+    # the mistake is invisible with one head or one token: the shrunk case keeps both above 1
+    assert shape["heads"] > 1 and rows // shape["heads"] > 1, r.case
+    fixed = engine_merge("heads_tokens")
+    assert osvs.replay(r.regression, fixed, lse_layout="heads_tokens").status == "as_expected"
+
+
+def merge_bfloat16(o_a, lse_a, o_b, lse_b):
+    """merge() on bfloat16 o (uint16 bits): in float64, one rounding to bfloat16 at the end."""
+    assert o_a.dtype == np.uint16 and o_b.dtype == np.uint16
+    o, lse = merge(bfloat16_to_float32(o_a), lse_a, bfloat16_to_float32(o_b), lse_b)
+    return float32_to_bfloat16(o), lse
+
+
+def test_bfloat16_o_is_given_and_judged_in_its_type():
+    result = osvs.check_merge(merge_bfloat16, name="numpy.merge.bf16", o_dtypes=("bfloat16",),
+                              laws=["commutativity", "identity", "accuracy"])
+    assert result.ok, str(result)
+    assert all(r.judged > 0 for r in result.laws)
+
+
+def test_engine_declarations_are_checked():
+    with pytest.raises(ValueError, match="'tokens_heads' or 'heads_tokens'"):
+        osvs.check_merge(merge, name="numpy.merge.bad_layout", lse_layout="rows_heads")
+    with pytest.raises(ValueError, match="only the engine shapes carry"):
+        osvs.check_merge(merge, name="numpy.merge.bad_stride", o_strided=True)
+    with pytest.raises(ValueError, match="o_dtypes"):
+        osvs.check_merge(merge, name="numpy.merge.bad_type", o_dtypes=("float64",))
