@@ -59,4 +59,20 @@ json search_budget(const SearchBudget& b) {
   return j;
 }
 
+json attention_laws_json(const AttentionAudit& a) {
+  json laws = json::array();
+  for (const AttentionLawAudit& l : a.laws) {
+    json tightness = json::array();
+    for (double t : l.tightness) tightness.push_back(number(t));
+    laws.push_back({{"law", l.law},
+                    {"cases", l.cases},
+                    {"vacuous", l.vacuous},
+                    {"worst_tightness", number(l.worst_tightness)},
+                    {"violations", l.violations},
+                    {"first_violation", l.first_violation},
+                    {"tightness", tightness}});
+  }
+  return laws;
+}
+
 }  // namespace osvs::audit

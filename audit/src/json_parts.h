@@ -28,6 +28,11 @@ json timing(const AuditReport& r);
 /// The planned configurations a time budget left out, each as describe() names it.
 json not_run_list(const AuditReport& r);
 
+/// The attention section's laws: per law its cases, vacuous cases, worst tightness, violations,
+/// first violation and every case's tightness in generation order (the plot and the shard merge
+/// read them).
+json attention_laws_json(const AttentionAudit& a);
+
 /// rounds, and seconds when the search was limited by wall time.
 json search_budget(const SearchBudget& b);
 

@@ -111,18 +111,7 @@ void write_worst_cases(const AuditReport& r, const std::filesystem::path& dir) {
 
 /// The attention section; per-case tightness in generation order (the plot reads it).
 json attention_json(const AttentionAudit& a) {
-  json laws = json::array();
-  for (const AttentionLawAudit& l : a.laws) {
-    json tightness = json::array();
-    for (double t : l.tightness) tightness.push_back(number(t));
-    laws.push_back({{"law", l.law},
-                    {"cases", l.cases},
-                    {"vacuous", l.vacuous},
-                    {"worst_tightness", number(l.worst_tightness)},
-                    {"violations", l.violations},
-                    {"first_violation", l.first_violation},
-                    {"tightness", tightness}});
-  }
+  const json laws = attention_laws_json(a);
   return {{"executor", a.executor}, {"not_run", a.not_run}, {"passes", a.passes()}, {"laws", laws}};
 }
 

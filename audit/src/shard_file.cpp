@@ -265,18 +265,7 @@ PerfAudit perf_of(const json& j) {
 }
 
 json attention_json(const AttentionAudit& a) {
-  json laws = json::array();
-  for (const AttentionLawAudit& l : a.laws) {
-    json tightness = json::array();
-    for (double t : l.tightness) tightness.push_back(number(t));
-    laws.push_back({{"law", l.law},
-                    {"cases", l.cases},
-                    {"vacuous", l.vacuous},
-                    {"worst_tightness", number(l.worst_tightness)},
-                    {"tightness", tightness},
-                    {"violations", l.violations},
-                    {"first_violation", l.first_violation}});
-  }
+  const json laws = attention_laws_json(a);
   return {{"executor", a.executor},
           {"not_run", a.not_run},
           {"laws", laws},
