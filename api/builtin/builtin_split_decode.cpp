@@ -1,13 +1,15 @@
 // osvs's split-KV decode kernel (kernels/include/osvs/kernels/attention/split_decode.h) as an
 // entry of the attention kind: every query of every sequence is one decode problem of its
 // sequence's kept keys (the mask applied as the kernel's masked keys), cut into splits of 4 keys
-// whose partials the merge-states kernel merges left to right. Only the CPU model is an entry so
+// (its own choice; a launch may ask for 4, 8 or 16: p.kv_splits, a split size) whose partials
+// the merge-states kernel merges left to right. Only the CPU model is an entry so
 // far: the CUDA executor stages host arrays itself, and an entry of it needs a device-side
 // adapter of the runner's device pointers (not written yet).
 //
 // Its contract is declared with the tiled kernel's figures (tiled_attention.h: the same score,
 // exp and rescale errors to first order, the merges' rescales counted as a tile's), which the
-// accuracy law measures it against.
+// accuracy law measures it against. That count holds for splits of 4 keys or more (a merge for
+// at most every tile of 4), hence the split sizes it declares: no smaller ones.
 #include <memory>
 
 #include "osvs/kernels/attention/attention_executor.h"
@@ -16,13 +18,13 @@
 namespace osvs::builtin {
 namespace {
 
-constexpr std::int64_t kSplitKeys = 4;
+constexpr std::int64_t kOwnSplitKeys = 4;
 
-/// Splits of kSplitKeys keys over kv_len, merged into split 0 left to right.
-SplitPlan plan_of(std::int64_t kv_len) {
+/// Splits of split_keys keys over kv_len, merged into split 0 left to right.
+SplitPlan plan_of(std::int64_t kv_len, std::int64_t split_keys) {
   SplitPlan plan;
   plan.offsets = {0};
-  do plan.offsets.push_back(std::min(plan.offsets.back() + kSplitKeys, kv_len));
+  do plan.offsets.push_back(std::min(plan.offsets.back() + split_keys, kv_len));
   while (plan.offsets.back() < kv_len);
   for (int s = 1; s < plan.splits(); ++s) plan.merges.push_back({0, s});
   return plan;
@@ -66,7 +68,8 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
       d.masked.resize(static_cast<std::size_t>(lk));
       for (std::int64_t j = 0; j < lk; ++j)
         d.masked[static_cast<std::size_t>(j)] = key_kept(p.mask, i, j, lq, lk) ? 0 : 1;
-      const DecodeResult r = executor.split_decode(d, plan_of(lk));
+      const DecodeResult r =
+          executor.split_decode(d, plan_of(lk, p.kv_splits > 0 ? p.kv_splits : kOwnSplitKeys));
       for (int h = 0; h < p.heads_q; ++h) {
         const std::int64_t row = (q0 + i) * p.heads_q + h;
         store_as(p.out_type, r.out.o.data() + h * dv,
@@ -86,6 +89,7 @@ AttentionKernel declare_split_decode(const char* name,
       .sinks(false)
       .alibi(false)
       .v_head_dims({})
+      .kv_splits(KvSplit::Size, {4, 8, 16})
       .description("osvs's split-KV decode kernel: splits of 4 keys merged by merge-states");
 }
 

@@ -86,6 +86,7 @@ std::string attention_case_problem(const AttentionCase& c) {
   if (c.total_q() > (std::int64_t{1} << 30) || c.total_k() > (std::int64_t{1} << 30))
     return "more than 2^30 query or key tokens";
   if (c.page_size < 0) return "a negative page size";
+  if (c.kv_splits < 0) return "a negative split parameter";
   if (c.page_size > 0) {
     std::vector<std::int64_t> sorted = c.page_order;
     std::sort(sorted.begin(), sorted.end());

@@ -38,6 +38,7 @@ json case_json(const AttentionCase& c) {
           {"base", to_string(c.base)},
           {"page_size", c.page_size},
           {"page_order", c.page_order},
+          {"kv_splits", c.kv_splits},
           {"q", floats(c.q)},
           {"k", floats(c.k)},
           {"v", floats(c.v)}};
@@ -77,6 +78,8 @@ void read_case(const json& in, AttentionCase& c) {
   c.base = *base;
   c.page_size = get<int>(in, "page_size");
   c.page_order = get<std::vector<std::int64_t>>(in, "page_order");
+  // (files written before split parameters have none: the kernel's own choice)
+  c.kv_splits = in.contains("kv_splits") ? get<int>(in, "kv_splits") : 0;
   c.q = floats_of(field(in, "q"), "input.q");
   c.k = floats_of(field(in, "k"), "input.k");
   c.v = floats_of(field(in, "v"), "input.v");

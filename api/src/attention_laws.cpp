@@ -5,12 +5,13 @@
 #include <cstring>
 #include <tuple>
 
+#include "attention_law_parts.h"
 #include "osvs/api/attention_accuracy.h"
 #include "osvs/api/law_names.h"
 #include "osvs/kernels/hex.h"
 
 namespace osvs {
-namespace {
+namespace attention_law_parts {
 
 /// "o[token 3][head 1][2]" / "lse[token 3][head 1]".
 std::string where_o(std::size_t row, int heads, std::size_t c) {
@@ -22,8 +23,7 @@ std::string where_lse(std::size_t row, int heads) {
 }
 
 /// The kernel's outputs with its empty-row lse read as -inf (osvs's convention).
-AttentionOutputs run(const AttentionKernel& k, const AttentionCase& c,
-                     const AttentionFill& f = {}) {
+AttentionOutputs run(const AttentionKernel& k, const AttentionCase& c, const AttentionFill& f) {
   AttentionOutputs out = run_attention_kernel(k, c, f);
   if (k.empty_row_lse() == EmptyRowLse::PosInf)
     for (float& l : out.lse)
@@ -82,6 +82,13 @@ Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const Atte
   if (findings.empty()) return Verdict::pass();
   return Verdict::fail(first, {}, findings);
 }
+
+}  // namespace attention_law_parts
+
+namespace {
+
+using namespace attention_law_parts;
+using namespace attention_across_calls;
 
 Verdict check_accuracy(const AttentionKernel& k, const AttentionCase& c) {
   return accuracy_of(k, c, run(k, c));
@@ -271,132 +278,6 @@ Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
                        " kv heads, then each its own copy: " + diff);
 }
 
-/// An invariance law's verdict on two runs of the same attention in other forms: the bits of
-/// the rows `a` and `b` share (rows_of_b[i]: b's row of a's row i, or none) under k's
-/// conventions where `bitwise`, else both runs within the contract.
-Verdict same_rows(const AttentionKernel& k, bool bitwise, const AttentionCase& ca,
-                  const AttentionOutputs& a, const AttentionCase& cb, const AttentionOutputs& b,
-                  const std::vector<std::int64_t>& rows_of_b, const std::string& how) {
-  if (!bitwise) {
-    for (const auto& [c, out] : {std::pair{&ca, &a}, std::pair{&cb, &b}}) {
-      Verdict v = accuracy_of(k, *c, *out);
-      if (v.fails()) {
-        v.explanation = how + ": " + v.explanation;
-        return v;
-      }
-    }
-    return Verdict::pass();
-  }
-  const auto dv = static_cast<std::size_t>(ca.head_dim_v);
-  const ValueConventions& conv = k.value_conventions();
-  for (std::size_t row = 0; row < rows_of_b.size(); ++row) {
-    if (rows_of_b[row] < 0) continue;
-    const auto other = static_cast<std::size_t>(rows_of_b[row]);
-    for (std::size_t c = 0; c < dv; ++c)
-      if (!same(a.o[row * dv + c], b.o[other * dv + c], conv))
-        return Verdict::fail(how + ": " + where_o(row, ca.heads_q, c) + " is " +
-                             readable(a.o[row * dv + c]) + ", then " +
-                             readable(b.o[other * dv + c]));
-    if (!a.lse.empty() && !same(a.lse[row], b.lse[other], conv))
-      return Verdict::fail(how + ": " + where_lse(row, ca.heads_q) + " is " + readable(a.lse[row]) +
-                           ", then " + readable(b.lse[other]));
-  }
-  return Verdict::pass();
-}
-
-/// c's sequences `order` (indices of c.seqs, any subset in any order) as a batch of their own:
-/// their tokens copied, pages (when paged) in a fresh identity order without spare pages.
-AttentionCase with_sequences(const AttentionCase& c, const std::vector<std::size_t>& order) {
-  AttentionCase out = c;
-  out.seqs.clear();
-  out.q.clear();
-  out.k.clear();
-  out.v.clear();
-  const auto q_row = static_cast<std::size_t>(c.heads_q * c.head_dim_qk),
-             k_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_qk),
-             v_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_v);
-  const auto append = [](std::vector<float>& to, const std::vector<float>& from, std::int64_t token,
-                         std::int64_t count, std::size_t row) {
-    const auto begin =
-        from.begin() + static_cast<std::ptrdiff_t>(token * static_cast<std::int64_t>(row));
-    to.insert(to.end(), begin,
-              begin + static_cast<std::ptrdiff_t>(count * static_cast<std::int64_t>(row)));
-  };
-  for (std::size_t s : order) {
-    out.seqs.push_back(c.seqs[s]);
-    append(out.q, c.q, c.q_start(s), c.seqs[s].q_len, q_row);
-    append(out.k, c.k, c.k_start(s), c.seqs[s].k_len, k_row);
-    append(out.v, c.v, c.k_start(s), c.seqs[s].k_len, v_row);
-  }
-  out.page_order.clear();
-  for (std::int64_t p = 0; c.page_size > 0 && p < out.logical_pages(); ++p)
-    out.page_order.push_back(p);
-  return out;
-}
-
-/// For each row of c, its row in with_sequences(c, order), or -1 where its sequence is not in it.
-std::vector<std::int64_t> rows_in(const AttentionCase& c, const std::vector<std::size_t>& order) {
-  std::vector<std::int64_t> rows(static_cast<std::size_t>(c.total_q() * c.heads_q), -1);
-  std::int64_t token = 0;
-  for (std::size_t s : order)
-    for (std::int64_t i = 0; i < c.seqs[s].q_len; ++i, ++token)
-      for (int h = 0; h < c.heads_q; ++h)
-        rows[static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h)] = token * c.heads_q + h;
-  return rows;
-}
-
-Verdict check_batch_invariance(const AttentionKernel& k, const AttentionCase& c) {
-  if (c.seqs.size() < 2)
-    return Verdict::vacuous("one sequence: no other sequence to be invariant to");
-  const AttentionOutputs whole = run(k, c);
-  std::vector<std::size_t> reversed(c.seqs.size());
-  for (std::size_t s = 0; s < reversed.size(); ++s) reversed[s] = reversed.size() - 1 - s;
-  std::vector<std::pair<std::vector<std::size_t>, std::string>> batches{
-      {reversed, "the batch's sequences in reverse order"}};
-  for (std::size_t s = 0; s < c.seqs.size() && s < 3; ++s)
-    batches.push_back({{s}, "sequence " + std::to_string(s) + " alone"});
-  for (const auto& [order, how] : batches) {
-    const AttentionCase other = with_sequences(c, order);
-    const Verdict v =
-        same_rows(k, k.batch_bitwise(), c, whole, other, run(k, other), rows_in(c, order), how);
-    if (v.fails()) return v;
-  }
-  return Verdict::pass();
-}
-
-/// c with its K/V in pages of `page_size` (0: contiguous), logical page p in physical page p, or
-/// in reverse order.
-AttentionCase with_pages(AttentionCase c, int page_size, bool reversed) {
-  c.page_size = page_size;
-  c.page_order.clear();
-  const std::int64_t n = page_size > 0 ? c.logical_pages() : 0;
-  for (std::int64_t p = 0; p < n; ++p) c.page_order.push_back(reversed ? n - 1 - p : p);
-  return c;
-}
-
-Verdict check_page_layout(const AttentionKernel& k, const AttentionCase& c) {
-  std::vector<std::pair<AttentionCase, std::string>> layouts;
-  if (c.page_size > 0)
-    layouts.push_back({with_pages(c, c.page_size, true), "its pages in reverse order"});
-  for (int p : k.page_sizes())
-    if (p != c.page_size)
-      layouts.push_back({with_pages(c, p, false), "pages of " + std::to_string(p)});
-  if (c.page_size > 0 && !k.paged_only())
-    layouts.push_back({with_pages(c, 0, false), "contiguous K/V"});
-  if (layouts.empty()) return Verdict::vacuous("no other page layout declared");
-  const AttentionOutputs given = run(k, c);
-  std::vector<std::int64_t> rows(static_cast<std::size_t>(c.total_q() * c.heads_q));
-  for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<std::int64_t>(r);
-  const std::string from =
-      c.page_size > 0 ? "pages of " + std::to_string(c.page_size) : std::string("contiguous K/V");
-  for (const auto& [other, how] : layouts) {
-    const Verdict v = same_rows(k, k.page_bitwise(), c, given, other, run(k, other), rows,
-                                from + ", then " + how);
-    if (v.fails()) return v;
-  }
-  return Verdict::pass();
-}
-
 Verdict check_determinism(const AttentionKernel& k, const AttentionCase& c) {
   const AttentionOutputs a = run(k, c), b = run(k, c);
   const std::string diff = first_difference(a, b, c.heads_q, c.head_dim_v, k.value_conventions());
@@ -413,10 +294,6 @@ std::string excluded_without_outside(const AttentionKernel& k) {
   return k.name() +
          " takes no window and no pages: every key of a case is attended to, no "
          "memory of it lies outside";
-}
-
-std::string excluded_without_pages(const AttentionKernel& k) {
-  return k.page_sizes().empty() ? k.name() + " reads no paged K/V" : "";
 }
 
 std::string excluded_without_gqa(const AttentionKernel& k) {
@@ -474,6 +351,19 @@ const std::vector<AttentionLaw>& attention_laws() {
            "contiguous give the same bits (or, where declared not bitwise, all within the "
            "contract)",
            on_declared<check_page_layout>, excluded_without_pages},
+          {"split_invariance",
+           "every declared split parameter gives the bits of the kernel's own choice, and a "
+           "sequence keeps its bits in batches of 8 and 64 times its own (or, where declared "
+           "not bitwise, all within the contract)",
+           on_declared<check_split_invariance>, excluded_without_splits},
+          {"chunked_prefill",
+           "queries in chunks of 1, 2 and 3, each chunk against its growing KV prefix, give the "
+           "bits of one call (or, where declared not bitwise, all within the contract)",
+           on_declared<check_chunked_prefill>, excluded_without_chunks},
+          {"prefill_decode",
+           "a decode step (each sequence's last query alone over the same KV) gives the bits of "
+           "the prefill's last row (or, where declared not bitwise, both within the contract)",
+           on_declared<check_prefill_decode>, excluded_without_decode},
       },
       kAttentionLawNames, "attention_laws()");
   return laws;
@@ -489,6 +379,9 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
   if (!k.softcap()) c.softcap = 0;
   if (!k.sinks()) c.sinks.clear();
   if (!k.alibi()) c.alibi_slopes.clear();
+  if (std::find(k.split_values().begin(), k.split_values().end(), c.kv_splits) ==
+      k.split_values().end())
+    c.kv_splits = 0;
   if (!k.supports(c.mask.kind)) c.mask = AttentionMask{};
   c.mask.align = k.mask_align();
   if (!k.gqa() && c.heads_kv != c.heads_q) c = with_kv_repeated(std::move(c));

@@ -35,6 +35,7 @@ constexpr EnumName<MaskKind> kMaskKindNames[] = {
     {MaskKind::None, "none"}, {MaskKind::Causal, "causal"}, {MaskKind::Window, "window"}};
 constexpr EnumName<MaskAlign> kMaskAlignNames[] = {{MaskAlign::BottomRight, "bottom-right"},
                                                    {MaskAlign::TopLeft, "top-left"}};
+constexpr EnumName<KvSplit> kKvSplitNames[] = {{KvSplit::Count, "count"}, {KvSplit::Size, "size"}};
 
 }  // namespace
 
@@ -44,6 +45,14 @@ const char* to_string(MaskKind m) {
 
 const char* to_string(MaskAlign a) {
   return name_in(kMaskAlignNames, a);
+}
+
+const char* to_string(KvSplit s) {
+  return name_in(kKvSplitNames, s);
+}
+
+std::optional<KvSplit> parse_kv_split(std::string_view s) {
+  return value_in(kKvSplitNames, s);
 }
 
 std::optional<MaskKind> parse_mask_kind(std::string_view s) {
@@ -74,6 +83,8 @@ std::string declaration_problem(const AttentionKernel& k) {
     return who + " is paged only but declares no page size";
   for (int p : k.page_sizes())
     if (p < 1) return who + " declares a page size below 1";
+  for (int v : k.split_values())
+    if (v < 1) return who + " declares a split " + to_string(k.split_by()) + " below 1";
   std::vector<int> dims = k.head_dims();
   dims.insert(dims.end(), k.v_head_dims().begin(), k.v_head_dims().end());
   for (int d : dims)

@@ -67,6 +67,9 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
       std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
     return std::string("lse base ") + to_string(c.base);
   if (c.softcap > 0 && !k.softcap()) return "a softcap";
+  if (c.kv_splits != 0 && std::find(k.split_values().begin(), k.split_values().end(),
+                                    c.kv_splits) == k.split_values().end())
+    return "a split " + std::string(to_string(k.split_by())) + " of " + std::to_string(c.kv_splits);
   if (!c.sinks.empty() && !k.sinks()) return "attention sinks";
   if (!c.alibi_slopes.empty() && !k.alibi()) return "ALiBi slopes";
   const auto takes = [](const std::vector<int>& dims, int d) {
@@ -116,6 +119,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   p.base = c.base;
   p.lse_layout = k.lse_layout();
   p.page_size = c.page_size;
+  p.kv_splits = c.kv_splits;
   p.num_pages = static_cast<int>(c.page_order.size());
   std::vector<std::int32_t> cu_q{0}, cu_k{0}, table;
   for (std::size_t s = 0; s < c.seqs.size(); ++s) {

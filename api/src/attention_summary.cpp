@@ -20,6 +20,7 @@ std::string case_summary(const AttentionCase& c) {
   if (!c.sinks.empty()) s << ", sinks";
   if (!c.alibi_slopes.empty()) s << ", alibi";
   if (c.page_size > 0) s << ", pages of " << c.page_size << " (" << c.page_order.size() << ")";
+  if (c.kv_splits > 0) s << ", kv_splits " << c.kv_splits;
   return s.str();
 }
 
@@ -34,6 +35,10 @@ std::string kernel_summary(const AttentionKernel& k) {
   if (!k.page_sizes().empty()) {
     s << ", pages of";
     for (int p : k.page_sizes()) s << " " << p;
+  }
+  if (k.splits()) {
+    s << ", kv splits by " << to_string(k.split_by());
+    for (int v : k.split_values()) s << " " << v;
   }
   s << (k.softcap() ? ", softcap" : "") << (k.sinks() ? ", sinks" : "")
     << (k.alibi() ? ", alibi" : "") << (k.writes_lse() ? ", writes lse" : ", no lse")

@@ -154,7 +154,12 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
   const bool poison = law.name == "poison";
   // The batch law needs sequences to leave out and reorder: two at least.
   const int fewest_sequences = law.name == "batch_invariance" ? 2 : 1;
-  return rc::gen::exec([&k, poison, fewest_sequences] {
+  // Chunked prefill needs a mask that hides the keys right of each query's diagonal (causal, or
+  // a window bounded by 0 on the right), and it and prefill_decode queries to chunk: two at
+  // least in the first sequence.
+  const bool chunked = law.name == "chunked_prefill";
+  const std::int64_t fewest_queries = chunked || law.name == "prefill_decode" ? 2 : 1;
+  return rc::gen::exec([&k, poison, fewest_sequences, chunked, fewest_queries] {
     AttentionCase c;
     c.in_type = *rc::gen::elementOf(k.in_types());
     const int batch = *rc::gen::inRange(fewest_sequences, 4);
@@ -162,7 +167,7 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     const std::int64_t max_k = long_keys ? 80 : 12;
     c.seqs.clear();
     const std::int64_t min_k = std::max<std::int64_t>(k.min_k_len(), 1);
-    AttentionSequence first{*rc::gen::inRange<std::int64_t>(1, 6),
+    AttentionSequence first{*rc::gen::inRange<std::int64_t>(fewest_queries, 6),
                             *rc::gen::inRange<std::int64_t>(min_k, std::max(max_k, min_k) + 1)};
     for (int s = 0; s < batch; ++s)
       c.seqs.push_back(k.varlen() && s > 0
@@ -181,15 +186,17 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
       c.head_dim_v = *rc::gen::elementOf(k.v_head_dims());
     c.scale = *rc::gen::elementOf(
         std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 1.0f / std::sqrt(float(c.head_dim_qk))});
-    const MaskKind mask =
+    MaskKind mask =
         poison && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
+    if (chunked && mask != MaskKind::Causal && mask != MaskKind::Window)
+      mask = k.supports(MaskKind::Causal) ? MaskKind::Causal : MaskKind::Window;
     c.mask.kind = mask;
     c.mask.align = k.mask_align();
     if (mask != MaskKind::None && k.square_masks())
       for (AttentionSequence& s : c.seqs) s.q_len = s.k_len;  // (varlen or not, it stays so)
     if (mask == MaskKind::Window) {
       c.mask.window_left = *rc::gen::inRange<std::int64_t>(poison ? 0 : -1, 5);
-      c.mask.window_right = *rc::gen::inRange<std::int64_t>(-1, 4);
+      c.mask.window_right = chunked ? 0 : *rc::gen::inRange<std::int64_t>(-1, 4);
     }
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
     if (k.softcap() && *rc::gen::arbitrary<bool>())
@@ -218,6 +225,10 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     fill(c.q, static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_qk));
     fill(c.k, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_qk));
     fill(c.v, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_v));
+    // A split parameter of the declared ones, or the kernel's own choice (0); drawn last, so
+    // that a kernel's other draws are those of a kernel without splits.
+    if (!k.split_values().empty() && *rc::gen::arbitrary<bool>())
+      c.kv_splits = *rc::gen::elementOf(k.split_values());
     return c;
   });
 }
@@ -244,6 +255,13 @@ void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& 
   drop(!smallest.sinks.empty(), [](AttentionCase& c) { c.sinks.clear(); });
   drop(!smallest.alibi_slopes.empty(), [](AttentionCase& c) { c.alibi_slopes.clear(); });
   drop(smallest.softcap > 0, [](AttentionCase& c) { c.softcap = 0; });
+  drop(smallest.kv_splits != 0, [](AttentionCase& c) { c.kv_splits = 0; });
+  // A smaller split parameter (a halved one the kernel does not declare is not judged).
+  for (int v = smallest.kv_splits / 2; v > 0 && !r.out_of_time(); v /= 2) {
+    AttentionCase c = smallest;
+    c.kv_splits = v;
+    if (!r.accept(c)) break;
+  }
   reduce_list(smallest, r, &Kept::kv_heads);
   reduce_list(smallest, r, &Kept::group_heads);
   // q/k's components and v's: together while the dims are equal (a kernel may need them so),

@@ -41,6 +41,9 @@ struct AttentionCase {
   /// pages no logical page uses (spare) are there too, and hold poison.
   int page_size = 0;
   std::vector<std::int64_t> page_order;
+  /// The split parameter the launch asks for (AttentionProblem::kv_splits; 0: the kernel's own
+  /// choice, the only value for a kernel that declares no kv_splits).
+  int kv_splits = 0;
   /// q [total_q, heads_q, head_dim_qk]; k [total_k, heads_kv, head_dim_qk]; v [total_k,
   /// heads_kv, head_dim_v] (logical: sequence after sequence).
   std::vector<float> q, k, v;

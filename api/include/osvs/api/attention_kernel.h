@@ -64,6 +64,11 @@ std::int64_t alibi_distance(const AttentionMask& m, std::int64_t i, std::int64_t
 /// softmax_lse) or [tokens, heads].
 enum class AttnLseLayout { HeadsTokens, TokensHeads };
 
+/// What a kernel's split parameter counts (flash-decoding: each sequence's keys cut into splits
+/// whose partials are merged): the number of splits (flash-attention's num_splits) or the keys a
+/// split holds (FlashInfer's fixed split size).
+enum class KvSplit { Count, Size };
+
 /// What a kernel writes for the lse of a row that attends to no key (docs/semantics.md §9):
 /// -inf (osvs's convention, the log of an empty sum) or +inf (flash-attention's). Its o is 0.
 enum class EmptyRowLse { NegInf, PosInf };
@@ -133,6 +138,9 @@ struct AttentionProblem : Launch {
   int page_size = 0;
   int num_pages = 0;
   int max_pages = 0;
+  /// For a kernel that declares kv_splits: the split count or size (as declared) this launch
+  /// asks for, one of the declared values; 0: the kernel's own choice.
+  int kv_splits = 0;
 
   std::int64_t lse_offset(std::int64_t token, int head) const {
     return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
@@ -178,6 +186,22 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   /// Its outputs may change bits with the page size, the page order or contiguous K/V: the
   /// page_layout law then asks for the contract, not the bits.
   AttentionKernel& page_bitwise(bool b) { return (page_bitwise_ = b, *this); }
+  /// It cuts each sequence's keys into splits whose partials it merges, by a split count or a
+  /// split size (`by`), its own choice when p.kv_splits is 0 (which may follow the batch: then
+  /// batch_bitwise(false)), and takes p.kv_splits = each of `values` (empty: its own choice
+  /// only). The split_invariance law varies both.
+  AttentionKernel& kv_splits(KvSplit by, std::vector<int> values) {
+    return (splits_ = true, split_by_ = by, split_values_ = std::move(values), *this);
+  }
+  /// Its outputs may change bits with the split parameter: split_invariance then asks for the
+  /// contract across split values, not the bits.
+  AttentionKernel& split_bitwise(bool b) { return (split_bitwise_ = b, *this); }
+  /// Its outputs may change bits when the queries come in chunks, each against its KV prefix:
+  /// chunked_prefill then asks for the contract, not the bits.
+  AttentionKernel& chunk_bitwise(bool b) { return (chunk_bitwise_ = b, *this); }
+  /// A decode step (one query a sequence) may round otherwise than the last row of a prefill:
+  /// prefill_decode then asks for the contract, not the bits.
+  AttentionKernel& decode_bitwise(bool b) { return (decode_bitwise_ = b, *this); }
   /// It takes sequences of different lengths in one batch (default); false: every sequence of
   /// a problem has the same q_len and the same k_len.
   AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
@@ -219,6 +243,12 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool gqa_bitwise() const { return gqa_bitwise_; }
   bool batch_bitwise() const { return batch_bitwise_; }
   bool page_bitwise() const { return page_bitwise_; }
+  bool splits() const { return splits_; }
+  KvSplit split_by() const { return split_by_; }
+  const std::vector<int>& split_values() const { return split_values_; }
+  bool split_bitwise() const { return split_bitwise_; }
+  bool chunk_bitwise() const { return chunk_bitwise_; }
+  bool decode_bitwise() const { return decode_bitwise_; }
   bool varlen() const { return varlen_; }
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
@@ -245,6 +275,12 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool gqa_bitwise_ = true;
   bool batch_bitwise_ = true;
   bool page_bitwise_ = true;
+  bool splits_ = false;
+  KvSplit split_by_ = KvSplit::Count;
+  std::vector<int> split_values_;
+  bool split_bitwise_ = true;
+  bool chunk_bitwise_ = true;
+  bool decode_bitwise_ = true;
   bool varlen_ = true;
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
@@ -268,7 +304,9 @@ std::string describe(const AttentionAccuracy& a);
 
 const char* to_string(MaskKind m);   ///< "none", "causal", "window"
 const char* to_string(MaskAlign a);  ///< "bottom-right", "top-left"
+const char* to_string(KvSplit s);    ///< "count", "size"
 std::optional<MaskKind> parse_mask_kind(std::string_view s);
 std::optional<MaskAlign> parse_mask_align(std::string_view s);
+std::optional<KvSplit> parse_kv_split(std::string_view s);
 
 }  // namespace osvs

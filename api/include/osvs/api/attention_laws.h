@@ -1,8 +1,9 @@
 // The laws of an AttentionKernel (docs/semantics.md §9; api/README.md lists them): accuracy
 // within the declared contract against the exact attention, the declared result of rows that
 // attend to no key, poison (what the mask or the sequence lengths leave out never reaches an
-// output), GQA (sharing a kv head equals repeating it) and determinism; and the fitting of
-// generated cases to what the kernel declares.
+// output), GQA (sharing a kv head equals repeating it), determinism, and the laws across calls
+// (batch, page layout, split, chunked prefill, prefill vs decode); and the fitting of generated
+// cases to what the kernel declares.
 #pragma once
 
 #include <string>
@@ -16,13 +17,16 @@ namespace osvs {
 
 using AttentionLaw = KindLaw<AttentionKernel, AttentionCase>;
 
-/// Every attention law: accuracy, empty_rows, poison, gqa, determinism.
+/// Every attention law, in law_names.h's order: accuracy, empty_rows, poison, gqa,
+/// determinism, batch_invariance, page_layout, split_invariance, chunked_prefill,
+/// prefill_decode.
 const std::vector<AttentionLaw>& attention_laws();
 
 /// c fitted to k: an in type k does not take becomes its first (every value rounded to it), a
 /// mask it does not support none, a head_dim it does not take its nearest (values repeated or
 /// cut), heads_kv it cannot share (no gqa) heads_q (kv heads repeated), pages of a size it does
-/// not read its first page size (or contiguous K/V), a base it does not write its first, and
+/// not read its first page size (or contiguous K/V), a base it does not write its first, a split
+/// parameter it does not take its own choice (0), and
 /// sequences of different lengths (not varlen) the first one's lengths.
 AttentionCase fit_to(const AttentionKernel& k, AttentionCase c);
 

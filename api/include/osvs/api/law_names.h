@@ -21,7 +21,9 @@ inline constexpr std::string_view kMergeLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "tree_invariance"};
 
 inline constexpr std::string_view kAttentionLawNames[] = {
-    "accuracy", "empty_rows", "poison", "gqa", "determinism", "batch_invariance", "page_layout"};
+    "accuracy",        "empty_rows",       "poison",      "gqa",
+    "determinism",     "batch_invariance", "page_layout", "split_invariance",
+    "chunked_prefill", "prefill_decode"};
 
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
