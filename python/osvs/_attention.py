@@ -50,6 +50,9 @@ class AttentionProblem:
     head_dim_qk: int
     head_dim_v: int
     dtype: str  # "float32", "bfloat16" or "float16"
+    # the split count or size (as the kernel's split_by declares) the launch asks for; 0: the
+    # kernel's own choice (always 0 for a kernel that declares no splits)
+    kv_splits: int = 0
 
     @property
     def causal(self) -> bool:
@@ -67,6 +70,10 @@ class AttentionKernel:
     (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
     ``batch_bitwise`` and ``page_bitwise`` (whether the invariance laws ask for the bits),
+    ``split_by`` ("count" or "size": it cuts each sequence's keys into splits, ``problem.kv_splits``
+    one of ``kv_splits`` or 0 for its own choice) with ``split_bitwise``, ``chunk_bitwise`` and
+    ``decode_bitwise`` (whether split_invariance, chunked_prefill and prefill_decode ask for the
+    bits),
     ``softcap``, ``sinks`` and ``alibi`` (it applies them; cases then draw them), ``min_k_len`` (fewest
     keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
@@ -84,6 +91,11 @@ class AttentionKernel:
     gqa_bitwise: bool = True
     batch_bitwise: bool = True  # False: batch_invariance asks for the contract, not the bits
     page_bitwise: bool = True   # False: page_layout asks for the contract, not the bits
+    split_by: str = ""  # "count" or "size": it takes problem.kv_splits (split_invariance runs)
+    kv_splits: Sequence[int] = ()  # the split parameters it takes besides its own choice (0)
+    split_bitwise: bool = True  # False: split_invariance asks for the contract across splits
+    chunk_bitwise: bool = True  # False: chunked_prefill asks for the contract, not the bits
+    decode_bitwise: bool = True  # False: prefill_decode asks for the contract, not the bits
     varlen: bool = True
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
@@ -112,6 +124,10 @@ class AttentionKernel:
                 "gqa_bitwise": bool(self.gqa_bitwise),
                 "batch_bitwise": bool(self.batch_bitwise),
                 "page_bitwise": bool(self.page_bitwise),
+                "split_by": self.split_by, "kv_splits": [int(v) for v in self.kv_splits],
+                "split_bitwise": bool(self.split_bitwise),
+                "chunk_bitwise": bool(self.chunk_bitwise),
+                "decode_bitwise": bool(self.decode_bitwise),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
                 "v_head_dims": [int(d) for d in self.v_head_dims],
@@ -144,7 +160,8 @@ class AttentionKernel:
             else np.asarray(meta["alibi_slopes"], np.float32),
             mask=meta["mask"], mask_align=meta["mask_align"],
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
-            page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype)
+            page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype,
+            kv_splits=int(meta["kv_splits"]))
         args = [q, k, v]
         if self.to_input:
             args = [self.to_input(a) for a in args]

@@ -54,6 +54,7 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     meta["window_right"] = p.mask.window_right;
     meta["base"] = to_string(p.base);
     meta["page_size"] = p.page_size;
+    meta["kv_splits"] = p.kv_splits;
     meta["heads_q"] = p.heads_q;
     meta["heads_kv"] = p.heads_kv;
     meta["head_dim_qk"] = p.head_dim_qk;
@@ -119,6 +120,9 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   for (nb::handle h : nb::cast<nb::list>(d["page_sizes"])) pages.push_back(nb::cast<int>(h));
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) dims.push_back(nb::cast<int>(h));
   for (nb::handle h : nb::cast<nb::list>(d["v_head_dims"])) v_dims.push_back(nb::cast<int>(h));
+  std::vector<int> split_values;
+  for (nb::handle h : nb::cast<nb::list>(d["kv_splits"])) split_values.push_back(nb::cast<int>(h));
+  const std::string split_by = nb::cast<std::string>(d["split_by"]);
   const nb::tuple a = nb::cast<nb::tuple>(d["accuracy"]);
   if (a.size() != 6 && a.size() != 7)
     throw std::invalid_argument(
@@ -132,6 +136,9 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .gqa_bitwise(nb::cast<bool>(d["gqa_bitwise"]))
       .batch_bitwise(nb::cast<bool>(d["batch_bitwise"]))
       .page_bitwise(nb::cast<bool>(d["page_bitwise"]))
+      .split_bitwise(nb::cast<bool>(d["split_bitwise"]))
+      .chunk_bitwise(nb::cast<bool>(d["chunk_bitwise"]))
+      .decode_bitwise(nb::cast<bool>(d["decode_bitwise"]))
       .varlen(nb::cast<bool>(d["varlen"]))
       .page_sizes(pages, nb::cast<bool>(d["paged_only"]))
       .head_dims(dims)
@@ -145,6 +152,13 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
       .accuracy({nb::cast<double>(a[0]), nb::cast<double>(a[1]), nb::cast<double>(a[2]),
                  nb::cast<double>(a[3]), nb::cast<double>(a[4]), nb::cast<double>(a[5]),
                  a.size() == 7 ? nb::cast<double>(a[6]) : 0.0});
+  if (!split_by.empty()) {
+    const auto by = parse_kv_split(split_by);
+    if (!by) throw std::invalid_argument("split_by '" + split_by + "': count or size");
+    k.kv_splits(*by, split_values);
+  } else if (!split_values.empty()) {
+    throw std::invalid_argument("kv_splits given without split_by (count or size)");
+  }
   if (writes_lse)
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);

@@ -1,6 +1,7 @@
 """Attention laws on NumPy attention forwards: a float64 reference (rounded once to float32)
 passes every law, varlen, GQA, paged K/V and every mask included; one that ignores the mask and
-one that forgets pages fail, each with a small case that replays."""
+one that forgets pages fail, each with a small case that replays; the laws across calls ask for
+the bits unless declared otherwise (api/tests/attention_across_calls_test.cpp's Python twin)."""
 
 import numpy as np
 import pytest
@@ -65,9 +66,11 @@ def attention(q, k, v, p, honour_mask=True, honour_pages=True):
     return o.astype(np.float32), lse.astype(np.float32)
 
 
+# The reference takes a split size (problem.kv_splits) and computes the same attention whatever
+# it is: every law across calls, split_invariance included, applies to it.
 DECLARATION = dict(masks=("none", "causal", "window"), gqa=True, page_sizes=(2, 4),
                    lse_bases=("e",), softcap=True, sinks=True, alibi=True,
-                   accuracy=(1, 0, 0, 4, 0, 0))
+                   split_by="size", kv_splits=(2, 4), accuracy=(1, 0, 0, 4, 0, 0))
 
 
 def test_a_float64_reference_passes_every_law():
@@ -125,3 +128,64 @@ def test_a_kernel_writing_its_input_is_named():
         osvs.check_attention(writes_q, name="numpy.attention_writes_q", laws=["determinism"],
                              **DECLARATION)
     assert "modified its input arrays" in e.value.result["determinism"].reason
+
+
+def nudged_where(path):
+    """The reference with its first o element one float32 ulp up on launches where
+    ``path(problem)``: a path that rounds otherwise."""
+    def kernel(q, k, v, p):
+        o, lse = attention(q, k, v, p)
+        if path(p):
+            o[0, 0, 0] = np.nextafter(o[0, 0, 0], np.float32(np.inf))
+        return o, lse
+    return kernel
+
+
+def chunk_after_the_first(p):  # sequence 0 has fewer queries than keys: a chunk with a prefix
+    return p.cu_seqlens_q[1] - p.cu_seqlens_q[0] < p.cu_seqlens_k[1] - p.cu_seqlens_k[0]
+
+
+def decode_step(p):  # one query a sequence
+    return bool(np.all(np.diff(p.cu_seqlens_q) == 1))
+
+
+def asks_for_splits(p):
+    return p.kv_splits != 0
+
+
+# (law, the path nudged, the declaration asking for the contract instead of the bits); the
+# contract of 2 ulp leaves room for the reference's rounding and the nudge's ulp.
+ACROSS_CALLS = [("chunked_prefill", chunk_after_the_first, "chunk_bitwise"),
+                ("prefill_decode", decode_step, "decode_bitwise"),
+                ("split_invariance", asks_for_splits, "split_bitwise")]
+
+
+@pytest.mark.parametrize("law,path,not_bitwise", ACROSS_CALLS, ids=[a[0] for a in ACROSS_CALLS])
+def test_a_law_across_calls_is_bitwise_unless_declared_otherwise(law, path, not_bitwise):
+    declaration = dict(DECLARATION, accuracy=(2, 0, 0, 4, 0, 0))
+    kernel = nudged_where(path)
+    with pytest.raises(osvs.LawViolation) as e:
+        osvs.check_attention(kernel, name=f"numpy.attention_nudged_{law}", laws=[law],
+                             **declaration)
+    r = e.value.result[law]
+    assert r.status == "failed", r
+    # shrunk within issue 30's limits for an attention case: <= 2 sequences, <= 8 keys
+    assert len(r.case["seqs"]) <= 2 and max(k for _, k in r.case["seqs"]) <= 8, r
+    declaration[not_bitwise] = False
+    result = osvs.check_attention(kernel, name=f"numpy.attention_nudged_{law}", laws=[law],
+                                  **declaration)
+    assert result.ok and result.laws[0].judged > 0, str(result)
+
+
+def test_laws_a_declaration_rules_out_say_why():
+    declaration = dict(DECLARATION, mask_align="top-left")
+    declaration.pop("split_by")
+    declaration.pop("kv_splits")
+    result = osvs.check_attention(attention, name="numpy.attention_top_left",
+                                  laws=["split_invariance", "chunked_prefill", "prefill_decode"],
+                                  **declaration)
+    reasons = {r.law: (r.status, r.reason) for r in result.laws}
+    assert reasons["split_invariance"][0] == "skipped", reasons
+    assert "declares no KV splits" in reasons["split_invariance"][1], reasons
+    for law in ("chunked_prefill", "prefill_decode"):
+        assert reasons[law][0] == "skipped" and "top-left" in reasons[law][1], reasons
