@@ -321,6 +321,22 @@ Verdict on_declared(const AttentionKernel& k, const AttentionCase& c) {
 
 }  // namespace
 
+namespace {
+
+/// An invariance that asks every kernel for the same bits (poison, determinism).
+bool asks_bits(const AttentionKernel&) {
+  return true;
+}
+
+/// An invariance that asks for the same bits unless the kernel declares it not bitwise (then
+/// for every call within the contract).
+template <bool (AttentionKernel::*Bitwise)() const>
+bool bits_if(const AttentionKernel& k) {
+  return (k.*Bitwise)();
+}
+
+}  // namespace
+
 const std::vector<AttentionLaw>& attention_laws() {
   static const std::vector<AttentionLaw> laws = laws_named<AttentionLaw>(
       {
@@ -334,36 +350,42 @@ const std::vector<AttentionLaw>& attention_laws() {
           {"poison",
            "NaN, inf or 1e30 in the keys no query keeps and in unused page slots leaves every "
            "output bitwise unchanged",
-           on_declared<check_poison>, excluded_without_outside},
+           on_declared<check_poison>, excluded_without_outside, false, asks_bits},
           {"gqa",
            "query heads sharing a kv head give the bits they give with a copy each (or, where "
            "declared not bitwise, both are within the contract)",
-           on_declared<check_gqa>, excluded_without_gqa},
+           on_declared<check_gqa>, excluded_without_gqa, false,
+           bits_if<&AttentionKernel::gqa_bitwise>},
           {"determinism", "two runs of the same case give the same bits",
-           on_declared<check_determinism>, nothing_excluded},
+           on_declared<check_determinism>, nothing_excluded, false, asks_bits},
           {"batch_invariance",
            "a sequence's rows have the bits they have in the batch when the batch is reversed "
            "and when the sequence runs alone (or, where declared not bitwise, all within the "
            "contract)",
-           on_declared<check_batch_invariance>, nothing_excluded},
+           on_declared<check_batch_invariance>, nothing_excluded, false,
+           bits_if<&AttentionKernel::batch_bitwise>},
           {"page_layout",
            "the same K/V in its pages reversed, in every other declared page size and "
            "contiguous give the same bits (or, where declared not bitwise, all within the "
            "contract)",
-           on_declared<check_page_layout>, excluded_without_pages},
+           on_declared<check_page_layout>, excluded_without_pages, false,
+           bits_if<&AttentionKernel::page_bitwise>},
           {"split_invariance",
            "every declared split parameter gives the bits of the kernel's own choice, and a "
            "sequence keeps its bits in batches of 8 and 64 times its own (or, where declared "
            "not bitwise, all within the contract)",
-           on_declared<check_split_invariance>, excluded_without_splits},
+           on_declared<check_split_invariance>, excluded_without_splits, false,
+           bits_if<&AttentionKernel::split_bitwise>},
           {"chunked_prefill",
            "queries in chunks of 1, 2 and 3, each chunk against its growing KV prefix, give the "
            "bits of one call (or, where declared not bitwise, all within the contract)",
-           on_declared<check_chunked_prefill>, excluded_without_chunks},
+           on_declared<check_chunked_prefill>, excluded_without_chunks, false,
+           bits_if<&AttentionKernel::chunk_bitwise>},
           {"prefill_decode",
            "a decode step (each sequence's last query alone over the same KV) gives the bits of "
            "the prefill's last row (or, where declared not bitwise, both within the contract)",
-           on_declared<check_prefill_decode>, excluded_without_decode},
+           on_declared<check_prefill_decode>, excluded_without_decode, false,
+           bits_if<&AttentionKernel::decode_bitwise>},
       },
       kAttentionLawNames, "attention_laws()");
   return laws;

@@ -49,4 +49,24 @@ std::string kernel_summary(const MergeKernel& k) {
   return s.str();
 }
 
+std::string shape_class(const AttentionCase& c) {
+  bool decode = true, empty_kv = false;
+  for (const AttentionSequence& s : c.seqs) {
+    decode = decode && s.q_len == 1;
+    empty_kv = empty_kv || s.k_len == 0;
+  }
+  std::ostringstream o;
+  o << c.seqs.size() << (c.seqs.size() == 1 ? " sequence, " : " sequences, ")
+    << (decode ? "decode" : "prefill") << (empty_kv ? " with an empty KV" : "") << ", " << c.heads_q
+    << "/" << c.heads_kv << " heads, head_dim " << c.head_dim_qk << "/" << c.head_dim_v << ", "
+    << to_string(c.in_type) << ", " << to_string(c.mask.kind);
+  if (c.mask.kind != MaskKind::None) o << " " << to_string(c.mask.align);
+  if (c.page_size > 0) o << ", paged " << c.page_size;
+  if (c.softcap > 0) o << ", softcap";
+  if (!c.sinks.empty()) o << ", sinks";
+  if (!c.alibi_slopes.empty()) o << ", alibi";
+  if (c.base == LseBase::Two) o << ", lse base 2";
+  return o.str();
+}
+
 }  // namespace osvs

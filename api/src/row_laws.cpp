@@ -228,6 +228,18 @@ std::string needs_declaration(const RowKernel& k) {
   return "the law is not declared exact and no accuracy contract is declared";
 }
 
+/// An invariance that always asks for the same bits (determinism, strided rows).
+bool asks_bits(const RowKernel&) {
+  return true;
+}
+
+/// An invariance that asks for the same bits where the kernel declares it exact, else for the
+/// contract (compare_runs).
+template <bool Traits::*Exact>
+bool bits_if(const RowKernel& k) {
+  return k.traits().*Exact;
+}
+
 std::vector<RowLaw> make_laws() {
   return {
       {"accuracy",
@@ -236,10 +248,13 @@ std::vector<RowLaw> make_laws() {
        &check_accuracy, &never},
       {"sum_to_one", "a softmax row sums to 1 within the contract summed over the row",
        &check_sum_to_one, &sum_excluded},
-      {"determinism", "two launches give the same bits", &check_determinism, &determinism_excluded},
+      {"determinism", "two launches give the same bits", &check_determinism, &determinism_excluded,
+       false, &asks_bits},
       {"batch_invariance", "a row's outputs do not depend on M or its position",
-       &check_batch_invariance, &needs_declaration<&Traits::batch_invariant>},
-      {"strided", "padded rows give the bits of dense rows", &check_strided, &strided_excluded},
+       &check_batch_invariance, &needs_declaration<&Traits::batch_invariant>, false,
+       &bits_if<&Traits::batch_invariant>},
+      {"strided", "padded rows give the bits of dense rows", &check_strided, &strided_excluded,
+       false, &asks_bits},
       {"permutation", "permuting a row permutes its outputs", &check_permutation,
        &needs_declaration<&Traits::order_independent>},
       {"shift_invariance", "x + c gives the outputs of x for a shift exact on the row",

@@ -49,6 +49,9 @@ struct LawRun {
   std::string property_failure;
   /// When the first failing case was found (the shrinking budget counts from it).
   std::optional<LawClock::time_point> first_failure;
+  /// The shape classes of the judged cases (the kind's shape_class(c), where it defines one:
+  /// what a case is made of, without its lengths and values).
+  std::set<std::string> shape_classes;
   /// The other distinct failures (classes other than the smallest case's), each shrunk on its
   /// own (run_law's max_findings).
   std::vector<LawFinding<Case>> other_findings;
@@ -63,6 +66,13 @@ struct LawRun {
                                 std::chrono::duration<double>(shrink_seconds));
   }
 };
+
+/// Counts a judged case, and its shape class where the kind defines shape_class (kind.h).
+template <class Case>
+void count_judged(LawRun<Case>& run, const Case& c) {
+  ++run.judged;
+  if constexpr (requires { shape_class(c); }) run.shape_classes.insert(shape_class(c));
+}
 
 /// `s` with a shrink tree that offers no more candidates once `expired()` holds. RapidCheck tries
 /// the candidates of the smallest failing case one by one, and building one costs as much as the
@@ -122,7 +132,7 @@ void run_law_property(LawRun<Case>& run, const std::string& description, rc::Gen
           RC_TAG("not judged");
           return;
         }
-        if (!run.first_failure) ++run.judged;
+        if (!run.first_failure) count_judged(run, c);
         RC_TAG("judged");
         if (v.holds()) return;
         if (!run.first_failure) {
@@ -157,7 +167,7 @@ void judge_declared_cases(LawRun<Case>& run, const std::vector<Case>& cases, con
       run.not_judged_reason = v.explanation;
       continue;
     }
-    ++run.judged;
+    count_judged(run, c);
     if (v.holds()) continue;
     run.first_failure = LawClock::now();
     on_first(v, c);

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "attention_shapes.h"
+#include "audit_law.h"
 #include "kind_cases.h"
 #include "law_run.h"
 #include "osvs/api/attention_accuracy.h"
@@ -161,37 +162,15 @@ void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCa
     a.worst.push_back(worst_case(cases[worst[w].source], worst[w].element));
 }
 
-/// One law other than accuracy on o.cases generated cases of its own: the testbed's one law run
-/// (api/testbed/law_run.h), without shrinking; it stops at the first failure.
-AttentionKernelLaw judge_law(const AttentionKernel& k, const AttentionLaw& law,
-                             const AttentionKernelsOptions& o) {
-  AttentionKernelLaw l;
-  l.law = law.name;
-  l.known_defect = k.known_defects().count(law.name) > 0;
-  if (const auto skip = k.skips().find(law.name); skip != k.skips().end()) {
-    l.not_judged = "skipped: " + skip->second;
-    return l;
-  }
-  if (const std::string why = AttentionKind::excluded(law, k); !why.empty()) {
-    l.not_judged = why;
-    return l;
-  }
-  rc::detail::TestParams params;
-  params.seed = seed_of(o.seed, k, law.name);
-  params.maxSuccess = o.cases;
-  params.disableShrinking = true;
-  const auto run = testbed::run_law<AttentionKind>(
-      law, k, 0, [](const Verdict&, const AttentionCase&) {}, params);
-  l.cases = run.judged;
-  l.vacuous = run.not_judged;
-  if (run.failed()) {
-    l.failures = 1;
-    l.first_failure = case_summary(*run.smallest) + ": " + run.smallest_verdict.explanation;
-  } else if (run.errored()) {
-    l.failures = 1;
-    l.first_failure = "the law's run threw: " + run.property_failure;
-  }
-  return l;
+/// One law other than accuracy on o.cases generated cases of its own: the audits' one law run
+/// (audit_law.h), a failing invariance shrunk for the determinism certificate.
+LawOutcome judge_law(const AttentionKernel& k, const AttentionLaw& law,
+                     const AttentionKernelsOptions& o) {
+  KernelAuditOptions options;
+  options.seed = o.seed;
+  options.law_cases = o.cases;
+  options.invariance_shrink_seconds = o.invariance_shrink_seconds;
+  return audit_law<AttentionKind>(k, law, options);
 }
 
 AttentionKernelAccuracy audit_kernel(const AttentionKernel& k, const AttentionKernelsOptions& o,
@@ -265,8 +244,8 @@ bool AttentionKernelAccuracy::passes() const {
   if (!not_run.empty()) return true;
   if (failed_cases > 0 || o_elements + lse_elements == 0) return false;
   if (over_contract > 0 && !accuracy_excused) return false;
-  for (const AttentionKernelLaw& l : laws)
-    if (l.failures > 0 && !l.known_defect) return false;
+  for (const LawOutcome& l : laws)
+    if (l.breaks_gate()) return false;
   return true;
 }
 

@@ -60,19 +60,20 @@ AttentionWorstCase worst_of(const json& j) {
           number_of(j.at("tightness"))};
 }
 
-json law_json(const AttentionKernelLaw& l) {
+json law_json(const LawOutcome& l) {
   return {{"law", l.law},
-          {"not_judged", l.not_judged},
+          {"status", l.status},
+          {"detail", l.detail},
+          {"asks", l.asks},
           {"cases", l.cases},
           {"vacuous", l.vacuous},
-          {"failures", l.failures},
-          {"known_defect", l.known_defect},
-          {"first_failure", l.first_failure}};
+          {"shape_classes", l.shape_classes},
+          {"minimal_case", l.minimal_case}};
 }
 
-AttentionKernelLaw law_of(const json& j) {
-  return {j.at("law"),      j.at("not_judged"),   j.at("cases"),        j.at("vacuous"),
-          j.at("failures"), j.at("known_defect"), j.at("first_failure")};
+LawOutcome law_of(const json& j) {
+  return {j.at("law"),   j.at("status"),  j.at("detail"),        j.at("asks"),
+          j.at("cases"), j.at("vacuous"), j.at("shape_classes"), j.at("minimal_case")};
 }
 
 json kernel_json(const AttentionKernelAccuracy& k) {
@@ -162,11 +163,11 @@ json attention_kernels_summary(const AttentionKernelsAudit& a) {
     }
     json laws = json::object();
     for (const auto& l : k.laws)
-      laws[l.law] = l.not_judged.empty() ? json{{"cases", l.cases},
-                                                {"vacuous", l.vacuous},
-                                                {"failures", l.failures},
-                                                {"known_defect", l.known_defect}}
-                                         : json{{"not_judged", l.not_judged}};
+      laws[l.law] = l.not_run() ? json{{"status", l.status}, {"detail", l.detail}}
+                                : json{{"status", l.status},
+                                       {"cases", l.cases},
+                                       {"vacuous", l.vacuous},
+                                       {"shape_classes", l.shape_classes}};
     s.update({{"cases", k.generated_cases + k.realistic_cases},
               {"failed_cases", k.failed_cases},
               {"o_elements", k.o_elements},

@@ -35,22 +35,24 @@ std::string worst_table(const AttentionKernelAccuracy& k) {
 }
 
 std::string law_table(const AttentionKernelAccuracy& k) {
-  std::string s = "| law | cases | vacuous | failures | note |\n| --- | --- | --- | --- | --- |\n";
-  s += fmt::format(
-      "| accuracy | {} | {} | {} | {} |\n", k.generated_cases + k.realistic_cases, k.vacuous_cases,
-      k.over_contract > 0 ? "elements outside the contract: " + std::to_string(k.over_contract)
-                          : "0",
-      k.accuracy_excused ? "declared a known defect or skipped" : "measured above");
-  for (const AttentionKernelLaw& l : k.laws) {
-    if (!l.not_judged.empty()) {
-      s += fmt::format("| {} | — | — | — | not judged: {} |\n", l.law, l.not_judged);
+  std::string s =
+      "| law | cases | vacuous | shape classes | status | note |\n| --- | --- | --- | --- | --- | "
+      "--- |\n";
+  s += fmt::format("| accuracy | {} | {} | | {} | {} |\n", k.generated_cases + k.realistic_cases,
+                   k.vacuous_cases,
+                   k.over_contract > 0
+                       ? "elements outside the contract: " + std::to_string(k.over_contract)
+                       : "holds",
+                   k.accuracy_excused ? "declared a known defect or skipped" : "measured above");
+  for (const LawOutcome& l : k.laws) {
+    if (l.not_run()) {
+      s += fmt::format("| {} | — | — | — | {} | {} |\n", l.law, l.status, l.detail);
       continue;
     }
-    std::string note = l.known_defect ? (l.failures > 0 ? "known defect, shown"
-                                                        : "known defect, not shown in these cases")
-                                      : "";
-    if (l.failures > 0) note += (note.empty() ? "" : "; ") + ("first: " + l.first_failure);
-    s += fmt::format("| {} | {} | {} | {} | {} |\n", l.law, l.cases, l.vacuous, l.failures, note);
+    const bool failed = l.status == "fails" || l.status == "known defect shown";
+    s += fmt::format(
+        "| {} | {} | {} | {} | {} | {} |\n", l.law, l.cases, l.vacuous, l.shape_classes, l.status,
+        failed ? (l.minimal_case.empty() ? "" : l.minimal_case + ": ") + l.detail : "");
   }
   return s;
 }

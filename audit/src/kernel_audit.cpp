@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "attention_kernels_markdown.h"
+#include "audit_law.h"
 #include "json_parts.h"
-#include "law_run.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/row_judge.h"
 #include "osvs/api/row_laws.h"
@@ -139,36 +139,6 @@ RowSweepCell sweep_cell(const RowKernel& k, const std::string& family, std::int6
   return cell;
 }
 
-/// One law of kind K on k: the law run of the testbed (api/testbed/law_run.h) on o.law_cases
-/// generated cases from a seed derived from the audit's, the kernel's and the law's names,
-/// without shrinking (the audit reports the first counterexample; the testbed shrinks).
-template <class K>
-LawOutcome audit_law(const typename K::Kernel& k, const typename K::Law& law,
-                     const KernelAuditOptions& o) {
-  if (auto it = k.skips().find(law.name); it != k.skips().end())
-    return {law.name, "skipped", it->second};
-  if (const std::string why = K::excluded(law, k); !why.empty())
-    return {law.name, "not judged", why};
-  const auto defect = k.known_defects().find(law.name);
-  const bool expect_failure = defect != k.known_defects().end();
-  rc::detail::TestParams params;
-  params.seed = fnv1a64(std::to_string(o.seed) + "/" + k.name() + "/" + law.name);
-  params.maxSuccess = o.law_cases;
-  params.disableShrinking = true;
-  const auto run = testbed::run_law<K>(
-      law, k, 0, [](const Verdict&, const typename K::Case&) {}, params);
-  if (run.failed()) {
-    const std::string failure = run.smallest_verdict.explanation;
-    if (expect_failure) return {law.name, "known defect shown", defect->second + ": " + failure};
-    return {law.name, "fails", failure};
-  }
-  if (run.errored()) return {law.name, "fails", "the law's run threw: " + run.property_failure};
-  if (run.judged == 0) return {law.name, "not judged", run.not_judged_reason};
-  return {law.name, expect_failure ? "known defect missing" : "holds",
-          std::to_string(run.judged) + " cases" +
-              (expect_failure ? "; declared: " + defect->second : "")};
-}
-
 /// What every kind's audit does around its own parts: the kernel's availability, `parts` (the
 /// sweep and the laws; a throw is status "failed"), the status from their findings and the time.
 template <class Kernel, class Parts>
@@ -190,8 +160,7 @@ KernelAudit audited(const Kernel& k, KernelAudit a, bool contract_declared, cons
   if (a.status.empty()) {
     bool broken = false;
     for (const auto& c : a.sweep) broken = broken || c.violations > 0;
-    for (const auto& l : a.laws)
-      broken = broken || l.status == "fails" || l.status == "known defect missing";
+    for (const auto& l : a.laws) broken = broken || l.breaks_gate();
     a.status = broken ? "violations" : contract_declared ? "passes" : "no contract";
   }
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -293,7 +262,14 @@ json audit_json(const KernelAudit& a) {
   json sweep = json::array(), laws = json::array();
   for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
   for (const auto& l : a.laws)
-    laws.push_back({{"law", l.law}, {"status", l.status}, {"detail", l.detail}});
+    laws.push_back({{"law", l.law},
+                    {"status", l.status},
+                    {"detail", l.detail},
+                    {"asks", l.asks},
+                    {"cases", l.cases},
+                    {"vacuous", l.vacuous},
+                    {"shape_classes", l.shape_classes},
+                    {"minimal_case", l.minimal_case}});
   return {{"kind", a.kind},         {"kernel", a.kernel}, {"declaration", a.declaration},
           {"contract", a.contract}, {"status", a.status}, {"error", a.error},
           {"sweep", sweep},         {"laws", laws},       {"seconds", a.seconds}};
@@ -320,7 +296,8 @@ KernelAudit kernel_audit_from_json(const std::string& text) {
                        number_of(c.at("worst_ulp")), number_of(c.at("worst_ratio")),
                        c.at("violations"), c.at("first_violation")});
   for (const json& l : j.at("laws"))
-    a.laws.push_back({l.at("law"), l.at("status"), l.at("detail")});
+    a.laws.push_back({l.at("law"), l.at("status"), l.at("detail"), l.at("asks"), l.at("cases"),
+                      l.at("vacuous"), l.at("shape_classes"), l.at("minimal_case")});
   return a;
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "attention_kernels_markdown.h"
+#include "osvs/audit/determinism_certificate.h"
 #include "osvs/audit/report.h"
 #include "osvs/audit/report_files.h"
 
@@ -238,7 +239,9 @@ std::string markdown_text(const AuditReport& r) {
       r.provenance.nvcc.empty() ? "-" : r.provenance.nvcc, r.options.seed, r.options.seed,
       r.exp_ulp, blocks, sizes, families, kernel_table(r), worst_table(r), size_table(r), r.exp_ulp,
       kMaxLawRow, law_table(r), search_section(r), attention_section(r),
-      attention_kernels_markdown(r.attention_kernels), perf_section(r), timing_section(r));
+      attention_kernels_markdown(r.attention_kernels) +
+          certificate_markdown(certified_kernels(r.attention_kernels)),
+      perf_section(r), timing_section(r));
   return md;
 }
 

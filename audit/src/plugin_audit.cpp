@@ -20,6 +20,7 @@
 #include "osvs/api/plugin.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/runner.h"
+#include "osvs/audit/determinism_certificate.h"
 #include "osvs/audit/kernel_audit.h"
 #include "osvs/audit/plot.h"
 
@@ -194,8 +195,10 @@ int run_plugin_audit(const PluginAuditOptions& p, const AuditOptions& o) {
     gate = gate && gate_passes(a);
     fmt::print("osvs audit: {}: {}{} ({:.1f} s)\n", e.name, a.status,
                a.error.empty() ? "" : " - " + a.error.substr(0, 300), a.seconds);
-    write_file(out / "audit.md", plugin_audit_markdown(audits, prov));
+    write_file(out / "audit.md",
+               plugin_audit_markdown(audits, prov) + certificate_markdown(audits));
     write_file(out / "audit.json", plugin_audit_json(audits, prov));
+    write_file(out / "certificate.json", certificate_json(audits, nlohmann::ordered_json(prov)));
   }
   if (o.plots) {
     std::string message;

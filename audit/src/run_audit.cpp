@@ -6,11 +6,14 @@
 
 #include <fmt/format.h>
 
+#include "json_parts.h"
 #include "osvs/api/registry.h"
 #include "osvs/audit/config_audit.h"
+#include "osvs/audit/determinism_certificate.h"
 #include "osvs/audit/plot.h"
 #include "osvs/audit/progress.h"
 #include "osvs/audit/report.h"
+#include "osvs/audit/report_files.h"
 #include "osvs/audit/sweep.h"
 #include "osvs/kernels/exp.h"
 #include "osvs/properties/registry.h"
@@ -91,6 +94,8 @@ void write_reports(const AuditReport& r, const fs::path& out) {
   write_json(r, out);
   write_worst_cases(r, out);
   write_summary(r, out);
+  write_text_file(out / "certificate.json", certificate_json(certified_kernels(r.attention_kernels),
+                                                             provenance(r.provenance)));
   write_markdown(r, out);
   if (r.options.plots) {
     std::string message;

@@ -15,12 +15,24 @@ TEST(RowAudit, ReportsRoundTripWithNonFiniteErrors) {
   a.kernel = "k";
   a.status = "violations";
   a.sweep.push_back({"normal_10", 7, 2, 14, INFINITY, NAN, 3, "y[0] = inf"});
-  a.laws.push_back({"accuracy", "fails", "why"});
+  a.laws.push_back({.law = "accuracy", .status = "fails", .detail = "why"});
+  a.laws.push_back({.law = "determinism",
+                    .status = "fails",
+                    .detail = "o[0] differs",
+                    .asks = "bitwise",
+                    .cases = 3,
+                    .vacuous = 1,
+                    .shape_classes = 2,
+                    .minimal_case = "1 sequence (q x k: 1x2)"});
   const KernelAudit back = kernel_audit_from_json(to_json(a));
   ASSERT_EQ(back.sweep.size(), 1u);
   EXPECT_TRUE(std::isinf(back.sweep[0].worst_ulp));
   EXPECT_TRUE(std::isnan(back.sweep[0].worst_ratio));
   EXPECT_EQ(back.sweep[0].violations, 3);
+  ASSERT_EQ(back.laws.size(), 2u);
+  EXPECT_EQ(back.laws[1].asks, "bitwise");
+  EXPECT_EQ(back.laws[1].shape_classes, 2);
+  EXPECT_EQ(back.laws[1].minimal_case, "1 sequence (q x k: 1x2)");
   EXPECT_EQ(to_json(back), to_json(a));
   EXPECT_FALSE(gate_passes(back));
 }

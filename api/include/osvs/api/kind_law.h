@@ -1,5 +1,6 @@
 // The law of every kind (osvs/api/kind.h): its one name, its sentence, its check of a case on a
-// kernel, what in a kernel's declaration rules it out, and whether it has one fixed case.
+// kernel, what in a kernel's declaration rules it out, whether it has one fixed case, and for an
+// invariance whether it asks for bits or for the contract.
 #pragma once
 
 #include <string>
@@ -19,6 +20,11 @@ struct KindLaw {
   /// The law has one fixed case per kernel (no generation, nothing to shrink): drivers run it
   /// once.
   bool single_case = false;
+  /// For an invariance (a law across calls: the same problem computed by other calls, which
+  /// must agree): whether it asks kernel k for the same bits (true) or, as k's declaration
+  /// allows, for every call within k's contract (false). nullptr: a law of one call. The
+  /// determinism certificate (audit/README.md) lists a kernel's invariances.
+  bool (*bitwise)(const Kernel& k) = nullptr;
 };
 
 }  // namespace osvs

@@ -15,6 +15,7 @@
 
 #include "osvs/api/attention_kernel.h"
 #include "osvs/audit/error_stats.h"
+#include "osvs/audit/kernel_audit.h"  // LawOutcome
 
 namespace osvs::audit {
 
@@ -40,17 +41,6 @@ struct AttentionWorstCase {
   double tightness = 0;     ///< ulps / allowed_ulps
 };
 
-/// One law of the kind other than accuracy, on its generated cases.
-struct AttentionKernelLaw {
-  std::string law;
-  std::string not_judged;     ///< a declared skip or what rules the law out ("" when it ran)
-  int cases = 0;              ///< cases judged
-  int vacuous = 0;            ///< cases outside the law's domain
-  int failures = 0;           ///< 1 when it failed (the law run stops at its first failure)
-  bool known_defect = false;  ///< the kernel declares the failure (it does not fail the gate)
-  std::string first_failure;  ///< explained
-};
-
 /// The section of one kernel.
 struct AttentionKernelAccuracy {
   std::string kernel;
@@ -70,7 +60,7 @@ struct AttentionKernelAccuracy {
   std::int64_t over_contract = 0;  ///< elements outside the contract
   bool accuracy_excused = false;   ///< the kernel declares accuracy a known defect or skips it
   std::vector<AttentionWorstCase> worst;  ///< the worst cases by tightness, worst first
-  std::vector<AttentionKernelLaw> laws;
+  std::vector<LawOutcome> laws;           ///< every law but accuracy (audit_law.h)
   double seconds = 0;
 
   /// Within its contract (or excused), every case run, something measured, no error, and no law
@@ -93,7 +83,9 @@ struct AttentionKernelsOptions {
   bool realistic = true;          ///< also the realistic shapes (attention_shapes.h)
   bool laws = true;               ///< also the kind's other laws (false: the caller runs them)
   bool device = false;            ///< the audit runs on a GPU: device kernels run too
-  int threads = 1;                ///< threads computing the exact attention
+  /// Seconds of shrinking a failing invariance gets (its minimal case for the certificate).
+  double invariance_shrink_seconds = 10;
+  int threads = 1;  ///< threads computing the exact attention
 };
 
 /// The section over `kernels` (the registry's attention kernels in the audit).

@@ -20,6 +20,9 @@ struct KernelAuditOptions {
   std::uint64_t seed = 20261130;  ///< every input of the sweep derives from it (FNV-1a, SplitMix64)
   bool quick = false;             ///< a small sweep (CI)
   int law_cases = 100;            ///< generated cases per law
+  /// Seconds of shrinking a failing invariance gets (its minimal case goes into the determinism
+  /// certificate); the other laws report their first counterexample unshrunk.
+  double invariance_shrink_seconds = 10;
 };
 
 /// One (family, n) cell of the sweep.
@@ -34,11 +37,27 @@ struct RowSweepCell {
   std::string first_violation;  ///< the first one, explained
 };
 
+/// One law on one kernel in an audit (audit_law.h): the plugin audit's laws and the attention
+/// section's alike.
 struct LawOutcome {
   std::string law;
   std::string status;  ///< holds, fails, not judged, known defect shown, known defect missing,
                        ///< skipped
   std::string detail;
+  /// An invariance (a law across calls, KindLaw::bitwise): what it asks of this kernel,
+  /// "bitwise" (the same bits from every call) or "contract" (every call within the contract,
+  /// as the declaration allows); "" for a law of one call. The determinism certificate lists
+  /// these (determinism_certificate.h).
+  std::string asks;
+  int cases = 0;             ///< cases judged
+  int vacuous = 0;           ///< generated cases outside the law's domain
+  int shape_classes = 0;     ///< their distinct shape classes (kind.h), 0 where a kind has none
+  std::string minimal_case;  ///< a failure: its case (an invariance's shrunk within the budget)
+
+  /// A failure the kernel does not declare (fails, or a declared known defect that did not show).
+  bool breaks_gate() const { return status == "fails" || status == "known defect missing"; }
+  /// The law did not run: skipped by the declaration or outside what it can judge.
+  bool not_run() const { return status == "skipped" || status == "not judged"; }
 };
 
 struct KernelAudit {
