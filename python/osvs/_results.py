@@ -72,6 +72,10 @@ class LawResult:
     # the law's other distinct failures, each {"kind", "reason", "case", "regression",
     # "shrink_steps", "budget_spent"} (max_findings)
     other_findings: List[dict] = dataclasses.field(default_factory=list)
+    # an invariance (a law across calls): "bitwise" (it asks for the same bits) or "contract"
+    # (every call within the contract, as the declaration allows); "" for a law of one call
+    asks: str = ""
+    shape_classes: int = 0  # distinct shape classes among the judged cases
 
     @property
     def ok(self) -> bool:
@@ -137,6 +141,20 @@ class CheckResult:
             if r.law == law:
                 return r
         raise KeyError(law)
+
+    def certificate(self) -> dict:
+        """The determinism certificate of the laws run (audit/README.md): every invariance with
+        what it asks, its verdict, cases, shape classes and, for a failure, its shrunk case;
+        ``passes`` is False when one fails or a declared known defect did not show. The same
+        fields as one kernel of ``osvs audit``'s certificate.json."""
+        invariances = [{"law": r.law, "asks": r.asks, "verdict": r.status, "cases": r.judged,
+                        "shape_classes": r.shape_classes,
+                        "minimal_case": (r.case or {}).get("summary", ""), "detail": r.reason}
+                       for r in self.laws if r.asks]
+        passes = all(i["verdict"] not in ("failed", "defect_missing", "error")
+                     for i in invariances)
+        return {"osvs_determinism_certificate": 1, "kernel": self.kernel, "passes": passes,
+                "invariances": invariances}
 
     def __str__(self) -> str:
         lines = [f"osvs: {self.kernel}"]

@@ -3,7 +3,8 @@ shrunk cases as regression files, and the provenance of the run (date, commit, m
 versions, settings). The drivers numpy_cpu.py, torch_triton_gpu.py (row kernels) and
 torch_attention_gpu.py (attention kernels, check=osvs.check_attention) call run().
 
-Writes OUT/report.md, OUT/results.json and OUT/regressions/<kernel>/<law>-<id>.json.
+Writes OUT/report.md, OUT/results.json, OUT/regressions/<kernel>/<law>-<id>.json and, for
+kernels with invariances (attention), OUT/certificate.json: the determinism certificate.
 """
 
 import argparse
@@ -36,6 +37,18 @@ def arguments(description: str):
     return p.parse_args()
 
 
+def certificate_table(certificate: dict) -> list:
+    """The markdown lines of one kernel's determinism certificate."""
+    lines = [f"Determinism certificate: {'certified' if certificate['passes'] else 'not certified'}",
+             "", "| invariance | asks | verdict | cases | shape classes | minimal case |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for i in certificate["invariances"]:
+        asks = "the same bits" if i["asks"] == "bitwise" else "the contract"
+        lines.append(f"| {i['law']} | {asks} | {i['verdict']} | {i['cases']} | "
+                     f"{i['shape_classes']} | {i['minimal_case']} |")
+    return lines + [""]
+
+
 def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> None:
     """kernels: (name, keywords of `check`); machine: provenance beyond the common."""
     out = Path(args.out)
@@ -47,6 +60,7 @@ def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> N
         "python": platform.python_version(), "numpy": np.__version__, **machine,
         "seed": args.seed, "max_cases": args.max_cases, "shrink_seconds": args.shrink_seconds}
     results = {"provenance": provenance, "kernels": {}}
+    certificates = []  # each kernel's determinism certificate (CheckResult.certificate())
     report = [f"# {title}", "", "```", json.dumps(provenance, indent=1), "```", ""]
     for name, spec in kernels:
         start = time.time()
@@ -70,7 +84,16 @@ def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> N
                      for law in r.laws}}
         report += [f"## {name} ({seconds:.0f} s, {'passes' if r.ok else 'fails'})", "", "```",
                    str(r).replace(str(out) + os.sep, ""), "```", ""]
+        certificate = r.certificate()
+        if certificate["invariances"]:
+            certificates.append(certificate)
+            report += certificate_table(certificate)
         print(r, flush=True)
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    if certificates:  # what a CI gates on: audit/README.md, "The determinism certificate"
+        (out / "certificate.json").write_text(json.dumps(
+            {"osvs_determinism_certificate": 1, "provenance": provenance,
+             "passes": all(c["passes"] for c in certificates), "kernels": certificates},
+            indent=1) + "\n")
     (out / "report.md").write_text("\n".join(report))
     print(f"wrote {out / 'report.md'}, {out / 'results.json'}, {out / 'regressions'}/")

@@ -6,9 +6,12 @@ and flex_attention (compiled, with causal and sliding-window mask_mods), each gi
     python3 python/reports/torch_attention_gpu.py OUT [--max-cases 100] [--seed 20261130]
         [--only NAME]
 
-The adapters loop over the varlen batch's sequences (torch's kernels take one length a call),
-SDPA's causal mask is top-left (its is_causal), flex's mask_mods are bottom-right (as
-docs/semantics.md §9 states them). Each backend's dtypes and GQA support are probed on a tiny
+The adapters loop over the varlen batch's sequences (torch's kernels take one length a call, so
+batch_invariance is the adapter's, not a padded batch's), SDPA's causal mask is top-left (its
+is_causal) and, as `torch.sdpa.<backend>.bottom_right`, a boolean attn_mask of the bottom-right
+causal mask or window (the chunked-prefill and prefill/decode laws need it; flash takes none),
+flex's mask_mods are bottom-right (as docs/semantics.md §9 states them). Each kernel's laws
+across calls make its determinism certificate (OUT/certificate.json). Each backend's dtypes and GQA support are probed on a tiny
 problem first and declared as found (reported). The contract is declared, not derived: what a
 user of a bf16 / f32 library kernel would expect (2 ulp of the type at the magnitude M, 1 ulp a
 key, 4 (d + 1) S 2^-24 M for the score rounding; lse 8 ulp + 1 a key); a law that fails is a
@@ -51,15 +54,38 @@ def per_sequence(q, k, v, p, attend):
     return o, lse
 
 
-def sdpa(backend):
+def kept(p, lq, lk):
+    """The (lq, lk) bool mask of the pairs a sequence keeps: causal or the window, bottom-right
+    (docs/semantics.md §9), on the GPU."""
+    left, right = p.window
+    i = torch.arange(lq, device="cuda")[:, None]
+    j = torch.arange(lk, device="cuda")[None, :]
+    d = i + (lk - lq)  # bottom-right
+    keep = torch.ones(lq, lk, dtype=torch.bool, device="cuda")
+    if p.mask == "causal":
+        keep = j <= d
+    elif p.mask == "window":
+        if right >= 0:
+            keep = keep & (j <= d + right)
+        if left >= 0:
+            keep = keep & (j >= d - left)
+    return keep
+
+
+def sdpa(backend, bottom_right=False):
+    """SDPA under `backend`: its is_causal (top-left), or with bottom_right an explicit boolean
+    attn_mask of the bottom-right causal mask or window (what a prefill chunk or a decode step
+    over a KV cache needs; the flash backend takes no attn_mask)."""
     from torch.nn.attention import sdpa_kernel
 
     def fn(q, k, v, p):
         def attend(qs, ks, vs, lq, lk):
+            masking = dict(attn_mask=kept(p, lq, lk)) if bottom_right and p.mask != "none" \
+                else dict(is_causal=p.causal and not bottom_right)
             with sdpa_kernel(backend):
-                return F.scaled_dot_product_attention(qs, ks, vs, is_causal=p.causal,
-                                                      scale=p.scale,
-                                                      enable_gqa=p.heads_q != p.heads_kv)
+                return F.scaled_dot_product_attention(qs, ks, vs, scale=p.scale,
+                                                      enable_gqa=p.heads_q != p.heads_kv,
+                                                      **masking)
         return per_sequence(q, k, v, p, attend)[0]
     return fn
 
@@ -92,22 +118,9 @@ def flex(score_mod=False):
     compiled = torch.compile(flex_attention, dynamic=True)
 
     def fn(q, k, v, p):
-        left, right = p.window
-
         def attend(qs, ks, vs, lq, lk):
             global _KEEP
-            i = torch.arange(lq, device="cuda")[:, None]
-            j = torch.arange(lk, device="cuda")[None, :]
-            d = i + (lk - lq)  # bottom-right, as the kernel is declared
-            keep = torch.ones(lq, lk, dtype=torch.bool, device="cuda")
-            if p.mask == "causal":
-                keep = j <= d
-            elif p.mask == "window":
-                if right >= 0:
-                    keep = keep & (j <= d + right)
-                if left >= 0:
-                    keep = keep & (j >= d - left)
-            _KEEP = keep
+            _KEEP = kept(p, lq, lk)  # bottom-right, as the kernel is declared
             mask = create_block_mask(_keep_mod, None, None, lq, lk, device="cuda")
             extra = {}
             if score_mod:
@@ -175,6 +188,11 @@ def kernels(only=None):
         out.append((f"torch.sdpa.{name}", dict(fn=fn, dtypes=types, gqa=bool(gqa_types),
                                                masks=("none", "causal"), mask_align="top-left",
                                                **DOMAIN[name], **common)))
+        if backend != SDPBackend.FLASH_ATTENTION:  # the same backend under a bottom-right mask
+            out.append((f"torch.sdpa.{name}.bottom_right",
+                        dict(fn=sdpa(backend, bottom_right=True), dtypes=types,
+                             gqa=bool(gqa_types), masks=("none", "causal", "window"),
+                             mask_align="bottom-right", **DOMAIN[name], **common)))
     if not only or only in "torch.flex_attention":
         fn = flex()
         types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again

@@ -17,11 +17,21 @@ namespace osvs::python {
 namespace {
 
 /// One law on one kernel of kind K, as Python sees it (law_result's statuses).
+/// What an invariance asks of k (KindLaw::bitwise): "bitwise", "contract", or "" for a law of
+/// one call.
+template <class Kernel, class Law>
+const char* asks_of(const Kernel& k, const Law& law) {
+  return !law.bitwise ? "" : law.bitwise(k) ? "bitwise" : "contract";
+}
+
 template <class K>
 nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
                      const CheckSettings& s) {
-  if (const std::string why = why_skipped<K>(k, law); !why.empty())
-    return law_result(law.name, law.law, "skipped", why);
+  if (const std::string why = why_skipped<K>(k, law); !why.empty()) {
+    nb::dict out = law_result(law.name, law.law, "skipped", why);
+    out["asks"] = asks_of(k, law);
+    return out;
+  }
   const auto defect = k.known_defects().find(law.name);
   const bool expect_failure = defect != k.known_defects().end();
   const auto run = testbed::run_law<K>(
@@ -72,6 +82,8 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
     }
     out["other_findings"] = others;
   }
+  out["asks"] = asks_of(k, law);
+  out["shape_classes"] = run.shape_classes.size();
   out["judged"] = run.judged;
   out["not_judged"] = run.not_judged;
   out["shrink_steps"] = run.shrink_steps;

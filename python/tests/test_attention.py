@@ -78,6 +78,12 @@ def test_a_float64_reference_passes_every_law():
     assert result.ok, str(result)
     assert [r.law for r in result.laws] == osvs.attention_laws()
     assert all(r.status == "passed" and r.judged > 0 for r in result.laws), str(result)
+    certificate = result.certificate()
+    assert certificate["passes"]
+    invariances = {i["law"]: i for i in certificate["invariances"]}
+    assert set(invariances) == {"poison", "gqa", "determinism", "batch_invariance", "page_layout",
+                                "split_invariance", "chunked_prefill", "prefill_decode"}
+    assert all(i["asks"] == "bitwise" and i["shape_classes"] > 0 for i in invariances.values())
 
 
 def test_ignoring_the_mask_fails_and_replays():
@@ -171,10 +177,16 @@ def test_a_law_across_calls_is_bitwise_unless_declared_otherwise(law, path, not_
     assert r.status == "failed", r
     # shrunk within issue 30's limits for an attention case: <= 2 sequences, <= 8 keys
     assert len(r.case["seqs"]) <= 2 and max(k for _, k in r.case["seqs"]) <= 8, r
+    certificate = e.value.result.certificate()
+    assert not certificate["passes"]
+    entry = certificate["invariances"][0]
+    assert entry["asks"] == "bitwise" and entry["minimal_case"] == r.case["summary"], entry
     declaration[not_bitwise] = False
     result = osvs.check_attention(kernel, name=f"numpy.attention_nudged_{law}", laws=[law],
                                   **declaration)
     assert result.ok and result.laws[0].judged > 0, str(result)
+    certificate = result.certificate()
+    assert certificate["passes"] and certificate["invariances"][0]["asks"] == "contract"
 
 
 def test_laws_a_declaration_rules_out_say_why():
