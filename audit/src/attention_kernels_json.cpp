@@ -60,26 +60,10 @@ AttentionWorstCase worst_of(const json& j) {
           number_of(j.at("tightness"))};
 }
 
-json law_json(const LawOutcome& l) {
-  return {{"law", l.law},
-          {"status", l.status},
-          {"detail", l.detail},
-          {"asks", l.asks},
-          {"cases", l.cases},
-          {"vacuous", l.vacuous},
-          {"shape_classes", l.shape_classes},
-          {"minimal_case", l.minimal_case}};
-}
-
-LawOutcome law_of(const json& j) {
-  return {j.at("law"),   j.at("status"),  j.at("detail"),        j.at("asks"),
-          j.at("cases"), j.at("vacuous"), j.at("shape_classes"), j.at("minimal_case")};
-}
-
 json kernel_json(const AttentionKernelAccuracy& k) {
   json worst = json::array(), laws = json::array();
   for (const auto& w : k.worst) worst.push_back(worst_json(w));
-  for (const auto& l : k.laws) laws.push_back(law_json(l));
+  for (const auto& l : k.laws) laws.push_back(law_outcome_json(l));
   return {{"kernel", k.kernel},
           {"declaration", k.declaration},
           {"passes", k.passes()},
@@ -123,7 +107,7 @@ AttentionKernelAccuracy kernel_of(const json& j) {
   k.over_contract = j.at("over_contract");
   k.accuracy_excused = j.at("accuracy_excused");
   for (const json& w : j.at("worst")) k.worst.push_back(worst_of(w));
-  for (const json& l : j.at("laws")) k.laws.push_back(law_of(l));
+  for (const json& l : j.at("laws")) k.laws.push_back(law_outcome_of(l));
   k.seconds = number_of(j.at("seconds"));
   return k;
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "osvs/audit/kernel_audit.h"
 #include "osvs/audit/report.h"
 
 namespace osvs::audit {
@@ -32,6 +33,11 @@ json not_run_list(const AuditReport& r);
 /// first violation and every case's tightness in generation order (the plot and the shard merge
 /// read them).
 json attention_laws_json(const AttentionAudit& a);
+
+/// One law's outcome (audit_law.h) and back: the plugin audit's records and the attention
+/// section's.
+json law_outcome_json(const LawOutcome& l);
+LawOutcome law_outcome_of(const json& j);
 
 /// rounds, and seconds when the search was limited by wall time.
 json search_budget(const SearchBudget& b);

@@ -261,15 +261,7 @@ json cell_json(const RowSweepCell& c) {
 json audit_json(const KernelAudit& a) {
   json sweep = json::array(), laws = json::array();
   for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
-  for (const auto& l : a.laws)
-    laws.push_back({{"law", l.law},
-                    {"status", l.status},
-                    {"detail", l.detail},
-                    {"asks", l.asks},
-                    {"cases", l.cases},
-                    {"vacuous", l.vacuous},
-                    {"shape_classes", l.shape_classes},
-                    {"minimal_case", l.minimal_case}});
+  for (const auto& l : a.laws) laws.push_back(audit::law_outcome_json(l));
   return {{"kind", a.kind},         {"kernel", a.kernel}, {"declaration", a.declaration},
           {"contract", a.contract}, {"status", a.status}, {"error", a.error},
           {"sweep", sweep},         {"laws", laws},       {"seconds", a.seconds}};
@@ -295,9 +287,7 @@ KernelAudit kernel_audit_from_json(const std::string& text) {
     a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"),
                        number_of(c.at("worst_ulp")), number_of(c.at("worst_ratio")),
                        c.at("violations"), c.at("first_violation")});
-  for (const json& l : j.at("laws"))
-    a.laws.push_back({l.at("law"), l.at("status"), l.at("detail"), l.at("asks"), l.at("cases"),
-                      l.at("vacuous"), l.at("shape_classes"), l.at("minimal_case")});
+  for (const json& l : j.at("laws")) a.laws.push_back(audit::law_outcome_of(l));
   return a;
 }
 

@@ -146,12 +146,14 @@ class CheckResult:
         """The determinism certificate of the laws run (audit/README.md): every invariance with
         what it asks, its verdict, cases, shape classes and, for a failure, its shrunk case;
         ``passes`` is False when one fails or a declared known defect did not show. The same
-        fields as one kernel of ``osvs audit``'s certificate.json."""
-        invariances = [{"law": r.law, "asks": r.asks, "verdict": r.status, "cases": r.judged,
+        fields as one kernel of ``osvs audit``'s certificate.json (statuses in Python's words:
+        passed, failed, skipped, known_defect, ...)."""
+        invariances = [{"law": r.law, "status": r.status, "detail": r.reason, "asks": r.asks,
+                        "cases": r.judged, "vacuous": r.not_judged,
                         "shape_classes": r.shape_classes,
-                        "minimal_case": (r.case or {}).get("summary", ""), "detail": r.reason}
+                        "minimal_case": (r.case or {}).get("summary", "")}
                        for r in self.laws if r.asks]
-        passes = all(i["verdict"] not in ("failed", "defect_missing", "error")
+        passes = all(i["status"] not in ("failed", "defect_missing", "error")
                      for i in invariances)
         return {"osvs_determinism_certificate": 1, "kernel": self.kernel, "passes": passes,
                 "invariances": invariances}

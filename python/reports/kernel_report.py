@@ -40,11 +40,11 @@ def arguments(description: str):
 def certificate_table(certificate: dict) -> list:
     """The markdown lines of one kernel's determinism certificate."""
     lines = [f"Determinism certificate: {'certified' if certificate['passes'] else 'not certified'}",
-             "", "| invariance | asks | verdict | cases | shape classes | minimal case |",
+             "", "| invariance | asks | status | cases | shape classes | minimal case |",
              "| --- | --- | --- | --- | --- | --- |"]
     for i in certificate["invariances"]:
         asks = "the same bits" if i["asks"] == "bitwise" else "the contract"
-        lines.append(f"| {i['law']} | {asks} | {i['verdict']} | {i['cases']} | "
+        lines.append(f"| {i['law']} | {asks} | {i['status']} | {i['cases']} | "
                      f"{i['shape_classes']} | {i['minimal_case']} |")
     return lines + [""]
 

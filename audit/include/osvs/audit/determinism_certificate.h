@@ -26,8 +26,9 @@ std::vector<LawOutcome> invariances_of(const KernelAudit& a);
 bool certificate_passes(const KernelAudit& a);
 
 /// certificate.json: {"osvs_determinism_certificate": 1, "provenance", "passes", "kernels":
-/// [{"kind", "kernel", "declaration", "status", "passes", "invariances": [{"law", "asks",
-/// "verdict", "cases", "shape_classes", "minimal_case", "detail"}]}]}, every kernel with an
+/// [{"kind", "kernel", "declaration", "status", "passes", "invariances": [LawOutcome's fields:
+/// "law", "status", "detail", "asks", "cases", "vacuous", "shape_classes", "minimal_case"]}]},
+/// every kernel with an
 /// invariance; a kernel the audit could not run has status "unavailable" or "failed" and fails.
 std::string certificate_json(const std::vector<KernelAudit>& audits,
                              const nlohmann::ordered_json& provenance);
