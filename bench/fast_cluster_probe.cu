@@ -176,8 +176,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   const long long state_ns = device_ns();
   float scale = 0.0f;
   if constexpr (EXCHANGE) {
-    scale = cluster_push_exchange<KernelMutation::None>(C, b, row, mine, row_state, inbox, result)
-                .scale;
+    scale = cluster_push_exchange<FastSchedule>(C, b, row, mine, row_state, inbox, result).scale;
   } else {
     const State st = fast_row_state(mine);
     scale = fast_part_scale(mine.s.m, st);
@@ -279,7 +278,7 @@ template <int T, int K, int C>
 LaunchTiming shared_clusters(
     const char* shape, std::int64_t M, State* row_state,
     cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyDefault) {
-  const auto kernel = fast_cluster_shared_kernel<float, T, K, KernelMutation::None>;
+  const auto kernel = fast_cluster_shared_kernel<float, T, K, FastSchedule>;
   OSVS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference,
                                        static_cast<int>(policy)));
   const std::size_t smem = shared_cluster_bytes<float>(std::int64_t{T} * K * 4);

@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(T)
       __threadfence();  // the count before the states
     }
     __syncthreads();
-    const State s = merge_chunks<T, KernelMutation::None>(chunk_states + row * C, C, c);
+    const State s = merge_chunks<T, FastSchedule>(chunk_states + row * C, C, c);
     const float m_part = load_state_cg(chunk_states + j).s.m;
     const float scale = fast_part_scale(m_part, s);
     if (c == 0 && t == 0) row_state[row] = s;
@@ -316,10 +316,10 @@ void streamed_split_rows(const char* shape, std::int64_t M, std::int64_t n, std:
   OSVS_CUDA_CHECK(cudaMemset(counters, 0, (M + 2) * sizeof(unsigned)));
   fill_values<<<1024, 256>>>(x, static_cast<std::int64_t>(N));
   OSVS_CUDA_CHECK(cudaGetLastError());
-  fast_chunk_state_kernel<float, T, kK, KernelMutation::None>
+  fast_chunk_state_kernel<float, T, kK, FastSchedule>
       <<<static_cast<unsigned>(W), T>>>(x, n, C, states);
   OSVS_CUDA_CHECK(cudaGetLastError());
-  fast_chunk_output_kernel<float, T, kK, KernelMutation::None>
+  fast_chunk_output_kernel<float, T, kK, FastSchedule>
       <<<static_cast<unsigned>(W), T>>>(x, y_ref, row_state, n, C, states);
   OSVS_CUDA_CHECK(cudaGetLastError());
   const auto launch = [&](const float* in, float* out) {

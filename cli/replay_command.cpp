@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "osvs/kernels/executor.h"
+#include "osvs/mutation/kernel_mutants.h"
 #include "osvs/properties/registry.h"
 #include "osvs/replay/print.h"
 #include "osvs/replay/replay.h"
@@ -29,6 +30,9 @@ int run_replay(const ReplayOptions& opt) {
     fmt::print(stderr, "osvs replay: no {} executor: {}\n", opt.executor, why_not);
     return 2;
   }
+  // A mutation run's counterexamples name the kernel mutant they were found on (the key
+  // "mutation"): with the mutants registered they replay on it.
+  mutation::register_kernel_mutants();
   std::vector<std::filesystem::path> paths(opt.files.begin(), opt.files.end());
   paths.insert(paths.end(), opt.dirs.begin(), opt.dirs.end());
   fmt::print("replaying on {}: {}\n\n", executor->name(), executor->describe());

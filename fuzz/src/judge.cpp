@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "osvs/properties/check_case.h"
 #include "osvs/replay/case_io.h"
 #include "osvs/replay/print.h"
 
@@ -12,7 +13,7 @@ Judgement judge(const PropertyInfo& p, const Case& c, Executor& ex) {
   Judgement j;
   j.claimed = p.claimed(c);
   try {
-    j.verdict = p.check(c, ex);
+    j.verdict = check_case(p, c, ex);
   } catch (const std::exception& e) {
     j.threw = true;
     j.verdict = Verdict::fail(std::string("the property threw: ") + e.what());

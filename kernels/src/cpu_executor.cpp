@@ -1,34 +1,16 @@
 // The CPU model: every kernel's reduction order replayed on the host (block_schedule.h), with the
-// same combine operators and exp as the device code. A combine's orders are its registry entry's
-// host model (combine_entry.h), instantiated for its type where it was registered.
+// same combine operators and exp as the device code. A softmax kernel's order is its model
+// function (softmax_kernel_fns.h; the built-in ones: builtin_softmax_kernels.cpp); a combine's
+// orders are its registry entry's host model (combine_entry.h), instantiated for its type where
+// it was registered.
 #include <string>
 
-#include "osvs/kernels/algebras.h"
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/executor.h"
-#include "osvs/kernels/fast_model.h"
 
 namespace osvs {
 namespace {
-
-void two_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
-  if (!modelled_on_cpu(b.mutation))
-    throw InvalidLaunch(std::string("kernel mutation ") + to_string(b.mutation) +
-                        " exists only on the device (a race, uninitialised shared memory or "
-                        "2^31 elements); the CPU model cannot replay it");
-  b.combine.op().host.two_pass_rows(b, r);
-}
-
-void three_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
-  for (std::int64_t i = 0; i < b.rows; ++i) {
-    const float* row = b.x.data() + i * b.cols;
-    const float m = model_block_reduce(row, b.cols, b.block, MaxAlg{});
-    const float d = model_block_reduce(row, b.cols, b.block, SumExpAlg{m});
-    r.row_state[i] = State{m, d};
-    for (std::int64_t j = 0; j < b.cols; ++j) r.y[i * b.cols + j] = softmax_output(row[j], m, d);
-  }
-}
 
 class CpuExecutor final : public Executor {
  public:
@@ -39,17 +21,15 @@ class CpuExecutor final : public Executor {
            (OSVS_MODEL_FMAD ? ", device FMA contraction modelled)" : ", no FMA contraction)");
   }
 
-  SoftmaxResult softmax(const SoftmaxBatch& b) override {
+  SoftmaxResult run_softmax(const SoftmaxKernelFns& kernel, const SoftmaxBatch& b) override {
     validate(b);
+    if (kernel.model == nullptr)
+      throw InvalidLaunch(std::string("kernel ") + kernel.name +
+                          " exists only on the device: the CPU model cannot replay it");
     SoftmaxResult r;
     r.y.resize(static_cast<std::size_t>(b.rows * b.cols));
     r.row_state.resize(static_cast<std::size_t>(b.rows));
-    if (b.kernel == KernelKind::TwoPass)
-      two_pass_rows(b, r);
-    else if (b.kernel == KernelKind::Fast)
-      fast_model_rows(b, r);
-    else
-      three_pass_rows(b, r);
+    kernel.model(b, r);
     return r;
   }
 

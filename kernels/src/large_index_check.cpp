@@ -8,11 +8,9 @@
 
 namespace osvs {
 
-LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
-                                    KernelKind kernel) {
+LargeIndexOutcome check_large_index(Executor& executor, KernelKind kernel) {
   constexpr std::int64_t kRows = 65537, kCols = 32768;  // rows * cols = 2^31 + 2^15
   SoftmaxBatch big{kernel, CombineKind::Hardened, 256, kRows, kCols, {}};
-  big.mutation = mutation;
   big.x.resize(static_cast<std::size_t>(kRows * kCols));
   // Row r holds a ramp whose slope depends on r, so rows read at a wrong offset give other bits.
   for (std::int64_t r = 0; r < kRows; ++r) {

@@ -39,11 +39,6 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
 
 void validate(const SoftmaxBatch& b) {
   validate_shape(b.kernel, b.combine, b.block, b.rows, b.cols);
-  if (b.mutation != KernelMutation::None &&
-      (b.kernel != mutated_kernel(b.mutation) || b.combine != CombineKind::Hardened))
-    throw InvalidLaunch(std::string("kernel mutation ") + to_string(b.mutation) +
-                        " applies to the " + to_string(mutated_kernel(b.mutation)) +
-                        " kernel with the hardened combine only");
   if (static_cast<std::int64_t>(b.x.size()) != b.rows * b.cols)
     throw InvalidLaunch("input has " + std::to_string(b.x.size()) + " values, shape " +
                         std::to_string(b.rows) + "x" + std::to_string(b.cols) + " needs " +

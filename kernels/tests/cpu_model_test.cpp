@@ -89,22 +89,33 @@ struct ExpressionAlg {
   }
 };
 
-// model_warp_reduce computes only the lanes lane 0 depends on: lane 0's tree is the full
-// shuffle tree's (every lane, a partner beyond lane 31 being the lane itself), with either first
-// offset.
-TEST(CpuModel, TheWarpTreeOfLaneZeroIsTheFullTreesLaneZero) {
-  for (const KernelMutation mut : {KernelMutation::None, KernelMutation::ShuffleFromOffset8}) {
-    std::array<std::string, 32> lanes;
-    for (int l = 0; l < 32; ++l) lanes[l] = std::to_string(l);
-    std::array<std::string, 32> full = lanes;
-    for (int off = mut == KernelMutation::None ? 16 : 8; off > 0; off /= 2) {
-      std::array<std::string, 32> next;
-      for (int l = 0; l < 32; ++l)
-        next[l] = "(" + full[l] + " " + full[l + off < 32 ? l + off : l] + ")";
-      full = next;
-    }
-    EXPECT_EQ(model_warp_reduce(lanes, ExpressionAlg{}, mut), full[0]);
+/// A schedule whose shuffle trees start at offset 8 (the other members as written): a first
+/// offset below 16, on which model_warp_reduce's lane-0 shortcut must hold too.
+struct FirstShuffleOffset8 : BlockSchedule {
+  static constexpr int kFirstShuffleOffset = 8;
+};
+
+/// Lane 0 of the full shuffle tree from `first_offset` down (every lane, a partner beyond lane 31
+/// being the lane itself), spelled out as an expression.
+std::string full_tree_lane0(int first_offset) {
+  std::array<std::string, 32> full;
+  for (int l = 0; l < 32; ++l) full[l] = std::to_string(l);
+  for (int off = first_offset; off > 0; off /= 2) {
+    std::array<std::string, 32> next;
+    for (int l = 0; l < 32; ++l)
+      next[l] = "(" + full[l] + " " + full[l + off < 32 ? l + off : l] + ")";
+    full = next;
   }
+  return full[0];
+}
+
+// model_warp_reduce computes only the lanes lane 0 depends on: lane 0's tree is the full
+// shuffle tree's, with either first offset.
+TEST(CpuModel, TheWarpTreeOfLaneZeroIsTheFullTreesLaneZero) {
+  std::array<std::string, 32> lanes;
+  for (int l = 0; l < 32; ++l) lanes[l] = std::to_string(l);
+  EXPECT_EQ(model_warp_reduce(lanes, ExpressionAlg{}), full_tree_lane0(16));
+  EXPECT_EQ(model_warp_reduce<FirstShuffleOffset8>(lanes, ExpressionAlg{}), full_tree_lane0(8));
 }
 
 TEST(CpuModel, ShuffleTreeLanesOutOfRangeCombineWithThemselves) {

@@ -1,7 +1,7 @@
 // The fast kernel on the GPU against its CPU model: every layout of fast_plan.h (a warp, a block,
 // a cluster of 2 ... 8 blocks, a split row), tails of every length, rows not 16-byte aligned, rows
-// staged into shared memory by bulk copies and rows loaded into registers, both ways a split row's
-// chunk states meet (cooperative, two launches), and the fast-kernel mutations.
+// staged into shared memory by bulk copies and rows loaded into registers, and both ways a split
+// row's chunk states meet (cooperative, two launches); the fast-kernel mutants: mutation/tests.
 // In the portable-exp build the GPU equals the model bit for bit; otherwise the exact row maxima
 // are compared. Skips without a device.
 #include <gtest/gtest.h>
@@ -27,23 +27,6 @@ namespace osvs {
 namespace {
 
 class FastAgreement : public ExecutorPair {};
-
-/// Bitwise in every build: the fast kernel's exp is portable_expf on both executors
-/// (exp_functors.h). Returns the number of differing outputs.
-std::size_t compare(const SoftmaxResult& g, const SoftmaxResult& c, const std::string& what) {
-  EXPECT_EQ(g.y.size(), c.y.size()) << what;
-  EXPECT_EQ(g.row_state.size(), c.row_state.size()) << what;
-  std::size_t bad = 0;
-  for (std::size_t r = 0; r < g.row_state.size() && r < c.row_state.size(); ++r) {
-    EXPECT_EQ(float_bits(g.row_state[r].m), float_bits(c.row_state[r].m)) << what << " row " << r;
-    EXPECT_EQ(float_bits(g.row_state[r].d), float_bits(c.row_state[r].d)) << what << " row " << r;
-  }
-  for (std::size_t i = 0; i < g.y.size() && i < c.y.size(); ++i)
-    if (float_bits(g.y[i]) != float_bits(c.y[i]) && bad++ == 0)
-      ADD_FAILURE() << what << ": first differing y[" << i << "] gpu " << std::hexfloat << g.y[i]
-                    << " cpu " << c.y[i];
-  return bad;
-}
 
 const std::int64_t kShapes[][2] = {
     {3, 0},
@@ -85,18 +68,8 @@ TEST_F(FastAgreement, EveryLayoutAndTail) {
                          s[1],
                          mixed_rows(s[0], s[1], static_cast<std::uint32_t>(s[1]))};
     const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]);
-    EXPECT_EQ(compare(gpu_->softmax(b), cpu_->softmax(b), what), 0u) << what;
+    EXPECT_EQ(differing_outputs(gpu_->softmax(b), cpu_->softmax(b), what), 0u) << what;
   }
-}
-
-TEST_F(FastAgreement, MutationsMatchTheModel) {
-  for (KernelMutation m : kFastKernelMutations)
-    for (std::int64_t n : {std::int64_t{1023}, 3 * kFastChunkElems + 3, 3 * kFastChunkElems,
-                           kFastClusterRowMax + 3 * kFastChunkElems}) {
-      SoftmaxBatch b{KernelKind::Fast, CombineKind::Hardened, 256, 2, n, mixed_rows(2, n, 8)};
-      b.mutation = m;
-      EXPECT_EQ(compare(gpu_->softmax(b), cpu_->softmax(b), to_string(m)), 0u) << to_string(m);
-    }
 }
 
 #if defined(OSVS_WITH_CUDA)
@@ -138,7 +111,7 @@ TEST_F(FastAgreement, BothSplitPathsGiveTheModelsBits) {
     for (auto path : {cuda::FastSplitPath::Cooperative, cuda::FastSplitPath::TwoLaunch}) {
       const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]) + " " +
                                cuda::describe_fast_launch(s[0], s[1], path).path;
-      EXPECT_EQ(compare(launch_on_path(b, path), c, what), 0u) << what;
+      EXPECT_EQ(differing_outputs(launch_on_path(b, path), c, what), 0u) << what;
     }
   }
 }

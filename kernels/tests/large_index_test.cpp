@@ -17,7 +17,7 @@ TEST(LargeIndex, HardenedKernelAddressesBeyond2To31) {
   std::string why;
   auto gpu = make_cuda_executor(&why);
   if (!gpu) GTEST_SKIP() << "GPU test skipped: " << why;
-  const LargeIndexOutcome r = check_large_index(*gpu, KernelMutation::None);
+  const LargeIndexOutcome r = check_large_index(*gpu);
   EXPECT_TRUE(r.ok) << r.explanation;
 }
 
@@ -26,7 +26,7 @@ TEST(LargeIndex, FastKernelAddressesBeyond2To31) {
   std::string why;
   auto gpu = make_cuda_executor(&why);
   if (!gpu) GTEST_SKIP() << "GPU test skipped: " << why;
-  const LargeIndexOutcome r = check_large_index(*gpu, KernelMutation::None, KernelKind::Fast);
+  const LargeIndexOutcome r = check_large_index(*gpu, KernelKind::Fast);
   EXPECT_TRUE(r.ok) << r.explanation;
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "osvs/kernels/large_index_check.h"
+#include "osvs/kernels/softmax_mutants.h"
 #include "osvs/properties/registry.h"
 #include "osvs/replay/regression.h"
 
@@ -30,9 +31,10 @@ std::string save_counterexample(const Mutant& mutant, const LawOutcome& law, Exe
 }
 
 /// The 2^31-element check: first the unmutated kernel (a control: the device must have the
-/// memory and the check must pass), then the mutant.
+/// memory and the check must pass), then the mutant in its place.
 void judge_by_large_index(const Mutant& mutant, Executor& executor, MutantResult& out) {
-  const LargeIndexOutcome control = check_large_index(executor, KernelMutation::None);
+  const KernelKind kernel = mutant.configuration.kernel;
+  const LargeIndexOutcome control = check_large_index(executor, kernel);
   if (!control.ok) {
     out.status = MutantStatus::Error;
     out.reason =
@@ -41,7 +43,8 @@ void judge_by_large_index(const Mutant& mutant, Executor& executor, MutantResult
         control.explanation;
     return;
   }
-  const LargeIndexOutcome o = check_large_index(executor, mutant.configuration.mutation);
+  const LargeIndexOutcome o =
+      check_large_index(*mutant_executor(executor, mutant.kernel->entry), kernel);
   out.laws_tried = 1;
   out.cases_to_kill = out.cases_total = 1;
   out.status = o.ok ? MutantStatus::Survived : MutantStatus::Killed;

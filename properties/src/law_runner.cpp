@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "osvs/kernels/hex.h"
+#include "osvs/properties/check_case.h"
 #include "osvs/properties/registry.h"
 
 namespace rc::detail {
@@ -65,7 +66,7 @@ class BoundedListener final : public rc::detail::TestListener {
 
 Verdict evaluate(const PropertyInfo& p, const Case& c, Executor& executor) {
   try {
-    return p.check(c, executor);
+    return check_case(p, c, executor);
   } catch (const std::exception& e) {
     return Verdict::fail(std::string("the property threw: ") + e.what());
   }

@@ -23,7 +23,7 @@ void tag_rows(const Case& c) {
 }
 
 gen::Config config_of(const Case& configuration) {
-  return {configuration.kernel, configuration.combine, configuration.mutation};
+  return {configuration.kernel, configuration.combine, configuration.mutant};
 }
 
 }  // namespace
@@ -60,7 +60,7 @@ std::vector<LawSpec> softmax_laws(const Case& configuration) {
 
 std::vector<LawSpec> law_suite(const Case& configuration) {
   std::vector<LawSpec> laws;
-  if (configuration.kernel == KernelKind::TwoPass && configuration.mutation == KernelMutation::None)
+  if (configuration.kernel == KernelKind::TwoPass && configuration.mutant.empty())
     laws = combine_laws(configuration.combine);
   for (LawSpec& law : softmax_laws(configuration)) laws.push_back(std::move(law));
   return laws;

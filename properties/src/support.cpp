@@ -22,7 +22,6 @@ SoftmaxBatch batch_of(const Case& c, const std::vector<std::vector<float>>& rows
   b.kernel = c.kernel;
   b.combine = c.combine;
   b.block = c.block;
-  b.mutation = c.mutation;
   b.rows = static_cast<std::int64_t>(rows.size());
   b.cols = rows.empty() ? 0 : static_cast<std::int64_t>(rows.front().size());
   for (const auto& r : rows) {

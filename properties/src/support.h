@@ -25,7 +25,7 @@ std::string hex(State s);
 /// Bits of a float, so that NaN == NaN of the same payload and -0 != +0.
 std::uint32_t bits(float x);
 
-/// A batch of the Case's configuration (kernel, combine, block, mutation) holding `rows` (all of
+/// A batch of the Case's configuration (kernel, combine, block) holding `rows` (all of
 /// one length; throws otherwise).
 SoftmaxBatch batch_of(const Case& c, const std::vector<std::vector<float>>& rows);
 

@@ -26,7 +26,7 @@ std::string first_values(const std::vector<float>& row) {
 std::string summarize_case(const Case& c) {
   std::string s = std::string("kernel ") + to_string(c.kernel) + ", combine " +
                   to_string(c.combine) + ", block " + std::to_string(c.block);
-  if (c.mutation != KernelMutation::None) s += std::string(", mutation ") + to_string(c.mutation);
+  if (!c.mutant.empty()) s += ", mutation " + c.mutant;
   if (!c.rows.empty()) {
     s += "; " + std::to_string(c.rows.size()) + " row(s) of " +
          std::to_string(c.rows.front().size()) + " (";

@@ -17,7 +17,7 @@ struct Faults {
   std::function<State(State, State, State)> combine;
   /// Applied to each warp_reduce and harness root.
   std::function<State(State)> root;
-  /// Applied to softmax results: (call number from 0, batch, result).
+  /// Applied to softmax results (of whichever kernel ran): (call number from 0, batch, result).
   std::function<void(int, const SoftmaxBatch&, SoftmaxResult&)> softmax;
 };
 
@@ -28,8 +28,8 @@ class PerturbingExecutor final : public Executor {
   bool is_gpu() const override { return false; }
   std::string describe() const override { return "CPU model with a deliberate fault"; }
 
-  SoftmaxResult softmax(const SoftmaxBatch& b) override {
-    SoftmaxResult r = model_->softmax(b);
+  SoftmaxResult run_softmax(const SoftmaxKernelFns& kernel, const SoftmaxBatch& b) override {
+    SoftmaxResult r = model_->run_softmax(kernel, b);
     if (faults_.softmax) faults_.softmax(calls_, b, r);
     ++calls_;
     return r;

@@ -31,7 +31,7 @@ LawRun drive_law(const LawSpec& law, Executor& executor, const RunLimits& limits
                  std::ostream& out);
 
 /// Runs `law` of the suite on the selected executor as described above, judged by what
-/// `configuration` (the family's kernel, combine and mutation) claims; fails (or skips) the
+/// `configuration` (the family's kernel, combine and mutant) claims; fails (or skips) the
 /// current test on an unexpected outcome.
 void expect_law(const LawSpec& law, const Case& configuration);
 

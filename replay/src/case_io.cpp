@@ -4,10 +4,12 @@
 
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "json_field.h"
+#include "osvs/kernels/softmax_mutants.h"
 #include "osvs/replay/hex_float.h"
 
 namespace osvs {
@@ -68,8 +70,8 @@ json to_json(const Case& c) {
   json doc = {
       {"kernel", to_string(c.kernel)}, {"combine", to_string(c.combine)}, {"block", c.block}};
   // Written only for mutation runs, so that the files (and content ids) of the kernels under test
-  // stay as they were before the field existed; a reader takes a missing field as "none".
-  if (c.mutation != KernelMutation::None) doc["mutation"] = to_string(c.mutation);
+  // stay as they were before the field existed; a reader takes a missing field as no mutant.
+  if (!c.mutant.empty()) doc["mutation"] = c.mutant;
   doc["rows"] = rows;
   doc["states"] = states;
   doc["schedules"] = schedules;
@@ -93,11 +95,13 @@ Case case_from(const JsonField& f) {
   if (!op) combine.fail("unknown combine \"" + combine.as_string() + "\"");
   c.combine = *op;
   c.block = f.at("block").as_int32();
-  if (f.has("mutation")) {
+  if (f.has("mutation")) {  // a mutant of the softmax-mutant registry (mutation/ fills it)
     const JsonField mutation = f.at("mutation");
-    const auto m = parse_mutation(mutation.as_string());
-    if (!m) mutation.fail("unknown kernel mutation \"" + mutation.as_string() + "\"");
-    c.mutation = *m;
+    try {
+      c.mutant = find_softmax_mutant(mutation.as_string()).name;
+    } catch (const std::invalid_argument& e) {
+      mutation.fail(e.what());
+    }
   }
   for (const JsonField& r : f.at("rows").elements()) c.rows.push_back(r.as_floats());
   for (const JsonField& s : f.at("states").elements()) c.states.push_back(state_from(s));

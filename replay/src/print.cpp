@@ -48,9 +48,7 @@ void append_schedule(std::string& out, std::size_t index, const HarnessCase& h) 
 void append_input(std::string& out, const Case& c) {
   fmt::format_to(std::back_inserter(out), "  kernel {}, combine {}, block {}{}\n",
                  to_string(c.kernel), to_string(c.combine), c.block,
-                 c.mutation == KernelMutation::None
-                     ? ""
-                     : fmt::format(", kernel mutation {}", to_string(c.mutation)));
+                 c.mutant.empty() ? "" : fmt::format(", kernel mutation {}", c.mutant));
   for (std::size_t i = 0; i < c.rows.size(); ++i)
     append_row(out, fmt::format("row {}", i), c.rows[i]);
   for (std::size_t i = 0; i < c.states.size(); ++i)

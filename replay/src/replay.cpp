@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "osvs/properties/check_case.h"
 #include "osvs/replay/case_io.h"
 
 namespace osvs {
@@ -73,7 +74,7 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
     return o;
   }
   try {
-    o.verdict = property->check(r.input, executor);
+    o.verdict = check_case(*property, r.input, executor);
   } catch (const std::exception& e) {
     o.message = file.string() + ": property \"" + r.property + "\" threw: " + e.what();
     return o;

@@ -32,7 +32,9 @@ class FakeGpuExecutor final : public Executor {
   const char* name() const override { return "cuda"; }
   bool is_gpu() const override { return true; }
   std::string describe() const override { return "stand-in GPU"; }
-  SoftmaxResult softmax(const SoftmaxBatch&) override { throw std::logic_error("not a GPU"); }
+  SoftmaxResult run_softmax(const SoftmaxKernelFns&, const SoftmaxBatch&) override {
+    throw std::logic_error("not a GPU");
+  }
   std::vector<State> combine_pairs(CombineKind, const std::vector<State>&,
                                    const std::vector<State>&) override {
     throw std::logic_error("not a GPU");

@@ -1,7 +1,5 @@
 // The CUDA executor: launches the real kernels. Every runtime call's status is checked.
-#include <iterator>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "cuda_check.cuh"
@@ -35,9 +33,11 @@ class CudaExecutor final : public Executor {
   bool is_gpu() const override { return true; }
   std::string describe() const override { return description_; }
 
-  SoftmaxResult softmax(const SoftmaxBatch& b) override {
+  SoftmaxResult run_softmax(const SoftmaxKernelFns& kernel, const SoftmaxBatch& b) override {
     select_device();
     validate(b);
+    if (kernel.launch == nullptr)
+      throw InvalidLaunch(std::string("kernel ") + kernel.name + " has no device code");
     SoftmaxResult r;
     r.y.resize(static_cast<std::size_t>(b.rows * b.cols));
     r.row_state.resize(static_cast<std::size_t>(b.rows));
@@ -48,8 +48,8 @@ class CudaExecutor final : public Executor {
     cuda::StreamBuffer<float> x(b.x.size(), stream), y(r.y.size(), stream);
     cuda::StreamBuffer<State> s(r.row_state.size(), stream);
     x.upload(b.x.data());
-    cuda::launch_softmax(b.kernel, b.combine, b.block, x.get(), y.get(), s.get(), b.rows, b.cols,
-                         stream, b.mutation);
+    kernel.launch(SoftmaxLaunch{b.kernel, b.combine, b.block, x.get(), y.get(), s.get(), b.rows,
+                                b.cols, stream});
     cuda::check_stream_launch("softmax kernel", stream);
     y.download(r.y.data());
     s.download(r.row_state.data());
@@ -145,52 +145,18 @@ class CudaExecutor final : public Executor {
 
 namespace cuda {
 
-namespace {
-/// The hardened 2-pass kernel with the structural mutation M (mutation runs only). Int32Index is
-/// the kernel's index type itself: int rows and columns instead of int64.
-template <int B, KernelMutation M>
-void launch_mutant(dim3 grid, cudaStream_t stream, const float* x, float* y, State* row_state,
-                   std::int64_t rows, std::int64_t cols) {
-  if constexpr (M == KernelMutation::Int32Index)
-    online_two_pass<HardenedCombine, B, int>
-        <<<grid, B, 0, stream>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
-  else
-    online_two_pass<HardenedCombine, B, std::int64_t, M>
-        <<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-}
-
-/// Launches the mutant of `mutation`: a fold over kAllKernelMutations, so that every mutation
-/// cases.h lists has its launch.
-template <int B, std::size_t... I>
-void launch_mutant(KernelMutation mutation, std::index_sequence<I...>, dim3 grid,
-                   cudaStream_t stream, const float* x, float* y, State* row_state,
-                   std::int64_t rows, std::int64_t cols) {
-  const bool launched =
-      ((mutation == kAllKernelMutations[I] &&
-        (launch_mutant<B, kAllKernelMutations[I]>(grid, stream, x, y, row_state, rows, cols),
-         true)) ||
-       ...);
-  if (!launched) throw InvalidLaunch("unknown kernel mutation");
-}
-}  // namespace
-
 void launch_softmax(KernelKind kernel, CombineKind combine, int block, const float* x, float* y,
-                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr,
-                    KernelMutation mutation) {
+                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr) {
   if (rows == 0) return;
   if (kernel == KernelKind::Fast) {  // its plan picks its own block size (fast_plan.h)
-    launch_fast_softmax(x, y, row_state, rows, cols, nullptr, stream_ptr, FastSplitPath::Auto,
-                        mutation);
+    launch_fast_softmax(x, y, row_state, rows, cols, nullptr, stream_ptr, FastSplitPath::Auto);
     return;
   }
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   const dim3 grid(static_cast<unsigned>(rows));
   dispatch_block(block, [&](auto block_size) {
     constexpr int B = decltype(block_size)::value;
-    if (mutation != KernelMutation::None) {
-      launch_mutant<B>(mutation, std::make_index_sequence<std::size(kAllKernelMutations)>{}, grid,
-                       stream, x, y, row_state, rows, cols);
-    } else if (kernel == KernelKind::ThreePass) {
+    if (kernel == KernelKind::ThreePass) {
       safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
     } else {
       device_ops(combine).two_pass(B, x, y, row_state, rows, cols, stream);

@@ -4,7 +4,9 @@
 // (the stride loop), each warp folds its 32 lanes with the __shfl_down_sync tree, lane 0 of each
 // warp stores to shared memory, and warp 0 folds those NUM_WARPS values with the same tree (lanes
 // beyond NUM_WARPS start from the initial state). The device code (src/cuda/block_reduce.cuh) and
-// the CPU model below follow this order step for step; the algebra decides what a step computes:
+// the CPU model below follow this order step for step, both templates over a schedule policy
+// (block_schedule_policy.h: BlockSchedule is the order as written) whose members they read alike;
+// the algebra decides what a step computes:
 //
 //   Alg::value_type              what is reduced (State for online softmax, float for 3-pass)
 //   Alg::initial()               a thread's starting value
@@ -19,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "osvs/kernels/cases.h"
+#include "osvs/kernels/block_schedule_policy.h"
 #include "osvs/kernels/index_loop.h"
 
 namespace osvs {
@@ -33,10 +35,10 @@ inline constexpr bool is_supported_block(int b) {
   return false;
 }
 
-/// One warp's __shfl_down_sync tree: offsets 16, 8, 4, 2, 1. A lane whose partner lane + offset
-/// is >= 32 receives its own value (what __shfl_down_sync returns) and combines with it.
-/// Returns lane 0's value.
-/// (Mutations ShuffleFromOffset8 and ShuffleUp change the offsets and the direction.)
+/// One warp's shuffle tree under Schedule: offsets kFirstShuffleOffset, then halved down to 1
+/// (16, 8, 4, 2, 1 as written). Shuffling down, a lane whose partner lane + offset is >= 32
+/// receives its own value (what __shfl_down_sync returns) and combines with it; shuffling up, a
+/// lane whose partner lane - offset is < 0 likewise. Returns lane 0's value.
 ///
 /// Only lane 0's result is returned, so a downward tree computes only the lanes it depends on:
 /// after the step of offset 1 lane 0 depends on lanes [0, 2) of the step before, and by induction
@@ -44,30 +46,30 @@ inline constexpr bool is_supported_block(int b) {
 /// Since o <= 16, lane + o < 32 on those lanes: none of them is a lane that combines with itself,
 /// and each computes exactly what the full step computes on it (31 combines instead of 160 for
 /// offsets 16 ... 1; the same value of lane 0, bit for bit).
-template <class Alg>
+template <class Schedule = BlockSchedule, class Alg>
 typename Alg::value_type model_warp_reduce(std::array<typename Alg::value_type, kWarpSize> lanes,
-                                           const Alg& alg,
-                                           KernelMutation mut = KernelMutation::None) {
-  const int first = mut == KernelMutation::ShuffleFromOffset8 ? 8 : kWarpSize / 2;
-  if (mut != KernelMutation::ShuffleUp) {
-    for (int offset = first; offset > 0; offset >>= 1)
+                                           const Alg& alg) {
+  constexpr int kFirst = Schedule::kFirstShuffleOffset;
+  if constexpr (Schedule::kShuffleDown) {
+    for (int offset = kFirst; offset > 0; offset >>= 1)
       for (int lane = 0; lane < offset; ++lane)  // in place: lane reads lane + offset > lane
         lanes[lane] = alg.combine(lanes[lane], lanes[lane + offset]);
     return lanes[0];
-  }
-  for (int offset = first; offset > 0; offset >>= 1) {  // ShuffleUp: every lane, as the device
-    auto next = lanes;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      const int src = lane - offset >= 0 ? lane - offset : lane;
-      next[lane] = alg.combine(lanes[lane], lanes[src]);
+  } else {
+    for (int offset = kFirst; offset > 0; offset >>= 1) {  // every lane, as the device
+      auto next = lanes;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        const int src = lane - offset >= 0 ? lane - offset : lane;
+        next[lane] = alg.combine(lanes[lane], lanes[src]);
+      }
+      lanes = next;
     }
-    lanes = next;
+    return lanes[0];
   }
-  return lanes[0];
 }
 
 /// Result of a block reduction: the row's value and each warp's own value (lane 0 after the
-/// warp's tree), which the PerWarpDivisor mutation uses in pass 2.
+/// warp's tree), by which pass 2 divides under a schedule that does not divide by the row's.
 template <class V>
 struct BlockReduction {
   V row;
@@ -75,15 +77,15 @@ struct BlockReduction {
   int num_warps;
 };
 
-/// The whole block's reduction of one row of n elements with block size `block`. The threads'
-/// stride loops are independent: `loops` may run them concurrently (same result).
-template <class Alg>
+/// The whole block's reduction of one row of n elements with block size `block`, under Schedule
+/// (its shuffle trees and the end of its stride loops). The threads' stride loops are
+/// independent: `loops` may run them concurrently (same result).
+template <class Schedule = BlockSchedule, class Alg>
 BlockReduction<typename Alg::value_type> model_block_reduce_detail(
-    const float* row, std::int64_t n, int block, const Alg& alg,
-    KernelMutation mut = KernelMutation::None, const IndexLoop* loops = nullptr) {
+    const float* row, std::int64_t n, int block, const Alg& alg, const IndexLoop* loops = nullptr) {
   using V = typename Alg::value_type;
   const int num_warps = (block + kWarpSize - 1) / kWarpSize;
-  const std::int64_t end = mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
+  const std::int64_t end = !Schedule::kLoopToRowEnd && n > 0 ? n - 1 : n;
   BlockReduction<V> r{};
   r.num_warps = num_warps;
   std::vector<V> thread_values(static_cast<std::size_t>(num_warps) * kWarpSize);
@@ -96,20 +98,20 @@ BlockReduction<typename Alg::value_type> model_block_reduce_detail(
     std::array<V, kWarpSize> lanes;
     for (int lane = 0; lane < kWarpSize; ++lane)
       lanes[lane] = thread_values[static_cast<std::size_t>(warp) * kWarpSize + lane];
-    r.warp[warp] = model_warp_reduce(lanes, alg, mut);
+    r.warp[warp] = model_warp_reduce<Schedule>(lanes, alg);
   }
   std::array<V, kWarpSize> lanes;
   for (int lane = 0; lane < kWarpSize; ++lane)
     lanes[lane] = lane < num_warps ? r.warp[lane] : alg.initial();
-  r.row = model_warp_reduce(lanes, alg, mut);
+  r.row = model_warp_reduce<Schedule>(lanes, alg);
   return r;
 }
 
-/// The row's value of model_block_reduce_detail.
+/// The row's value of model_block_reduce_detail, in the order as written.
 template <class Alg>
 typename Alg::value_type model_block_reduce(const float* row, std::int64_t n, int block,
                                             const Alg& alg, const IndexLoop* loops = nullptr) {
-  return model_block_reduce_detail(row, n, block, alg, KernelMutation::None, loops).row;
+  return model_block_reduce_detail(row, n, block, alg, loops).row;
 }
 
 }  // namespace osvs

@@ -23,6 +23,7 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/harness_model.h"
+#include "osvs/kernels/two_pass_model.h"
 
 namespace osvs {
 namespace detail {
@@ -56,22 +57,6 @@ State host_harness_case(const HarnessCase& c, std::vector<State>* chunk_states) 
   return model_harness_case(c, OnlineAlg<Op>{}, chunk_states);
 }
 
-/// The 2-pass kernel's order (cuda/softmax_kernels.cuh, online_two_pass) on the host.
-template <class Op>
-void host_two_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
-  const OnlineAlg<Op> alg;
-  for (std::int64_t i = 0; i < b.rows; ++i) {
-    const float* row = b.x.data() + i * b.cols;
-    const auto red = model_block_reduce_detail(row, b.cols, b.block, alg, b.mutation);
-    r.row_state[i] = red.row;
-    for (std::int64_t j = 0; j < b.cols; ++j) {
-      const int warp = static_cast<int>(j % b.block) / kWarpSize;
-      const State s = b.mutation == KernelMutation::PerWarpDivisor ? red.warp[warp] : red.row;
-      r.y[i * b.cols + j] = Op::output(row[j], s);
-    }
-  }
-}
-
 template <class Op>
 constexpr void check_declarations() {
   static_assert(std::is_convertible_v<decltype(Op::kName), const char*>,
@@ -101,10 +86,9 @@ constexpr void check_declarations() {
 /// The CPU model of every order, for Op.
 template <class Op>
 constexpr CombineHostOps host_ops_of() {
-  return {&detail::host_initial<Op>,      &detail::host_lift<Op>,
-          &detail::host_combine<Op>,      &detail::host_output<Op>,
-          &detail::host_warp_reduce<Op>,  &detail::host_harness_case<Op>,
-          &detail::host_two_pass_rows<Op>};
+  return {&detail::host_initial<Op>, &detail::host_lift<Op>,        &detail::host_combine<Op>,
+          &detail::host_output<Op>,  &detail::host_warp_reduce<Op>, &detail::host_harness_case<Op>,
+          &model_two_pass_rows<Op>};
 }
 
 /// The registry entry of Op. `device`: OSVS_COMBINE_DEVICE_OPS(Op, ...) in the registering file

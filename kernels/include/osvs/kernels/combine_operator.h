@@ -27,7 +27,7 @@ struct CombineHostOps {
   State (*warp_reduce)(const State* lanes);
   /// A harness case's root (and, when asked, its chunk states).
   State (*harness_case)(const HarnessCase& c, std::vector<State>* chunk_states);
-  /// The 2-pass kernel's outputs and row states for a validated batch (mutations included).
+  /// The 2-pass kernel's outputs and row states for a validated batch (model_two_pass_rows).
   void (*two_pass_rows)(const SoftmaxBatch& b, SoftmaxResult& r);
 };
 

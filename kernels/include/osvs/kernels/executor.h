@@ -3,6 +3,11 @@
 // Two implementations with one contract: `cuda` launches the real kernels on a GPU; `cpu` replays
 // each kernel's exact reduction order on the host (block_schedule.h). With OSVS_PORTABLE_EXP the
 // two agree bit for bit; otherwise they differ only through their exp and are judged by bounds.
+//
+// A softmax kernel is a pair of functions, its device launcher and its CPU model
+// (softmax_kernel_fns.h): an executor runs any such pair with its own staging and checks
+// (run_softmax), and softmax(batch) is that applied to the kernel the executor runs for the batch
+// (softmax_kernel: the built-in kernel of batch.kernel; a mutant in a mutant_executor).
 #pragma once
 
 #include <memory>
@@ -10,6 +15,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 #include "osvs/kernels/validate.h"
 
 namespace osvs {
@@ -24,8 +30,23 @@ class Executor {
   /// Human-readable description of where the results come from (device name, model options).
   virtual std::string describe() const = 0;
 
-  /// Runs a softmax kernel over every row of the batch. Throws InvalidLaunch for bad batches.
-  virtual SoftmaxResult softmax(const SoftmaxBatch& batch) = 0;
+  /// Runs `kernel` over every row of the batch with this executor's staging and checks: the CPU
+  /// model calls kernel.model; the CUDA executor uploads x, enqueues kernel.launch on its stream
+  /// with the batch's configuration, checks the launch and downloads y and the row states. Throws
+  /// InvalidLaunch for a bad batch and for a kernel this executor cannot run (one without a CPU
+  /// model on the CPU model, one without device code on a GPU).
+  virtual SoftmaxResult run_softmax(const SoftmaxKernelFns& kernel, const SoftmaxBatch& batch) = 0;
+  /// The kernel softmax(batch) runs: the built-in kernel of batch.kernel (an executor that runs
+  /// another kernel in its place, mutant_executor, says so here; throws InvalidLaunch for a batch
+  /// it cannot run).
+  virtual const SoftmaxKernelFns& softmax_kernel(const SoftmaxBatch& batch) const {
+    return builtin_softmax_kernel(batch.kernel);
+  }
+  /// Runs the batch's softmax kernel over every row: run_softmax(softmax_kernel(batch), batch).
+  /// Throws InvalidLaunch for bad batches.
+  SoftmaxResult softmax(const SoftmaxBatch& batch) {
+    return run_softmax(softmax_kernel(batch), batch);
+  }
   /// out[i] = a[i] (+) b[i] with the given operator.
   virtual std::vector<State> combine_pairs(CombineKind op, const std::vector<State>& a,
                                            const std::vector<State>& b) = 0;

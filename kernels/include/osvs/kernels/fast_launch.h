@@ -50,15 +50,14 @@ FastLaunchInfo describe_fast_launch(std::int64_t rows, std::int64_t cols,
 /// fast_workspace_bytes(rows, cols) of zeroed device memory, or nullptr to allocate and zero it
 /// on the stream (cudaMallocAsync) for this launch. Validate the shape first
 /// (osvs::validate_shape). Throws std::runtime_error when a CUDA call fails, InvalidLaunch for a
-/// mutation of another kernel or a Cooperative path the device cannot run.
+/// Cooperative path the device cannot run.
 void launch_fast_softmax(const float* x, float* y, State* row_state, std::int64_t rows,
                          std::int64_t cols, void* workspace, void* stream,
-                         FastSplitPath path = FastSplitPath::Auto,
-                         KernelMutation mutation = KernelMutation::None);
+                         FastSplitPath path = FastSplitPath::Auto);
 
 /// The same kernel reading and writing bf16 (its bits): each input widens exactly to float, the
 /// arithmetic is launch_fast_softmax's, each output rounds once to the nearest bf16 (64-bit
-/// accesses of four elements instead of 128-bit). Row states are float. No mutations.
+/// accesses of four elements instead of 128-bit). Row states are float.
 void launch_fast_softmax_bf16(const std::uint16_t* x, std::uint16_t* y, State* row_state,
                               std::int64_t rows, std::int64_t cols, void* workspace, void* stream,
                               FastSplitPath path = FastSplitPath::Auto);

@@ -79,6 +79,10 @@
 //   Alg::thread_sum(const float* v, int V, float M)       step 3 for V values
 //   Alg::chunk_state(float M, sum_type D)                 the chunk state of step 4
 //   Alg::finish(value_type)                               the row state step 6 uses
+//
+// and over a schedule policy (fast_schedule_policy.h: FastSchedule is the order as written): the
+// CPU model below and the device kernels (kernels/src/cuda/fast/) read the same members, which
+// steps 1 and 5 follow (what is loaded, which part states each block merges).
 #pragma once
 
 #include <cstdint>
@@ -91,6 +95,7 @@
 #include "osvs/kernels/compensated_exp.h"
 #include "osvs/kernels/exp_functors.h"
 #include "osvs/kernels/fast_plan.h"
+#include "osvs/kernels/fast_schedule_policy.h"
 #include "osvs/kernels/rounded_ops.h"
 
 namespace osvs {
@@ -333,10 +338,20 @@ OSVS_HD void fast_outputs4(const float* x, float m_part, float scale, float* out
   for (int c = 0; c < 4; ++c) out[c] = fast_output_of_term(e[c], scale);
 }
 
-/// Chunk states a part's block merges (step 5): all C, or under a mutant the first C - 1 (a lost
-/// chunk) or the first c + 1 (a prefix merge).
-OSVS_HD std::int64_t fast_merge_count(std::int64_t chunks, std::int64_t c, bool lose, bool prefix) {
-  return lose ? chunks - 1 : prefix ? c + 1 : chunks;
+/// The end of the values step 1 loads under Schedule: the row's end, or where the schedule does
+/// not load the tail the end of its last whole float4 (as a vector-only loop would).
+template <class Schedule>
+OSVS_HD std::int64_t fast_loaded_end(std::int64_t n) {
+  return Schedule::kLoadTail ? n : n - n % 4;
+}
+
+/// Chunk states the block of part c merges (step 5) under Schedule (fast_schedule_policy.h):
+/// all C as written; the first C - 1 where it does not merge all chunks, the first c + 1 where it
+/// merges in a prefix's order.
+template <class Schedule>
+OSVS_HD std::int64_t fast_merge_count(std::int64_t chunks, std::int64_t c) {
+  if (!Schedule::kMergeAllChunks) return chunks - 1;
+  return Schedule::kMergeInReductionOrder ? chunks : c + 1;
 }
 
 /// Threads whose trees step 5 folds the part states over: a cluster row's warp 0 (at most 8
@@ -369,25 +384,18 @@ typename Alg::value_type model_fast_block(const std::vector<typename Alg::value_
   return model_warp_reduce(warp_v, alg);
 }
 
-/// The values thread t of chunk c holds (step 1's input): -inf past the row's end.
-/// `skip_tail` (mutation SkipTail) drops the last partial float4 as a vector-only loop would.
-inline void model_fast_gather(const float* row, std::int64_t n, const FastPlan& p,
-                              std::int64_t chunk, int t, bool skip_tail, float* v) {
+/// The values thread t of chunk c holds (step 1's input): -inf past the loaded end.
+template <class Schedule = FastSchedule>
+void model_fast_gather(const float* row, std::int64_t n, const FastPlan& p, std::int64_t chunk,
+                       int t, float* v) {
   const std::int64_t base = chunk * p.chunk_span();
-  const std::int64_t full_end = skip_tail ? n - n % 4 : n;
+  const std::int64_t full_end = fast_loaded_end<Schedule>(n);
   for (int k = 0; k < p.vec; ++k)
     for (int c = 0; c < 4; ++c) {
       const std::int64_t j = base + (std::int64_t{k} * p.threads + t) * 4 + c;
       v[k * 4 + c] = j < full_end ? row[j] : -__builtin_huge_valf();
     }
 }
-
-/// How a mutant changes the model's order (fast-kernel mutations, cases.h).
-struct FastModelMutation {
-  bool skip_tail = false;     ///< the last partial float4 of the row is never loaded
-  bool lose_chunk = false;    ///< the part merge (step 5) stops one part short
-  bool prefix_merge = false;  ///< the block of part c merges part states 0 .. c only
-};
 
 /// f(std::integral_constant<int, V>{}) for the V = count values a thread holds (4, 8, 16 or 32):
 /// the run-time count of the CPU model to the compile-time V of the per-thread steps.
@@ -407,15 +415,15 @@ auto with_thread_values(int count, F f) {
 
 /// Steps 1-2 in the block that holds part `part` of the row (a chunk, or a cluster block's
 /// span): its values, thread after thread (v), and their maximum along the block's trees.
-inline float model_fast_part_max(const float* row, std::int64_t n, const FastPlan& p,
-                                 std::int64_t part, const FastModelMutation& mut,
-                                 std::vector<float>& v) {
+template <class Schedule>
+float model_fast_part_max(const float* row, std::int64_t n, const FastPlan& p, std::int64_t part,
+                          std::vector<float>& v) {
   const auto held = static_cast<std::size_t>(p.per_thread());
   v.resize(static_cast<std::size_t>(p.threads) * held);
   std::vector<float> thread_m(static_cast<std::size_t>(p.threads));
   for (int t = 0; t < p.threads; ++t) {
     float* mine = v.data() + static_cast<std::size_t>(t) * held;
-    model_fast_gather(row, n, p, part, t, mut.skip_tail, mine);
+    model_fast_gather<Schedule>(row, n, p, part, t, mine);
     thread_m[static_cast<std::size_t>(t)] = with_thread_values(
         p.per_thread(), [&](auto V) { return fast_thread_max<decltype(V)::value>(mine); });
   }
@@ -435,12 +443,11 @@ typename Alg::sum_type model_fast_part_sum(const std::vector<float>& v, const Fa
 }
 
 /// The state of chunk `chunk` (steps 1-4).
-template <class Alg>
+template <class Schedule = FastSchedule, class Alg>
 typename Alg::value_type model_fast_chunk(const float* row, std::int64_t n, const FastPlan& p,
-                                          std::int64_t chunk, const Alg& alg,
-                                          const FastModelMutation& mut = {}) {
+                                          std::int64_t chunk, const Alg& alg) {
   std::vector<float> v;
-  const float M = model_fast_part_max(row, n, p, chunk, mut, v);
+  const float M = model_fast_part_max<Schedule>(row, n, p, chunk, v);
   return alg.chunk_state(M, model_fast_part_sum(v, p, M, alg));
 }
 
@@ -467,21 +474,20 @@ typename Alg::value_type model_fast_merge(const std::vector<typename Alg::value_
 template <class Row>
 struct FastPart {
   float m;  ///< the part's maximum (its chunk state's m: -inf masked, NaN special)
-  Row row;  ///< the merged row state (equal in every part without a mutant)
+  Row row;  ///< the merged row state (equal in every part, merged in a reduction's order)
 };
 
-/// The row's parts as the kernel computes them (FastPlan::parts, in order): every part's chunk
-/// state (steps 1-4), then every block's merge of them (step 5, over fast_merge_threads(p)
-/// threads; a mutant merges fewer).
-template <class Alg>
-auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
-                    const FastModelMutation& mut = {}) {
+/// The row's parts as the kernel computes them under Schedule (FastPlan::parts, in order): every
+/// part's chunk state (steps 1-4), then every block's merge of them (step 5, over
+/// fast_merge_threads(p) threads; fast_merge_count of them).
+template <class Schedule = FastSchedule, class Alg>
+auto model_fast_row(const float* row, std::int64_t n, const Alg& alg) {
   using V = typename Alg::value_type;
   const FastPlan p = fast_plan(n);
   const std::int64_t parts = p.parts();
   std::vector<V> chunk_v(static_cast<std::size_t>(parts));
   for (std::int64_t c = 0; c < parts; ++c)
-    chunk_v[static_cast<std::size_t>(c)] = model_fast_chunk(row, n, p, c, alg, mut);
+    chunk_v[static_cast<std::size_t>(c)] = model_fast_chunk<Schedule>(row, n, p, c, alg);
   std::vector<FastPart<decltype(alg.finish(chunk_v.front()))>> used;
   if (parts == 1) {
     used.push_back({alg.part_max(chunk_v.front()), alg.finish(chunk_v.front())});
@@ -489,13 +495,12 @@ auto model_fast_row(const float* row, std::int64_t n, const Alg& alg,
   }
   const int threads = fast_merge_threads(p);
   const auto merged = [&](std::int64_t c) {
-    return model_fast_merge(chunk_v, fast_merge_count(parts, c, mut.lose_chunk, mut.prefix_merge),
-                            threads, alg);
+    return model_fast_merge(chunk_v, fast_merge_count<Schedule>(parts, c), threads, alg);
   };
-  const V row_v = merged(0);  // the row state of every part without a prefix mutant
+  const V row_v = merged(0);  // the row state of every part, merged in a reduction's order
   for (std::int64_t c = 0; c < parts; ++c)
     used.push_back({alg.part_max(chunk_v[static_cast<std::size_t>(c)]),
-                    alg.finish(mut.prefix_merge ? merged(c) : row_v)});
+                    alg.finish(Schedule::kMergeInReductionOrder ? row_v : merged(c))});
   return used;
 }
 

@@ -1,5 +1,5 @@
-// The check behind the large-index test and the Int32Index mutant: a batch of M x N >= 2^31
-// floats whose last rows must equal, bit for bit, the same rows run alone.
+// The check behind the large-index test and mutation/'s int32_index mutant: a batch of
+// M x N >= 2^31 floats whose last rows must equal, bit for bit, the same rows run alone.
 #pragma once
 
 #include <string>
@@ -13,10 +13,11 @@ struct LargeIndexOutcome {
   std::string explanation;
 };
 
-/// Runs the hardened 2-pass kernel (with `mutation`), or the fast kernel, on a 65537 x 32768 batch
-/// (2^31 + 2^15 elements) whose rows differ, and compares rows 0, 65535 and 65536 with the same
-/// rows alone. A launch failure counts as not ok (with the CUDA error in the explanation).
-LargeIndexOutcome check_large_index(Executor& executor, KernelMutation mutation,
-                                    KernelKind kernel = KernelKind::TwoPass);
+/// Runs `kernel` with the hardened combine (the hardened 2-pass kernel, or the fast kernel) on a
+/// 65537 x 32768 batch (2^31 + 2^15 elements) whose rows differ, and compares rows 0, 65535 and
+/// 65536 with the same rows alone; the kernel is the one `executor` runs for it
+/// (Executor::softmax_kernel: a mutant in a mutant_executor). A launch failure counts as not ok
+/// (with the CUDA error in the explanation).
+LargeIndexOutcome check_large_index(Executor& executor, KernelKind kernel = KernelKind::TwoPass);
 
 }  // namespace osvs

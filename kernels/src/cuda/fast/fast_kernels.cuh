@@ -62,13 +62,13 @@ using FastAlg = OnlineAlg<FastCombine>;
 
 /// Thread t's values of the chunk at `base` of a row of n elements (fast_plan.h's layout): a
 /// vector load (128-bit for float) for each whole group of 4 of an aligned row, element loads for
-/// the tail (or for a row not aligned), -inf past the row's end. FastSkippedTail drops the last
-/// partial group.
-template <int T, int K, KernelMutation Mut, class E>
+/// the tail (or for a row not aligned), -inf past the row's end, or past the last whole group
+/// where Schedule does not load the tail.
+template <int T, int K, class Schedule, class E>
 __device__ __forceinline__ void load_chunk(const E* __restrict__ row, std::int64_t n,
                                            std::int64_t base, int t, bool vec_ok,
                                            float (&v)[4 * K]) {
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t end = fast_loaded_end<Schedule>(n);
 #pragma unroll
   for (int k = 0; k < K; ++k)
     load_group(row, base + (std::int64_t{k} * T + t) * 4, end, vec_ok, v + 4 * k);
@@ -167,12 +167,12 @@ __device__ __forceinline__ FastMergeState load_state_cg(const FastMergeState* p)
   return FastMergeState{State{v.x, v.y}, v.z, 0.0f};
 }
 
-/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished).
-template <int T, KernelMutation Mut>
+/// Step 5: the row state from its C chunk states, for the block of chunk c (step 6's, finished),
+/// merging the fast_merge_count<Schedule> first of them.
+template <int T, class Schedule>
 __device__ __forceinline__ State merge_chunks(const FastMergeState* states, std::int64_t C,
                                               std::int64_t c) {
-  const std::int64_t count = fast_merge_count(C, c, Mut == KernelMutation::FastLostChunk,
-                                              Mut == KernelMutation::FastPrefixMerge);
+  const std::int64_t count = fast_merge_count<Schedule>(C, c);
   const std::int64_t q = fast_merge_per_thread(C, T);
   const std::int64_t lo = std::int64_t{threadIdx.x} * q;
   const std::int64_t len = lo >= count ? 0 : (count - lo < q ? count - lo : q);
@@ -205,7 +205,7 @@ __device__ __forceinline__ FastMergeState chunk_state(float (&v)[4 * K]) {
 }
 
 /// chunks = 1: ROWS rows per block (T = 32), else one.
-template <class E, int T, int K, int ROWS, KernelMutation Mut>
+template <class E, int T, int K, int ROWS, class Schedule>
 __global__ void __launch_bounds__(T* ROWS)
     fast_row_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                     std::int64_t M, std::int64_t n) {
@@ -216,7 +216,7 @@ __global__ void __launch_bounds__(T* ROWS)
   const E* row_x = x + row * n;
   E* row_y = y + row * n;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, 0, t, vector_aligned(row_x), v);
+  load_chunk<T, K, Schedule>(row_x, n, 0, t, vector_aligned(row_x), v);
   const State s = fast_row_state(chunk_state<T, K, true>(v));  // v now holds the terms
   if (t == 0) row_state[row] = s;
   store_chunk<T, K, true>(row_y, n, 0, t, vector_aligned(row_y), v, s.m, fast_part_scale(s.m, s));
@@ -233,7 +233,7 @@ struct ClusterRowResult {
 /// every block, every thread waits for the C states of its own inbox, warp 0 merges them over
 /// its tree (fast_merge_threads: lane r holds block r's state), thread 0 finds the row state and
 /// the part's scale once for the block (fast_part_scale), block 0 writes the row state.
-template <KernelMutation Mut>
+template <class Schedule>
 __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, std::int64_t row,
                                                                   const FastMergeState& mine,
                                                                   State* __restrict__ row_state,
@@ -244,8 +244,7 @@ __device__ __forceinline__ ClusterRowResult cluster_push_exchange(int C, int b, 
   if (t < kWarpSize) inbox.push(C, b, mine);
   inbox.landed.wait<true>(0);
   if (t < kWarpSize) {
-    const int count = static_cast<int>(fast_merge_count(C, b, Mut == KernelMutation::FastLostChunk,
-                                                        Mut == KernelMutation::FastPrefixMerge));
+    const int count = static_cast<int>(fast_merge_count<Schedule>(C, b));
     const FastMergeState w =
         fold_lanes(t < count ? inbox.slot[t] : FastMergeAlg{}.initial(), FastMergeAlg{}, count);
     if (t == 0) {
@@ -314,7 +313,7 @@ __device__ __forceinline__ void store_shared_terms(E* __restrict__ row_y, std::i
 /// find its state and terms (steps 1-4), exchange the states by pushes (cluster_push_exchange)
 /// and write their terms scaled. Rows a bulk copy cannot stage (fast_cluster_shared_kernel takes
 /// the rest). HBM: one read and one write of each element.
-template <class E, int T, int K, KernelMutation Mut>
+template <class E, int T, int K, class Schedule>
 __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_cluster_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                         std::int64_t n) {
@@ -330,9 +329,10 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const E* row_x = x + row * n;
   const std::int64_t base = std::int64_t{b} * T * K * 4;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+  load_chunk<T, K, Schedule>(row_x, n, base, t, vector_aligned(row_x), v);
   const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
-  const ClusterRowResult r = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result);
+  const ClusterRowResult r =
+      cluster_push_exchange<Schedule>(C, b, row, mine, row_state, inbox, result);
   E* row_y = y + row * n;
   store_chunk<T, K, true>(row_y, n, base, t, vector_aligned(row_y), v, mine.s.m, r.scale);
 }
@@ -343,7 +343,7 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
 /// (shared_part_state), so that an SM holds more blocks; the states are pushed
 /// (cluster_push_exchange). Dynamic shared memory: shared_cluster_bytes<E>(T * K * 4). The same
 /// bits as fast_cluster_kernel.
-template <class E, int T, int K, KernelMutation Mut>
+template <class E, int T, int K, class Schedule>
 __global__ void __launch_bounds__(T, 1536 / T)
     fast_cluster_shared_kernel(const E* __restrict__ x, E* __restrict__ y,
                                State* __restrict__ row_state, std::int64_t n) {
@@ -355,7 +355,7 @@ __global__ void __launch_bounds__(T, 1536 / T)
   constexpr std::int64_t kSpan = std::int64_t{T} * K * 4;
   const std::int64_t base = b * kSpan;
   const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t end = fast_loaded_end<Schedule>(n);
   const std::int64_t used = end - base < len ? end - base : len;
   extern __shared__ __align__(128) unsigned char staging[];
   float* const terms = reinterpret_cast<float*>(staging);
@@ -374,7 +374,8 @@ __global__ void __launch_bounds__(T, 1536 / T)
   __syncthreads();           // the barrier is initialized before any thread waits on it
   landed.wait(0);
   const FastMergeState mine = shared_part_state<T, K>(part, terms, used);
-  const float scale = cluster_push_exchange<Mut>(C, b, row, mine, row_state, inbox, result).scale;
+  const float scale =
+      cluster_push_exchange<Schedule>(C, b, row, mine, row_state, inbox, result).scale;
   store_shared_terms<T, K>(y + row * n, n, base, terms, scale);
 }
 
@@ -415,7 +416,7 @@ __device__ __forceinline__ void leave(unsigned* arrived, unsigned* departed, std
 /// a multiple of 16; dynamic shared memory of one chunk): the copy engine brings each block's next
 /// chunk into shared memory while the block waits for its row's states, merges and writes
 /// (staged_load.cuh); the same bits as loading into registers.
-template <class E, int T, int K, KernelMutation Mut, bool STAGED>
+template <class E, int T, int K, class Schedule, bool STAGED>
 __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thread
     fast_split_kernel(const E* __restrict__ x, E* __restrict__ y, State* __restrict__ row_state,
                       std::int64_t M, std::int64_t n, std::int64_t C, FastMergeState* chunk_states,
@@ -425,7 +426,7 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thr
   const std::int64_t c = blockIdx.x % C;  // the block's chunk in each of its rows
   const std::int64_t base = c * kSpan;
   const std::int64_t len = n - base < kSpan ? n - base : kSpan;  // >= 1 (fast_plan.h)
-  const std::int64_t end = Mut == KernelMutation::FastSkippedTail ? n - n % 4 : n;
+  const std::int64_t end = fast_loaded_end<Schedule>(n);
   const std::int64_t used = end - base < len ? end - base : len;
   const auto bytes = static_cast<std::uint32_t>(len * sizeof(E));
   extern __shared__ __align__(128) unsigned char staging[];
@@ -449,11 +450,11 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thr
       if (t == 0 && next < M * C) landed.stage(staged, x + (next / C) * n + base, bytes);
     } else {
       const E* row_x = x + row * n;
-      load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
+      load_chunk<T, K, Schedule>(row_x, n, base, t, vector_aligned(row_x), v);
     }
     const FastMergeState mine = chunk_state<T, K, true>(v);  // v now holds the terms
     publish_and_wait(chunk_states + row * C + c, mine, arrived + row, C);
-    const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);  // ends on a barrier
+    const State s = merge_chunks<T, Schedule>(chunk_states + row * C, C, c);  // ends on a barrier
     leave(arrived + row, departed + row, C);
     if (c == 0 && t == 0) row_state[row] = s;
     E* row_y = y + row * n;
@@ -463,7 +464,7 @@ __global__ void __launch_bounds__(T, 2)  // two blocks an SM: 64 registers a thr
 }
 
 /// Fallback, launch 1 of 2: each block's chunk state. Grid: M * C blocks.
-template <class E, int T, int K, KernelMutation Mut>
+template <class E, int T, int K, class Schedule>
 __global__ void __launch_bounds__(T)
     fast_chunk_state_kernel(const E* __restrict__ x, std::int64_t n, std::int64_t C,
                             FastMergeState* __restrict__ chunk_states) {
@@ -471,15 +472,15 @@ __global__ void __launch_bounds__(T)
   const std::int64_t row = item / C, c = item % C;
   const E* row_x = x + row * n;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
-                        vector_aligned(row_x), v);
+  load_chunk<T, K, Schedule>(row_x, n, c * std::int64_t{T} * K * 4, static_cast<int>(threadIdx.x),
+                             vector_aligned(row_x), v);
   const FastMergeState s = chunk_state<T, K, false>(v);
   if (threadIdx.x == 0) chunk_states[item] = s;
 }
 
 /// Fallback, launch 2 of 2: reads its chunk again, merges the row's states, writes its terms
 /// against its chunk's maximum (its own state's m), scaled: the cooperative path's bits.
-template <class E, int T, int K, KernelMutation Mut>
+template <class E, int T, int K, class Schedule>
 __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 / T blocks an SM
     fast_chunk_output_kernel(const E* __restrict__ x, E* __restrict__ y,
                              State* __restrict__ row_state, std::int64_t n, std::int64_t C,
@@ -491,8 +492,8 @@ __global__ void __launch_bounds__(T, 1024 / T)  // 64 registers a thread: 2048 /
   const E* row_x = x + row * n;
   E* row_y = y + row * n;
   float v[4 * K];
-  load_chunk<T, K, Mut>(row_x, n, base, t, vector_aligned(row_x), v);
-  const State s = merge_chunks<T, Mut>(chunk_states + row * C, C, c);
+  load_chunk<T, K, Schedule>(row_x, n, base, t, vector_aligned(row_x), v);
+  const State s = merge_chunks<T, Schedule>(chunk_states + row * C, C, c);
   const float m_part = load_state_cg(chunk_states + item).s.m;
   if (c == 0 && t == 0) row_state[row] = s;
   store_chunk<T, K, false>(row_y, n, base, t, vector_aligned(row_y), v, m_part,

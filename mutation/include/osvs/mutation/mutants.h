@@ -1,6 +1,7 @@
 // The mutants of the mutation run: the five broken combine operators (combine_mutants.h) on the
 // 2-pass kernel, the eight structural bugs of the hardened 2-pass kernel and the three of the fast
-// kernel (cases.h, KernelMutation), each a kernel configuration the property suite is run against.
+// kernel (kernel_mutants.h: schedule policies), each a kernel configuration the property suite is
+// run against.
 #pragma once
 
 #include <optional>
@@ -8,19 +9,21 @@
 #include <vector>
 
 #include "osvs/kernels/executor.h"
+#include "osvs/mutation/kernel_mutants.h"
 #include "osvs/properties/case.h"
 
 namespace osvs::mutation {
 
 struct Mutant {
-  std::string name;    ///< the combine's or the mutation's stable name ("mutant_no_rescale")
+  std::string name;    ///< the combine's or the kernel mutant's stable name ("mutant_no_rescale")
   std::string bug;     ///< one sentence: what is broken
-  Case configuration;  ///< kernel, combine and mutation to run the suite on
+  Case configuration;  ///< kernel, combine and mutant (Case::mutant) to run the suite on
   bool combine_level;  ///< a broken combine operator (its counterexample should be tiny)
+  const KernelMutant* kernel = nullptr;  ///< a kernel mutant's entry; nullptr for a combine's
 };
 
-/// Every mutant: the combine mutants, then the kernel mutations, Int32Index last (its check may
-/// leave the device unusable).
+/// Every mutant: the combine mutants, then the kernel mutants (registering them), int32_index
+/// last (its check may leave the device unusable).
 std::vector<Mutant> all_mutants();
 
 /// Why `mutant` cannot be run on `executor`, or nullopt when it can: the CPU model does not

@@ -47,7 +47,7 @@ struct RunSettings {
 };
 
 /// Runs the suite against one mutant on `executor` (not run, with the reason, when the executor
-/// cannot run it; Int32Index through check_large_index after a control run of the unmutated
+/// cannot run it; int32_index through check_large_index after a control run of the unmutated
 /// kernel).
 MutantResult run_mutant(const Mutant& mutant, Executor& executor, const RunSettings& settings);
 

@@ -16,8 +16,10 @@ struct Case {
   KernelKind kernel = KernelKind::TwoPass;
   CombineKind combine = CombineKind::Hardened;
   int block = 256;
-  /// A structural bug of the 2-pass kernel (mutation testing); None for the kernels under test.
-  KernelMutation mutation = KernelMutation::None;
+  /// Mutation testing: the name of a registered softmax mutant (osvs/kernels/softmax_mutants.h,
+  /// mutation/'s kernel mutants) that runs in place of `kernel` (check_case); empty for the
+  /// kernels under test. A regression file keeps it under the key "mutation".
+  std::string mutant;
 
   // --- softmax-level inputs: rows of equal length (a batch); one row is the common case
   std::vector<std::vector<float>> rows;

@@ -22,7 +22,7 @@ using Classifier = std::function<void(const Case&)>;
 struct LawSpec {
   std::string property;                      ///< registry name (find_property)
   rc::Gen<Case> cases;                       ///< cases carrying the configuration's kernel,
-                                             ///< combine and mutation; the block is generated
+                                             ///< combine and mutant; the block is generated
   Classifier classify = [](const Case&) {};  ///< tags each case
   std::size_t max_shrunk_states = 0;         ///< combine-level defects shrink to at most this many
                                              ///< states (0: no limit stated)
@@ -35,14 +35,14 @@ inline constexpr std::size_t kSmallCombineCase = 4;
 /// warp's shuffle tree and tree invariance, cheapest first.
 std::vector<LawSpec> combine_laws(CombineKind combine);
 
-/// The softmax-level laws of a kernel configuration (kernel, combine, mutation of
+/// The softmax-level laws of a kernel configuration (kernel, combine, mutant of
 /// `configuration`): accuracy, sum, range, special values, permutation, shift, batch
 /// invariance, determinism, agreement with the CPU model.
 std::vector<LawSpec> softmax_laws(const Case& configuration);
 
 /// Every law that exercises the configuration: its combine-level laws when the 2-pass kernel
-/// uses the operator unmutated (a kernel mutation leaves the operator as it is; the 3-pass kernel
-/// has none), then its softmax-level laws.
+/// runs unmutated (a kernel mutant leaves the operator as it is; the 3-pass kernel has none),
+/// then its softmax-level laws.
 std::vector<LawSpec> law_suite(const Case& configuration);
 
 /// The law of `laws` for `property`; throws std::invalid_argument when there is none.

@@ -1,5 +1,6 @@
 // The device side of block_schedule.h: thread stride loop, __shfl_down_sync tree per warp,
-// shared-memory stage folded by warp 0, broadcast. The CPU model replays this order exactly.
+// shared-memory stage folded by warp 0, broadcast. The CPU model replays this order exactly: both
+// read the same schedule policy (block_schedule_policy.h; BlockSchedule is the order as written).
 #pragma once
 
 #include "osvs/kernels/block_schedule.h"
@@ -36,18 +37,18 @@ __device__ __forceinline__ State shfl_from_lane0(State v) {
   return State{__shfl_sync(0xffffffffu, v.m, 0), __shfl_sync(0xffffffffu, v.d, 0)};
 }
 
-/// Lane 0 receives the fold of the warp's 32 values (offsets 16, 8, 4, 2, 1). The mutations
-/// ShuffleFromOffset8 and ShuffleUp change the first offset and the direction.
-template <KernelMutation Mut = KernelMutation::None, class Alg>
+/// Lane 0 receives the fold of the warp's 32 values: offsets Schedule::kFirstShuffleOffset, then
+/// halved down to 1 (16, 8, 4, 2, 1 as written), each a __shfl_down_sync (__shfl_up_sync where
+/// Schedule does not shuffle down).
+template <class Schedule = BlockSchedule, class Alg>
 __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::value_type v,
                                                                 const Alg& alg) {
-  constexpr int kFirst = Mut == KernelMutation::ShuffleFromOffset8 ? 8 : kWarpSize / 2;
 #pragma unroll
-  for (int offset = kFirst; offset > 0; offset >>= 1) {
-    if constexpr (Mut == KernelMutation::ShuffleUp)
-      v = alg.combine(v, shfl_up(v, offset));
-    else
+  for (int offset = Schedule::kFirstShuffleOffset; offset > 0; offset >>= 1) {
+    if constexpr (Schedule::kShuffleDown)
       v = alg.combine(v, shfl_down(v, offset));
+    else
+      v = alg.combine(v, shfl_up(v, offset));
   }
   return v;
 }
@@ -56,41 +57,42 @@ __device__ __forceinline__ typename Alg::value_type warp_reduce(typename Alg::va
 /// Columns are Index: the stride loop forms col + BLOCK for every col < n, so it needs
 /// n - 1 + BLOCK to fit in Index. With Index = int64_t that holds for every n validation admits
 /// (n <= INT32_MAX); the seed kernel keeps int as written, and validation refuses it
-/// n > INT32_MAX - BLOCK (validate.h, kSeedColumnLimit). A mutation (mutation runs only) changes
-/// one step. `warp` is the thread's warp value (lane 0 after the warp
-/// tree), broadcast only for the PerWarpDivisor mutation; otherwise it equals `row`.
+/// n > INT32_MAX - BLOCK (validate.h, kSeedColumnLimit). Schedule (block_schedule_policy.h) says
+/// which steps run as written. `warp` is the thread's warp value (lane 0 after the warp tree),
+/// broadcast only where Schedule divides by the warp's state; otherwise it equals `row`.
 template <class V>
 struct DeviceReduction {
   V row;
   V warp;
 };
 
-template <int BLOCK, KernelMutation Mut = KernelMutation::None, class Index, class Alg>
+template <int BLOCK, class Schedule = BlockSchedule, class Index, class Alg>
 __device__ DeviceReduction<typename Alg::value_type> block_reduce(const float* row, Index n,
                                                                   const Alg& alg) {
   using V = typename Alg::value_type;
   constexpr int kNumWarps = (BLOCK + kWarpSize - 1) / kWarpSize;
-  constexpr int kSlots = Mut == KernelMutation::NoLaneGuard ? kWarpSize : kNumWarps;
+  // without the lane guard warp 0 reads all 32 slots, those past kNumWarps never written
+  constexpr int kSlots = Schedule::kLaneGuard ? kNumWarps : kWarpSize;
   __shared__ V smem[kSlots];
   __shared__ V result;
   const int tid = threadIdx.x;
   const int lane = tid & (kWarpSize - 1);
   const int warp = tid / kWarpSize;
-  const Index end = Mut == KernelMutation::SkipLastElement && n > 0 ? n - 1 : n;
+  const Index end = !Schedule::kLoopToRowEnd && n > 0 ? n - 1 : n;
 
   V v = alg.initial();
   for (Index col = tid; col < end; col += BLOCK) v = alg.combine(v, alg.lift(row[col]));
-  v = warp_reduce<Mut>(v, alg);
+  v = warp_reduce<Schedule>(v, alg);
   if (lane == 0) smem[warp] = v;
-  if constexpr (Mut != KernelMutation::NoSyncBeforeSharedStage) __syncthreads();
+  if constexpr (Schedule::kSyncBeforeSharedStage) __syncthreads();
   if (warp == 0) {
-    V w = (Mut == KernelMutation::NoLaneGuard || lane < kNumWarps) ? smem[lane] : alg.initial();
-    w = warp_reduce<Mut>(w, alg);
+    V w = (!Schedule::kLaneGuard || lane < kNumWarps) ? smem[lane] : alg.initial();
+    w = warp_reduce<Schedule>(w, alg);
     if (lane == 0) result = w;
   }
-  if constexpr (Mut != KernelMutation::NoSyncBeforeBroadcast) __syncthreads();
+  if constexpr (Schedule::kSyncBeforeBroadcast) __syncthreads();
   const V out = result;
-  const V own_warp = Mut == KernelMutation::PerWarpDivisor ? shfl_from_lane0(v) : out;
+  const V own_warp = Schedule::kDivideByRowState ? out : shfl_from_lane0(v);
   __syncthreads();  // smem and result may be reused by the next reduction of the same kernel
   return DeviceReduction<V>{out, own_warp};
 }

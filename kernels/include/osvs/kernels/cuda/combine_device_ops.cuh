@@ -7,11 +7,11 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "osvs/kernels/combine_operator.h"
-#include "osvs/kernels/cuda/block_dispatch.cuh"
 #include "osvs/kernels/cuda/combine_kernels.cuh"
-#include "osvs/kernels/cuda/softmax_kernels.cuh"
+#include "osvs/kernels/cuda/two_pass_launch.cuh"
 
 namespace osvs::cuda {
 
@@ -19,10 +19,12 @@ inline unsigned blocks_for(std::int64_t threads, int block) {
   return static_cast<unsigned>((threads + block - 1) / block);
 }
 
-/// Int32TwoPassIndex: the 2-pass kernel indexes rows and columns in int (the seed as written;
-/// validation keeps its batches inside int).
+/// Int32TwoPassIndex: the 2-pass kernel indexes rows and columns in int (the seed as written,
+/// SeedBlockSchedule; validation keeps its batches inside int), else in int64 (BlockSchedule).
 template <class Op, bool Int32TwoPassIndex>
 struct DeviceOpsOf {
+  using TwoPassSchedule = std::conditional_t<Int32TwoPassIndex, SeedBlockSchedule, BlockSchedule>;
+
   static void pairs(const State* a, const State* b, State* out, std::int64_t n) {
     combine_pairs_kernel<Op><<<blocks_for(n, 256), 256>>>(a, b, out, n);
   }
@@ -37,16 +39,8 @@ struct DeviceOpsOf {
   }
   static bool two_pass(int block, const float* x, float* y, State* row_state, std::int64_t rows,
                        std::int64_t cols, void* stream) {
-    const dim3 grid(static_cast<unsigned>(rows));
-    const auto s = static_cast<cudaStream_t>(stream);
-    return with_block_size(block, [&](auto block_size) {
-      constexpr int B = decltype(block_size)::value;
-      if constexpr (Int32TwoPassIndex)
-        online_two_pass<Op, B, int>
-            <<<grid, B, 0, s>>>(x, y, row_state, static_cast<int>(rows), static_cast<int>(cols));
-      else
-        online_two_pass<Op, B, std::int64_t><<<grid, B, 0, s>>>(x, y, row_state, rows, cols);
-    });
+    return launch_online_two_pass<Op, TwoPassSchedule>(block, x, y, row_state, rows, cols,
+                                                       static_cast<cudaStream_t>(stream));
   }
   static constexpr CombineDeviceOps kOps{&pairs, &warp_reduce, &harness, &two_pass};
 };

@@ -1,5 +1,5 @@
 // The softmax kernels under test: the seed's online 2-pass kernel (templated on the combine, the
-// block size and the index type) and the 3-pass safe-softmax baseline.
+// block size and the schedule policy) and the 3-pass safe-softmax baseline.
 #pragma once
 
 #include <cstdint>
@@ -10,20 +10,23 @@
 namespace osvs::cuda {
 
 /// One block per row. Pass 1 reduces the row's (m, d) in one read; pass 2 writes exp(x - m)/d.
-/// Index is the type of the row offset `row * N` and of the column loops: int in the seed kernel
-/// as written (wrong once M * N >= 2^31, and its `col += BLOCK` overflows once N > INT32_MAX -
-/// BLOCK: validation refuses both), int64 in the hardened variant.
-template <class Op, int BLOCK, class Index, KernelMutation Mut = KernelMutation::None>
+/// Schedule (block_schedule_policy.h) is the order; its Index types the row offset `row * N` and
+/// the column loops: int in the seed kernel as written (SeedBlockSchedule: wrong once M * N >=
+/// 2^31, and its `col += BLOCK` overflows once N > INT32_MAX - BLOCK: validation refuses both),
+/// int64 in the hardened variant (BlockSchedule).
+template <class Op, int BLOCK, class Schedule = BlockSchedule>
 __global__ void __launch_bounds__(BLOCK)
     online_two_pass(const float* __restrict__ input, float* __restrict__ output,
-                    State* __restrict__ row_state, Index M, Index N) {
+                    State* __restrict__ row_state, typename Schedule::Index M,
+                    typename Schedule::Index N) {
+  using Index = typename Schedule::Index;
   const Index row = blockIdx.x;
   if (row >= M) return;
   const float* row_in = input + row * N;
   float* row_out = output + row * N;
-  const auto red = block_reduce<BLOCK, Mut>(row_in, N, OnlineAlg<Op>{});
+  const auto red = block_reduce<BLOCK, Schedule>(row_in, N, OnlineAlg<Op>{});
   if (threadIdx.x == 0) row_state[row] = red.row;
-  const State s = Mut == KernelMutation::PerWarpDivisor ? red.warp : red.row;
+  const State s = Schedule::kDivideByRowState ? red.row : red.warp;
   for (Index col = threadIdx.x; col < N; col += BLOCK) row_out[col] = Op::output(row_in[col], s);
 }
 

@@ -4,6 +4,8 @@
 
 #include <rapidcheck.h>
 
+#include <string>
+
 #include "osvs/properties/case.h"
 #include "osvs/properties/gen/rows.h"
 
@@ -13,7 +15,7 @@ namespace osvs::gen {
 struct Config {
   KernelKind kernel = KernelKind::TwoPass;
   CombineKind combine = CombineKind::Hardened;
-  KernelMutation mutation = KernelMutation::None;  ///< copied into every generated case
+  std::string mutant;  ///< a softmax mutant's name (Case::mutant), copied into every case
 };
 
 /// A Case whose states come from `states` (combine-level laws).

@@ -21,7 +21,7 @@ inline Case configured(Config cfg, int block) {
   c.kernel = cfg.kernel;
   c.combine = cfg.combine;
   c.block = block;
-  c.mutation = cfg.mutation;
+  c.mutant = cfg.mutant;
   return c;
 }
 

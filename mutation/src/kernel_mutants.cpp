@@ -1,0 +1,130 @@
+// The kernel mutants as registry entries: each schedule policy's device launcher (src/cuda/, in
+// builds with CUDA) and, where the CPU model replays the policy, the CPU model instantiated with
+// it (two_pass_model.h, fast_model.h): the kernel under test's templates, one member changed.
+#include "osvs/mutation/kernel_mutants.h"
+
+#include <cstdint>
+
+#include "mutant_launchers.h"
+#include "osvs/kernels/combine_hardened.h"
+#include "osvs/kernels/fast_model.h"
+#include "osvs/kernels/two_pass_model.h"
+#include "osvs/mutation/block_schedule_mutants.h"
+#include "osvs/mutation/fast_schedule_mutants.h"
+
+namespace osvs::mutation {
+namespace {
+
+using LaunchFn = void (*)(const SoftmaxLaunch&);
+using ModelFn = void (*)(const SoftmaxBatch&, SoftmaxResult&);
+
+/// Whether a 2-pass schedule indexes in fewer than 64 bits: wrong only past 2^31 elements.
+template <class Schedule>
+constexpr bool narrow_index = sizeof(typename Schedule::Index) < sizeof(std::int64_t);
+
+/// Why the CPU model cannot replay the 2-pass kernel under Schedule, or nullptr when it can. The
+/// model follows the shuffle offsets and direction, the loop's end and the divisor; a missing
+/// barrier is a race, a missing lane guard a read of shared memory no warp wrote, and a 32-bit
+/// index goes wrong only past 2^31 elements: effects only the device shows.
+template <class Schedule>
+constexpr const char* two_pass_device_only() {
+  if constexpr (narrow_index<Schedule>)
+    return "a 2^31-element batch, 17 GiB of device memory";
+  else if constexpr (!Schedule::kSyncBeforeSharedStage || !Schedule::kSyncBeforeBroadcast ||
+                     !Schedule::kLaneGuard)
+    return "a race or uninitialised shared memory";
+  else
+    return nullptr;
+}
+
+/// The CPU model of the 2-pass kernel under Schedule, instantiated only where it replays it.
+template <class Schedule>
+constexpr ModelFn two_pass_model() {
+  if constexpr (two_pass_device_only<Schedule>() == nullptr)
+    return &model_two_pass_rows<HardenedCombine, Schedule>;
+  else
+    return nullptr;
+}
+
+/// The device launchers (src/cuda/), or nullptr in a build without CUDA: the CPU model only.
+template <class Schedule>
+constexpr LaunchFn two_pass_launch() {
+#if defined(OSVS_WITH_CUDA)
+  return &launch_two_pass_mutant<Schedule>;
+#else
+  return nullptr;
+#endif
+}
+
+template <class Schedule>
+constexpr LaunchFn fast_launch() {
+#if defined(OSVS_WITH_CUDA)
+  return &launch_fast_mutant<Schedule>;
+#else
+  return nullptr;
+#endif
+}
+
+/// The hardened 2-pass kernel under Schedule.
+template <class Schedule>
+constexpr KernelMutant two_pass_mutant(const char* name, const char* defect) {
+  return {{name, defect, KernelKind::TwoPass,
+           SoftmaxKernelFns{name, two_pass_launch<Schedule>(), two_pass_model<Schedule>()},
+           two_pass_device_only<Schedule>()},
+          narrow_index<Schedule>};
+}
+
+/// The fast kernel under Schedule: the CPU model replays every fast schedule.
+template <class Schedule>
+constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
+  return {{name, defect, KernelKind::Fast,
+           SoftmaxKernelFns{name, fast_launch<Schedule>(), &fast_model_rows<Schedule>}, nullptr},
+          false};
+}
+
+constexpr KernelMutant kShuffleFromOffset8 = two_pass_mutant<ShuffleFromOffset8>(
+    "shuffle_from_offset_8", "shuffle tree starts at offset 8: lanes 16..31 never reach lane 0");
+constexpr KernelMutant kShuffleUp =
+    two_pass_mutant<ShuffleUp>("shuffle_up", "__shfl_up_sync instead of __shfl_down_sync");
+constexpr KernelMutant kNoSyncBeforeSharedStage = two_pass_mutant<NoSyncBeforeSharedStage>(
+    "no_sync_before_shared_stage", "__syncthreads() missing before warp 0 reads shared memory");
+constexpr KernelMutant kNoSyncBeforeBroadcast = two_pass_mutant<NoSyncBeforeBroadcast>(
+    "no_sync_before_broadcast",
+    "__syncthreads() missing before every thread reads the row's state");
+constexpr KernelMutant kNoLaneGuard = two_pass_mutant<NoLaneGuard>(
+    "no_lane_guard", "`lane < NUM_WARPS` guard removed: warp 0 reads unwritten shared memory");
+constexpr KernelMutant kPerWarpDivisor = two_pass_mutant<PerWarpDivisor>(
+    "per_warp_divisor", "pass 2 divides by its warp's d instead of the row's");
+constexpr KernelMutant kSkipLastElement =
+    two_pass_mutant<SkipLastElement>("skip_last_element", "stride loop stops at N - 1");
+constexpr KernelMutant kInt32Index =
+    two_pass_mutant<Int32Index>("int32_index", "`row * N` in 32-bit int (wrong for M * N >= 2^31)");
+constexpr KernelMutant kFastLostChunk = fast_mutant<FastLostChunk>(
+    "fast_lost_chunk", "fast kernel: the cross-block merge of a split row stops one chunk short");
+constexpr KernelMutant kFastSkippedTail = fast_mutant<FastSkippedTail>(
+    "fast_skipped_tail",
+    "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are");
+constexpr KernelMutant kFastPrefixMerge = fast_mutant<FastPrefixMerge>(
+    "fast_prefix_merge",
+    "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "
+    "reduction's)");
+
+}  // namespace
+
+const std::vector<const KernelMutant*>& kernel_mutants() {
+  static const std::vector<const KernelMutant*> all = [] {
+    const std::vector<const KernelMutant*> v{
+        &kShuffleFromOffset8, &kShuffleUp,       &kNoSyncBeforeSharedStage, &kNoSyncBeforeBroadcast,
+        &kNoLaneGuard,        &kPerWarpDivisor,  &kSkipLastElement,         &kInt32Index,
+        &kFastLostChunk,      &kFastSkippedTail, &kFastPrefixMerge};
+    for (const KernelMutant* m : v) register_softmax_mutant(&m->entry);
+    return v;
+  }();
+  return all;
+}
+
+void register_kernel_mutants() {
+  kernel_mutants();
+}
+
+}  // namespace osvs::mutation
