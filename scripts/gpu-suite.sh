@@ -38,7 +38,7 @@ if wants tests; then
      --output-junit "$res/ctest-gpu-default.xml") > "$res/ctest-gpu-default.log" 2>&1
   tail -15 "$res/ctest-gpu-default.log"
   # The portable build is there for one thing: the CPU model equals the GPU bit for bit.
-  (cd build-gpu-portable && ctest -R 'kernels.gpu_agreement|properties.gpu|replay.gpu' \
+  (cd build-gpu-portable && ctest -R 'kernels.gpu_agreement|mutation.gpu_agreement|properties.gpu|replay.gpu' \
      --output-on-failure -j1 --timeout 200 --output-junit "$res/ctest-gpu-portable.xml") \
      > "$res/ctest-gpu-portable.log" 2>&1
   tail -15 "$res/ctest-gpu-portable.log"
@@ -84,8 +84,9 @@ fi
 
 if wants sanitize; then
   # compute-sanitizer's four tools over every kernel osvs ships: the kernels' own GPU tests (2-pass,
-  # 3-pass, hardened, the fast family's layouts and split rows, combine-level and harness kernels;
-  # the mutants' kernels run in the portable build's, when its bundle is here), osvs's kernels
+  # 3-pass, hardened, the fast family's layouts and split rows, combine-level and harness kernels)
+  # and the mutants' agreement tests (mutation/; the 2-pass mutants run in the portable build's,
+  # when its bundle is here), osvs's kernels
   # through the API testbed, the attention kernels under the attention laws, the examples' CUDA
   # kernels, the exp measurement's and the combine grid's kernels. Few property cases per law
   # (RC_PARAMS): the tools cost 10-100x. LargeIndex (2^31 elements) and cuDNN (not osvs's
@@ -106,6 +107,8 @@ if wants sanitize; then
       [ -x $b/kernels/tests/osvs_kernel_gpu_tests ] &&
         sanitize $tool kernels-${b#build-} $b/kernels/tests/osvs_kernel_gpu_tests \
           --gtest_filter='GpuAgreement.*:FastAgreement.*' &
+      [ -x $b/mutation/tests/osvs_mutation_gpu_tests ] &&
+        sanitize $tool mutants-${b#build-} $b/mutation/tests/osvs_mutation_gpu_tests &
     done
     sanitize $tool builtin_testbed build-gpu/api/tests/osvs_builtin_kernel_tests \
       --gtest_filter='-*cpu_model*' &
