@@ -55,13 +55,14 @@ std::string shape_class(const AttentionCase& c) {
     decode = decode && s.q_len == 1;
     empty_kv = empty_kv || s.k_len == 0;
   }
+  const char* heads = c.heads_q == c.heads_kv ? "MHA" : c.heads_kv == 1 ? "MQA" : "GQA";
   std::ostringstream o;
-  o << c.seqs.size() << (c.seqs.size() == 1 ? " sequence, " : " sequences, ")
-    << (decode ? "decode" : "prefill") << (empty_kv ? " with an empty KV" : "") << ", " << c.heads_q
-    << "/" << c.heads_kv << " heads, head_dim " << c.head_dim_qk << "/" << c.head_dim_v << ", "
-    << to_string(c.in_type) << ", " << to_string(c.mask.kind);
+  o << (c.seqs.size() == 1 ? "1 sequence, " : "several sequences, ")
+    << (decode ? "decode" : "prefill") << (empty_kv ? " with an empty KV" : "") << ", " << heads
+    << (c.head_dim_v != c.head_dim_qk ? ", head_dim v != q/k" : "") << ", " << to_string(c.in_type)
+    << ", " << to_string(c.mask.kind);
   if (c.mask.kind != MaskKind::None) o << " " << to_string(c.mask.align);
-  if (c.page_size > 0) o << ", paged " << c.page_size;
+  if (c.page_size > 0) o << ", paged";
   if (c.softcap > 0) o << ", softcap";
   if (!c.sinks.empty()) o << ", sinks";
   if (!c.alibi_slopes.empty()) o << ", alibi";

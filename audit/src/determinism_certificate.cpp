@@ -104,8 +104,9 @@ std::string certificate_markdown(const std::vector<KernelAudit>& audits) {
          "Every invariance of each kernel's kind: other calls computing the same problem must "
          "give the same bits, or, where the declaration relaxes the law, each be within the "
          "contract. Cases are those the law judged; shape classes count what they were made of "
-         "(sequences, decode or prefill, heads, head_dims, type, mask, paging, modifiers; "
-         "lengths and values aside). A failure shows its case shrunk within the audit's budget. "
+         "(one sequence or several, decode or prefill, MHA / GQA / MQA, type, mask, paging, "
+         "modifiers; sizes and values aside). A failure shows its case shrunk within the audit's "
+         "budget. "
          "`certificate.json` holds the same, for a CI to gate on.\n" +
          s;
 }

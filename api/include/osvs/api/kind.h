@@ -43,12 +43,13 @@ std::string case_summary(const MergeCase& c);
 /// "2 sequence(s) (q x k: 3x5, 1x7), 4 q heads / 2 kv heads, head_dim 8, bf16, causal".
 std::string case_summary(const AttentionCase& c);
 
-/// The shape class of an attention case: what it is made of, without its lengths and values
-/// ("2 sequences, prefill, 4/2 heads, head_dim 8/8, bf16, causal bottom-right, paged 4,
-/// softcap"): how many sequences, whether every query is a decode step (q_len 1), whether a
-/// sequence has no key, the heads, head_dims, input type, mask and alignment, paging and the
-/// modifiers. The law runs count the classes they judged (LawRun::shape_classes), which the
-/// determinism certificate reports beside the cases.
+/// The shape class of an attention case: what it is made of, without its sizes and values
+/// ("several sequences, prefill, GQA, bf16, causal bottom-right, paged, softcap"): one sequence
+/// or several, whether every query is a decode step (q_len 1), whether a sequence has no key,
+/// MHA / GQA / MQA, whether v's head_dim differs from q/k's, the input type, the mask and its
+/// alignment, paging and the modifiers (head counts, head_dims, lengths and page sizes are
+/// sizes, not classes). The law runs count the classes they judged (LawRun::shape_classes),
+/// which the determinism certificate reports beside the cases.
 std::string shape_class(const AttentionCase& c);
 
 /// A row kernel's declaration: its op, types, where it runs, its contract, then a line for each
