@@ -176,7 +176,7 @@ if wants audit; then
   echo "audit exit $?" | tee -a "$res/audit.log"
   tail -25 "$res/audit.log"
   mkdir -p "$res/commit/audit"
-  cp "$res/audit/audit.md" "$res/audit/summary.json" "$res/commit/audit/" 2>/dev/null
+  cp "$res/audit/audit.md" "$res/audit/summary.json" "$res/audit/certificate.json" "$res/commit/audit/" 2>/dev/null
   # Plots where gnuplot is present (else `osvs audit --plot results/audit` later, then copy).
   if command -v gnuplot >/dev/null 2>&1 && build-gpu/cli/osvs audit --plot "$res/audit"; then
     cp "$res/audit"/*.png "$res/commit/audit/"

@@ -39,7 +39,7 @@ rm -rf "$detail"
 ./"$build"/cli/osvs audit --executor cpu --out "$detail" || status=$?
 rm -rf reports/audit/cpu
 mkdir -p reports/audit/cpu
-cp "$detail"/audit.md "$detail"/summary.json reports/audit/cpu/
+cp "$detail"/audit.md "$detail"/summary.json "$detail"/certificate.json reports/audit/cpu/
 cp "$detail"/*.png reports/audit/cpu/ 2>/dev/null || echo "no plots (gnuplot missing?)"
 # The committed plots as 256-colour palettes (pngquant, where installed): the same picture at
 # less than half the bytes; the build folder keeps gnuplot's own files.
