@@ -8,8 +8,18 @@ target_compile_options(osvs_options INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffp-contract=off --fmad=$<IF:$<BOOL:${OSVS_CUDA_FMAD}>,true,false>>)
 target_compile_definitions(osvs_options INTERFACE
   OSVS_MODEL_FMAD=$<BOOL:${OSVS_CUDA_FMAD}>
-  $<$<BOOL:${OSVS_PORTABLE_EXP}>:OSVS_PORTABLE_EXP>
-  $<$<BOOL:${OSVS_WITH_CUDA}>:OSVS_WITH_CUDA>)
+  $<$<BOOL:${OSVS_PORTABLE_EXP}>:OSVS_PORTABLE_EXP>)
+
+# osvs_sources_see_cuda_option(<source>...)
+# Defines OSVS_WITH_CUDA (in builds with CUDA) for the few sources that branch on it, in the
+# calling folder. Only there: every other source then compiles with the same command line with
+# CUDA and without, so the Python package's build (no CUDA) hits the Release build's objects in
+# ccache instead of compiling osvs a second time (CI time).
+function(osvs_sources_see_cuda_option)
+  if(OSVS_WITH_CUDA)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_DEFINITIONS OSVS_WITH_CUDA)
+  endif()
+endfunction()
 if(OSVS_STATIC_DEPS)
   target_link_options(osvs_options INTERFACE -static-libstdc++ -static-libgcc)
 endif()

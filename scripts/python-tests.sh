@@ -6,7 +6,10 @@
 # pytest the first time (afterwards the environment has them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# No CCACHE_BASEDIR and the compiler CMake picks by default (c++): the sources outside python/
+# compile with the Release build's command lines (OSVS_WITH_CUDA is defined only for the few
+# files that branch on it), so after a Release build ccache has nearly every object (CI time).
+export CXX="${CXX:-c++}" CC="${CC:-cc}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 venv=build-python/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
