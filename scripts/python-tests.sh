@@ -14,6 +14,6 @@ export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 venv=build-python/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
-"${pip[@]}" nanobind scikit-build-core numpy pytest
+"${pip[@]}" nanobind scikit-build-core numpy pytest pytest-xdist
 "${pip[@]}" --no-build-isolation .
 "$venv/bin/python" -m pytest -q --osvs-regressions=build-python/osvs-regressions "$@"

@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py="${1:-python3.12}"
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# The compiler and ccache settings of scripts/python-tests.sh: after a Release build, ccache has
+# nearly every object.
+export CXX="${CXX:-c++}" CC="${CC:-cc}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 tag=$("$py" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
 venv=build-python-wheel/venv-$tag
