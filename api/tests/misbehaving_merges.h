@@ -2,16 +2,16 @@
 #pragma once
 
 #include "osvs/api/merge_host_io.h"
-#include "osvs/kernels/attention/merge_model.h"
+#include "osvs/mutation/merge_mutants.h"
 #include "osvs/osvs.h"
 
 namespace osvs::test {
 
-/// The CPU model's merge without its -inf guards (MergeMutation::EmptyGivesNan):
+/// The CPU model's merge without its -inf guards (the merge mutant empty_gives_nan):
 /// an empty partial's o is multiplied by 0 and two empty partials give NaN.
 inline void merge_without_empty_guards(const MergeProblem& p) {
-  store_result(
-      p, merge_states_model(operand_a(p), operand_b(p), p.base, MergeMutation::EmptyGivesNan));
+  static const mutation::MergeMutant& mutant = *mutation::find_merge_mutant("empty_gives_nan");
+  store_result(p, mutant.cpu_model(operand_a(p), operand_b(p), p.base));
 }
 
 }  // namespace osvs::test

@@ -14,8 +14,8 @@ OSVS_REGISTER_ROW_KERNEL(unsafe_softmax) {
       .known_defect("shift_invariance", "exp(x + c) is not exp(x) times a constant in float");
 }
 
-// A merge with the textbook formula's missing -inf guards (merge_mutation.h): the identity law
-// must find it, through the testbed's merge half, as a declared defect.
+// A merge with the textbook formula's missing -inf guards (the merge mutant empty_gives_nan): the
+// identity law must find it, through the testbed's merge half, as a declared defect.
 OSVS_REGISTER_MERGE_KERNEL(merge_without_empty_guards) {
   return osvs::MergeKernel("test.merge_without_empty_guards", osvs::Where::Host)
       .run(osvs::test::merge_without_empty_guards)

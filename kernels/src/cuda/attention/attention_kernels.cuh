@@ -42,10 +42,10 @@ __device__ void store_o(storage_t<T>* p, std::int64_t i, float x) {
     p[i] = f16_bits_of(x);
 }
 
-/// out = merge(a, b), row by row: thread i handles component i % head_dim of row i / head_dim.
-/// M is MergeMutation::None in osvs's kernel; a mutant (merge_mutation.h) is the same kernel with
-/// the mutant's line of merge_states.h, run by the mutation gate on the device.
-template <DType T, MergeMutation M = MergeMutation::None>
+/// out = merge(a, b), row by row: thread i handles component i % head_dim of row i / head_dim,
+/// each step as Policy writes it (merge_policy.h: MergeAsWritten in osvs's kernel; a mutant of
+/// mutation/ is the same kernel with one step changed).
+template <DType T, class Policy = MergeAsWritten>
 __global__ void merge_states_kernel(const storage_t<T>* o_a, const float* lse_a,
                                     const storage_t<T>* o_b, const float* lse_b,
                                     storage_t<T>* o_out, float* lse_out, std::int64_t rows,
@@ -53,13 +53,14 @@ __global__ void merge_states_kernel(const storage_t<T>* o_a, const float* lse_a,
   const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= rows * head_dim) return;
   const std::int64_t r = i / head_dim;
-  const LseMerge m = merge_lse<M>(lse_a[r], lse_b[r], base);
+  const LseMerge m = merge_lse<Policy>(lse_a[r], lse_b[r], base);
   if (i % head_dim == 0) lse_out[r] = m.lse;
-  // TailSkipped: components merged in chunks of 4, the last head_dim % 4 left at 0 (as the CPU
-  // model's merge_model.cpp leaves them).
-  if (M == MergeMutation::TailSkipped && i % head_dim >= head_dim / 4 * 4)
+  // Components past Policy::merged_components are written as 0 (as merge_model.h writes them);
+  // under MergeAsWritten the first test is head_dim < head_dim, false at compile time.
+  if (Policy::merged_components(head_dim) < head_dim &&
+      i % head_dim >= Policy::merged_components(head_dim))
     return store_o<T>(o_out, i, 0.0f);
-  store_o<T>(o_out, i, merge_o<M>(m, load_o<T>(o_a, i), load_o<T>(o_b, i)));
+  store_o<T>(o_out, i, merge_o<Policy>(m, load_o<T>(o_a, i), load_o<T>(o_b, i)));
 }
 
 /// Split blockIdx.y of query row blockIdx.x; one warp (blockDim.x == kAttnWarp). Partials go to

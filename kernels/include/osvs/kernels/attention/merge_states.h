@@ -24,7 +24,7 @@
 #pragma once
 
 #include "osvs/kernels/attention/lse_math.h"
-#include "osvs/kernels/attention/merge_mutation.h"
+#include "osvs/kernels/attention/merge_policy.h"
 #include "osvs/kernels/attention/o_component.h"
 #include "osvs/kernels/fp_model.h"
 
@@ -41,38 +41,30 @@ struct LseMerge {
   bool nan;          ///< o = canonical NaN
 };
 
-/// The merge of the lse's. M is MergeMutation::None in every kernel; a mutant (merge_mutation.h)
-/// changes the one line marked with its name (the mutation gate, on the CPU model and the device).
-template <MergeMutation M = MergeMutation::None>
+/// The merge of the lse's, each step as Policy writes it (merge_policy.h: MergeAsWritten in every
+/// kernel under test; a mutant of mutation/ changes one step, on the CPU model and the device).
+template <class Policy = MergeAsWritten>
 OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase declared_base) {
-  const float inf = __builtin_huge_valf();
-  const LseBase base = M == MergeMutation::BaseConfusion ? LseBase::E : declared_base;
+  const LseBase base = Policy::base(declared_base);
   LseMerge r;
-  r.a_is_small = M == MergeMutation::PositionalOrder ? false : lse_a < lse_b;
+  r.a_is_small = Policy::a_is_small(lse_a, lse_b);
   const float big = r.a_is_small ? lse_b : lse_a;
   const float small = r.a_is_small ? lse_a : lse_b;
-  r.nan = M == MergeMutation::NanNotCanonical ? false : unordered(lse_a, lse_b) || big == inf;
-  r.small_empty = M == MergeMutation::EmptyGivesNan  ? false
-                  : M == MergeMutation::SmallDropped ? true
-                                                     : small == -inf;
-  r.both_empty = M == MergeMutation::EmptyGivesNan ? false : big == -inf;
+  r.nan = Policy::nan(lse_a, lse_b, big);
+  r.small_empty = Policy::small_empty(small);
+  r.both_empty = Policy::both_empty(big);
   r.e = r.small_empty ? 0.0f : lse_exp(base, detail::sub_rn(small, big));
   r.d = detail::add_rn(1.0f, r.e);
-  r.lse = r.nan ? canonical_nan()
-                : (r.small_empty || M == MergeMutation::LseNotUpdated
-                       ? big
-                       : detail::add_rn(big, lse_log(base, r.d)));
-  if constexpr (M == MergeMutation::OverwriteLse)
-    if (!r.small_empty) r.e = lse_exp(base, detail::sub_rn(small, r.lse));
+  r.lse =
+      r.nan ? canonical_nan() : (r.small_empty ? big : Policy::merged_lse(big, lse_log(base, r.d)));
+  if (!r.small_empty) r.e = Policy::o_weight(base, small, r.e, r.lse);
   return r;
 }
 
-template <MergeMutation M = MergeMutation::None>
+template <class Policy = MergeAsWritten>
 OSVS_HD float merge_o(const LseMerge& r, float o_a, float o_b) {
   return combine_o_component(r, o_a, o_b, [&](float small, float big) {
-    const float sum =
-        M == MergeMutation::NoRescale ? detail::add_rn(small, big) : mul_add_k(small, r.e, big);
-    return M == MergeMutation::WrongNormaliser ? sum : detail::div_rn(sum, r.d);
+    return Policy::normalised(Policy::rescaled_sum(small, r.e, big), r.d);
   });
 }
 

@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "osvs/kernels/attention/lse_math.h"
-#include "osvs/kernels/attention/merge_mutation.h"
 #include "osvs/kernels/dtype.h"
 
 namespace osvs::cuda {
@@ -17,12 +16,5 @@ namespace osvs::cuda {
 void launch_merge_states(DType o_type, const void* o_a, const float* lse_a, const void* o_b,
                          const float* lse_b, void* o_out, float* lse_out, std::int64_t rows,
                          int head_dim, LseBase base, void* stream);
-
-/// The same kernel with one mutation of merge_mutation.h (the mutation gate's device mutants;
-/// MergeMutation::None is the real kernel).
-void launch_merge_states_mutant(MergeMutation mutation, DType o_type, const void* o_a,
-                                const float* lse_a, const void* o_b, const float* lse_b,
-                                void* o_out, float* lse_out, std::int64_t rows, int head_dim,
-                                LseBase base, void* stream);
 
 }  // namespace osvs::cuda
