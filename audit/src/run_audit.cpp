@@ -168,11 +168,13 @@ int run_audit(const AuditOptions& opt) {
   else
     r.attention =
         audit_attention(opt.executor, opt.seed, opt.quick ? kQuickAttentionCases : kAttentionCases);
-  if (!r.attention.not_run.empty())
-    r.attention_kernels.not_run = r.attention.not_run;
+  // The attention kernels are sharded as the configurations are: kernel k of the registry on
+  // shard k % n (each kernel's cases are seeded by its name, so a shard's are the whole run's).
+  if (!opt.attention)
+    r.attention_kernels.not_run = "--no-attention";
   else
-    r.attention_kernels =
-        audit_attention_kernels(registered<AttentionKernel>(), attention_kernels_options(r));
+    r.attention_kernels = audit_attention_kernels(
+        shard_part(registered<AttentionKernel>(), r.shard), attention_kernels_options(r));
   fmt::print("attention: {}\n", r.attention.not_run.empty()
                                     ? (r.attention.passes() ? "every case within its bound"
                                                             : "VIOLATIONS (audit.md, Attention)")

@@ -42,6 +42,30 @@ std::string difference(const AuditReport& a, const AuditReport& b) {
   return "";
 }
 
+/// The attention kernels' section of the whole run from the shards' (sorted by index): kernel k
+/// of the registry is shard k % n's next, so a round over the shards restores the registry's
+/// order; the shards that audit one kernel fewer come last and run out first.
+AttentionKernelsAudit merge_attention_kernels(std::vector<AuditReport>& shards) {
+  AttentionKernelsAudit merged;
+  merged.not_run = shards.front().attention_kernels.not_run;
+  merged.cases = shards.front().attention_kernels.cases;
+  std::vector<std::size_t> next(shards.size(), 0);
+  for (std::size_t s = 0; s < shards.size(); s = (s + 1) % shards.size()) {
+    auto& kernels = shards[s].attention_kernels.kernels;
+    if (next[s] == kernels.size()) break;
+    merged.kernels.push_back(std::move(kernels[next[s]++]));
+  }
+  for (std::size_t s = 0; s < shards.size(); ++s) {
+    const AttentionKernelsAudit& part = shards[s].attention_kernels;
+    if (next[s] != part.kernels.size())
+      throw std::invalid_argument("shard " + name(shards[s].shard) + " audits " +
+                                  std::to_string(part.kernels.size()) +
+                                  " attention kernels, more than its part of the registry");
+    merged.seconds = std::max(merged.seconds, part.seconds);
+  }
+  return merged;
+}
+
 }  // namespace
 
 Shard parse_shard(const std::string& text) {
@@ -137,7 +161,7 @@ AuditReport merge_shards(std::vector<AuditReport> shards) {
   r.search.worst = best_per_kernel(std::move(searched), kSearchKeep);
   r.perf = first.perf;  // shard 0 runs the performance audit and the attention section
   r.attention = first.attention;
-  r.attention_kernels = first.attention_kernels;
+  r.attention_kernels = merge_attention_kernels(shards);
   return r;
 }
 

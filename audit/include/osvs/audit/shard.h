@@ -6,8 +6,11 @@
 // unsharded run computes (a configuration's rows depend on the plan and the seed only); the
 // targeted search of every shard (each climbs from its own configurations' worst rows, with
 // ceil(rounds / n) rounds, seed mixed with the shard index), the best `keep` per kernel kept, so
-// the search part depends on n; the attention section and the performance audit of shard 0, the
-// only one that runs them. Two merges of the same shards are the same bytes except timing fields.
+// the search part depends on n; every registered attention kernel's section (kernel k of the
+// registry on shard k % n: its cases are seeded by its name, so each kernel's section, and the
+// determinism certificate made of them, is the unsharded run's); the attention merge / decode
+// section and the performance audit of shard 0, the only one that runs them. Two merges of the
+// same shards are the same bytes except timing fields.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +33,15 @@ struct Shard {
     return static_cast<int>(k % static_cast<std::size_t>(count)) == index;
   }
 };
+
+/// The items of `all` at the indices the shard owns, in order.
+template <class T>
+std::vector<T> shard_part(const std::vector<T>& all, const Shard& shard) {
+  std::vector<T> part;
+  for (std::size_t k = 0; k < all.size(); ++k)
+    if (shard.owns(k)) part.push_back(all[k]);
+  return part;
+}
 
 /// Parses "i/n" (0 <= i < n, n >= 1); throws std::invalid_argument naming the problem.
 Shard parse_shard(const std::string& text);
