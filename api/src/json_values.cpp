@@ -10,6 +10,7 @@
 #include "osvs/build_stamp.h"
 #include "osvs/kernels/stable_hash.h"
 #include "osvs/replay/hex_float.h"
+#include "osvs/replay/regression.h"
 
 namespace osvs::api {
 
@@ -63,10 +64,7 @@ std::filesystem::path write_regression_file(const std::filesystem::path& root,
   const auto dir = root / kernel;
   std::filesystem::create_directories(dir);
   const auto path = dir / (law + "-" + id + ".json");
-  if (std::filesystem::exists(path)) return path;
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  write_file_once(path, text);  // concurrent writers of one case (pytest-xdist) write it once
   return path;
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 
 #include "osvs/build_stamp.h"
 #include "osvs/kernels/stable_hash.h"
@@ -51,16 +52,26 @@ std::filesystem::path write_regression(const RegressionRecord& r,
   const std::filesystem::path dir = root / r.property;
   const std::filesystem::path target = dir / (regression_id(r) + ".json");
   std::filesystem::create_directories(dir);
-  if (std::filesystem::exists(target)) return target;  // same id: the same case, already saved
+  write_file_once(target, serialize_regression(r));
+  return target;
+}
 
-  // Write a private temporary, then link it to the final name: link() fails rather than replace
-  // an existing file, so a concurrent writer of the same case cannot be overwritten either.
+bool write_file_once(const std::filesystem::path& target, const std::string& text) {
+  if (std::filesystem::exists(target)) return false;  // same name: the same case, already saved
+  // Write a private temporary (named by the process and the thread), then link it to the final
+  // name: link() fails rather than replace an existing file, so a concurrent writer of the same
+  // case (another process of a pytest-xdist or ctest run) cannot be overwritten, and no reader
+  // ever sees a partly written file.
   std::string temp_name = ".";
-  temp_name.append(regression_id(r)).append(".tmp.").append(std::to_string(::getpid()));
-  const std::filesystem::path temp = dir / temp_name;
+  temp_name.append(target.filename().string())
+      .append(".tmp.")
+      .append(std::to_string(::getpid()))
+      .append(".")
+      .append(std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+  const std::filesystem::path temp = target.parent_path() / temp_name;
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << serialize_regression(r);
+    out << text;
     out.close();
     if (!out) throw std::runtime_error("cannot write " + temp.string());
   }
@@ -71,7 +82,7 @@ std::filesystem::path write_regression(const RegressionRecord& r,
   if (linked != 0 && link_errno != EEXIST)
     throw std::system_error(link_errno, std::generic_category(),
                             "cannot create " + target.string());
-  return target;
+  return linked == 0;
 }
 
 std::filesystem::path default_regression_root() {

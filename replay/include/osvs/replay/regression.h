@@ -52,6 +52,12 @@ std::string regression_id(const RegressionRecord& r);
 /// <source tree osvs was configured from>/reports/regressions.
 std::filesystem::path default_regression_root();
 
+/// Writes `text` to `target` unless a file of that name exists: through a private temporary
+/// linked to the name, so concurrent writers of one name (processes or threads) never overwrite
+/// each other and no reader sees a partial file. True when this call created the file; throws
+/// std::runtime_error / std::system_error when it cannot write.
+bool write_file_once(const std::filesystem::path& target, const std::string& text);
+
 /// Provenance of a finding made now on `executor`: commit (as configured), UTC date, executor name
 /// and description, nvcc version for GPU results; the RapidCheck fields are left for the caller.
 Provenance make_provenance(const Executor& executor, std::string found_by);
