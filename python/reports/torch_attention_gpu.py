@@ -10,7 +10,9 @@ The adapters loop over the varlen batch's sequences (torch's kernels take one le
 batch_invariance is the adapter's, not a padded batch's), SDPA's causal mask is top-left (its
 is_causal) and, as `torch.sdpa.<backend>.bottom_right`, a boolean attn_mask of the bottom-right
 causal mask or window (the chunked-prefill and prefill/decode laws need it; flash takes none),
-flex's mask_mods are bottom-right (as docs/semantics.md §9 states them). Each kernel's laws
+flex's mask_mods are bottom-right (as docs/semantics.md §9 states them); `torch.sdpa.<backend>.padded`
+runs the whole batch in one call, padded to its longest sequences with a boolean mask, so that
+batch_invariance judges the backend itself. Each kernel's laws
 across calls make its determinism certificate (OUT/certificate.json). Each backend's dtypes and GQA support are probed on a tiny
 problem first and declared as found (reported). The contract is declared, not derived: what a
 user of a bf16 / f32 library kernel would expect (2 ulp of the type at the magnitude M, 1 ulp a
@@ -87,6 +89,43 @@ def sdpa(backend, bottom_right=False):
                                                       enable_gqa=p.heads_q != p.heads_kv,
                                                       **masking)
         return per_sequence(q, k, v, p, attend)[0]
+    return fn
+
+
+def sdpa_padded(backend):
+    """SDPA under `backend` in ONE call over the whole varlen batch padded to its longest query
+    and key lengths, as a serving engine without varlen support batches requests: q (B, heads_q,
+    Lq, d), k and v (B, heads_kv, Lk, d) zero-padded, and a boolean attn_mask (B, 1, Lq, Lk) that
+    keeps each sequence's own keys (its bottom-right causal mask or window, or all of them). The
+    padded queries' rows are computed and dropped. The backend sees every sequence at once, so
+    batch_invariance judges the kernel itself: a sequence's bits must not depend on what is
+    padded beside it (the per-sequence adapters make that law the adapter's)."""
+    from torch.nn.attention import sdpa_kernel
+
+    def fn(q, k, v, p):
+        cq, ck = [int(x) for x in p.cu_seqlens_q], [int(x) for x in p.cu_seqlens_k]
+        seqs = [(cq[s], cq[s + 1], ck[s], ck[s + 1]) for s in range(len(cq) - 1)]
+        o = torch.zeros(q.shape[0], p.heads_q, p.head_dim_v, dtype=q.dtype, device=q.device)
+        lq = max((q1 - q0 for q0, q1, _, _ in seqs), default=0)
+        lk = max(max((k1 - k0 for _, _, k0, k1 in seqs), default=0), 1)
+        if lq == 0:
+            return o
+        b = len(seqs)
+        qp = torch.zeros(b, p.heads_q, lq, q.shape[2], dtype=q.dtype, device=q.device)
+        kp = torch.zeros(b, p.heads_kv, lk, k.shape[2], dtype=k.dtype, device=k.device)
+        vp = torch.zeros(b, p.heads_kv, lk, v.shape[2], dtype=v.dtype, device=v.device)
+        mask = torch.zeros(b, 1, lq, lk, dtype=torch.bool, device=q.device)
+        for s, (q0, q1, k0, k1) in enumerate(seqs):
+            qp[s, :, :q1 - q0] = q[q0:q1].transpose(0, 1)
+            kp[s, :, :k1 - k0] = k[k0:k1].transpose(0, 1)
+            vp[s, :, :k1 - k0] = v[k0:k1].transpose(0, 1)
+            mask[s, 0, :q1 - q0, :k1 - k0] = kept(p, q1 - q0, k1 - k0)
+        with sdpa_kernel(backend):
+            out = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, scale=p.scale,
+                                                 enable_gqa=p.heads_q != p.heads_kv)
+        for s, (q0, q1, _, _) in enumerate(seqs):
+            o[q0:q1] = out[s, :, :q1 - q0].transpose(0, 1)
+        return o
     return fn
 
 
@@ -198,6 +237,11 @@ def kernels(only=None):
                         dict(fn=sdpa(backend, bottom_right=True), dtypes=types,
                              gqa=bool(gqa_types), masks=("none", "causal", "window"),
                              mask_align="bottom-right", **DOMAIN[name], **common)))
+            # The whole batch in one call, padded (batch invariance of the backend itself).
+            out.append((f"torch.sdpa.{name}.padded",
+                        dict(fn=sdpa_padded(backend), dtypes=types, gqa=bool(gqa_types),
+                             masks=("none", "causal", "window"), mask_align="bottom-right",
+                             **DOMAIN[name], **common)))
     if not only or only in "torch.flex_attention":
         fn = flex()
         types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again
