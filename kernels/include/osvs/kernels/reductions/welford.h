@@ -13,9 +13,14 @@
 //
 // Error bound (absolute), u = 2^-24, M = max |x|, R = max x - min x, S = M2 exact, D the depth
 // of the schedule; derived on the lines of combine() below:
-//   mean: E_mean <= D u (3R + M)                                   (each merge adds u (3R + M))
-//   M2:   E_M2 <= D (7u S + n R E_mean + n E_mean^2)
-//   var = M2 / n: E_var <= E_M2 / n + u var.
+//   mean: E_mean <= D (u (3R + M) + 2^-150)              (each merge adds u (3R + M) + 2^-150)
+//   M2:   E_M2 <= D (7u S + n R E_mean + n E_mean^2 + (n / 4 + 1) 2^-150)
+//   var = M2 / n: E_var <= E_M2 / n + u var + 2^-150.
+// The 2^-150 terms are the standard model's underflow part, fl(x * y) = x y (1 + theta) + eta,
+// |eta| <= 2^-150 (half the subnormal ulp; a sum or difference of floats that underflows is
+// exact, eta = 0): a product or quotient in the subnormal range has no relative bound. (The
+// first version of this derivation left them out; the special values law's pair -0, 2^-149,
+// whose mean 2^-150 no float holds, showed it: reports/regressions/row_kernels/osvs.welford/.)
 // welford_tolerance() multiplies by (1 + 2^-10) for the second-order terms.
 #pragma once
 
@@ -63,13 +68,16 @@ struct WelfordOp {
     const float delta = detail::sub_rn(b.mean, a.mean);
     // w = nb / n in (0, 1): rounded once (theta2).
     const float w = detail::div_rn(fb, fn);
-    // mean = ma + delta w: the product (theta3) and the sum (theta4) rounded once each. The
-    // exact merge of the computed operands is (1 - w) ma + w mb, a convex combination: the
-    // operands' errors pass on at most max(E_a, E_b). New error: |delta w| (theta1 + theta2 +
-    // theta3) + u |mean| <= u (3R + M) (first order; |delta w| <= R, |mean| <= M).
+    // mean = ma + delta w: the product (theta3, and eta3 <= 2^-150 when it underflows) and the
+    // sum (theta4) rounded once each. The exact merge of the computed operands is
+    // (1 - w) ma + w mb, a convex combination: the operands' errors pass on at most
+    // max(E_a, E_b). New error: |delta w| (theta1 + theta2 + theta3) + eta3 + u |mean|
+    // <= u (3R + M) + 2^-150 (first order; |delta w| <= R, |mean| <= M).
     const float mean = detail::add_rn(a.mean, detail::mul_rn(delta, w));
     // T = delta^2 (na w): delta's rounding counted twice in delta^2 (2 theta1), w (theta2),
-    // na w (theta5), delta^2 (theta6), the product (theta7): |T^ - T| <= 6u T. The operands'
+    // na w (theta5), delta^2 (theta6), the product (theta7): |T^ - T| <= 6u T, plus the
+    // underflow of delta^2 (eta6, carried by na w <= n / 4) and of the product (eta7):
+    // (n / 4 + 1) 2^-150 (na w >= 1/2 never underflows). The operands'
     // mean errors move delta by at most 2 E_mean: T moves by 2 |delta| (na nb / n) 2 E_mean +
     // (na nb / n) 4 E_mean^2 <= n R E_mean + n E_mean^2 (na nb / n <= n / 4).
     const float t = detail::mul_rn(detail::mul_rn(delta, delta), detail::mul_rn(fa, w));
@@ -84,7 +92,7 @@ struct WelfordOp {
   OSVS_HD static Result finalise(State s) {
     const float nan = __builtin_nanf("");
     if (s.n == 0) return {0, nan, nan};
-    // var = M2 / n: rounded once, + u var.
+    // var = M2 / n: rounded once, + u var, + 2^-150 when it underflows.
     return {s.n, s.mean, detail::div_rn(s.m2, static_cast<float>(s.n))};
   }
 };
@@ -101,12 +109,13 @@ inline WelfordTolerance welford_tolerance(int depth, std::int64_t n, double m, d
                                           double var) {
   const double u = 0x1p-24, d = depth, nn = static_cast<double>(n);
   const double second = 1 + 0x1p-10;
-  const double e_mean = d * u * (3 * r + m);
+  const double eta = 0x1p-150;
+  const double e_mean = d * (u * (3 * r + m) + eta);
   const double s = var * nn;
-  const double e_m2 = d * (7 * u * s + nn * r * e_mean + nn * e_mean * e_mean);
+  const double e_m2 = d * (7 * u * s + nn * r * e_mean + nn * e_mean * e_mean + (nn / 4 + 1) * eta);
   WelfordTolerance t;
   t.mean = e_mean * second + 0x1p-50 * m;
-  t.var = n > 0 ? (e_m2 / nn + u * var) * second + 0x1p-50 * var : 0;
+  t.var = n > 0 ? (e_m2 / nn + u * var + eta) * second + 0x1p-50 * var : 0;
   return t;
 }
 
