@@ -17,4 +17,7 @@ void read_case(const nlohmann::json& in, MergeCase& c);
 nlohmann::json case_json(const AttentionCase& c);
 void read_case(const nlohmann::json& in, AttentionCase& c);
 
+nlohmann::json case_json(const ReductionCase& c);
+void read_case(const nlohmann::json& in, ReductionCase& c);
+
 }  // namespace osvs::api

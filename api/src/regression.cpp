@@ -83,6 +83,7 @@ std::string regression_provenance(const std::string& found_by) {
 OSVS_REGRESSION_OF_KIND(RowKind)
 OSVS_REGRESSION_OF_KIND(MergeKind)
 OSVS_REGRESSION_OF_KIND(AttentionKind)
+OSVS_REGRESSION_OF_KIND(ReductionKind)
 #undef OSVS_REGRESSION_OF_KIND
 
 }  // namespace osvs

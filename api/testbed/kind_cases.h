@@ -65,4 +65,16 @@ std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const Attent
 /// smaller head_dim, no spare pages.
 void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& r);
 
+/// State reductions: rows in k's declared domain (ties, mixed magnitudes, a large common offset;
+/// up to 40 elements, at times 250 ... 599) under a random schedule (gen::schedule), folded in one
+/// chunk for accuracy; the special values law's one grid.
+rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& law);
+
+/// State reductions: none.
+std::vector<ReductionCase> declared_cases(const ReductionKernel& k, const ReductionLaw& law);
+
+/// State reductions: the one-chunk schedule of the row, fewer elements (in blocks halving down to
+/// one, each chunk keeping the rest of its own), simpler values (0, 1, the value truncated).
+void reduce_case(const ReductionCase& smallest, const Reduction<ReductionCase>& r);
+
 }  // namespace osvs::testbed

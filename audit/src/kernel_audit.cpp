@@ -214,6 +214,12 @@ KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
   return audit_by_laws<MergeKind>(k, o, "the derived merge bound (docs/semantics.md)");
 }
 
+KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o) {
+  return audit_by_laws<ReductionKind>(
+      k, o,
+      k.has_tolerance() ? "derived in " + k.bound_derivation() : std::string("exact results"));
+}
+
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
   KernelAudit a = audit_by_laws<AttentionKind>(
       k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "osvs/fuzz/float_decoder.h"
+#include "osvs/kernels/merge_trees.h"
 
 namespace osvs::fuzz {
 namespace {
@@ -156,6 +157,36 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
   values(c.q, c.total_q() * c.heads_q * c.head_dim_qk);
   values(c.k, c.total_k() * c.heads_kv * c.head_dim_qk);
   values(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
+  return c;
+}
+
+}  // namespace osvs::fuzz
+
+namespace osvs::fuzz {
+
+ReductionCase decode_case(ByteReader& in, const ReductionKernel& k, const ReductionLaw& law) {
+  ReductionCase c;
+  std::vector<float> row;
+  float running_max = -INFINITY;
+  for (std::size_t i = 0, n = in.below(65); i < n; ++i) {
+    const float x = decode_float(in, running_max);
+    // The reduction's declared domain: finite, |x| <= max_abs (the special values law has its
+    // own grid of the rest).
+    const float v = std::isfinite(x) ? std::clamp(x, -k.max_abs(), k.max_abs()) : 0.0f;
+    running_max = std::max(running_max, v);
+    row.push_back(v);
+  }
+  const auto n = static_cast<std::int64_t>(row.size());
+  if (law.name == "accuracy" || law.name == "special_values") {
+    c.schedule.chunk_offsets = {0, n};
+    c.schedule.slot_chunk = {0};
+  } else {
+    const int chunks = 1 + static_cast<int>(in.below(8));
+    c.schedule = random_schedule(n, chunks, [&in](std::int64_t m) {
+      return static_cast<std::int64_t>(in.below(static_cast<std::uint32_t>(m)));
+    });
+  }
+  c.schedule.row = std::move(row);
   return c;
 }
 

@@ -102,3 +102,32 @@ bool contract_missing(const AttentionKernel&) {
 }
 
 }  // namespace osvs::python
+
+namespace osvs::python {
+
+ReductionKernel kernel_from_python(ReductionKind, const nb::dict&, nb::callable) {
+  throw std::invalid_argument(
+      "a state reduction is declared in C++ (osvs/api/state_reduction.h: "
+      "OSVS_REGISTER_REDUCTION) and loaded as a plugin; kinds declared from Python: row, merge, "
+      "attention");
+}
+
+nb::dict case_dict(const ReductionCase& c) {
+  const HarnessCase& h = c.schedule;
+  nb::dict d;
+  d["row"] = vector_array(h.row);
+  d["chunk_offsets"] = h.chunk_offsets;
+  d["slot_chunk"] = h.slot_chunk;
+  nb::list merges;
+  for (const Merge& m : h.merges) merges.append(nb::make_tuple(m.dst, m.src));
+  d["merges"] = merges;
+  d["root"] = h.root;
+  d["summary"] = ReductionKind::summary(c);
+  return d;
+}
+
+bool contract_missing(const ReductionKernel&) {
+  return false;  // a reduction declares its exact reference (and tolerance, else exact results)
+}
+
+}  // namespace osvs::python

@@ -24,4 +24,8 @@ AttentionKernel kernel_from_python(AttentionKind, const nb::dict& declaration, n
 nb::dict case_dict(const AttentionCase& c);
 bool contract_missing(const AttentionKernel& k);
 
+ReductionKernel kernel_from_python(ReductionKind, const nb::dict& declaration, nb::callable call);
+nb::dict case_dict(const ReductionCase& c);
+bool contract_missing(const ReductionKernel& k);
+
 }  // namespace osvs::python

@@ -30,6 +30,7 @@
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_runner.h"
+#include "osvs/api/reduction_laws.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_laws.h"
 
@@ -52,6 +53,9 @@ std::string case_summary(const AttentionCase& c);
 /// which the determinism certificate reports beside the cases.
 std::string shape_class(const AttentionCase& c);
 
+/// "13 elements in 3 chunks, depth 6".
+std::string case_summary(const ReductionCase& c);
+
 /// A row kernel's declaration: its op, types, where it runs, its contract, then a line for each
 /// of its layouts' lengths.
 std::string kernel_summary(const RowKernel& k);
@@ -59,6 +63,8 @@ std::string kernel_summary(const RowKernel& k);
 std::string kernel_summary(const MergeKernel& k);
 /// An attention kernel's declaration: types, masks, gqa, varlen, pages, lse.
 std::string kernel_summary(const AttentionKernel& k);
+/// A state reduction's declaration: its state and result fields, claims, domain, bound.
+std::string kernel_summary(const ReductionKernel& k);
 
 /// The law named `name` among `laws`, or nullptr.
 template <class Law>
@@ -109,6 +115,10 @@ inline constexpr char kAttentionKindName[] = "attention";
 inline constexpr char kAttentionTestPrefix[] = "attention_";
 using AttentionKind = Kind<kAttentionKindName, kAttentionTestPrefix, AttentionKernel, AttentionCase,
                            AttentionLaw, &attention_laws>;
+inline constexpr char kReductionKindName[] = "reduction";
+inline constexpr char kReductionTestPrefix[] = "reduction_";
+using ReductionKind = Kind<kReductionKindName, kReductionTestPrefix, ReductionKernel, ReductionCase,
+                           ReductionLaw, &reduction_laws>;
 
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
 /// by name go through it). constexpr: the plugins' layout tag is computed over it.
@@ -117,6 +127,7 @@ constexpr void for_each_kind(F&& f) {
   f(RowKind{});
   f(MergeKind{});
   f(AttentionKind{});
+  f(ReductionKind{});
 }
 
 /// f(K{}) for the kind K named `name`; std::invalid_argument naming the kinds for another name.

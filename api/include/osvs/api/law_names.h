@@ -25,6 +25,9 @@ inline constexpr std::string_view kAttentionLawNames[] = {
     "determinism",     "batch_invariance", "page_layout", "split_invariance",
     "chunked_prefill", "prefill_decode"};
 
+inline constexpr std::string_view kReductionLawNames[] = {
+    "commutativity", "identity", "special_values", "accuracy", "associativity"};
+
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
 std::vector<Law> laws_named(std::vector<Law> laws, const std::string_view (&names)[N],

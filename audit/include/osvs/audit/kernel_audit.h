@@ -12,6 +12,7 @@
 
 #include "osvs/api/attention_kernel.h"
 #include "osvs/api/merge_kernel.h"
+#include "osvs/api/reduction_kernel.h"
 #include "osvs/api/row_kernel.h"
 
 namespace osvs {
@@ -81,6 +82,9 @@ KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o);
 
 /// Audits one attention kernel: every attention law within its declared contract.
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o);
+
+/// Audits one state reduction: every reduction law within its declared tolerance.
+KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

@@ -26,4 +26,9 @@ MergeCase decode_case(ByteReader& in, const MergeKernel& k, const MergeLaw& law)
 /// |x| <= 2^6 (0 below 2^-18), as the law runs' generator draws them.
 AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const AttentionLaw& law);
 
+/// Up to 64 elements from decode_float, clamped into k's declared domain (finite, |x| <=
+/// max_abs); one chunk for accuracy (and for special_values, which fuzz runs never pick: a
+/// single-case law), else 1 ... 8 chunks under random_schedule with the input's choices.
+ReductionCase decode_case(ByteReader& in, const ReductionKernel& k, const ReductionLaw& law);
+
 }  // namespace osvs::fuzz

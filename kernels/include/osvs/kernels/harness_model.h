@@ -1,6 +1,8 @@
 // The combine harness's order, written once over an algebra (see block_schedule.h): each chunk's
 // state by sequential lift from the initial value, then slot[dst] = slot[dst] (+) slot[src] for
 // each merge in order. Used by the CPU executor and by the error-accounting bound of the oracle.
+// An algebra whose lift takes the element's index in the row as well (argmax, a state reduction:
+// api/state_reduction.h) is handed it.
 #pragma once
 
 #include <vector>
@@ -14,7 +16,10 @@ typename Alg::value_type model_chunk_state(const HarnessCase& c, std::size_t chu
                                            const Alg& alg) {
   auto v = alg.initial();
   for (std::int64_t j = c.chunk_offsets[chunk]; j < c.chunk_offsets[chunk + 1]; ++j)
-    v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)]));
+    if constexpr (requires { alg.lift(0.0f, j); })
+      v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)], j));
+    else
+      v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)]));
   return v;
 }
 

@@ -1,0 +1,105 @@
+// A state reduction of one's own, as a C++ type R, put under the reduction laws
+// (reduction_kernel.h). R declares:
+//
+//   struct R {
+//     struct State { ... };                          // floats and integers
+//     static constexpr auto kStateFields = osvs::fields(osvs::field("m", &State::m), ...);
+//     OSVS_HD static State identity();
+//     OSVS_HD static State lift(float x, std::int64_t index);   // or lift(float x)
+//     OSVS_HD static State combine(State a, State b);
+//     // optional: a finalised result of its own type, with its fields
+//     struct Result { ... };
+//     static constexpr auto kResultFields = osvs::fields(...);
+//     OSVS_HD static Result finalise(State s);
+//     // optional: the exact reference of the finalised result, one value per result field
+//     static std::vector<double> exact(std::span<const float> row);
+//   };
+//   OSVS_REGISTER_REDUCTION(my_reduction) {
+//     return osvs::state_reduction<R>("my.reduction").bitwise_commutative().exact_identity();
+//   }
+//
+// Without finalise the result is the state itself. The CPU model runs every schedule in the
+// harness's order (kernels/harness_model.h), the same loop the combine operators' CPU model runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/api/reduction_kernel.h"
+#include "osvs/api/registry.h"
+#include "osvs/kernels/harness_model.h"
+#include "osvs/kernels/hd.h"
+
+namespace osvs {
+
+/// R as an algebra of the harness's order (value_type, initial, lift, combine).
+template <class R>
+struct ReductionAlg {
+  using value_type = typename R::State;
+  OSVS_HD value_type initial() const { return R::identity(); }
+  OSVS_HD value_type lift(float x, std::int64_t index) const {
+    if constexpr (requires { R::lift(x, index); })
+      return R::lift(x, index);
+    else
+      return R::lift(x);
+  }
+  OSVS_HD value_type combine(value_type a, value_type b) const { return R::combine(a, b); }
+};
+
+namespace detail {
+
+template <class R>
+constexpr bool kHasResult = requires {
+  R::kResultFields;
+};
+
+template <class R>
+auto finalised(const typename R::State& s) {
+  if constexpr (kHasResult<R>)
+    return R::finalise(s);
+  else
+    return s;
+}
+
+template <class R>
+constexpr const auto& result_fields_of() {
+  if constexpr (kHasResult<R>)
+    return R::kResultFields;
+  else
+    return R::kStateFields;
+}
+
+/// The CPU model of R: every schedule in the harness's order.
+template <class R>
+void run_reduction_model(const ReductionProblem& p) {
+  p.states->clear();
+  p.results->clear();
+  for (const HarnessCase& h : *p.schedules) {
+    const typename R::State s = model_harness_case(h, ReductionAlg<R>{}, nullptr);
+    append_field_bits(s, R::kStateFields, *p.states);
+    append_field_bits(finalised<R>(s), result_fields_of<R>(), *p.results);
+  }
+}
+
+}  // namespace detail
+
+/// The declaration of R (Where::Host, its CPU model), with its fields and, when R has one, its
+/// exact reference; claims, tolerance and domain are added to it.
+template <class R>
+ReductionKernel state_reduction(std::string name) {
+  ReductionKernel k(std::move(name), Where::Host);
+  k.state_fields(field_specs(R::kStateFields))
+      .result_fields(field_specs(detail::result_fields_of<R>()))
+      .run(&detail::run_reduction_model<R>);
+  if constexpr (requires { R::exact; }) k.exact(&R::exact);
+  return k;
+}
+
+}  // namespace osvs
+
+/// Registers the ReductionKernel returned by the function body that follows:
+///   OSVS_REGISTER_REDUCTION(my_reduction) { return osvs::state_reduction<R>("my.reduction"); }
+#define OSVS_REGISTER_REDUCTION(id)                                                               \
+  OSVS_DETAIL_REGISTER(::osvs::ReductionKernel, ::osvs::register_kernel<::osvs::ReductionKernel>, \
+                       reduction_kernel, id)

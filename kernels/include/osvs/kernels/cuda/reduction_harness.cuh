@@ -1,0 +1,49 @@
+// The combine harness of cuda/combine_kernels.cuh over any algebra of the harness's order
+// (kernels/harness_model.h): value_type, initial, lift (with the element's index in its row when
+// the algebra takes it, as a state reduction's does: api/state_reduction.h ReductionAlg) and
+// combine. One thread per case: the chunk states by sequential lift, then the merges in exactly
+// the given order, the same order the CPU model runs (model_harness_case).
+#pragma once
+
+#include <cstdint>
+
+#include "osvs/kernels/cases.h"
+#include "osvs/kernels/cuda/combine_kernels.cuh"  // DeviceHarnessCase
+
+namespace osvs::cuda {
+
+template <class Alg>
+__global__ void reduction_harness_kernel(const float* values, const std::int64_t* chunk_offsets,
+                                         const std::int32_t* slot_chunk, const Merge* merges,
+                                         const DeviceHarnessCase* cases, std::int64_t num_cases,
+                                         typename Alg::value_type* chunk_states,
+                                         typename Alg::value_type* slots,
+                                         typename Alg::value_type* roots) {
+  using V = typename Alg::value_type;
+  const Alg alg{};
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= num_cases) return;
+  const DeviceHarnessCase c = cases[i];
+  const float* row = values + c.row_begin;
+  const std::int64_t* off = chunk_offsets + c.chunk_begin + i;  // each case has chunks + 1 offsets
+  V* chunk = chunk_states + c.chunk_begin;
+  for (std::int32_t k = 0; k < c.num_chunks; ++k) {
+    V v = alg.initial();
+    for (std::int64_t j = off[k]; j < off[k + 1]; ++j) {
+      if constexpr (requires { alg.lift(0.0f, j); })
+        v = alg.combine(v, alg.lift(row[j], j));
+      else
+        v = alg.combine(v, alg.lift(row[j]));
+    }
+    chunk[k] = v;
+  }
+  V* slot = slots + c.slot_begin;
+  for (std::int32_t s = 0; s < c.num_slots; ++s) slot[s] = chunk[slot_chunk[c.slot_begin + s]];
+  for (std::int32_t k = 0; k < c.num_merges; ++k) {
+    const Merge m = merges[c.merge_begin + k];
+    slot[m.dst] = alg.combine(slot[m.dst], slot[m.src]);
+  }
+  roots[i] = slot[c.root];
+}
+
+}  // namespace osvs::cuda
