@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/lift_with_index.h"
 
 namespace osvs {
 
@@ -16,7 +17,7 @@ typename Alg::value_type model_chunk_state(const HarnessCase& c, std::size_t chu
                                            const Alg& alg) {
   auto v = alg.initial();
   for (std::int64_t j = c.chunk_offsets[chunk]; j < c.chunk_offsets[chunk + 1]; ++j)
-    if constexpr (requires { alg.lift(0.0f, j); })
+    if constexpr (kLiftTakesIndex<Alg>)
       v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)], j));
     else
       v = alg.combine(v, alg.lift(c.row[static_cast<std::size_t>(j)]));

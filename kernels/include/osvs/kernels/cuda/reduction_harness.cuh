@@ -9,6 +9,7 @@
 
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/cuda/combine_kernels.cuh"  // DeviceHarnessCase
+#include "osvs/kernels/lift_with_index.h"
 
 namespace osvs::cuda {
 
@@ -30,7 +31,7 @@ __global__ void reduction_harness_kernel(const float* values, const std::int64_t
   for (std::int32_t k = 0; k < c.num_chunks; ++k) {
     V v = alg.initial();
     for (std::int64_t j = off[k]; j < off[k + 1]; ++j) {
-      if constexpr (requires { alg.lift(0.0f, j); })
+      if constexpr (kLiftTakesIndex<Alg>)
         v = alg.combine(v, alg.lift(row[j], j));
       else
         v = alg.combine(v, alg.lift(row[j]));
