@@ -221,8 +221,9 @@ def kernels(only=None):
     for name, backend in [("math", SDPBackend.MATH), ("flash", SDPBackend.FLASH_ATTENTION),
                           ("efficient", SDPBackend.EFFICIENT_ATTENTION),
                           ("cudnn", SDPBackend.CUDNN_ATTENTION)]:
-        if only and only not in f"torch.sdpa.{name}":
-            continue
+        if only and not (only in f"torch.sdpa.{name}" or f"torch.sdpa.{name}" in only
+                         or only.startswith(".")):
+            continue  # (".padded" names a variant of every backend)
         fn = sdpa(backend)
         gqa_types = probe(fn, all_types, gqa=True)
         types = gqa_types or probe(fn, all_types, gqa=False)
@@ -242,6 +243,7 @@ def kernels(only=None):
                         dict(fn=sdpa_padded(backend), dtypes=types, gqa=bool(gqa_types),
                              masks=("none", "causal", "window"), mask_align="bottom-right",
                              **DOMAIN[name], **common)))
+    out = [(n, spec) for n, spec in out if not only or only in n]
     if not only or only in "torch.flex_attention":
         fn = flex()
         types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again

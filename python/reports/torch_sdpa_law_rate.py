@@ -35,7 +35,13 @@ def main():
         sys.exit("no CUDA device: this script measures GPU kernels")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    sdpa_kernels, probed = kernels("sdpa")
+    all_sdpa, probed = kernels("sdpa")
+    # One adapter per backend: its bottom-right variant where it has one (the chunked-prefill and
+    # prefill/decode laws need that mask), else the plain one (flash takes no attn_mask).
+    names = {n for n, _ in all_sdpa}
+    sdpa_kernels = [(n, spec) for n, spec in all_sdpa
+                    if n.endswith(".bottom_right") or (n.count(".") == 2
+                                                       and n + ".bottom_right" not in names)]
     provenance = {"gpu": torch.cuda.get_device_name(0),
                   "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
                                            "--format=csv,noheader"),
