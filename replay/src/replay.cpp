@@ -5,6 +5,8 @@
 #include <exception>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -101,25 +103,30 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
 
 namespace {
 
-/// The public API's regression files (row and merge kernels, api/README.md) live beside the
-/// suite's; they name a registered kernel and are replayed by that kernel's testbed program.
-const char* api_format_of(const std::filesystem::path& file) {
+/// The public API's regression files (of every kind: row, merge, attention and reduction kernels,
+/// api/README.md) live beside the suite's; they name a registered kernel and are replayed by that
+/// kernel's testbed program. Each carries its kind's format key, "osvs_<kind>_regression"
+/// (api/src/regression.cpp), which a suite record never has: the key, or "" for a suite file.
+std::string api_format_of(const std::filesystem::path& file) {
   std::ifstream in(file);
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object()) return nullptr;
-  for (const char* key : {"osvs_row_regression", "osvs_merge_regression"})
-    if (j.contains(key)) return key;
-  return nullptr;
+  if (!j.is_object()) return "";
+  constexpr std::string_view prefix = "osvs_", suffix = "_regression";
+  for (const auto& [key, value] : j.items())
+    if (key.size() > prefix.size() + suffix.size() && key.starts_with(prefix) &&
+        key.ends_with(suffix))
+      return key;
+  return "";
 }
 
 }  // namespace
 
 ReplayOutcome replay_file(const std::filesystem::path& file, Executor& executor,
                           const PropertyLookup& lookup) {
-  if (const char* format = api_format_of(file))
-    return outcome(file, ReplayStatus::Skipped,
-                   std::string("an ") + format +
-                       " file: replayed by the testbed program that registers its kernel");
+  if (const std::string format = api_format_of(file); !format.empty())
+    return outcome(
+        file, ReplayStatus::Skipped,
+        "an " + format + " file: replayed by the testbed program that registers its kernel");
   RegressionRecord r;
   try {
     r = read_regression(file);

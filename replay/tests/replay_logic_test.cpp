@@ -102,5 +102,22 @@ TEST(ReplayLogic, PrintingShowsInputsVerdictAndStatus) {
   EXPECT_NE(text.find("=> met"), std::string::npos) << text;
 }
 
+TEST(ReplayLogic, EveryKindsApiFileIsLeftToItsTestbedAndASuiteFileWithoutSchemaIsAnError) {
+  testing::TempDir dir;
+  for (const char* kind : {"row", "merge", "attention", "reduction", "a_future_kind"}) {
+    const auto file = dir.path() / (std::string(kind) + ".json");
+    std::ofstream(file) << "{\"osvs_" << kind << "_regression\": 1, \"kernel\": \"k\"}";
+    auto cpu = make_cpu_executor();
+    const ReplayOutcome o = replay_file(file, *cpu, testing::fake_lookup);
+    EXPECT_EQ(o.status, ReplayStatus::Skipped) << kind << ": " << o.message;
+    EXPECT_NE(o.message.find(std::string("osvs_") + kind + "_regression"), std::string::npos)
+        << o.message;
+  }
+  const auto suite = dir.path() / "suite.json";
+  std::ofstream(suite) << "{\"osvs_\": 1, \"property\": \"d_is_one\"}";
+  auto cpu = make_cpu_executor();
+  EXPECT_EQ(replay_file(suite, *cpu, testing::fake_lookup).status, ReplayStatus::Error);
+}
+
 }  // namespace
 }  // namespace osvs
