@@ -32,6 +32,8 @@ struct ProveOptions {
   /// Arguments at which every exp the query applies is pinned to this machine's value before the
   /// first model (a search over a few maxima pins their differences up front).
   std::vector<float> pins;
+  /// Pin the exp at the differences of the domain's m_values / fixed_m (a search's maxima).
+  bool pin_search_maxima = true;
   /// The exp facts the query may use (exp_facts.h); a test removes one to show it is needed.
   std::optional<std::vector<ExpFact>> facts;
 };
@@ -110,9 +112,10 @@ ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {
   ContextScope scope(ctx);
   LawQuery q = detail::build_query<Op>(ctx, law, domain);
   ProveOptions o = options;
-  for (const std::vector<float>* ms : {&domain.m_values, &domain.fixed_m})
-    for (float x : *ms)
-      for (float y : *ms) o.pins.push_back(x - y);
+  if (options.pin_search_maxima)
+    for (const std::vector<float>* ms : {&domain.m_values, &domain.fixed_m})
+      for (float x : *ms)
+        for (float y : *ms) o.pins.push_back(x - y);
   ProofResult r = solve_law(
       ctx, q, [law](State a, State b) { return detail::concrete_sides<Op>(law, a, b); }, o);
   r.op = Op::kName;
