@@ -20,11 +20,14 @@ struct EngineCombine {
   OSVS_HD static osvs::State lift(float x) {
     return x == -INFINITY ? initial() : osvs::State{x, 1};
   }
-  OSVS_HD static osvs::State combine(osvs::State a, osvs::State b) {
+  // Written over the state type S (osvs::State here) so that osvs's formal suite can prove its
+  // laws from this very source, with a symbolic state (formal/README.md): locals are `auto` or S.
+  template <class S>
+  OSVS_HD static S combine(S a, S b) {
     const bool a_big = a.m > b.m || (a.m == b.m && a.d >= b.d);
-    const osvs::State big = a_big ? a : b, small = a_big ? b : a;
+    const S big = a_big ? a : b, small = a_big ? b : a;
     if (big.m == -INFINITY) return initial();
-    const float scale = small.m == -INFINITY ? 0.0f : exp2f((small.m - big.m) * kLog2e);
+    const auto scale = small.m == -INFINITY ? 0.0f : exp2f((small.m - big.m) * kLog2e);
     return {big.m, fmaf(small.d, scale, big.d)};
   }
   OSVS_HD static float output(float x, osvs::State s) {

@@ -46,22 +46,24 @@ struct HardenedCombineWith {
     if (x == -__builtin_huge_valf()) return identity_state();
     return State{x, 1.0f};
   }
-  OSVS_HD static State combine(State a, State b) {
+  /// S is State; formal/ instantiates the same source with a symbolic state (formal/README.md).
+  template <class S>
+  OSVS_HD static S combine(S a, S b) {
     const bool a_small = a.m < b.m;
-    const State big = a_small ? b : a;
-    const State small = a_small ? a : b;
-    const float m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
-    const float e = small.m == -__builtin_huge_valf() ? 0.0f : Exp{}(small.m - big.m);
+    const S big = a_small ? b : a;
+    const S small = a_small ? a : b;
+    const auto m = a.m == b.m ? bits_float(float_bits(a.m) & float_bits(b.m)) : big.m;
+    const auto e = small.m == -__builtin_huge_valf() ? 0.0f : Exp{}(small.m - big.m);
     // Both m = -inf: two empty multisets, d = 0 whatever d's the operands carry (total operator).
-    const float d = big.m == -__builtin_huge_valf() ? 0.0f : mul_add_k(small.d, e, big.d);
+    const auto d = big.m == -__builtin_huge_valf() ? 0.0f : mul_add_k(small.d, e, big.d);
     // Any NaN operand gives the NaN state, tested on the operands themselves: a NaN that lands on
     // the small side is otherwise dropped by the two-empty-multisets rule ((-inf, 0) (+) (NaN, NaN)
     // gave (-inf, 0); found by the identity, commutativity and special-values properties). A d that
     // comes out NaN (two m = +inf: inf - inf) likewise. Checked last, so the code stays
     // branch-free.
     if (unordered(a.m, b.m) || unordered(a.d, b.d) || is_nan(d))
-      return State{canonical_nan(), canonical_nan()};
-    return State{m, d};
+      return S{canonical_nan(), canonical_nan()};
+    return S{m, d};
   }
   /// Pass 2: exp(x - m) / d, and 0 for every element of a fully masked row (d == 0), the
   /// flash-attention convention. NaN rows stay NaN.

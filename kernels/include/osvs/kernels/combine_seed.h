@@ -35,9 +35,11 @@ struct SeedCombine {
 
   OSVS_HD static State initial() { return seed_initial_state(); }
   OSVS_HD static State lift(float x) { return State{x, 1.0f}; }
-  OSVS_HD static State combine(State a, State b) {
-    const float m = fmax_k(a.m, b.m);
-    return State{m, mul_add_k(a.d, kexp(a.m - m), b.d, kexp(b.m - m))};
+  /// S is State; formal/ instantiates the same source with a symbolic state (formal/README.md).
+  template <class S>
+  OSVS_HD static S combine(S a, S b) {
+    const auto m = fmax_k(a.m, b.m);
+    return S{m, mul_add_k(a.d, kexp(a.m - m), b.d, kexp(b.m - m))};
   }
   /// Pass 2 as written: exp(x - m) / d. A fully masked row (all -inf) gives 0/0 = NaN.
   OSVS_HD static float output(float x, State s) { return kexp(x - s.m) / s.d; }

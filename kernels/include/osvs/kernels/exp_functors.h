@@ -18,7 +18,11 @@ namespace osvs {
 /// The kernels' exp (kexp) as a functor.
 struct KernelExp {
   static constexpr double max_ulp(bool gpu) { return kexp_max_ulp(gpu); }
-  OSVS_HD float operator()(float x) const { return kexp(x); }
+  /// F is float; formal/ calls it with a symbolic scalar, whose kexp is found by ADL.
+  template <class F>
+  OSVS_HD F operator()(F x) const {
+    return kexp(x);
+  }
 };
 
 /// portable_expf as a functor: the same bits on the host and the device in every build.

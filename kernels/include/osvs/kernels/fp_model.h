@@ -23,14 +23,25 @@
 
 namespace osvs {
 
+#if !defined(__CUDA_ARCH__)
+namespace detail {
+/// fmaxf's rule, written over the scalar F (float here; formal/ instantiates it symbolically).
+template <class F>
+inline F fmax_rule(F a, F b) {
+  using std::signbit;
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return signbit(a) ? b : a;  // (+0, -0) -> +0
+  return a > b ? a : b;
+}
+}  // namespace detail
+#endif
+
 OSVS_HD float fmax_k(float a, float b) {
 #if defined(__CUDA_ARCH__)
   return fmaxf(a, b);
 #else
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? b : a;  // (+0, -0) -> +0
-  return a > b ? a : b;
+  return detail::fmax_rule(a, b);
 #endif
 }
 

@@ -52,12 +52,15 @@ OSVS_HD float abs_f(float x) {
 #endif
 }
 
-OSVS_HD bool is_nan(float x) {
+/// F is float; formal/ instantiates it with a symbolic scalar (formal/README.md).
+template <class F>
+OSVS_HD bool is_nan(F x) {
   return x != x;
 }
 
-/// True when a or b is NaN (one unordered compare on the device).
-OSVS_HD bool unordered(float a, float b) {
+/// True when a or b is NaN (one unordered compare on the device). F as for is_nan.
+template <class F>
+OSVS_HD bool unordered(F a, F b) {
   return !(a == a && b == b);
 }
 

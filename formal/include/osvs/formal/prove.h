@@ -1,0 +1,127 @@
+// prove<Op>(law, domain): runs Op's own combine on symbolic states (explore.h), asks the solver
+// for inputs in `domain` where the law's two sides differ in any bit, under the exp facts
+// (exp_facts.h) alone. Unsatisfiable: proven for every input of the domain and every exp with the
+// facts. Satisfiable: the model's inputs are run through Op's float combine (the CPU model, this
+// machine's exp); when the model's exp values are not the real exp's and the law then holds, the
+// exp at the model's arguments is pinned to the real one and the solver asked again (at most
+// kMaxRefinements times), so that a counterexample is one the CPU model (and, replayed, the
+// device) shows.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "osvs/formal/context.h"
+#include "osvs/formal/domain.h"
+#include "osvs/formal/explore.h"
+#include "osvs/formal/law.h"
+#include "osvs/formal/sym_ops.h"
+#include "osvs/formal/sym_state.h"
+
+namespace osvs::formal {
+
+inline constexpr int kMaxRefinements = 8;
+
+struct ProveOptions {
+  bool fmad = true;         ///< Context::fmad
+  unsigned timeout_ms = 0;  ///< 0: none
+  bool keep_smt2 = false;
+  bool solve = true;  ///< false: build the query (smt2) only
+  /// Arguments at which every exp the query applies is pinned to this machine's value before the
+  /// first model (a search over a few maxima pins their differences up front).
+  std::vector<float> pins;
+  /// Pin the exp at the differences of the domain's m_values / fixed_m (a search's maxima).
+  bool pin_search_maxima = true;
+  /// The exp facts the query may use (exp_facts.h); a test removes one to show it is needed.
+  std::optional<std::vector<ExpFact>> facts;
+};
+
+/// The symbolic query of one law, built from an operator's source.
+struct LawQuery {
+  SymState a, b;      ///< the inputs (b unused by the identity laws)
+  SymState lhs, rhs;  ///< the law's two sides
+  z3::expr domain;    ///< the inputs' constraint
+  int paths = 0;
+};
+
+/// Solves q in ctx: proven, or a model refined until `concrete` (the law's two sides on the CPU
+/// model for given inputs) reproduces it.
+using ConcreteSides = std::function<std::pair<State, State>(State a, State b)>;
+ProofResult solve_law(Context& ctx, const LawQuery& q, const ConcreteSides& concrete,
+                      const ProveOptions& options);
+
+namespace detail {
+
+inline SymState input_state(Context& ctx, const char* name, const Domain& domain, std::size_t i) {
+  const std::string n = name;
+  const Sym d = Sym::from_bits(ctx.z().bv_const((n + ".d").c_str(), 32));
+  if (i < domain.fixed_m.size()) return {Sym(domain.fixed_m[i]), d};
+  return {Sym::from_bits(ctx.z().bv_const((n + ".m").c_str(), 32)), d};
+}
+
+template <class Op>
+LawQuery build_query(Context& ctx, Law law, const Domain& domain) {
+  SymState a = input_state(ctx, "a", domain, 0), b = input_state(ctx, "b", domain, 1);
+  const SymState e = Op::initial();
+  int runs_l = 0, runs_r = 0;
+  const auto run = [&](const SymState& x, const SymState& y, int* runs) {
+    return explore<SymState>(
+        ctx, [&] { return SymState(Op::combine(x, y)); }, runs);
+  };
+  switch (law) {
+    case Law::Commutativity: {
+      SymState l = run(a, b, &runs_l), r = run(b, a, &runs_r);
+      return {a, b, l, r, domain.contains(a) && domain.contains(b), runs_l + runs_r};
+    }
+    case Law::IdentityLeft:
+      return {a, b, run(e, a, &runs_l), a, domain.contains(a), runs_l};
+    case Law::IdentityRight:
+      return {a, b, run(a, e, &runs_l), a, domain.contains(a), runs_l};
+    case Law::IdentityOfIdentity:
+      return {a, b, run(e, e, &runs_l), e, ctx.z().bool_val(true), runs_l};
+  }
+  throw std::logic_error("osvs::formal: unknown law");
+}
+
+template <class Op>
+std::pair<State, State> concrete_sides(Law law, State a, State b) {
+  const State e = Op::initial();
+  switch (law) {
+    case Law::Commutativity:
+      return {Op::combine(a, b), Op::combine(b, a)};
+    case Law::IdentityLeft:
+      return {Op::combine(e, a), a};
+    case Law::IdentityRight:
+      return {Op::combine(a, e), a};
+    case Law::IdentityOfIdentity:
+      return {Op::combine(e, e), e};
+  }
+  throw std::logic_error("osvs::formal: unknown law");
+}
+
+}  // namespace detail
+
+/// Proves `law` of Op over `domain` (Op::combine must be written over its state type).
+template <class Op>
+ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {}) {
+  Context ctx;
+  ctx.fmad = options.fmad;
+  if (options.facts) ctx.facts = *options.facts;
+  ContextScope scope(ctx);
+  LawQuery q = detail::build_query<Op>(ctx, law, domain);
+  ProveOptions o = options;
+  if (options.pin_search_maxima)
+    for (const std::vector<float>* ms : {&domain.m_values, &domain.fixed_m})
+      for (float x : *ms)
+        for (float y : *ms) o.pins.push_back(x - y);
+  ProofResult r = solve_law(
+      ctx, q, [law](State a, State b) { return detail::concrete_sides<Op>(law, a, b); }, o);
+  r.op = Op::kName;
+  r.law = law;
+  r.domain = law == Law::IdentityOfIdentity ? "the identity alone" : domain.name();
+  return r;
+}
+
+}  // namespace osvs::formal

@@ -1,0 +1,110 @@
+// The solver's side of a proof: the query, the model, and the refinement that pins the
+// uninterpreted exp to the real one at the model's arguments until the CPU model reproduces the
+// counterexample (prove.h).
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "osvs/formal/exp_facts.h"
+#include "osvs/formal/prove.h"
+#include "osvs/kernels/exp.h"
+
+namespace osvs::formal {
+namespace {
+
+float host_function(const std::string& name, float x) {
+  if (name == "exp") return osvs::kexp(x);  // the CPU model's exp (exp.h)
+  if (name == "exp2") return std::exp2(x);
+  throw std::invalid_argument("osvs::formal: no host function for '" + name + "'");
+}
+
+std::uint32_t bits_in(const z3::model& model, const z3::expr& bv) {
+  return static_cast<std::uint32_t>(model.eval(bv, true).get_numeral_uint64());
+}
+
+float float_in(const z3::model& model, const z3::expr& fp) {
+  return std::bit_cast<float>(bits_in(model, fp.mk_to_ieee_bv()));
+}
+
+State state_in(const z3::model& model, const SymState& s) {
+  return {std::bit_cast<float>(bits_in(model, s.m.bits())),
+          std::bit_cast<float>(bits_in(model, s.d.bits()))};
+}
+
+bool bitwise_differ(State x, State y) {
+  return !bitwise_equal(x, y);
+}
+
+}  // namespace
+
+ProofResult solve_law(Context& ctx, const LawQuery& q, const ConcreteSides& concrete,
+                      const ProveOptions& options) {
+  ProofResult r;
+  r.paths = q.paths;
+  z3::solver solver(ctx.z());
+  if (options.timeout_ms) {
+    z3::params p(ctx.z());
+    p.set("timeout", options.timeout_ms);
+    solver.set(p);
+  }
+  // The violation first: it defines the bits it compares (Sym::bits), then every definition.
+  const z3::expr violation = q.lhs.m.bits() != q.rhs.m.bits() || q.lhs.d.bits() != q.rhs.d.bits();
+  for (const z3::expr& d : ctx.definitions()) solver.add(d);
+  solver.add(q.domain);
+  solver.add(violation);
+  if (options.keep_smt2) r.smt2 = solver.to_smt2();
+  if (!options.solve) return r;
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  std::set<std::uint32_t> pinned;
+  std::set<std::string> functions;
+  for (const Application& app : ctx.applications()) functions.insert(app.function);
+  for (const std::string& f : functions)
+    for (float x : options.pins)
+      solver.add(ctx.function(f)(ctx.z().bv_val(std::bit_cast<std::uint32_t>(x), 32)) ==
+                 ctx.z().bv_val(std::bit_cast<std::uint32_t>(host_function(f, x)), 32));
+  for (int round = 0;; ++round) {
+    const z3::check_result verdict = solver.check();
+    if (verdict == z3::unsat) {
+      r.proven = !r.counterexample.has_value();
+      r.seconds = elapsed();
+      return r;
+    }
+    if (verdict == z3::unknown)
+      throw std::runtime_error("osvs::formal: the solver gave up (" + solver.reason_unknown() +
+                               ")");
+    const z3::model model = solver.get_model();
+    Counterexample c;
+    c.a = state_in(model, q.a);
+    c.b = state_in(model, q.b);
+    std::tie(c.lhs, c.rhs) = concrete(c.a, c.b);
+    c.reproduced = bitwise_differ(c.lhs, c.rhs);
+    c.refinements = round;
+    bool pinned_new = false;
+    std::set<std::pair<std::string, std::uint32_t>> listed;
+    for (const Application& app : ctx.applications()) {
+      const float x = std::bit_cast<float>(bits_in(model, app.argument));
+      if (!listed.insert({app.function, std::bit_cast<std::uint32_t>(x)}).second) continue;
+      ExpValue v{app.function, x, float_in(model, app.result), host_function(app.function, x)};
+      const std::uint32_t key = std::bit_cast<std::uint32_t>(x);
+      if (std::bit_cast<std::uint32_t>(v.model) != std::bit_cast<std::uint32_t>(v.host) &&
+          !(std::isnan(v.model) && std::isnan(v.host)) && pinned.insert(key).second) {
+        solver.add(ctx.function(app.function)(ctx.z().bv_val(key, 32)) ==
+                   ctx.z().bv_val(std::bit_cast<std::uint32_t>(v.host), 32));
+        pinned_new = true;
+      }
+      c.exps.push_back(v);
+    }
+    r.counterexample = c;
+    if (c.reproduced || !pinned_new || round == kMaxRefinements) {
+      r.seconds = elapsed();
+      return r;
+    }
+  }
+}
+
+}  // namespace osvs::formal
