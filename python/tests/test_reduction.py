@@ -110,3 +110,56 @@ def test_declarations_osvs_cannot_use_are_refused_with_the_choices(declaration, 
     kwargs.update(declaration)
     with pytest.raises(ValueError, match=re.escape(message)):
         osvs.check_reduction(**kwargs)
+
+
+def flattened(schedules):
+    """Schedules (row, chunk_offsets, slot_chunk, merges, root) as the core hands them to a
+    launch (kernels/harness_flat.h: every case's parts appended, its offsets one more than its
+    chunks)."""
+    d = {k: [] for k in ("values", "chunk_offsets", "slot_chunk", "merge_dst", "merge_src",
+                         "row_begin", "chunk_begin", "slot_begin", "merge_begin", "num_chunks",
+                         "num_slots", "num_merges", "root")}
+    chunks = 0
+    for row, offsets, slots, merges, root in schedules:
+        for key, value in (("row_begin", len(d["values"])), ("chunk_begin", chunks),
+                           ("slot_begin", len(d["slot_chunk"])),
+                           ("merge_begin", len(d["merge_dst"])), ("num_chunks", len(offsets) - 1),
+                           ("num_slots", len(slots)), ("num_merges", len(merges)), ("root", root)):
+            d[key].append(value)
+        d["values"] += row
+        d["chunk_offsets"] += offsets
+        d["slot_chunk"] += slots
+        d["merge_dst"] += [m[0] for m in merges]
+        d["merge_src"] += [m[1] for m in merges]
+        chunks += len(offsets) - 1
+    types = {"values": np.float32, "slot_chunk": np.int32, "merge_dst": np.int32,
+             "merge_src": np.int32}
+    return {k: np.array(v, dtype=types.get(k, np.int64)) for k, v in d.items()}
+
+
+def test_the_vectorised_order_is_the_harness_order_schedule_for_schedule():
+    # combine(a, b) = a * P + b (wrapping): neither commutative nor associative, so the root's
+    # bits spell out the order of every lift and combine.
+    combine = lambda a, b: (a[0] * np.int64(1000003) + b[0],)
+    lift = lambda x, i: ((x * 7).astype(np.int64) + i,)
+    schedules = [([1, 2, 3, 4, 5], [0, 2, 2, 5], [2, 0, 1], [(1, 2), (0, 1)], 0),
+                 ([6, 7, 8], [0, 1, 3], [1, 0], [(1, 0)], 1),
+                 ([9], [0, 1], [0], [], 0), ([], [0, 0], [0], [], 0)]
+    r = osvs.Reduction(name="py.order", fields={"code": "int64"}, identity=(5,), lift=lift,
+                       combine=combine, reference=lambda row: (0,))
+    states, results = r.call(flattened(schedules))
+
+    def literal(row, offsets, slots, merges, root):  # kernels/harness_model.h, line for line
+        chunk = []
+        for k in range(len(offsets) - 1):
+            v = (np.array([5], np.int64),)
+            for j in range(offsets[k], offsets[k + 1]):
+                v = combine(v, lift(np.array([row[j]], np.float32), np.array([j], np.int64)))
+            chunk.append(v)
+        slot = [chunk[c] for c in slots]
+        for dst, src in merges:
+            slot[dst] = combine(slot[dst], slot[src])
+        return slot[root][0].view(np.uint64)[0]
+
+    assert list(states[:, 0]) == [literal(*s) for s in schedules]
+    assert (results == states).all()

@@ -13,7 +13,8 @@
 //
 // The runner (api/src/reduction_device_runner.h) copies the schedules in and the outputs out on
 // the stream it hands the launch and checks what it wrote; the launch enqueues its kernels and
-// its scratch on that stream only, and checks the status of every CUDA call it makes.
+// its scratch on that stream only, and checks the status of every CUDA call it makes (a launch
+// that fails throws, which the runner reports as a KernelFailure naming the reduction).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -53,19 +54,37 @@ inline void check_cuda(cudaError_t status, const char* what) {
                              cudaGetErrorString(status) + ")");
 }
 
+/// Scratch allocated on a stream, freed on it: by free() on the way out of a launch (its status
+/// checked), or, on the way out of a launch that threw, by the destructor.
+struct StreamScratch {
+  void* p = nullptr;
+  cudaStream_t stream;
+  StreamScratch(std::size_t bytes, cudaStream_t s) : stream(s) {
+    check_cuda(cudaMallocAsync(&p, bytes, s), "cudaMallocAsync of the reduction's scratch");
+  }
+  void free() {
+    void* q = p;
+    p = nullptr;
+    check_cuda(cudaFreeAsync(q, stream), "cudaFreeAsync of the reduction's scratch");
+  }
+  ~StreamScratch() {
+    if (p) cudaFreeAsync(p, stream);
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+};
+
 /// The launch of a device reduction R: scratch for the chunk states, the slots and the roots
-/// allocated on the launch's stream, the harness kernel and the fields kernel on it, the scratch
-/// freed on it (each status checked; a launch error is left for the runner to name).
+/// allocated on the launch's stream, the harness kernel and the fields kernel on it, each
+/// launch's status checked, the scratch freed on it.
 template <class R>
 void launch_state_reduction(const ReductionProblem& p) {
   using V = typename R::State;
   const ReductionDeviceSchedules& d = *p.device;
   const auto stream = p.cuda_stream<cudaStream_t>();
   const std::int64_t words = d.num_chunks + d.num_slots + d.num_cases;
-  void* scratch = nullptr;
-  check_cuda(cudaMallocAsync(&scratch, sizeof(V) * static_cast<std::size_t>(words), stream),
-             "cudaMallocAsync of the reduction's chunk states, slots and roots");
-  V* chunks = static_cast<V*>(scratch);
+  StreamScratch scratch(sizeof(V) * static_cast<std::size_t>(words), stream);
+  V* chunks = static_cast<V*>(scratch.p);
   V* slots = chunks + d.num_chunks;
   V* roots = slots + d.num_slots;
   constexpr int kBlock = 128;
@@ -73,9 +92,11 @@ void launch_state_reduction(const ReductionProblem& p) {
   cuda::reduction_harness_kernel<ReductionAlg<R>>
       <<<blocks, kBlock, 0, stream>>>(d.values, d.chunk_offsets, d.slot_chunk, d.merges, d.cases,
                                       d.num_cases, chunks, slots, roots);
+  check_cuda(cudaGetLastError(), "the launch of the reduction harness kernel");
   reduction_fields_kernel<R>
       <<<blocks, kBlock, 0, stream>>>(roots, d.num_cases, d.states, d.results);
-  check_cuda(cudaFreeAsync(scratch, stream), "cudaFreeAsync of the reduction's scratch");
+  check_cuda(cudaGetLastError(), "the launch of the reduction's fields kernel");
+  scratch.free();
 }
 
 }  // namespace detail
