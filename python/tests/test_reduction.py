@@ -1,8 +1,11 @@
 """State reductions declared in Python: a (max, argmax) reduction in ten lines passes every law;
 the same with its tie rule broken (ties to the larger index) is caught and shrunk to two
-elements; the per-element form runs the same laws; declarations osvs cannot use are named."""
+elements; the per-element form runs the same laws; the vectorised order is the harness order;
+a mean with its finalisation within a derived tolerance passes, its float32-sum twin fails;
+declarations osvs cannot use are named."""
 
 import dataclasses
+import math
 import re
 
 import numpy as np
@@ -163,3 +166,51 @@ def test_the_vectorised_order_is_the_harness_order_schedule_for_schedule():
 
     assert list(states[:, 0]) == [literal(*s) for s in schedules]
     assert (results == states).all()
+
+
+def exact_mean(row):
+    """(count, mean) of a row: NaN for NaN, both infinities or none; an infinity's sign alone."""
+    n = len(row)
+    if n == 0 or np.isnan(row).any() or (np.isposinf(row).any() and np.isneginf(row).any()):
+        return n, np.nan
+    if np.isinf(row).any():
+        return n, float(row[np.isinf(row)][0])
+    return n, math.fsum(float(x) for x in row) / n  # within 2 u |mean| (u = 2^-53)
+
+
+def mean_tolerance(field, row, depth, exact):
+    """The sum in binary64 of binary32 values (each lifted exactly): every combine rounds once,
+    |error| <= u sum |x| of its elements, so a schedule of depth D ends within D u sum|x|
+    (first order; (1 + 2^-40) for the rest, D u < 2^-40 here); the quotient by n adds u |mean|
+    and the reference 2 u |mean|. The count is exact."""
+    u = 2.0**-53
+    if field == 0:
+        return 0.0
+    finite = row[np.isfinite(row)].astype(np.float64)
+    return (depth * u * np.abs(finite).sum() / max(len(row), 1)) * (1 + 2.0**-40) \
+        + 3 * u * abs(exact[1])
+
+
+def add_counts_and_sums(a, b):
+    with np.errstate(invalid="ignore"):  # inf + -inf is NaN, as the reference says
+        return a[0] + b[0], a[1] + b[1]
+
+
+def mean_reduction(name, sum_type):
+    return osvs.Reduction(
+        name=name, fields={"n": "int64", "sum": sum_type}, identity=(0, 0.0),
+        lift=lambda x, i: (np.ones_like(i), x.astype(sum_type)),
+        combine=add_counts_and_sums,
+        finalise=lambda s: (s[0], np.divide(s[1].astype(np.float64), s[0],
+                                            where=s[0] > 0, out=np.full(len(s[0]), np.nan))),
+        result_fields={"count": "int64", "mean": "float64"}, reference=exact_mean,
+        tolerance=mean_tolerance, commutative=True, exact_identity=True)
+
+
+def test_a_finalised_result_within_a_derived_tolerance_and_its_float32_twin_caught():
+    assert osvs.check(mean_reduction("py.mean", "float64")).ok
+    result = osvs.check(mean_reduction("py.mean.float32_sum", "float32"), laws=["accuracy"],
+                        raise_on_failure=False)
+    (law,) = result.laws
+    assert law.status == "failed" and "mean = " in law.reason, law.reason
+    assert len(law.case["row"]) <= 2, law.case  # 1 and a value below its half ulp
