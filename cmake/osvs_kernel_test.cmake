@@ -9,6 +9,20 @@
 #
 # osvs_add_kernel_plugin(NAME <name> SOURCES <adapters...> [LIBRARIES <libs...>])
 #   Builds lib<name>.so from the same adapters, for `osvs audit --plugin lib<name>.so`.
+#
+# Adapters that nvcc compiles include osvs's headers, which are C++20: both calls compile them
+# as C++20 (osvs_cuda_cxx20 tells CMake 3.25 nvcc's flag for it, in the calling directory).
+
+# CMake 3.25 does not know nvcc's flag for C++20 (nvcc 12 and later take -std=c++20): sets it in
+# the scope of the caller, and the standard on `target`.
+macro(osvs_cuda_cxx20 target)
+  if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20" PARENT_SCOPE)
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20" PARENT_SCOPE)
+  endif()
+  set_target_properties(${target} PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON)
+endmacro()
+
 function(osvs_add_kernel_test)
   cmake_parse_arguments(K "" "NAME;REGRESSIONS;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
   if(NOT K_NAME OR NOT K_SOURCES)
@@ -25,6 +39,7 @@ function(osvs_add_kernel_test)
   endif()
   add_executable(${K_NAME} ${K_SOURCES})
   target_link_libraries(${K_NAME} PRIVATE osvs_testbed_main osvs_testbed ${K_LIBRARIES})
+  osvs_cuda_cxx20(${K_NAME})
   if(COMMAND osvs_test_programs)  # inside osvs's own tree: the asan preset builds it too
     osvs_test_programs(TARGETS ${K_NAME} LABELS ${K_LABELS})
   endif()
@@ -45,6 +60,7 @@ function(osvs_add_kernel_plugin)
   endif()
   add_library(${K_NAME} MODULE ${K_SOURCES})
   target_link_libraries(${K_NAME} PRIVATE osvs_plugin_entry osvs_api_registry ${K_LIBRARIES})
+  osvs_cuda_cxx20(${K_NAME})
   # Only the entry point is exported: the plugin's copy of the registry never meets the loader's.
   set_target_properties(${K_NAME} PROPERTIES CXX_VISIBILITY_PRESET hidden
                                              CUDA_VISIBILITY_PRESET hidden

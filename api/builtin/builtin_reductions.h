@@ -58,11 +58,10 @@ struct LogsumexpReduction : LogsumexpOp {
   }
 };
 
-/// The declaration of a logsumexp reduction R (osvs's or a mutant of it).
-template <class R>
-ReductionKernel logsumexp_kernel(std::string name) {
-  return state_reduction<R>(std::move(name))
-      .bitwise_commutative()
+/// What a logsumexp reduction declares beside its type (osvs's, on the host or the device, or a
+/// mutant of it): its claims, domain and derived tolerance.
+inline ReductionKernel logsumexp_declared(ReductionKernel k) {
+  return k.bitwise_commutative()
       .exact_identity()
       .max_abs(0x1p10f)
       .tolerance([](std::size_t, const ReductionShape& s) {
@@ -71,6 +70,12 @@ ReductionKernel logsumexp_kernel(std::string name) {
       })
       .bound_derivation("kernels/include/osvs/kernels/reductions/logsumexp.h")
       .description("log-sum-exp state L, combined as hi + log(1 + exp(lo - hi))");
+}
+
+/// The declaration of a logsumexp reduction R on the host (osvs's or a mutant of it).
+template <class R>
+ReductionKernel logsumexp_kernel(std::string name) {
+  return logsumexp_declared(state_reduction<R>(std::move(name)));
 }
 
 struct WelfordReduction : WelfordOp {
@@ -85,11 +90,10 @@ struct WelfordReduction : WelfordOp {
   }
 };
 
-/// The declaration of a Welford reduction R (osvs's or a mutant of it).
-template <class R>
-ReductionKernel welford_kernel(std::string name) {
-  return state_reduction<R>(std::move(name))
-      .bitwise_commutative()
+/// What a Welford reduction declares beside its type (osvs's, on the host or the device, or a
+/// mutant of it): its claims, domain and derived tolerances.
+inline ReductionKernel welford_declared(ReductionKernel k) {
+  return k.bitwise_commutative()
       .exact_identity()
       .max_abs(0x1p20f)
       .tolerance([](std::size_t field, const ReductionShape& s) {
@@ -101,6 +105,12 @@ ReductionKernel welford_kernel(std::string name) {
       .bound_derivation("kernels/include/osvs/kernels/reductions/welford.h")
       .description(
           "Welford / Chan (n, mean, M2) merged pairwise; count, mean, population variance");
+}
+
+/// The declaration of a Welford reduction R on the host (osvs's or a mutant of it).
+template <class R>
+ReductionKernel welford_kernel(std::string name) {
+  return welford_declared(state_reduction<R>(std::move(name)));
 }
 
 }  // namespace osvs::builtin

@@ -1,5 +1,6 @@
 // The reduction kind's case (a row and a schedule of it), its summaries, and the runner that
-// hands schedules to a reduction kernel and checks what it wrote (osvs/api/reduction_laws.h).
+// hands schedules to a reduction kernel (on the host, or through reduction_device_runner.h on
+// the device) and checks what it wrote (osvs/api/reduction_laws.h).
 #include <algorithm>
 #include <exception>
 #include <sstream>
@@ -7,6 +8,7 @@
 
 #include "osvs/api/kind.h"
 #include "osvs/api/runner.h"
+#include "reduction_device_runner.h"
 
 namespace osvs {
 
@@ -91,7 +93,14 @@ ReductionOutputs run_reduction_kernel(const ReductionKernel& k,
   p.states = &states;
   p.results = &results;
   try {
-    k(p);
+    if (k.where() == Where::Host)
+      k(p);
+    else if (!schedules.empty())
+      run_reduction_on_device(k, schedules, states, results);
+  } catch (const KernelFailure&) {
+    throw;
+  } catch (const DeviceUnavailable&) {
+    throw;
   } catch (const std::exception& e) {
     throw KernelFailure("reduction '" + k.name() + "' threw: " + e.what());
   }

@@ -4,6 +4,7 @@
 // declared tolerance).
 #include "osvs/api/reduction_laws.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -249,6 +250,42 @@ Verdict check_special_values(const ReductionKernel& k, const ReductionCase& c) {
   return Verdict::fail(first, std::move(evidence), std::move(findings));
 }
 
+std::string cpu_model_excluded(const ReductionKernel& k) {
+  return k.cpu_model().empty() ? k.name() + " declares no CPU model" : "";
+}
+
+/// The case's schedule, its left-to-right fold and its first chunks alone, through k and through
+/// the CPU model it names: the same state and result bits.
+Verdict check_cpu_model(const ReductionKernel& k, const ReductionCase& c) {
+  const ReductionKernel* model = ReductionKind::find_kernel(k.cpu_model());
+  if (model == nullptr)
+    return Verdict::fail(k.name() + "'s CPU model '" + k.cpu_model() +
+                         "' is not a registered reduction");
+  if (model->state_fields() != k.state_fields() || model->result_fields() != k.result_fields())
+    return Verdict::fail(k.name() + " and its CPU model '" + model->name() +
+                         "' declare other state or result fields");
+  const HarnessCase& h = c.schedule;
+  std::vector<HarnessCase> schedules = {h, sequential(h)};
+  std::vector<std::string> what = {"the case's partition and merge tree", "the left-to-right fold"};
+  for (std::int32_t i = 0; i < std::min<std::int32_t>(chunks_of(h), kMaxPairedChunks); ++i) {
+    schedules.push_back(chunk_schedule(h, static_cast<std::size_t>(i)));
+    what.push_back(chunk_text(h, i) + " alone");
+  }
+  const ReductionOutputs got = run_reduction_kernel(k, schedules);
+  const ReductionOutputs want = run_reduction_kernel(*model, schedules);
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    const bool state = got.states[s] != want.states[s];
+    if (!state && got.results[s] == want.results[s]) continue;
+    const auto& fields = state ? k.state_fields() : k.result_fields();
+    const auto& ours = state ? got.states[s] : got.results[s];
+    const auto& theirs = state ? want.states[s] : want.results[s];
+    return Verdict::fail(what[s] + " of " + row_text(h.row, 0, h.row.size()) + ": " +
+                         (state ? "state " : "result ") + fields_text(fields, ours) + " but " +
+                         model->name() + " gives " + fields_text(fields, theirs));
+  }
+  return Verdict::pass();
+}
+
 }  // namespace
 
 const std::vector<ReductionLaw>& reduction_laws() {
@@ -272,6 +309,10 @@ const std::vector<ReductionLaw>& reduction_laws() {
            "the row under the case's partition, chunk order and merge tree, finalised, is within "
            "the declared tolerance of the exact reference",
            check_associativity, nothing_excluded},
+          {"cpu_model",
+           "the case's schedule, its left-to-right fold and each of its chunks give the state and "
+           "result bits of the declared CPU model (a device reduction's claim)",
+           check_cpu_model, cpu_model_excluded},
       },
       kReductionLawNames, "reduction_laws()");
   return laws;

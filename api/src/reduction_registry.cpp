@@ -17,6 +17,7 @@ std::string declaration_problem(const ReductionKernel& k) {
   if (!k.exact()) return who + " declares no exact reference (.exact(...))";
   if (!(std::isfinite(k.max_abs()) && k.max_abs() > 0))
     return who + " declares a domain max_abs that is not a positive finite float";
+  if (k.cpu_model() == k.name()) return who + " names itself as its CPU model";
   return api::declared_law_problem(who, k, kReductionLawNames, "reduction law");
 }
 

@@ -1,6 +1,7 @@
 // State reductions' cases for the law runs (kind_cases.h): rows in the reduction's declared
 // domain (ties, mixed magnitudes, a large common offset; short rows and rows past 255 elements,
-// where a narrow counter wraps) under random schedules; the special values law's grid; and the
+// where a narrow counter wraps) under random schedules, with values of the special grid mixed in
+// for the CPU model law; the special values law's grid; and the
 // reductions of a failing case: the one-chunk schedule, fewer elements, simpler values.
 #include <cmath>
 #include <limits>
@@ -67,6 +68,16 @@ ReductionCase special_grid(float max_abs) {
   return c;
 }
 
+/// row with about one element in eight replaced by a value of the special values law's grid
+/// (the CPU model law compares bits, NaNs' and signed zeros' included).
+std::vector<float> with_specials(std::vector<float> row, float max_abs) {
+  const std::vector<float> grid = special_grid(max_abs).schedule.row;
+  for (float& x : row)
+    if (*rc::gen::inRange(0, 8) == 0)
+      x = grid[static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, grid.size()))];
+  return row;
+}
+
 /// h without the elements [first, first + count): every chunk keeps the rest of its own.
 HarnessCase without_elements(const HarnessCase& h, std::int64_t first, std::int64_t count) {
   HarnessCase out = h;
@@ -91,12 +102,14 @@ rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& l
   const float max_abs = k.max_abs();
   if (law.name == "special_values") return rc::gen::just(special_grid(max_abs));
   const bool sequential = law.name == "accuracy";
-  return rc::gen::exec([max_abs, sequential] {
+  const bool specials = law.name == "cpu_model";
+  return rc::gen::exec([max_abs, sequential, specials] {
     const int n = *rc::gen::weightedOneOf<int>(
         {{8, rc::gen::inRange(0, 41)}, {1, rc::gen::inRange(250, 600)}});
     ReductionCase c;
     c.schedule = sequential ? one_chunk(HarnessCase{}) : *gen::schedule(n);
     c.schedule.row = domain_row(max_abs, n);
+    if (specials) c.schedule.row = with_specials(std::move(c.schedule.row), max_abs);
     if (sequential) c.schedule.chunk_offsets = {0, n};
     return c;
   });

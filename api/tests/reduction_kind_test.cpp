@@ -10,9 +10,11 @@
 #include <random>
 
 #include "builtin_reductions.h"
+#include "law_run.h"
 #include "osvs/api/regression.h"
 #include "osvs/kernels/hex.h"
 #include "osvs/kernels/merge_trees.h"
+#include "reduction_mutants.h"
 
 namespace osvs::test {
 namespace {
@@ -21,12 +23,66 @@ ReductionKernel lse() {
   return builtin::logsumexp_kernel<builtin::LogsumexpReduction>("test.lse");
 }
 
+// The CPU model the cpu_model law's reductions below name (registered, as a device reduction's
+// CPU model is).
+OSVS_REGISTER_REDUCTION(test_lse_model) {
+  return lse();
+}
+
+/// The cpu_model law's run on k (5 s of shrinking at most).
+testbed::LawRun<ReductionCase> cpu_model_run(const ReductionKernel& k) {
+  return testbed::run_law<ReductionKind>(*ReductionKind::find_law("cpu_model"), k, 5,
+                                         [](const Verdict&, const ReductionCase&) {});
+}
+
+TEST(ReductionKind, TheCpuModelLawHoldsForTheSameCombineAndShrinksAnother) {
+  using builtin::logsumexp_kernel;
+  const ReductionKernel none = lse();
+  EXPECT_EQ(why_skipped<ReductionKind>(none, *ReductionKind::find_law("cpu_model")),
+            "test.lse declares no CPU model");
+  const auto same = cpu_model_run(
+      logsumexp_kernel<builtin::LogsumexpReduction>("test.lse_again").cpu_model("test.lse"));
+  EXPECT_FALSE(same.failed()) << same.smallest_verdict.explanation;
+  EXPECT_GT(same.judged, 0);
+  const auto other =
+      cpu_model_run(logsumexp_kernel<LseWithoutShift>("test.lse_unshifted").cpu_model("test.lse"));
+  ASSERT_TRUE(other.failed());
+  EXPECT_LE(other.smallest->schedule.row.size(), 2u) << ReductionKind::summary(*other.smallest);
+  EXPECT_NE(other.smallest_verdict.explanation.find("but test.lse gives (lse "), std::string::npos)
+      << other.smallest_verdict.explanation;
+}
+
+TEST(ReductionKind, ACpuModelThatIsNotRegisteredOrIsItselfIsNamed) {
+  const auto missing =
+      cpu_model_run(builtin::logsumexp_kernel<builtin::LogsumexpReduction>("test.lse_orphan")
+                        .cpu_model("test.nowhere"));
+  ASSERT_TRUE(missing.failed());
+  EXPECT_NE(missing.smallest_verdict.explanation.find(
+                "test.lse_orphan's CPU model 'test.nowhere' is not a registered reduction"),
+            std::string::npos)
+      << missing.smallest_verdict.explanation;
+  EXPECT_EQ(declaration_problem(lse().cpu_model("test.lse")),
+            "reduction 'test.lse' names itself as its CPU model");
+}
+
+TEST(ReductionKind, ADeviceReductionWithoutADeviceIsUnavailableNotAFailure) {
+  std::string why;
+  if (device_available(&why)) GTEST_SKIP() << "a device is usable here: the GPU tests run it";
+  const ReductionKernel k = detail::declared_reduction<builtin::LogsumexpReduction>(
+      "test.lse.device", Where::Device, [](const ReductionProblem&) {});
+  EXPECT_FALSE(runnable(k, nullptr));
+  EXPECT_EQ(why_skipped<ReductionKind>(k, *ReductionKind::find_law("accuracy")), why);
+  HarnessCase h = in_order_schedule({0, 1}, {});
+  h.row = {1.0f};
+  EXPECT_THROW(run_reduction_kernel(k, {h}), DeviceUnavailable);
+}
+
 TEST(ReductionKind, ASkipNamingNoLawIsRefusedWithTheLaws) {
   ReductionKernel k = lse();
   k.skip("associativty", "typo");
   const std::string why = declaration_problem(k);
   EXPECT_NE(why.find("'associativty' is not a reduction law (commutativity, identity, "
-                     "special_values, accuracy, associativity)"),
+                     "special_values, accuracy, associativity, cpu_model)"),
             std::string::npos)
       << why;
 }

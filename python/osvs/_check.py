@@ -1,4 +1,5 @@
-"""check_softmax, check_merge and replay: the C++ core's laws on kernels declared in Python.
+"""check_softmax, check_merge, check_reduction and replay: the C++ core's laws on kernels
+declared in Python.
 
 Every law, generator, oracle comparison, shrink step and regression file is the core's
 (osvs._core over api/testbed/law_run.h, one law run for every kind); this module only declares the
@@ -15,6 +16,7 @@ from typing import Any, Callable, Iterable, List, Optional, Union
 from . import _core
 from ._attention import AttentionKernel
 from ._declare import MergeKernel, SoftmaxKernel
+from ._reduction import Reduction
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import resolve
 
@@ -33,7 +35,8 @@ def merge_laws() -> List[str]:
 
 
 #: The declaration classes by the core's kind of kernel.
-_DECLARATIONS = {"row": SoftmaxKernel, "merge": MergeKernel, "attention": AttentionKernel}
+_DECLARATIONS = {"row": SoftmaxKernel, "merge": MergeKernel, "attention": AttentionKernel,
+                 "reduction": Reduction}
 
 
 def attention_laws() -> List[str]:
@@ -41,8 +44,13 @@ def attention_laws() -> List[str]:
     return [name for name, _, _ in _core.laws("attention")]
 
 
+def reduction_laws() -> List[str]:
+    """The state reduction laws, exact ones first."""
+    return [name for name, _, _ in _core.laws("reduction")]
+
+
 def _kind_of(kernel) -> str:
-    """The core's kind of a declared kernel: "row", "merge" or "attention"."""
+    """The core's kind of a declared kernel: "row", "merge", "attention" or "reduction"."""
     for kind, declaration in _DECLARATIONS.items():
         if isinstance(kernel, declaration):
             return kind
@@ -133,6 +141,23 @@ def check_attention(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = AttentionKernel(fn, name=name, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
+def check_reduction(*, name: str, fields, identity, lift, combine, reference, laws=None,
+                    replay_dir=None, raise_on_failure: bool = True,
+                    **declaration_and_settings) -> CheckResult:
+    """Every reduction law on a state reduction declared by its callables (osvs.Reduction).
+
+    ``fields`` (name -> type), ``identity``, ``lift(x, index)``, ``combine(a, b)`` and
+    ``reference(row)``; the other keywords are Reduction's: ``finalise``, ``result_fields``,
+    ``commutative``, ``exact_identity``, ``tolerance``, ``max_abs``, ``vectorised``,
+    ``cpu_model``, ``skip``, ``known_defect``, ``description``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = Reduction(name=name, fields=fields, identity=identity, lift=lift, combine=combine,
+                       reference=reference, **declaration)
     return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
                  **settings)
 

@@ -47,6 +47,10 @@ def format_case(case: dict) -> str:
             lines.append(f"  partial {i}: lse {format_values(part['lse'])}")
             for r, o in enumerate(part["o"]):
                 lines.append(f"    o[{r}]: {format_values(o)}")
+    elif "chunk_offsets" in case:  # a state reduction's row and schedule
+        lines.append(f"  row: {format_values(case['row'])}")
+        lines.append(f"  chunk offsets {list(case['chunk_offsets'])[:SHOWN]}, slots "
+                     f"{list(case['slot_chunk'])[:SHOWN]}, merges {list(case['merges'])[:SHOWN]}")
     else:  # an attention case: its tensors, flattened (shapes in the summary)
         for name in ("q", "k", "v"):
             lines.append(f"  {name}: {format_values(case[name])}")

@@ -8,6 +8,7 @@
 #include "py_arrays.h"
 #include "py_attention_kernel.h"
 #include "py_merge_kernel.h"
+#include "py_reduction_kernel.h"
 #include "py_row_kernel.h"
 
 namespace osvs::python {
@@ -105,11 +106,8 @@ bool contract_missing(const AttentionKernel&) {
 
 namespace osvs::python {
 
-ReductionKernel kernel_from_python(ReductionKind, const nb::dict&, nb::callable) {
-  throw std::invalid_argument(
-      "a state reduction is declared in C++ (osvs/api/state_reduction.h: "
-      "OSVS_REGISTER_REDUCTION) and loaded as a plugin; kinds declared from Python: row, merge, "
-      "attention");
+ReductionKernel kernel_from_python(ReductionKind, const nb::dict& declaration, nb::callable call) {
+  return reduction_kernel_from_python(declaration, std::move(call));
 }
 
 nb::dict case_dict(const ReductionCase& c) {

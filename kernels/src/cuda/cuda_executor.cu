@@ -89,47 +89,25 @@ class CudaExecutor final : public Executor {
     const auto n = static_cast<std::int64_t>(b.cases.size());
     r.root.resize(b.cases.size());
     if (n == 0) return r;
-    std::vector<float> values;
-    std::vector<std::int64_t> offsets;
-    std::vector<std::int32_t> slot_chunk;
-    std::vector<Merge> merges;
-    std::vector<cuda::DeviceHarnessCase> cases;
-    std::int64_t chunk_total = 0;
-    for (const HarnessCase& c : b.cases) {
-      cuda::DeviceHarnessCase d{};
-      d.row_begin = static_cast<std::int64_t>(values.size());
-      d.chunk_begin = chunk_total;
-      d.slot_begin = static_cast<std::int64_t>(slot_chunk.size());
-      d.merge_begin = static_cast<std::int64_t>(merges.size());
-      d.num_chunks = static_cast<std::int32_t>(c.chunk_offsets.size() - 1);
-      d.num_slots = static_cast<std::int32_t>(c.slot_chunk.size());
-      d.num_merges = static_cast<std::int32_t>(c.merges.size());
-      d.root = c.root;
-      values.insert(values.end(), c.row.begin(), c.row.end());
-      offsets.insert(offsets.end(), c.chunk_offsets.begin(), c.chunk_offsets.end());
-      slot_chunk.insert(slot_chunk.end(), c.slot_chunk.begin(), c.slot_chunk.end());
-      merges.insert(merges.end(), c.merges.begin(), c.merges.end());
-      chunk_total += d.num_chunks;
-      cases.push_back(d);
-    }
-    DeviceBuffer<float> dv(values.data(), values.size());
-    DeviceBuffer<std::int64_t> doff(offsets.data(), offsets.size());
-    DeviceBuffer<std::int32_t> dsc(slot_chunk.data(), slot_chunk.size());
-    DeviceBuffer<Merge> dm(merges.data(), merges.size());
-    DeviceBuffer<cuda::DeviceHarnessCase> dc(cases.data(), cases.size());
-    DeviceBuffer<State> dchunks(static_cast<std::size_t>(chunk_total)), dslots(slot_chunk.size()),
-        droots(cases.size());
+    const FlatHarnessBatch f = flatten(b.cases);
+    DeviceBuffer<float> dv(f.values.data(), f.values.size());
+    DeviceBuffer<std::int64_t> doff(f.chunk_offsets.data(), f.chunk_offsets.size());
+    DeviceBuffer<std::int32_t> dsc(f.slot_chunk.data(), f.slot_chunk.size());
+    DeviceBuffer<Merge> dm(f.merges.data(), f.merges.size());
+    DeviceBuffer<cuda::DeviceHarnessCase> dc(f.cases.data(), f.cases.size());
+    DeviceBuffer<State> dchunks(static_cast<std::size_t>(f.num_chunks)),
+        dslots(f.slot_chunk.size()), droots(f.cases.size());
     device_ops(b.combine).harness({dv.get(), doff.get(), dsc.get(), dm.get(), dc.get(), n,
                                    dchunks.get(), dslots.get(), droots.get()});
     cuda::check_launch((std::string("harness_kernel of ") + to_string(b.combine)).c_str());
     droots.download(r.root.data());
     if (b.want_chunk_states) {
-      std::vector<State> all(static_cast<std::size_t>(chunk_total));
+      std::vector<State> all(static_cast<std::size_t>(f.num_chunks));
       dchunks.download(all.data());
       r.chunk_states.resize(b.cases.size());
-      for (std::size_t i = 0; i < cases.size(); ++i)
-        r.chunk_states[i].assign(all.begin() + cases[i].chunk_begin,
-                                 all.begin() + cases[i].chunk_begin + cases[i].num_chunks);
+      for (std::size_t i = 0; i < f.cases.size(); ++i)
+        r.chunk_states[i].assign(all.begin() + f.cases[i].chunk_begin,
+                                 all.begin() + f.cases[i].chunk_begin + f.cases[i].num_chunks);
     }
     return r;
   }

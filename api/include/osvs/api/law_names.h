@@ -26,7 +26,7 @@ inline constexpr std::string_view kAttentionLawNames[] = {
     "chunked_prefill", "prefill_decode"};
 
 inline constexpr std::string_view kReductionLawNames[] = {
-    "commutativity", "identity", "special_values", "accuracy", "associativity"};
+    "commutativity", "identity", "special_values", "accuracy", "associativity", "cpu_model"};
 
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>

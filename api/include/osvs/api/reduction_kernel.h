@@ -30,16 +30,38 @@
 #include "osvs/api/kernel_declaration.h"
 #include "osvs/api/state_fields.h"
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/harness_flat.h"
 
 namespace osvs {
 
-/// One launch: schedules (each carries its row, HarnessCase::row); the kernel sets states to
-/// schedules->size() x state_fields bits (each schedule's root state) and results to
-/// schedules->size() x result_fields bits (its finalised root).
+/// A launch on the device (Where::Device): the schedules flattened into device memory
+/// (kernels/harness_flat.h's layout, as cuda/reduction_harness.cuh reads it), and the device
+/// arrays the kernel writes: states[i * state_fields + f] and results[i * result_fields + f],
+/// the bits of field f of schedule i's root state and finalised result (state_fields.h
+/// store_field_bits).
+struct ReductionDeviceSchedules {
+  const float* values = nullptr;
+  const std::int64_t* chunk_offsets = nullptr;
+  const std::int32_t* slot_chunk = nullptr;
+  const Merge* merges = nullptr;
+  const FlatHarnessCase* cases = nullptr;
+  std::int64_t num_cases = 0;
+  std::int64_t num_chunks = 0;  ///< chunk states the launch needs (scratch of the kernel's own)
+  std::int64_t num_slots = 0;   ///< slots the launch needs (scratch of the kernel's own)
+  std::uint64_t* states = nullptr;
+  std::uint64_t* results = nullptr;
+};
+
+/// One launch: schedules (each carries its row, HarnessCase::row). On the host (Where::Host) the
+/// kernel sets states to schedules->size() x state_fields bits (each schedule's root state) and
+/// results to schedules->size() x result_fields bits (its finalised root). On the device
+/// (Where::Device) `device` holds the same schedules and the arrays to write in device memory,
+/// and the kernel launches on `stream` (the runner copies, synchronises and checks: runner.h).
 struct ReductionProblem : Launch {
   const std::vector<HarnessCase>* schedules = nullptr;
   std::vector<std::uint64_t>* states = nullptr;
   std::vector<std::uint64_t>* results = nullptr;
+  const ReductionDeviceSchedules* device = nullptr;
 };
 
 /// What a tolerance is computed from: the row, the depth of the schedule (the most combines on
@@ -85,6 +107,10 @@ class ReductionKernel : public KernelDeclaration<ReductionKernel, ReductionProbl
   /// (the reduction's declared domain; default 2^16); the special values law adds +-max_abs,
   /// +-inf and NaN.
   ReductionKernel& max_abs(float m) { return (max_abs_ = m, *this); }
+  /// Claims that this reduction's root states and finalised results have the bits of the
+  /// registered reduction `name`'s on every schedule: a device reduction names its CPU model
+  /// (the cpu_model law).
+  ReductionKernel& cpu_model(std::string name) { return (cpu_model_ = std::move(name), *this); }
 
   // --- reading the declaration
   const std::vector<FieldSpec>& state_fields() const { return state_fields_; }
@@ -99,6 +125,8 @@ class ReductionKernel : public KernelDeclaration<ReductionKernel, ReductionProbl
   bool has_tolerance() const { return static_cast<bool>(tolerance_); }
   const std::string& bound_derivation() const { return derivation_; }
   float max_abs() const { return max_abs_; }
+  /// The reduction claimed equal bit for bit, "" when none is.
+  const std::string& cpu_model() const { return cpu_model_; }
 
  private:
   std::vector<FieldSpec> state_fields_;
@@ -109,10 +137,12 @@ class ReductionKernel : public KernelDeclaration<ReductionKernel, ReductionProbl
   ReductionToleranceFn tolerance_;
   std::string derivation_;
   float max_abs_ = 65536.0f;
+  std::string cpu_model_;
 };
 
 /// Why a reduction's declaration is unusable, or "": no name or callable, no state or result
-/// field, no exact reference, a domain that is not a positive finite float, or a skip / known
+/// field, no exact reference, a domain that is not a positive finite float, a CPU model naming
+/// the reduction itself, or a skip / known
 /// defect naming no reduction law (registry.h's register_kernel refuses it with this text).
 std::string declaration_problem(const ReductionKernel& k);
 

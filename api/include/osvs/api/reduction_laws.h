@@ -31,7 +31,7 @@ HarnessCase chunk_schedule(const HarnessCase& h, std::size_t i);
 using ReductionLaw = KindLaw<ReductionKernel, ReductionCase>;
 
 /// Every reduction law, exact ones first: commutativity, identity, special_values, accuracy,
-/// associativity.
+/// associativity, and cpu_model (where a CPU model is declared: its bits).
 const std::vector<ReductionLaw>& reduction_laws();
 
 /// The schedules' root states and finalised results from k: states[i] and results[i] are the

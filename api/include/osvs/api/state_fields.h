@@ -10,12 +10,14 @@
 // struct's layout or padding.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "osvs/kernels/hd.h"
 
 namespace osvs {
 
@@ -70,13 +72,14 @@ constexpr std::tuple<F...> fields(F... f) {
   return {f...};
 }
 
-/// v's bits, zero-extended (an integer's two's complement bits of its own width).
+/// v's bits, zero-extended (an integer's two's complement bits of its own width), on the host
+/// and the device.
 template <class T>
-std::uint64_t field_bits(T v) {
+OSVS_HD std::uint64_t field_bits(T v) {
   if constexpr (std::is_same_v<T, float>)
-    return std::bit_cast<std::uint32_t>(v);
+    return __builtin_bit_cast(std::uint32_t, v);
   else if constexpr (std::is_same_v<T, double>)
-    return std::bit_cast<std::uint64_t>(v);
+    return __builtin_bit_cast(std::uint64_t, v);
   else
     return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
 }
@@ -107,6 +110,22 @@ std::vector<FieldSpec> field_specs(const Tuple& fs) {
 template <class S, class Tuple>
 void append_field_bits(const S& s, const Tuple& fs, std::vector<std::uint64_t>& out) {
   std::apply([&](const auto&... f) { (out.push_back(field_bits(s.*(f.member))), ...); }, fs);
+}
+
+/// The member of field I of the fields tuple `Fields`, a constant (device code reads it as one).
+template <const auto& Fields, std::size_t I>
+inline constexpr auto kFieldMember = std::get<I>(Fields).member;
+
+/// Writes the bits of each field of s to out[0], out[1], ... in order, on the host and the device
+/// (the device runner's layout: one 64-bit word a field).
+template <const auto& Fields, class S, std::size_t... I>
+OSVS_HD void store_field_bits(const S& s, std::uint64_t* out, std::index_sequence<I...>) {
+  ((out[I] = field_bits(s.*(kFieldMember<Fields, I>))), ...);
+}
+template <const auto& Fields, class S>
+OSVS_HD void store_field_bits(const S& s, std::uint64_t* out) {
+  store_field_bits<Fields>(
+      s, out, std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(Fields)>>>{});
 }
 
 }  // namespace osvs

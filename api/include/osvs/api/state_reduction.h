@@ -55,7 +55,7 @@ constexpr bool kHasResult = requires {
 };
 
 template <class R>
-auto finalised(const typename R::State& s) {
+OSVS_HD auto finalised(const typename R::State& s) {
   if constexpr (kHasResult<R>)
     return R::finalise(s);
   else
@@ -70,6 +70,11 @@ constexpr const auto& result_fields_of() {
     return R::kStateFields;
 }
 
+/// The fields of R's finalised result (its state's when it has no Result), as a constant a
+/// template argument may name.
+template <class R>
+inline constexpr const auto& kResultFieldsOf = result_fields_of<R>();
+
 /// The CPU model of R: every schedule in the harness's order.
 template <class R>
 void run_reduction_model(const ReductionProblem& p) {
@@ -82,18 +87,27 @@ void run_reduction_model(const ReductionProblem& p) {
   }
 }
 
+/// The declaration of R running where `where` says through `run`: its fields and, when R has
+/// one, its exact reference.
+template <class R>
+ReductionKernel declared_reduction(std::string name, Where where, ReductionKernel::Fn run) {
+  ReductionKernel k(std::move(name), where);
+  k.state_fields(field_specs(R::kStateFields))
+      .result_fields(field_specs(kResultFieldsOf<R>))
+      .run(std::move(run));
+  if constexpr (requires { R::exact; }) k.exact(&R::exact);
+  return k;
+}
+
 }  // namespace detail
 
 /// The declaration of R (Where::Host, its CPU model), with its fields and, when R has one, its
-/// exact reference; claims, tolerance and domain are added to it.
+/// exact reference; claims, tolerance and domain are added to it. The same R compiled by nvcc
+/// runs on the device through device_state_reduction<R>() (state_reduction_device.cuh).
 template <class R>
 ReductionKernel state_reduction(std::string name) {
-  ReductionKernel k(std::move(name), Where::Host);
-  k.state_fields(field_specs(R::kStateFields))
-      .result_fields(field_specs(detail::result_fields_of<R>()))
-      .run(&detail::run_reduction_model<R>);
-  if constexpr (requires { R::exact; }) k.exact(&R::exact);
-  return k;
+  return detail::declared_reduction<R>(std::move(name), Where::Host,
+                                       &detail::run_reduction_model<R>);
 }
 
 }  // namespace osvs

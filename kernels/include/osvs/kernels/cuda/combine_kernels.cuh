@@ -7,6 +7,7 @@
 #include "osvs/kernels/algebras.h"
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/cuda/block_reduce.cuh"
+#include "osvs/kernels/harness_flat.h"
 
 namespace osvs::cuda {
 
@@ -29,16 +30,7 @@ __global__ void warp_reduce_kernel(const State* lanes, State* out, std::int64_t 
 }
 
 /// Flattened description of one harness case (offsets into the batch's shared arrays).
-struct DeviceHarnessCase {
-  std::int64_t row_begin;
-  std::int64_t chunk_begin;  ///< into chunk_offsets (num_chunks + 1 entries) and chunk_states
-  std::int64_t slot_begin;   ///< into slot_chunk and slots
-  std::int64_t merge_begin;
-  std::int32_t num_chunks;
-  std::int32_t num_slots;
-  std::int32_t num_merges;
-  std::int32_t root;
-};
+using DeviceHarnessCase = FlatHarnessCase;
 
 /// One thread per case: chunk states by sequential lift (as a thread's stride loop does), then the
 /// merges in exactly the given order.

@@ -42,7 +42,7 @@ struct LogsumexpOp {
     const float inf = __builtin_huge_valf();
     if (a.lse == -inf) return b;  // exact identity, for every b (NaN, -0 and -inf included)
     if (b.lse == -inf) return a;
-    if (a.lse != a.lse || b.lse != b.lse) return {__builtin_nanf("")};  // canonical NaN
+    if (a.lse != a.lse || b.lse != b.lse) return {canonical_nan()};  // its bits written out
     const float hi = is_hi(a.lse, b.lse) ? a.lse : b.lse;
     const float lo = is_hi(a.lse, b.lse) ? b.lse : a.lse;
     if (hi == inf) return {inf};  // the limit; inf - inf below would be NaN

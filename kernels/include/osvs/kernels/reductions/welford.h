@@ -6,7 +6,8 @@
 //
 // Conventions (the exact reference's, api/builtin/builtin_reductions.cpp): a row with a NaN or an
 // infinity has NaN mean and variance (lift maps a non-finite x to NaN fields); the empty row has
-// count 0 and NaN mean and variance (0 / 0); one element has variance +0.
+// count 0 and NaN mean and variance (0 / 0); one element has variance +0. Every NaN is the
+// canonical one (hd.h canonical_nan), never computed, so that the device has the CPU model's bits.
 // Claimed: bitwise commutativity (the operands are put in one canonical order by their bits
 // before any arithmetic) and an exact identity (n = 0 returns the other operand untouched).
 // Domain: |x| <= 2^20 (delta^2 na nb / n stays far below FLT_MAX for n < 2^24).
@@ -44,7 +45,7 @@ struct WelfordOp {
   };
   OSVS_HD static State identity() { return {0, 0.0f, 0.0f}; }
   OSVS_HD static State lift(float x) {
-    const float nan = __builtin_nanf("");
+    const float nan = canonical_nan();
     return x - x == 0.0f ? State{1, x, 0.0f} : State{1, nan, nan};  // non-finite: NaN fields
   }
   /// The canonical order of two states: by count, then by the mean's and M2's bits.
@@ -58,6 +59,11 @@ struct WelfordOp {
   OSVS_HD static State combine(State x, State y) {
     if (x.n == 0) return y;  // exact identity, for every y
     if (y.n == 0) return x;
+    // NaN fields (a non-finite element under either operand) stay the canonical NaN, written
+    // out: the GPU's NaN arithmetic gives 0x7fffffff where x86 passes the operand's bits on, so
+    // only a NaN never computed has the same bits on the device as in the CPU model.
+    if (is_nan(x.mean) || is_nan(y.mean) || is_nan(x.m2) || is_nan(y.m2))
+      return {x.n + y.n, canonical_nan(), canonical_nan()};
     const State a = before(x, y) ? x : y;
     const State b = before(x, y) ? y : x;
     const std::int64_t n = a.n + b.n;  // exact
@@ -90,8 +96,9 @@ struct WelfordOp {
     return {n, mean, m2};
   }
   OSVS_HD static Result finalise(State s) {
-    const float nan = __builtin_nanf("");
+    const float nan = canonical_nan();
     if (s.n == 0) return {0, nan, nan};
+    if (is_nan(s.m2)) return {s.n, s.mean, nan};  // the canonical NaN, not one computed
     // var = M2 / n: rounded once, + u var, + 2^-150 when it underflows.
     return {s.n, s.mean, detail::div_rn(s.m2, static_cast<float>(s.n))};
   }
