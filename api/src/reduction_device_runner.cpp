@@ -28,23 +28,6 @@ std::vector<unsigned char> output_image(std::size_t words) {
   return image_of(std::vector<std::uint64_t>(words + 2 * kGuardWords, kSentinel64));
 }
 
-int width_of(FieldType t) {
-  switch (t) {
-    case FieldType::I8:
-    case FieldType::U8:
-      return 8;
-    case FieldType::I16:
-    case FieldType::U16:
-      return 16;
-    case FieldType::F32:
-    case FieldType::I32:
-    case FieldType::U32:
-      return 32;
-    default:
-      return 64;
-  }
-}
-
 /// The words of an output image between its guards, after checking the guards and every word.
 std::vector<std::uint64_t> checked_output(const std::string& who, const char* what,
                                           const std::vector<unsigned char>& image,
@@ -66,7 +49,7 @@ std::vector<std::uint64_t> checked_output(const std::string& who, const char* wh
     const std::string where =
         "field " + f.name + " of schedule " + std::to_string(i / fields.size()) + "'s " + what;
     if (out[i] == kSentinel64) throw KernelFailure(who + " left " + where + " unwritten");
-    const int width = width_of(f.type);
+    const int width = field_width(f.type);
     if (width < 64 && (out[i] >> width) != 0)
       throw KernelFailure(who + " wrote " + where + " with bits beyond its " +
                           std::to_string(width) + " (" + to_string(f.type) + ")");

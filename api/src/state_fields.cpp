@@ -24,7 +24,13 @@ std::int64_t sign_extended(std::uint64_t v, int bits) {
   return static_cast<std::int64_t>(v ^ sign) - static_cast<std::int64_t>(sign);
 }
 
-int width(FieldType t) {
+bool is_signed(FieldType t) {
+  return t == FieldType::I8 || t == FieldType::I16 || t == FieldType::I32 || t == FieldType::I64;
+}
+
+}  // namespace
+
+int field_width(FieldType t) {
   switch (t) {
     case FieldType::I8:
     case FieldType::U8:
@@ -41,12 +47,6 @@ int width(FieldType t) {
   }
 }
 
-bool is_signed(FieldType t) {
-  return t == FieldType::I8 || t == FieldType::I16 || t == FieldType::I32 || t == FieldType::I64;
-}
-
-}  // namespace
-
 const char* to_string(FieldType t) {
   return name_in(kFieldTypeNames, t);
 }
@@ -54,15 +54,15 @@ const char* to_string(FieldType t) {
 double field_value(FieldType t, std::uint64_t bits) {
   if (t == FieldType::F32) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
   if (t == FieldType::F64) return std::bit_cast<double>(bits);
-  if (is_signed(t)) return static_cast<double>(sign_extended(bits, width(t)));
-  const int w = width(t);
+  if (is_signed(t)) return static_cast<double>(sign_extended(bits, field_width(t)));
+  const int w = field_width(t);
   return static_cast<double>(w == 64 ? bits : bits & ((std::uint64_t{1} << w) - 1));
 }
 
 std::string field_text(FieldType t, std::uint64_t bits) {
   if (t == FieldType::F32 || t == FieldType::F64) return readable(field_value(t, bits));
-  if (is_signed(t)) return std::to_string(sign_extended(bits, width(t)));
-  const int w = width(t);
+  if (is_signed(t)) return std::to_string(sign_extended(bits, field_width(t)));
+  const int w = field_width(t);
   return std::to_string(w == 64 ? bits : bits & ((std::uint64_t{1} << w) - 1));
 }
 

@@ -35,9 +35,9 @@
 namespace osvs {
 
 /// A launch on the device (Where::Device): the schedules flattened into device memory
-/// (kernels/harness_flat.h's layout, as cuda/reduction_harness.cuh reads it), and the device
-/// arrays the kernel writes: states[i * state_fields + f] and results[i * result_fields + f],
-/// the bits of field f of schedule i's root state and finalised result (state_fields.h
+/// (kernels/harness_flat.h's layout, as cuda/combine_kernels.cuh's harness_kernel reads it), and
+/// the device arrays the kernel writes: states[i * state_fields + f] and results[i * result_fields
+/// + f], the bits of field f of schedule i's root state and finalised result (state_fields.h
 /// store_field_bits).
 struct ReductionDeviceSchedules {
   const float* values = nullptr;

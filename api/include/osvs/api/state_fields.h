@@ -26,6 +26,8 @@ enum class FieldType { F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
 
 /// "f32", "f64", "i8", ..., "u64".
 const char* to_string(FieldType t);
+/// The bits a field of type t holds: 8, 16, 32 or 64.
+int field_width(FieldType t);
 
 /// A field's name and type.
 struct FieldSpec {

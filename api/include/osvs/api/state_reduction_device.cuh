@@ -1,8 +1,9 @@
 // A state reduction of one's own on the device: the same type R as state_reduction.h's, in a
 // file nvcc compiles, registered as a Where::Device reduction whose launch runs every schedule
-// through the device harness (kernels/cuda/reduction_harness.cuh: one thread a schedule, each
-// chunk folded from the identity by lift and combine, then the merges in the given order, the
-// order the CPU model runs) and writes each root state's and finalised result's field bits.
+// through the device harness (kernels/cuda/combine_kernels.cuh harness_kernel: one thread a
+// schedule, each chunk folded from the identity by lift and combine, then the merges in the given
+// order, the order the CPU model runs) and writes each root state's and finalised result's field
+// bits.
 //
 //   // my_reduction.cu
 //   OSVS_REGISTER_REDUCTION(my_reduction_device) {
@@ -26,7 +27,7 @@
 #include <type_traits>
 
 #include "osvs/api/state_reduction.h"
-#include "osvs/kernels/cuda/reduction_harness.cuh"
+#include "osvs/kernels/cuda/combine_kernels.cuh"
 
 namespace osvs {
 namespace detail {
@@ -89,7 +90,7 @@ void launch_state_reduction(const ReductionProblem& p) {
   V* roots = slots + d.num_slots;
   constexpr int kBlock = 128;
   const auto blocks = static_cast<unsigned>((d.num_cases + kBlock - 1) / kBlock);
-  cuda::reduction_harness_kernel<ReductionAlg<R>>
+  cuda::harness_kernel<ReductionAlg<R>>
       <<<blocks, kBlock, 0, stream>>>(d.values, d.chunk_offsets, d.slot_chunk, d.merges, d.cases,
                                       d.num_cases, chunks, slots, roots);
   check_cuda(cudaGetLastError(), "the launch of the reduction harness kernel");

@@ -1,5 +1,5 @@
 // A batch of harness cases (cases.h HarnessCase) flattened into the shared arrays the device
-// harness reads (cuda/combine_kernels.cuh harness_kernel, cuda/reduction_harness.cuh): every
+// harness reads (cuda/combine_kernels.cuh harness_kernel): every
 // case's row, chunk offsets, slot chunks and merges appended to one array each, and a
 // FlatHarnessCase per case holding where its parts begin. Written once, for the combine
 // executor's harness and the reduction kind's device runner.

@@ -32,7 +32,7 @@ struct DeviceOpsOf {
     warp_reduce_kernel<Op><<<blocks_for(groups * kWarpSize, 128), 128>>>(lanes, out, groups);
   }
   static void harness(const DeviceHarnessArgs& a) {
-    harness_kernel<Op>
+    harness_kernel<OnlineAlg<Op>>
         <<<blocks_for(a.num_cases, 128), 128>>>(a.values, a.chunk_offsets, a.slot_chunk, a.merges,
                                                 static_cast<const DeviceHarnessCase*>(a.cases),
                                                 a.num_cases, a.chunk_states, a.slots, a.roots);
