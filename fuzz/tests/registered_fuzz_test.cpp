@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "builtin_reductions.h"
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/regression.h"
@@ -40,7 +41,8 @@ void unnormalised_softmax(const RowProblem& p) {
 }
 
 /// Registers the test's kernels once: a correct and a broken row kernel, a correct merge, osvs's
-/// tiled attention kernel (which holds its contract on every decoded case).
+/// tiled attention kernel (which holds its contract on every decoded case) and osvs's logsumexp
+/// reduction (which holds its laws on every decoded case): a kernel of every kind.
 void register_test_kernels() {
   static const bool once = [] {
     for (const auto& [name, fn] : {std::pair{"test.exact", &exact_softmax},
@@ -54,6 +56,7 @@ void register_test_kernels() {
     }));
     register_kernel(builtin::declare_tiled_attention(
         "test.tiled_attention", builtin::tiled_attention<builtin::TiledAttention>));
+    register_kernel(builtin::logsumexp_kernel<builtin::LogsumexpReduction>("test.logsumexp"));
     return true;
   }();
   (void)once;
@@ -83,7 +86,7 @@ TEST(RegisteredFuzz, FindsTheBrokenKernelAndOnlyIt) {
     if (r.kind == "row" && replayable.empty()) replayable = r.regression;
   }
   EXPECT_EQ(ran, 600) << "every input has a kernel and a law of its kind to run";
-  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention", "reduction"}));
   EXPECT_EQ(found_in, (std::set<std::string>{"test.unnormalised"}));
   ASSERT_FALSE(replayable.empty());
   const Regression<RowKind> reg = regression_from_json<RowKind>(replayable);
