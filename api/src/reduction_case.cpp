@@ -2,10 +2,10 @@
 // hands schedules to a reduction kernel (on the host, or through reduction_device_runner.h on
 // the device) and checks what it wrote (osvs/api/reduction_laws.h).
 #include <algorithm>
-#include <exception>
 #include <sstream>
 #include <string>
 
+#include "guarded_output.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/runner.h"
 #include "reduction_device_runner.h"
@@ -43,13 +43,18 @@ int schedule_depth(const HarnessCase& h) {
   return depth.empty() ? 0 : depth[static_cast<std::size_t>(h.root)];
 }
 
-HarnessCase chunk_schedule(const HarnessCase& h, std::size_t i) {
+HarnessCase whole_row_schedule(std::vector<float> row) {
   HarnessCase out;
-  out.row.assign(h.row.begin() + h.chunk_offsets[i], h.row.begin() + h.chunk_offsets[i + 1]);
-  out.chunk_offsets = {0, static_cast<std::int64_t>(out.row.size())};
+  out.chunk_offsets = {0, static_cast<std::int64_t>(row.size())};
+  out.row = std::move(row);
   out.slot_chunk = {0};
   out.root = 0;
   return out;
+}
+
+HarnessCase chunk_schedule(const HarnessCase& h, std::size_t i) {
+  return whole_row_schedule(std::vector<float>(h.row.begin() + h.chunk_offsets[i],
+                                               h.row.begin() + h.chunk_offsets[i + 1]));
 }
 
 std::string case_summary(const ReductionCase& c) {
@@ -92,18 +97,13 @@ ReductionOutputs run_reduction_kernel(const ReductionKernel& k,
   p.schedules = &schedules;
   p.states = &states;
   p.results = &results;
-  try {
-    if (k.where() == Where::Host)
-      k(p);
-    else if (!schedules.empty())
-      run_reduction_on_device(k, schedules, states, results);
-  } catch (const KernelFailure&) {
-    throw;
-  } catch (const DeviceUnavailable&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw KernelFailure("reduction '" + k.name() + "' threw: " + e.what());
-  }
+  // What the kernel throws is named as every runner names it (guarded_output.h); the device
+  // half launches through the same function.
+  if (k.where() == Where::Host)
+    launch_on_images("reduction '" + k.name() + "'", false, {},
+                     [&](const std::vector<unsigned char*>&, void*) { k(p); });
+  else if (!schedules.empty())
+    run_reduction_on_device(k, schedules, states, results);
   const std::size_t ns = k.state_fields().size(), nr = k.result_fields().size();
   if (states.size() != schedules.size() * ns || results.size() != schedules.size() * nr)
     throw KernelFailure("reduction '" + k.name() + "' wrote " + std::to_string(states.size()) +

@@ -1,21 +1,20 @@
 // The reduction kind's device half of the runner (reduction_device_runner.h): byte images of the
 // flattened schedules and of the two outputs, the outputs between guard zones filled with a
-// sentinel, handed to the one device runner (runner.h detail::run_on_device) and checked after.
+// sentinel, launched as every runner launches (guarded_output.h launch_on_images: the one device
+// runner, runner.h detail::run_on_device, with what the kernel throws named) and checked after.
 #include "reduction_device_runner.h"
 
 #include <cstring>
 #include <string>
 
+#include "guarded_output.h"
 #include "osvs/api/runner.h"
 
 namespace osvs {
 namespace {
 
-/// The outputs' sentinel: a binary64 signalling NaN whose payload no arithmetic produces; a
-/// field narrower than 64 bits never holds it (its bits are zero-extended).
-constexpr std::uint64_t kSentinel64 = 0x7ff5a5a5a5a5a5a5ull;
-/// Guard words on each side of an output.
-constexpr std::size_t kGuardWords = 32;
+/// Guard words on each side of an output: the runners' guard zone (sentinel.h), in 64-bit words.
+constexpr std::size_t kGuardWords = kGuardBytes / sizeof(std::uint64_t);
 
 template <class T>
 std::vector<unsigned char> image_of(const std::vector<T>& v) {
@@ -72,26 +71,26 @@ void run_reduction_on_device(const ReductionKernel& k, const std::vector<Harness
   const std::size_t n = schedules.size();
   std::vector<unsigned char> state_image = output_image(n * k.state_fields().size());
   std::vector<unsigned char> result_image = output_image(n * k.result_fields().size());
-  detail::run_on_device(
-      who, {&values, &offsets, &slot_chunk, &merges, &cases, &state_image, &result_image},
-      [&](const std::vector<unsigned char*>& image, void* stream) {
-        ReductionDeviceSchedules d;
-        d.values = reinterpret_cast<const float*>(image[0]);
-        d.chunk_offsets = reinterpret_cast<const std::int64_t*>(image[1]);
-        d.slot_chunk = reinterpret_cast<const std::int32_t*>(image[2]);
-        d.merges = reinterpret_cast<const Merge*>(image[3]);
-        d.cases = reinterpret_cast<const FlatHarnessCase*>(image[4]);
-        d.num_cases = static_cast<std::int64_t>(n);
-        d.num_chunks = f.num_chunks;
-        d.num_slots = static_cast<std::int64_t>(f.slot_chunk.size());
-        d.states = reinterpret_cast<std::uint64_t*>(image[5]) + kGuardWords;
-        d.results = reinterpret_cast<std::uint64_t*>(image[6]) + kGuardWords;
-        ReductionProblem p;
-        p.schedules = &schedules;
-        p.device = &d;
-        p.stream = stream;
-        k(p);
-      });
+  launch_on_images(who, true,
+                   {&values, &offsets, &slot_chunk, &merges, &cases, &state_image, &result_image},
+                   [&](const std::vector<unsigned char*>& image, void* stream) {
+                     ReductionDeviceSchedules d;
+                     d.values = reinterpret_cast<const float*>(image[0]);
+                     d.chunk_offsets = reinterpret_cast<const std::int64_t*>(image[1]);
+                     d.slot_chunk = reinterpret_cast<const std::int32_t*>(image[2]);
+                     d.merges = reinterpret_cast<const Merge*>(image[3]);
+                     d.cases = reinterpret_cast<const FlatHarnessCase*>(image[4]);
+                     d.num_cases = static_cast<std::int64_t>(n);
+                     d.num_chunks = f.num_chunks;
+                     d.num_slots = static_cast<std::int64_t>(f.slot_chunk.size());
+                     d.states = reinterpret_cast<std::uint64_t*>(image[5]) + kGuardWords;
+                     d.results = reinterpret_cast<std::uint64_t*>(image[6]) + kGuardWords;
+                     ReductionProblem p;
+                     p.schedules = &schedules;
+                     p.device = &d;
+                     p.stream = stream;
+                     k(p);
+                   });
   const std::vector<std::vector<unsigned char>> after = {values, offsets, slot_chunk, merges,
                                                          cases};
   if (after != inputs) throw KernelFailure(who + " modified its input schedules");

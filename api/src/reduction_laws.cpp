@@ -157,15 +157,6 @@ Verdict check_identity(const ReductionKernel& k, const ReductionCase& c) {
   return Verdict::pass();
 }
 
-/// The schedule folding the whole row left to right in one chunk.
-HarnessCase sequential(const HarnessCase& h) {
-  HarnessCase out;
-  out.row = h.row;
-  out.chunk_offsets = {0, static_cast<std::int64_t>(h.row.size())};
-  out.slot_chunk = {0};
-  return out;
-}
-
 Verdict judge_results(const ReductionKernel& k, const HarnessCase& h, const char* order) {
   const ReductionOutputs out = run_reduction_kernel(k, {h});
   Evidence worst;
@@ -176,7 +167,7 @@ Verdict judge_results(const ReductionKernel& k, const HarnessCase& h, const char
 }
 
 Verdict check_accuracy(const ReductionKernel& k, const ReductionCase& c) {
-  return judge_results(k, sequential(c.schedule), "the left-to-right fold");
+  return judge_results(k, whole_row_schedule(c.schedule.row), "the left-to-right fold");
 }
 
 Verdict check_associativity(const ReductionKernel& k, const ReductionCase& c) {
@@ -265,7 +256,7 @@ Verdict check_cpu_model(const ReductionKernel& k, const ReductionCase& c) {
     return Verdict::fail(k.name() + " and its CPU model '" + model->name() +
                          "' declare other state or result fields");
   const HarnessCase& h = c.schedule;
-  std::vector<HarnessCase> schedules = {h, sequential(h)};
+  std::vector<HarnessCase> schedules = {h, whole_row_schedule(h.row)};
   std::vector<std::string> what = {"the case's partition and merge tree", "the left-to-right fold"};
   for (std::int32_t i = 0; i < std::min<std::int32_t>(chunks_of(h), kMaxPairedChunks); ++i) {
     schedules.push_back(chunk_schedule(h, static_cast<std::size_t>(i)));

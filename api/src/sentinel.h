@@ -17,6 +17,9 @@ inline constexpr std::size_t kGuardBytes = 256;
 inline constexpr std::uint32_t kSentinel32 = 0x7fa5a5a5u;
 inline constexpr std::uint16_t kSentinelBf16 = 0x7fa5u;
 inline constexpr std::uint16_t kSentinelF16 = 0x7da5u;
+/// A state reduction's output words (64 bits a field, zero-extended): a binary64 signalling NaN
+/// whose payload no arithmetic produces; a field narrower than 64 bits never holds it.
+inline constexpr std::uint64_t kSentinel64 = 0x7ff5a5a5a5a5a5a5ull;
 
 inline void fill_sentinel(DType t, unsigned char* p, std::size_t bytes) {
   if (t == DType::F32) {

@@ -87,15 +87,6 @@ HarnessCase without_elements(const HarnessCase& h, std::int64_t first, std::int6
   return out;
 }
 
-/// The row of h folded left to right in one chunk.
-HarnessCase one_chunk(const HarnessCase& h) {
-  HarnessCase out;
-  out.row = h.row;
-  out.chunk_offsets = {0, static_cast<std::int64_t>(h.row.size())};
-  out.slot_chunk = {0};
-  return out;
-}
-
 }  // namespace
 
 rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& law) {
@@ -107,7 +98,7 @@ rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& l
     const int n = *rc::gen::weightedOneOf<int>(
         {{8, rc::gen::inRange(0, 41)}, {1, rc::gen::inRange(250, 600)}});
     ReductionCase c;
-    c.schedule = sequential ? one_chunk(HarnessCase{}) : *gen::schedule(n);
+    c.schedule = sequential ? whole_row_schedule({}) : *gen::schedule(n);
     c.schedule.row = domain_row(max_abs, n);
     if (specials) c.schedule.row = with_specials(std::move(c.schedule.row), max_abs);
     if (sequential) c.schedule.chunk_offsets = {0, n};
@@ -120,7 +111,8 @@ std::vector<ReductionCase> declared_cases(const ReductionKernel&, const Reductio
 }
 
 void reduce_case(const ReductionCase& smallest, const Reduction<ReductionCase>& r) {
-  if (smallest.schedule.slot_chunk.size() > 1) r.accept({one_chunk(smallest.schedule)});
+  if (smallest.schedule.slot_chunk.size() > 1)
+    r.accept({whole_row_schedule(smallest.schedule.row)});
   for (auto block = static_cast<std::int64_t>(smallest.schedule.row.size()) / 2;
        block >= 1 && !r.out_of_time(); block /= 2)
     for (std::int64_t first = 0;

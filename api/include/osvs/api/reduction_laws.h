@@ -28,6 +28,9 @@ int schedule_depth(const HarnessCase& h);
 /// h's chunk `i` alone, as a schedule of one chunk.
 HarnessCase chunk_schedule(const HarnessCase& h, std::size_t i);
 
+/// The schedule folding `row` left to right in one chunk.
+HarnessCase whole_row_schedule(std::vector<float> row);
+
 using ReductionLaw = KindLaw<ReductionKernel, ReductionCase>;
 
 /// Every reduction law, exact ones first: commutativity, identity, special_values, accuracy,

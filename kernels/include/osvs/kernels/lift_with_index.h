@@ -1,6 +1,6 @@
 // Whether an algebra's lift takes the element's index in the row as well as its value (argmax, a
-// state reduction: api/state_reduction.h). Written in C++17, since nvcc compiles the device code
-// that reads it as C++17.
+// state reduction: api/state_reduction.h): the one test the harness's CPU model and device kernel
+// and a state reduction's algebra all read.
 #pragma once
 
 #include <cstdint>
