@@ -2,7 +2,7 @@
 # Runs osvs's GPU work on a machine with a device, from a source tree that carries two bundles
 # made by gpu-bundle.sh: build-gpu (default build) and build-gpu-portable (OSVS_PORTABLE_EXP).
 # Usage: gpu-suite.sh OUT PARTS   PARTS = one or more (quoted) of tests api large audit exp
-#                                  grid sanitize, or all
+#                                  grid sanitize every_input, or all
 # Everything goes under OUT/results/ and is packed into OUT/results.tar.gz at the end; what is
 # meant to be committed is also gathered under results/commit/ (the same small set as the CPU
 # reports: audit.md, summary.json and the plots of the audit; the mutation report), to be copied
@@ -47,6 +47,14 @@ if wants tests; then
   build-gpu/bench/osvs_softmax_bench "$res/bench.json" > "$res/bench.log" 2>&1
   tail -30 "$res/bench.log"
   cuobjdump --dump-sass build-gpu/bench/combine_sass.o > "$res/combine_sass.txt" 2>&1
+fi
+
+if wants every_input; then
+  # The host tests that sweep all 2^32 inputs (label every_input, left out of CI's default
+  # preset): here on every core of the device machine.
+  (cd build-gpu && ctest -L every_input --output-on-failure -j1 --timeout 900 \
+     --output-junit "$res/ctest-every-input.xml") > "$res/ctest-every-input.log" 2>&1
+  tail -8 "$res/ctest-every-input.log"
 fi
 
 if wants exp; then
