@@ -11,6 +11,28 @@ inline constexpr double kSubnormalHalfUlp = 0x1p-150;
 /// Beyond this gap e^g and everything computed from it are below 2^-286: absolute terms only.
 inline constexpr double kFarGap = 200.0;
 
+/// What the bounds charge for each elementary float step of a kernel: one table, read by every
+/// one-step bound below (exp_error, rescale, rounded_sum_err, output_error) and emitted as the
+/// bound that formal/gappa/ proves against IEEE binary32 arithmetic (formal/README.md). The
+/// defaults are the bounds in force; another table exists only to show a proof failing.
+struct StepCharges {
+  double round_rel = kU;                   ///< a rounding of a normal result z: u |z|
+  double round_abs = kSubnormalHalfUlp;    ///< a product or quotient below the normal range
+  double arg_rel = kU;                     ///< fl(a - b) of two floats: u |a - b|
+  double exp_rel_per_ulp = 2 * kU;         ///< an ulp of a normal exp result: 2u relative
+  double exp_abs_per_ulp = kSubnormalUlp;  ///< an ulp of a subnormal exp result: 2^-149
+};
+inline constexpr StepCharges kCharges{};
+
+/// The error of a rounded sum of two nonnegative values within err_a and err_b of exact ones
+/// summing to D: |z| <= D + err_a + err_b and the rounding adds u |z| (a subnormal sum is exact),
+/// so the running error is (err_a + err_b)(1 + u) + u D. An fma a b + c has the same bound for
+/// err_a covering a b before its (absent) product rounding.
+inline double rounded_sum_err(double D, double err_a, double err_b,
+                              const StepCharges& c = kCharges) {
+  return (err_a + err_b) * (1 + c.round_rel) + c.round_rel * D;
+}
+
 /// |e_hat - e^g| <= rel * e^g + abs, for e_hat = kexp(fl(g)) with g = a - b <= 0 the exact
 /// difference of two floats.
 struct ExpError {
@@ -27,12 +49,16 @@ struct ExpError {
 ///                                                            abs E 2^-149
 ///   |g| > kFarGap   e^g and e_hat are both in [0, e^(g(1-u))(1+2Eu) + E 2^-149]:
 ///                   abs E 2^-149 + 2^-286 (e^(-199) < 2^-286), rel 0
-inline ExpError exp_error(double g, double exp_ulp) {
+/// (`c` names the charges: the argument's u, the exp's 2u and 2^-149 an ulp.)
+inline ExpError exp_error(double g, double exp_ulp, const StepCharges& c) {
   if (g == 0) return {};
   const double a = std::fabs(g);
-  if (a > kFarGap) return {0, exp_ulp * kSubnormalUlp + 0x1p-286};
-  const double e2 = 2 * exp_ulp * kU;
-  return {std::expm1(kU * a) * (1 + e2) + e2, exp_ulp * kSubnormalUlp};
+  if (a > kFarGap) return {0, exp_ulp * c.exp_abs_per_ulp + 0x1p-286};
+  const double e2 = exp_ulp * c.exp_rel_per_ulp;
+  return {std::expm1(c.arg_rel * a) * (1 + e2) + e2, exp_ulp * c.exp_abs_per_ulp};
+}
+inline ExpError exp_error(double g, double exp_ulp) {
+  return exp_error(g, exp_ulp, kCharges);
 }
 
 /// e^g for the bookkeeping of exact values (0 beyond kFarGap, where only absolute terms count).
