@@ -27,11 +27,8 @@
 namespace osvs::oracle {
 namespace {
 
+using detail::arithmetic_safety;
 using detail::kU;
-
-double arithmetic_safety(double longest_path) {
-  return 1 + 0x1p-40 + longest_path * 0x1p-43;
-}
 
 /// Longest chain of combines any element goes through in model_block_reduce: its thread's stride
 /// loop (ceil(n / block) steps, the first against the initial value), then 5 warp and 5 block

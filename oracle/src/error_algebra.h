@@ -86,6 +86,12 @@ struct AccSum {
   bool zero = true;
 };
 
+/// The term e^g of a sum whose exp step errs by e: D = e^g, err = e^g rel + abs.
+inline AccSum charged_term(double g, const ExpError& e) {
+  const double eg = exact_scale(g);
+  return {eg, eg * e.rel + e.abs, false};
+}
+
 /// The term e^(x - m) of a sum in the accounting: D = e^g, g = x - m (a difference of two floats:
 /// exact in binary64), err = e^g rel + abs with (rel, abs) = error_of(g, exp_ulp), the error of
 /// the kernel's term (exp_error: a kexp of the rounded difference; compensated_exp_error: the fast
@@ -94,9 +100,7 @@ template <ExpError (*error_of)(double g, double exp_ulp)>
 AccSum exp_term(float x, float m, double exp_ulp) {
   if (x == -INFINITY) return {};  // exp(-inf) = 0 exactly
   const double g = static_cast<double>(x) - static_cast<double>(m);
-  const ExpError e = error_of(g, exp_ulp);
-  const double eg = exact_scale(g);
-  return {eg, eg * e.rel + e.abs, false};
+  return charged_term(g, error_of(g, exp_ulp));
 }
 
 /// a + b in the accounting: a zero side passes the other through (0 + x = x exactly); otherwise

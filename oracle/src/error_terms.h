@@ -11,6 +11,12 @@ inline constexpr double kSubnormalHalfUlp = 0x1p-150;
 /// Beyond this gap e^g and everything computed from it are below 2^-286: absolute terms only.
 inline constexpr double kFarGap = 200.0;
 
+/// The factor every bound is multiplied by: the error of evaluating it in double along a path of
+/// `longest_path` combine steps (bounds.cpp derives it; not a tolerance).
+inline double arithmetic_safety(double longest_path) {
+  return 1 + 0x1p-40 + longest_path * 0x1p-43;
+}
+
 /// What the bounds charge for each elementary float step of a kernel: one table, read by every
 /// one-step bound below (exp_error, rescale, rounded_sum_err, output_error) and emitted as the
 /// bound that formal/gappa/ proves against IEEE binary32 arithmetic (formal/README.md). The
