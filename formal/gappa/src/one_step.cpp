@@ -27,10 +27,10 @@ struct StatePoint {
 /// The smaller side's m and the result's m: gaps from a tie to beyond kFarGap, arguments whose
 /// rounding is exact and inexact, exp results normal, subnormal, and below 2^-149.
 struct GapPoint {
-  const char* name;
+  std::string name;
   float small, big;
 };
-constexpr GapPoint kGaps[] = {
+const GapPoint kGaps[] = {
     {"tie", 1.5f, 1.5f},               // g = 0: e = kexp(+-0) = 1 exactly
     {"tiny", -0x1.0c6f7ap-20f, 0.0f},  // g ~ -1e-6: fl(g) = g
     {"quarter", 0.75f, 1.0f},          // g = -0.25
@@ -42,14 +42,27 @@ constexpr GapPoint kGaps[] = {
     {"far", -150.0f, 60.5f},           // g = -210.5 > kFarGap: absolute terms only
 };
 
-/// (D, err) pairs: a lifted element (1, 0), and partial sums with accumulated errors (tens of u
-/// relative, as after a few levels of a block's tree).
+/// The fixed gaps, then a sweep: g = -1.2345 2^(2i - 16), i = 0 ... 13 (from -1.9e-5 to -1264),
+/// from a larger m that moves with i, so that fl(g) is inexact for most of them.
+std::vector<GapPoint> gaps() {
+  std::vector<GapPoint> out(std::begin(kGaps), std::end(kGaps));
+  for (int i = 0; i < 14; ++i) {
+    const float big = 0.3f + 7.1f * static_cast<float>(i);
+    const float small = big - static_cast<float>(std::ldexp(1.2345, 2 * i - 16));
+    out.push_back({"sweep" + std::to_string(i), small, big});
+  }
+  return out;
+}
+
+/// (D, err) pairs: a lifted element (1, 0), partial sums with accumulated errors (tens of u
+/// relative, as after a few levels of a block's tree), and a state far less accurate (2^-10).
 constexpr double kU = 0x1p-24;
-constexpr StatePoint kStates[] = {{1.0, 0.0}, {1000.3, 37 * kU * 1000.3}, {3.1e6, 90 * kU * 3.1e6}};
+constexpr StatePoint kStates[] = {
+    {1.0, 0.0}, {1000.3, 37 * kU * 1000.3}, {3.1e6, 90 * kU * 3.1e6}, {7.5, 0x1p-10 * 7.5}};
 /// Pairs of (smaller side, larger side) states for a combine.
-constexpr int kStatePairs[][2] = {{0, 0}, {1, 2}, {2, 0}};
-/// rho: d_hat's relative error in the output step.
-constexpr double kRhos[] = {0.0, 10 * kU, 300 * kU};
+constexpr int kStatePairs[][2] = {{0, 0}, {1, 2}, {2, 0}, {3, 1}};
+/// (state, rho) pairs of the output step: D and d_hat's relative error rho.
+constexpr double kRhos[] = {0.0, 10 * kU, 300 * kU, 0x1p-10};
 
 StepCharges charges_for(const std::string& halved) {
   StepCharges c;
@@ -129,7 +142,7 @@ std::string exact_scaled(double D, const std::string& side, const std::string& e
 }
 
 void exp_term_scripts(std::vector<Script>& out, const StepCharges& c, double E, Goal bound_goal) {
-  for (const GapPoint& p : kGaps) {
+  for (const GapPoint& p : gaps()) {
     if (p.small == p.big) continue;  // kexp(0) = 1 exactly: no error to prove
     Script s = start("exp_term." + std::string(p.name) + "." + figure_name(E));
     const std::string e = exp_step(s, "x", p.small, p.big, E);
@@ -141,9 +154,9 @@ void exp_term_scripts(std::vector<Script>& out, const StepCharges& c, double E, 
 }
 
 void rescale_scripts(std::vector<Script>& out, const StepCharges& c, double E, Goal bound_goal) {
-  for (const GapPoint& p : kGaps) {
+  for (const GapPoint& p : gaps()) {
     if (p.small == p.big) continue;  // d_hat * 1 is exact
-    for (int k = 0; k < 3; ++k) {
+    for (std::size_t k = 0; k < std::size(kStates); ++k) {
       Script s =
           start("rescale." + std::string(p.name) + ".s" + std::to_string(k) + "." + figure_name(E));
       const std::string e = exp_step(s, "s", p.small, p.big, E);
@@ -161,7 +174,7 @@ void rescale_scripts(std::vector<Script>& out, const StepCharges& c, double E, G
 /// otherwise fl(fl(d_s e) + d_b), every operation rounded (--fmad=false, the seed's right side).
 void combine_scripts(std::vector<Script>& out, const StepCharges& c, double E, bool fused,
                      Goal bound_goal) {
-  for (const GapPoint& p : kGaps) {
+  for (const GapPoint& p : gaps()) {
     if (p.small == p.big && fused) continue;  // a tie: fl(d_a + d_b) in either form
     for (const auto& pair : kStatePairs) {
       const StatePoint& a = kStates[pair[0]];
@@ -197,8 +210,8 @@ void sum_scripts(std::vector<Script>& out, const StepCharges& c, Goal bound_goal
 }
 
 void output_scripts(std::vector<Script>& out, const StepCharges& c, double E, Goal bound_goal) {
-  for (const GapPoint& p : kGaps) {
-    for (int k = 0; k < 3; ++k) {
+  for (const GapPoint& p : gaps()) {
+    for (std::size_t k = 0; k < std::size(kStates); ++k) {
       const double D = kStates[k].D, rho = kRhos[k];
       Script s =
           start("output." + std::string(p.name) + ".r" + std::to_string(k) + "." + figure_name(E));
