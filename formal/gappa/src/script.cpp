@@ -32,6 +32,10 @@ void Script::goal_abs(const std::string& term, const std::string& bound) {
   goals.push_back("|" + term + "| <= " + bound);
 }
 
+void Script::hint(const std::string& from, const std::string& to, const std::string& conditions) {
+  hints.push_back(from + " -> " + to + (conditions.empty() ? "" : " { " + conditions + " }") + ";");
+}
+
 std::string Script::text() const {
   std::ostringstream s;
   s << "# " << name << "\n";
@@ -46,6 +50,7 @@ std::string Script::text() const {
   s << "\n  -> ";
   for (std::size_t i = 0; i < goals.size(); ++i) s << (i ? "\n  /\\ " : "") << goals[i];
   s << " }\n";
+  for (const std::string& h : hints) s << h << "\n";
   return s.str();
 }
 

@@ -32,11 +32,9 @@ bool failed_on_a_goal(const RunResult& r) {
   return false;
 }
 
-/// "combine.fma.deep.s1b2.e1" -> "combine.fma"; "rescale.deep.s0.e1" -> "rescale".
+/// "combine_scaled.fma.deep.s1b2.e1" -> "combine_scaled": the step (and whether scaled).
 std::string step_of(const std::string& name) {
-  const std::size_t first = name.find('.');
-  if (name.compare(0, first, "combine") != 0) return name.substr(0, first);
-  return name.substr(0, name.find('.', first + 1));
+  return name.substr(0, name.find('.'));
 }
 
 TEST(GappaProofs, EveryOneStepBoundIsProven) {
@@ -81,9 +79,9 @@ TEST(GappaCoq, CoqChecksOneCertificateOfEachStep) {
   if (!gappa) GTEST_SKIP() << "gappa is not installed (scripts/install-deps.sh installs it)";
   const std::optional<std::string> coqc = find_coq_gappa();
   if (!coqc) GTEST_SKIP() << "Coq with Gappa's library is not installed (libcoq-gappa)";
-  // per step and form (exp_term, rescale, combine.rounded, combine.fma, combine.tie, output,
-  // sum), its first script at the gap "deep" (products and quotients below the normal range), or
-  // its first script where it has none there
+  // per step (exp_term, rescale, rescale_scaled, combine, combine_scaled, output, sum_scaled),
+  // its first script at the gap "deep" (results below the normal range, or near it), or its
+  // first script where it has none there
   std::set<std::string> steps;
   std::vector<Script> picked;
   const std::vector<Script> scripts = one_step_scripts();

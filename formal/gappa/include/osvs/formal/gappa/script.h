@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace osvs::formal::gappa {
@@ -20,16 +21,24 @@ struct Interval {
 Interval symmetric(double x);
 
 struct Script {
-  std::string name;  ///< file stem: step.point.variant, e.g. combine.fused.p3_s2b3.e1
+  explicit Script(std::string stem) : name(std::move(stem)) {}
+
+  std::string
+      name;  ///< file stem, e.g. combine_scaled.fma.six.s1b2.e1 (step, form, gap, states, E)
   std::vector<std::string> comments;
   std::vector<std::string> definitions;  ///< "t_s = rnd(m_s - m);"
   std::vector<std::string> hypotheses;   ///< "k_s in [lo, hi]"
   std::vector<std::string> goals;        ///< "|d - D| <= bound"
+  /// Rewriting hints after the goal, "a -> b { z <> 0 };": Gappa checks that a = b (under the
+  /// conditions) before it uses b, so a hint can guide a proof but never make a false one.
+  std::vector<std::string> hints;
 
   void define(const std::string& name, const std::string& expr);
   void hypothesis(const std::string& term, const Interval& in);
   /// |term| <= bound.
   void goal_abs(const std::string& term, const std::string& bound);
+  /// from -> to, under the conditions "x <> 0" (comma-separated; empty: none).
+  void hint(const std::string& from, const std::string& to, const std::string& conditions = "");
   /// The whole script: "@rnd = float<ieee_32, ne>;", the definitions, "{ hyps -> goals }".
   std::string text() const;
 };
