@@ -17,10 +17,12 @@ inline double arithmetic_safety(double longest_path) {
   return 1 + 0x1p-40 + longest_path * 0x1p-43;
 }
 
-/// What the bounds charge for each elementary float step of a kernel: one table, read by every
-/// one-step bound below (exp_error, rescale, rounded_sum_err, output_error) and emitted as the
-/// bound that formal/gappa/ proves against IEEE binary32 arithmetic (formal/README.md). The
-/// defaults are the bounds in force; another table exists only to show a proof failing.
+/// What the bounds charge for each elementary float step of the 2-pass and 3-pass kernels: one
+/// table, read by their one-step bounds (exp_error and rounded_sum_err below; rescale,
+/// combine_acc and charged_term in error_algebra.h; output_error in output_error.h), whose values
+/// formal/gappa/ proves against IEEE binary32 arithmetic (formal/README.md). The defaults are the
+/// bounds in force; another table exists only to show a proof failing. (The fast kernel's
+/// algebra, fast_error_algebra.h, does not read it yet.)
 struct StepCharges {
   double round_rel = kU;                   ///< a rounding of a normal result z: u |z|
   double round_abs = kSubnormalHalfUlp;    ///< a product or quotient below the normal range
