@@ -64,7 +64,12 @@ std::optional<std::string> find_coq_gappa() {
 }
 
 RunResult run_gappa(const std::string& gappa, const std::string& script) {
-  return run(gappa + " " + script + " 2>&1");
+  // A goal Gappa cannot prove may send it searching for many minutes (a planted script did, for
+  // more than 10): kTimeLimitSeconds bounds each run, and a run stopped there is no proof.
+  RunResult r =
+      run("timeout " + std::to_string(kTimeLimitSeconds) + " " + gappa + " " + script + " 2>&1");
+  if (r.status == 124) r.output += "gappa ran past " + std::to_string(kTimeLimitSeconds) + " s\n";
+  return r;
 }
 
 RunResult check_with_coq(const std::string& gappa, const std::string& coqc,

@@ -54,6 +54,7 @@ TEST(GappaProofs, EveryOneStepBoundIsProven) {
 }
 
 TEST(GappaPlanted, EachHalvedChargeFailsAProof) {
+  EXPECT_THROW(one_step_scripts("round"), std::invalid_argument);  // no such charge
   const std::optional<std::string> gappa = find_gappa();
   if (!gappa) GTEST_SKIP() << "gappa is not installed (scripts/install-deps.sh installs it)";
   for (const std::string& charge : charge_names()) {
@@ -68,10 +69,6 @@ TEST(GappaPlanted, EachHalvedChargeFailsAProof) {
     std::cout << charge << " halved: " << last.name << " not proven after " << runs.size()
               << " scripts\n";
   }
-}
-
-TEST(GappaPlanted, AnUnknownChargeIsRefused) {
-  EXPECT_THROW(one_step_scripts("round"), std::invalid_argument);
 }
 
 TEST(GappaCoq, CoqChecksOneCertificateOfEachStep) {
