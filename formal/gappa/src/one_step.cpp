@@ -54,7 +54,7 @@ void step_goal(Script& s, Form f, const std::string& e, const std::string& exact
                const Run& r, BoundAt bound_at) {
   const std::string result = float_model(s, f, e);
   if (scaled)
-    scaled_goal(s, f, e, exact, bound_at(kScaleMax) / kScaleMax, r.safety);
+    scaled_goal(s, f, e, result, exact, bound_at(kScaleMax) / kScaleMax, r.safety);
   else
     point_goal(s, result, exact, bound_at(1.0), r.safety);
 }

@@ -81,12 +81,12 @@ void point_goal(Script& s, const std::string& result, const std::string& exact, 
   s.goal_abs(result + " - Dx", number(goal_bound(s, bound, safety)));
 }
 
-void scaled_goal(Script& s, Form f, const std::string& e, const std::string& exact, double bound,
-                 bool safety) {
+void scaled_goal(Script& s, Form f, const std::string& e, const std::string& result,
+                 const std::string& exact, double bound, bool safety) {
   s.hypothesis("lam", {"1", number(kScaleMax)});
   s.define("Dx", "lam * (" + exact + ")");
-  const std::string result = f == Form::Rescale ? "P" : "d";
-  s.goal_abs("(" + result + " - Dx) / lam", number(goal_bound(s, bound, safety)));
+  const std::string goal = "(" + result + " - Dx) / lam";
+  s.goal_abs(goal, number(goal_bound(s, bound, safety)));
   // Each rounding X = fl(x) contributes (X - x) / x * (x / lam), a relative error (|.| <= u for
   // a normal x) times a quantity free of lam; the rest is the exact computation on the unscaled
   // inputs v_s, v_b, minus the exact value.
@@ -95,18 +95,18 @@ void scaled_goal(Script& s, Form f, const std::string& e, const std::string& exa
   const std::string sum = "(d - z) / z * (z / lam)";
   switch (f) {
     case Form::Rescale:
-      s.hint("(P - Dx) / lam", product + " + (" + vs + " - (" + exact + "))", "p <> 0, lam <> 0");
+      s.hint(goal, product + " + (" + vs + " - (" + exact + "))", "p <> 0, lam <> 0");
       s.hint("p / lam", vs, "lam <> 0");
       return;
     case Form::Rounded:
-      s.hint("(d - Dx) / lam", sum + " + " + product + " + (" + vs + " + v_b - (" + exact + "))",
+      s.hint(goal, sum + " + " + product + " + (" + vs + " + v_b - (" + exact + "))",
              "z <> 0, p <> 0, lam <> 0");
       s.hint("z / lam", product + " + " + vs + " + v_b", "p <> 0, lam <> 0");
       s.hint("p / lam", vs, "lam <> 0");
       return;
     case Form::Fused:
     case Form::Add:
-      s.hint("(d - Dx) / lam", sum + " + (" + vs + " + v_b - (" + exact + "))", "z <> 0, lam <> 0");
+      s.hint(goal, sum + " + (" + vs + " + v_b - (" + exact + "))", "z <> 0, lam <> 0");
       s.hint("z / lam", vs + " + v_b", "lam <> 0");
       return;
   }

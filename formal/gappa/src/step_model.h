@@ -35,8 +35,8 @@ void point_goal(Script& s, const std::string& result, const std::string& exact, 
 
 /// The scaled goal |(result - Dx) / lam| <= bound, Dx = lam (exact), with the hints that split
 /// it into the relative errors of the roundings of form f (every rounded result normal).
-void scaled_goal(Script& s, Form f, const std::string& e, const std::string& exact, double bound,
-                 bool safety);
+void scaled_goal(Script& s, Form f, const std::string& e, const std::string& result,
+                 const std::string& exact, double bound, bool safety);
 
 /// D e^g for the side whose exp term is e ("1": g = 0).
 std::string exact_scaled(double D, const std::string& side, const std::string& e);

@@ -5,9 +5,15 @@
 // nearest even, subnormals, no overflow: every value stays far below 2^128) and the exp's
 // verified figure E as a hypothesis, at one parameter point (the exact inputs: the floats m and x,
 // the exact D's and the error bounds err, rho the algebra carries), and asks Gappa to prove that
-// every value the step can compute, for every float d_hat within err of D and every exp output
-// within E ulps, is within the bound the C++ algebra computes for that point. The bound is the
-// double the C++ returns, written exactly: the scripts cannot drift from the algebra.
+// every value the step can compute, for every d_hat within err of D and every exp output within
+// E ulps, is within the bound the C++ algebra computes for that point, times arithmetic_safety(1).
+// The bound is the double the C++ returns, written exactly: the scripts cannot drift from the
+// algebra.
+//
+// Scaled scripts (rescale_scaled, combine_scaled, sum_scaled) take the states times every real
+// lam in [1, 2^10] against lam times the bound at 2^10 over 2^10 (the least bound(lam) / lam:
+// each bound is affine in lam with a nonnegative constant), wherever every rounded result stays
+// normal; the others are for the point.
 //
 //   exp_term       e = kexp(fl(x - m)) against e^(x - m)                     charged_term
 //   rescale        fl(d_hat kexp(fl(m_s - m))) against D e^(m_s - m)         rescale
