@@ -5,7 +5,9 @@ set -euo pipefail
 packages=(cmake g++ make git clang-14 clang libclang-rt-14-dev librapidcheck-dev libgtest-dev
           libbenchmark-dev libboost-dev libmpfr-dev libgmp-dev nlohmann-json3-dev libcli11-dev
           libfmt-dev zlib1g-dev gnuplot-nox pngquant ccache python3-dev python3-venv
-          libz3-dev)  # libz3-dev: formal/'s SMT proofs (z3's C++ API)
+          libz3-dev   # libz3-dev: formal/'s SMT proofs (z3's C++ API)
+          gappa coq libcoq-gappa)  # formal/gappa/: Gappa's proofs of the one-step bounds, and
+                                   # Coq with Gappa's library to check its certificates
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

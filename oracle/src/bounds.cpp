@@ -22,15 +22,13 @@
 #include "osvs/oracle/element_chunks.h"
 #include "osvs/oracle/reference.h"
 #include "osvs/oracle/ulp.h"
+#include "output_error.h"
 
 namespace osvs::oracle {
 namespace {
 
+using detail::arithmetic_safety;
 using detail::kU;
-
-double arithmetic_safety(double longest_path) {
-  return 1 + 0x1p-40 + longest_path * 0x1p-43;
-}
 
 /// Longest chain of combines any element goes through in model_block_reduce: its thread's stride
 /// loop (ceil(n / block) steps, the first against the initial value), then 5 warp and 5 block
@@ -51,19 +49,13 @@ void require_exp_ulp(double exp_ulp) {
     throw std::invalid_argument("bound: exp_ulp must be finite and >= 0");
 }
 
-/// Ulps of y_j for y_hat_j = fl(e_hat / d_hat) with |d_hat / D - 1| <= rho:
-///   e_hat = kexp(fl(x_j - m))     |e_hat - N| <= N rel + abs, N = e^(x_j - m)  (exp_error)
-///   q = e_hat / d_hat (exact)     |q - y| <= (y (rel + rho) + abs / D) / (1 - rho) = q_err
-///   fl(q)                         + u |q| (normal) or 2^-150 (subnormal):
-///                                 total = q_err + u (y + q_err) + 2^-150
-/// and ulp(y) taken at y (1 - 2^-40), which is never above ulp of the exact y.
+/// Ulps of y_j for y_hat_j = fl(e_hat / d_hat) with |d_hat / D - 1| <= rho: the absolute error
+/// of the output step (output_error.h) over ulp(y) taken at y (1 - 2^-40), which is never above
+/// ulp of the exact y.
 double output_ulps(float x, float m, double D, double rho, double exp_ulp) {
   if (x == -INFINITY) return 0;  // exp(-inf) = 0 = y exactly
-  const double g = static_cast<double>(x) - static_cast<double>(m);
-  const detail::ExpError e = detail::exp_error(g, exp_ulp);
-  const double y = detail::exact_scale(g) / D;
-  const double q_err = (y * (e.rel + rho) + e.abs / D) / (1 - rho);
-  const double total = q_err + kU * (y + q_err) + detail::kSubnormalHalfUlp;
+  const double total = detail::output_error(x, m, D, rho, exp_ulp);
+  const double y = detail::exact_scale(static_cast<double>(x) - static_cast<double>(m)) / D;
   return total / ulp_of(y * (1 - 0x1p-40));
 }
 

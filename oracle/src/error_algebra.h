@@ -33,11 +33,12 @@ struct Rescaled {
 
 /// The side s of a combine whose result has maximum m (both operators: seed rescales both sides,
 /// hardened only the smaller one; a side with s.m == m costs nothing in either).
-inline Rescaled rescale(const AccState& s, float m, double exp_ulp) {
+inline Rescaled rescale(const AccState& s, float m, double exp_ulp,
+                        const StepCharges& c = kCharges) {
   if (s.zero) return {};                     // d_hat * e_hat = 0 exactly         err 0
   if (s.m == m) return {s.D, s.err, false};  // kexp(0) = 1, d_hat * 1 exact      err s.err
   const double g = static_cast<double>(s.m) - static_cast<double>(m);  // < 0
-  const ExpError x = exp_error(g, exp_ulp);
+  const ExpError x = exp_error(g, exp_ulp, c);
   const double eg = exact_scale(g);
   const double T = s.D * eg;
   const double e_hat_max = eg * (1 + x.rel) + x.abs;  // e_hat <= e^g (1 + rel) + abs
@@ -45,7 +46,20 @@ inline Rescaled rescale(const AccState& s, float m, double exp_ulp) {
   const double before = s.err * e_hat_max + s.D * (eg * x.rel + x.abs);  // running: this
   // product rounding (or contracted into the sum's fma: then 0): u |z| normal, 2^-150 subnormal,
   // |z| <= T + before                                  running: before (1 + u) + u T + 2^-150
-  return {T, before * (1 + kU) + kU * T + kSubnormalHalfUlp, false};
+  return {T, before * (1 + c.round_rel) + c.round_rel * T + c.round_abs, false};
+}
+
+/// One combine of two accounting states (OnlineAccAlg::combine): both sides rescaled to the
+/// result's maximum, then one rounded sum.
+inline AccState combine_acc(const AccState& a, const AccState& b, double exp_ulp,
+                            const StepCharges& c = kCharges) {
+  const float m = fmax_k(a.m, b.m);  // exact; the hardened "big" side has this m too
+  const Rescaled ra = rescale(a, m, exp_ulp, c), rb = rescale(b, m, exp_ulp, c);
+  if (ra.zero) return {m, rb.T, rb.err, rb.zero};  // x + 0 = x exactly
+  if (rb.zero) return {m, ra.T, ra.err, false};
+  const double D = ra.T + rb.T;
+  // sum rounding: u |z|, |z| <= D + ra.err + rb.err (a sum is exact when subnormal)
+  return {m, D, rounded_sum_err(D, ra.err, rb.err, c), false};
 }
 
 /// The accounting twin of OnlineAlg<Op> for both combine operators.
@@ -60,14 +74,7 @@ struct OnlineAccAlg {
     return {x, 1, 0, false};                     // (x, 1) exact: D = e^0 = 1
   }
   AccState combine(const AccState& a, const AccState& b) const {
-    const float m = fmax_k(a.m, b.m);  // exact; the hardened "big" side has this m too
-    const Rescaled ra = rescale(a, m, exp_ulp), rb = rescale(b, m, exp_ulp);
-    if (ra.zero) return {m, rb.T, rb.err, rb.zero};  // x + 0 = x exactly
-    if (rb.zero) return {m, ra.T, ra.err, false};
-    const double D = ra.T + rb.T;
-    // sum rounding: u |z|, |z| <= D + ra.err + rb.err (a sum is exact when subnormal)
-    //                                      running: (ra.err + rb.err)(1 + u) + u D
-    return {m, D, (ra.err + rb.err) * (1 + kU) + kU * D, false};
+    return combine_acc(a, b, exp_ulp);
   }
 };
 
@@ -79,6 +86,12 @@ struct AccSum {
   bool zero = true;
 };
 
+/// The term e^g of a sum whose exp step errs by e: D = e^g, err = e^g rel + abs.
+inline AccSum charged_term(double g, const ExpError& e) {
+  const double eg = exact_scale(g);
+  return {eg, eg * e.rel + e.abs, false};
+}
+
 /// The term e^(x - m) of a sum in the accounting: D = e^g, g = x - m (a difference of two floats:
 /// exact in binary64), err = e^g rel + abs with (rel, abs) = error_of(g, exp_ulp), the error of
 /// the kernel's term (exp_error: a kexp of the rounded difference; compensated_exp_error: the fast
@@ -87,9 +100,7 @@ template <ExpError (*error_of)(double g, double exp_ulp)>
 AccSum exp_term(float x, float m, double exp_ulp) {
   if (x == -INFINITY) return {};  // exp(-inf) = 0 exactly
   const double g = static_cast<double>(x) - static_cast<double>(m);
-  const ExpError e = error_of(g, exp_ulp);
-  const double eg = exact_scale(g);
-  return {eg, eg * e.rel + e.abs, false};
+  return charged_term(g, error_of(g, exp_ulp));
 }
 
 /// a + b in the accounting: a zero side passes the other through (0 + x = x exactly); otherwise
@@ -112,7 +123,7 @@ struct SumAccAlg {
   AccSum lift(float x) const { return exp_term<exp_error>(x, m, exp_ulp); }
   AccSum combine(const AccSum& a, const AccSum& b) const {
     return add_sums(a, b, [](double D, const AccSum& x, const AccSum& y) {
-      return (x.err + y.err) * (1 + kU) + kU * D;  // one rounding of the sum
+      return rounded_sum_err(D, x.err, y.err);  // one rounding of the sum
     });
   }
 };
