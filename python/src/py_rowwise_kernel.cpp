@@ -48,8 +48,7 @@ void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p
     for (std::size_t a = 0; a < p.inputs.size(); ++a)
       if (!rows_unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type, p.rows, p.cols,
                           p.inputs[a].stride))
-        throw std::runtime_error("the kernel modified its input " +
-                                 signature(op).inputs.at(a));
+        throw std::runtime_error("the kernel modified its input " + signature(op).inputs.at(a));
     const RowArrayOut& dx = p.outputs.at(0);
     copy_rows_out(out, dx.ptr, dx.type, p.rows, p.cols, dx.stride, "the kernel's result");
   });
