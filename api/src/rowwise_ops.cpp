@@ -7,16 +7,6 @@
 
 namespace osvs {
 
-const char* to_string(RowwiseOp op) {
-  return op == RowwiseOp::SoftmaxBackward ? "softmax_backward" : "log_softmax_backward";
-}
-
-const RowwiseSignature& signature(RowwiseOp op) {
-  static const RowwiseSignature softmax{{"y", "dy"}, {"dx"}};
-  static const RowwiseSignature log_softmax{{"z", "dy"}, {"dx"}};
-  return op == RowwiseOp::SoftmaxBackward ? softmax : log_softmax;
-}
-
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
                                                              std::int64_t n,
                                                              const std::vector<DType>& out_types) {

@@ -63,7 +63,7 @@ TEST(RowwiseKind, AMisspeltLawIsARegistrationErrorNamingTheValidOnes) {
         << e.what();
   }
   EXPECT_NE(declaration_problem(softmax_reference().types({DType::F32}, {DType::F32}))
-                .find("its op has 2 inputs and 1 output"),
+                .find("softmax_backward has 2 inputs and 1 output"),
             std::string::npos);
   EXPECT_NE(declaration_problem(softmax_reference().accuracy(RowwiseAccuracy::bound(-1, 0, 0)))
                 .find("negative"),

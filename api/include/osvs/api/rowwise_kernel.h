@@ -34,6 +34,15 @@ enum class RowwiseOp { SoftmaxBackward, LogSoftmaxBackward };
 
 const char* to_string(RowwiseOp op);
 
+/// The names of an op's input and output arrays, in the order a launch holds them:
+/// softmax_backward (y, dy) -> (dx), log_softmax_backward (z, dy) -> (dx).
+struct RowwiseSignature {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+};
+
+const RowwiseSignature& signature(RowwiseOp op);
+
 /// One array of a launch: its first element, its element type and its row stride (elements).
 struct RowArrayIn {
   const void* ptr = nullptr;

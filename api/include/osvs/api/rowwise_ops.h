@@ -1,6 +1,6 @@
-// The ops of the row-wise kind (rowwise_kernel.h): for each, its arrays, its exact outputs (the
-// oracle), the condition term its accuracy contract scales with, and what makes a row empty
-// (fully masked). docs/semantics.md §11 holds the definitions.
+// The ops of the row-wise kind (rowwise_kernel.h, which names their arrays): for each, its exact
+// outputs (the oracle), the condition term its accuracy contract scales with, and what makes a row
+// empty (fully masked). docs/semantics.md §11 holds the definitions.
 //
 //   softmax_backward      inputs (y, dy), output dx_i = y_i (dy_i - sum_j y_j dy_j);
 //                         cond_i = |y_i| (|dy_i| + sum_j |y_j dy_j|); empty: every y_j = 0
@@ -16,14 +16,6 @@
 #include "osvs/oracle/softmax_backward_reference.h"
 
 namespace osvs {
-
-/// The names of an op's input and output arrays, in the order a launch holds them.
-struct RowwiseSignature {
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-};
-
-const RowwiseSignature& signature(RowwiseOp op);
 
 /// One row's inputs, one pointer to n floats per input array (the op's order).
 using RowInputs = std::vector<const float*>;
