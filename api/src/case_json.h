@@ -20,4 +20,7 @@ void read_case(const nlohmann::json& in, AttentionCase& c);
 nlohmann::json case_json(const ReductionCase& c);
 void read_case(const nlohmann::json& in, ReductionCase& c);
 
+nlohmann::json case_json(const RowwiseCase& c);
+void read_case(const nlohmann::json& in, RowwiseCase& c);
+
 }  // namespace osvs::api

@@ -4,17 +4,11 @@
 #include <cstring>
 #include <exception>
 
+#include "guarded_output.h"
 #include "sentinel.h"
 
 namespace osvs {
 namespace {
-
-std::string where_in(std::int64_t element, std::int64_t stride, std::int64_t cols) {
-  const std::int64_t row = element / stride, col = element % stride;
-  if (col >= cols)
-    return "row " + std::to_string(row) + "'s padding (column " + std::to_string(col) + ")";
-  return "y[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
 
 /// The checks after a launch (see runner.h), in the order a user wants to hear them.
 void check_memory(const RowKernel& k, const RowProblem& p, const std::vector<unsigned char>& x0,
@@ -31,15 +25,7 @@ void check_memory(const RowKernel& k, const RowProblem& p, const std::vector<uns
     if (!is_sentinel(p.y_type, y.data() + kGuardBytes + body + b))
       throw KernelFailure(who + "wrote past the end of its output (" + std::to_string(b) +
                           " bytes after the last element)");
-  for (std::int64_t e = 0; e < p.rows * p.y_stride; ++e) {
-    const bool sentinel = is_sentinel(p.y_type, y.data() + kGuardBytes + e * es);
-    const bool padding = e % p.y_stride >= p.cols;
-    if (padding && !sentinel)
-      throw KernelFailure(who + "wrote into " + where_in(e, p.y_stride, p.cols) +
-                          " (outside the output)");
-    if (!padding && sentinel)
-      throw KernelFailure(who + "left " + where_in(e, p.y_stride, p.cols) + " unwritten");
-  }
+  check_rows_written(who, "y", p.y_type, y.data() + kGuardBytes, p.rows, p.cols, p.y_stride);
 }
 
 void run_on_host(const RowKernel& k, RowProblem p, std::vector<unsigned char>& x,
@@ -71,27 +57,8 @@ RowOutputs run_row_kernel(const RowKernel& k, const Rows& rows, Layout layout) {
   p.x_stride = p.cols + layout.x_pad;
   p.y_stride = p.cols + layout.y_pad;
 
-  // Input image: each row in the kernel's type, padding filled with NaN so that a kernel that
-  // reads it as data produces NaN rows.
-  const std::size_t xs = size_of(p.x_type);
-  std::vector<unsigned char> x(static_cast<std::size_t>(p.rows * p.x_stride) * xs);
-  std::vector<float> staged(static_cast<std::size_t>(p.x_stride), std::nanf(""));
-  for (std::int64_t i = 0; i < p.rows; ++i) {
-    const auto& r = rows[static_cast<std::size_t>(i)];
-    if (static_cast<std::int64_t>(r.size()) != p.cols)
-      throw std::invalid_argument("rows of different lengths (" + std::to_string(r.size()) +
-                                  " vs " + std::to_string(p.cols) + ")");
-    for (std::int64_t j = 0; j < p.cols; ++j) {
-      const float v = r[static_cast<std::size_t>(j)];
-      const float q = round_to(p.x_type, v);
-      if (std::memcmp(&q, &v, sizeof v) != 0 && !(std::isnan(q) && std::isnan(v)))
-        throw std::invalid_argument("x[" + std::to_string(i) + "][" + std::to_string(j) +
-                                    "] is not exactly a " + to_string(p.x_type) + " value");
-      staged[static_cast<std::size_t>(j)] = v;
-    }
-    store_as(p.x_type, staged.data(), x.data() + static_cast<std::size_t>(i * p.x_stride) * xs,
-             p.x_stride);
-  }
+  // Input image: each row in the kernel's type, padding filled with NaN.
+  std::vector<unsigned char> x = input_rows_image("x", p.x_type, rows, p.cols, p.x_stride);
   const std::vector<unsigned char> x0 = x;
 
   const std::size_t ys = size_of(p.y_type);

@@ -77,4 +77,17 @@ std::vector<ReductionCase> declared_cases(const ReductionKernel& k, const Reduct
 /// one, each chunk keeping the rest of its own), simpler values (0, 1, the value truncated).
 void reduce_case(const ReductionCase& smallest, const Reduction<ReductionCase>& r);
 
+/// Row-wise kernels: batches of the forward's outputs (softmax y, log-softmax z of random logits)
+/// and upstream gradients (small integers, mixed magnitudes, a common offset that makes dx
+/// cancel), up to 40 elements and at times 100 ... 600; row 0 masked (empty_rows) or holding NaN
+/// and infinities (special_values); paddings, batch positions, permutations for the invariances.
+rc::Gen<RowwiseCase> law_cases(const RowwiseKernel& k, const RowwiseLaw& law);
+
+/// Row-wise kernels: none.
+std::vector<RowwiseCase> declared_cases(const RowwiseKernel& k, const RowwiseLaw& law);
+
+/// Row-wise kernels: fewer rows (row 0 stays), fewer columns of every input (in chunks halving
+/// down to one), simpler upstream gradients (0, 1, the value truncated).
+void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r);
+
 }  // namespace osvs::testbed

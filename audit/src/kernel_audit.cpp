@@ -220,6 +220,10 @@ KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o) 
       k.has_tolerance() ? "derived in " + k.bound_derivation() : std::string("exact results"));
 }
 
+KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o) {
+  return audit_by_laws<RowwiseKind>(k, o, "declared: " + k.accuracy().describe());
+}
+
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
   KernelAudit a = audit_by_laws<AttentionKind>(
       k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");

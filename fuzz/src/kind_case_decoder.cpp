@@ -191,3 +191,31 @@ ReductionCase decode_case(ByteReader& in, const ReductionKernel& k, const Reduct
 }
 
 }  // namespace osvs::fuzz
+
+namespace osvs::fuzz {
+
+RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw& law) {
+  RowwiseCase c;
+  const std::size_t rows = 1 + in.below(3), n = 1 + in.below(64);
+  c.inputs.resize(k.in_types().size());
+  for (std::size_t a = 0; a < c.inputs.size(); ++a)
+    for (std::size_t r = 0; r < rows; ++r)
+      c.inputs[a].push_back(decode_floats(in, n, k.in_types()[a]));
+  if (law.name == "empty_rows")
+    std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(),
+              k.op() == RowwiseOp::SoftmaxBackward ? 0.0f : -INFINITY);
+  if (law.name == "permutation") {
+    c.permutation.resize(n);
+    std::iota(c.permutation.begin(), c.permutation.end(), 0);
+    std::rotate(c.permutation.begin(),
+                c.permutation.begin() + in.below(static_cast<std::uint32_t>(n)),
+                c.permutation.end());
+  }
+  if (law.name == "batch_invariance") c.batch_position = in.below(static_cast<std::uint32_t>(rows));
+  if (law.name == "strided")
+    for (std::size_t a = 0; a < c.inputs.size() + k.out_types().size(); ++a)
+      c.pads.push_back(1 + in.below(3));
+  return c;
+}
+
+}  // namespace osvs::fuzz

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "builtin_reductions.h"
+#include "builtin_softmax_backward.h"
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/regression.h"
@@ -41,8 +42,9 @@ void unnormalised_softmax(const RowProblem& p) {
 }
 
 /// Registers the test's kernels once: a correct and a broken row kernel, a correct merge, osvs's
-/// tiled attention kernel (which holds its contract on every decoded case) and osvs's logsumexp
-/// reduction (which holds its laws on every decoded case): a kernel of every kind.
+/// tiled attention kernel (which holds its contract on every decoded case), osvs's logsumexp
+/// reduction (which holds its laws on every decoded case) and osvs's reference softmax backward
+/// (whose binary64 arithmetic meets the IEEE evaluation of special rows): a kernel of every kind.
 void register_test_kernels() {
   static const bool once = [] {
     for (const auto& [name, fn] : {std::pair{"test.exact", &exact_softmax},
@@ -57,6 +59,8 @@ void register_test_kernels() {
     register_kernel(builtin::declare_tiled_attention(
         "test.tiled_attention", builtin::tiled_attention<builtin::TiledAttention>));
     register_kernel(builtin::logsumexp_kernel<builtin::LogsumexpReduction>("test.logsumexp"));
+    register_kernel(builtin::reference_backward("test.softmax_backward", RowwiseOp::SoftmaxBackward,
+                                                DType::F32));
     return true;
   }();
   (void)once;
@@ -86,7 +90,7 @@ TEST(RegisteredFuzz, FindsTheBrokenKernelAndOnlyIt) {
     if (r.kind == "row" && replayable.empty()) replayable = r.regression;
   }
   EXPECT_EQ(ran, 600) << "every input has a kernel and a law of its kind to run";
-  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention", "reduction"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention", "reduction", "rowwise"}));
   EXPECT_EQ(found_in, (std::set<std::string>{"test.unnormalised"}));
   ASSERT_FALSE(replayable.empty());
   const Regression<RowKind> reg = regression_from_json<RowKind>(replayable);

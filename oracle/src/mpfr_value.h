@@ -1,10 +1,11 @@
 // A minimal owning wrapper of an mpfr_t (the attention reference's, and the exhaustive exp
 // measurement's: exhaustive/), and the correct rounding of an MPFR value to an output type
-// (f32 / bf16 / fp16) used by the attention reference.
+// (f32 / bf16 / fp16) used by the attention and softmax backward references (mpfr_value.cpp).
 #pragma once
 
 #include <mpfr.h>
 
+#include <optional>
 #include <utility>
 
 #include "osvs/kernels/dtype.h"
@@ -39,5 +40,10 @@ class MpValue {
 /// q = max(b(x), e_min) - p + 1 the exponent of ulp_t(x); X rounded to an integer by mpfr_rint
 /// (ties to even) is the significand of the result, exactly as IEEE rounding defines it.
 float round_to_type(mpfr_srcptr x, DType t);
+
+/// round_to_type of every real in [x - err, x + err] (err >= 0) when both ends, rounded outward,
+/// round to the same value of type t (rounding to nearest is monotone, so every real between
+/// them does too); nullopt when they do not (a higher precision must decide).
+std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t);
 
 }  // namespace osvs::oracle::detail

@@ -17,6 +17,7 @@ from . import _core
 from ._attention import AttentionKernel
 from ._declare import MergeKernel, SoftmaxKernel
 from ._reduction import Reduction
+from ._rowwise import SoftmaxBackwardKernel
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import resolve
 
@@ -36,7 +37,7 @@ def merge_laws() -> List[str]:
 
 #: The declaration classes by the core's kind of kernel.
 _DECLARATIONS = {"row": SoftmaxKernel, "merge": MergeKernel, "attention": AttentionKernel,
-                 "reduction": Reduction}
+                 "reduction": Reduction, "rowwise": SoftmaxBackwardKernel}
 
 
 def attention_laws() -> List[str]:
@@ -49,8 +50,14 @@ def reduction_laws() -> List[str]:
     return [name for name, _, _ in _core.laws("reduction")]
 
 
+def rowwise_laws() -> List[str]:
+    """The row-wise laws (softmax and log-softmax backward)."""
+    return [name for name, _, _ in _core.laws("rowwise")]
+
+
 def _kind_of(kernel) -> str:
-    """The core's kind of a declared kernel: "row", "merge", "attention" or "reduction"."""
+    """The core's kind of a declared kernel: "row", "merge", "attention", "reduction" or
+    "rowwise"."""
     for kind, declaration in _DECLARATIONS.items():
         if isinstance(kernel, declaration):
             return kind
@@ -160,6 +167,29 @@ def check_reduction(*, name: str, fields, identity, lift, combine, reference, la
                        reference=reference, **declaration)
     return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
                  **settings)
+
+
+def check_softmax_backward(fn: Callable[[Any, Any], Any], *, name: str, laws=None,
+                           replay_dir=None, raise_on_failure: bool = True,
+                           **declaration_and_settings) -> CheckResult:
+    """Every row-wise law on ``fn(y, dy) -> dx``, softmax backward (``log=True``: log-softmax
+    backward, ``fn(z, dy) -> dx``).
+
+    The declaration's keywords are SoftmaxBackwardKernel's: ``log``, ``dtype``, ``out_dtype``,
+    ``accuracy`` (None or (ulps, cond_rel, cond_rel_per_element)), ``bound_derivation``,
+    ``max_cols``, ``strided``, ``deterministic``, ``batch_invariant``, ``order_independent``,
+    ``skip``, ``known_defect``, ``description``, ``to_input``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = SoftmaxBackwardKernel(fn, name=name, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
+def check_log_softmax_backward(fn: Callable[[Any, Any], Any], *, name: str,
+                               **kwargs) -> CheckResult:
+    """check_softmax_backward with ``log=True``."""
+    return check_softmax_backward(fn, name=name, log=True, **kwargs)
 
 
 def read_regression(path: Union[str, os.PathLike]) -> dict:

@@ -10,6 +10,7 @@
 #include "py_merge_kernel.h"
 #include "py_reduction_kernel.h"
 #include "py_row_kernel.h"
+#include "py_rowwise_kernel.h"
 
 namespace osvs::python {
 
@@ -126,6 +127,33 @@ nb::dict case_dict(const ReductionCase& c) {
 
 bool contract_missing(const ReductionKernel&) {
   return false;  // a reduction declares its exact reference (and tolerance, else exact results)
+}
+
+RowwiseKernel kernel_from_python(RowwiseKind, const nb::dict& declaration, nb::callable call) {
+  return rowwise_kernel_from_python(declaration, std::move(call));
+}
+
+nb::dict case_dict(const RowwiseCase& c) {
+  nb::dict d;
+  nb::list inputs;
+  for (const Rows& a : c.inputs) {
+    nb::list rows;
+    for (const auto& r : a) rows.append(vector_array(r));
+    inputs.append(rows);
+  }
+  d["inputs"] = inputs;
+  d["permutation"] = c.permutation;
+  d["batch_position"] = c.batch_position;
+  d["pads"] = c.pads;
+  d["summary"] = RowwiseKind::summary(c);
+  std::ostringstream text;
+  showValue(c, text);
+  d["text"] = text.str();
+  return d;
+}
+
+bool contract_missing(const RowwiseKernel& k) {
+  return !k.accuracy().declared;
 }
 
 }  // namespace osvs::python

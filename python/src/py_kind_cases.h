@@ -28,4 +28,8 @@ ReductionKernel kernel_from_python(ReductionKind, const nb::dict& declaration, n
 nb::dict case_dict(const ReductionCase& c);
 bool contract_missing(const ReductionKernel& k);
 
+RowwiseKernel kernel_from_python(RowwiseKind, const nb::dict& declaration, nb::callable call);
+nb::dict case_dict(const RowwiseCase& c);
+bool contract_missing(const RowwiseKernel& k);
+
 }  // namespace osvs::python

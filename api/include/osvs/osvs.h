@@ -27,3 +27,4 @@
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_kernel.h"
+#include "osvs/api/rowwise_kernel.h"

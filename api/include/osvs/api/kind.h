@@ -33,6 +33,7 @@
 #include "osvs/api/reduction_laws.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/row_laws.h"
+#include "osvs/api/rowwise_laws.h"
 
 namespace osvs {
 
@@ -56,6 +57,9 @@ std::string shape_class(const AttentionCase& c);
 /// "13 elements in 3 chunks, depth 6".
 std::string case_summary(const ReductionCase& c);
 
+/// "2 row(s) of 17 elements, 2 inputs".
+std::string case_summary(const RowwiseCase& c);
+
 /// A row kernel's declaration: its op, types, where it runs, its contract, then a line for each
 /// of its layouts' lengths.
 std::string kernel_summary(const RowKernel& k);
@@ -65,6 +69,8 @@ std::string kernel_summary(const MergeKernel& k);
 std::string kernel_summary(const AttentionKernel& k);
 /// A state reduction's declaration: its state and result fields, claims, domain, bound.
 std::string kernel_summary(const ReductionKernel& k);
+/// A row-wise kernel's declaration: its op, its arrays' types, where it runs, its contract.
+std::string kernel_summary(const RowwiseKernel& k);
 
 /// The law named `name` among `laws`, or nullptr.
 template <class Law>
@@ -120,6 +126,11 @@ inline constexpr char kReductionTestPrefix[] = "reduction_";
 using ReductionKind = Kind<kReductionKindName, kReductionTestPrefix, ReductionKernel, ReductionCase,
                            ReductionLaw, &reduction_laws>;
 
+inline constexpr char kRowwiseKindName[] = "rowwise";
+inline constexpr char kRowwiseTestPrefix[] = "rowwise_";
+using RowwiseKind = Kind<kRowwiseKindName, kRowwiseTestPrefix, RowwiseKernel, RowwiseCase,
+                         RowwiseLaw, &rowwise_laws>;
+
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
 /// by name go through it). constexpr: the plugins' layout tag is computed over it.
 template <class F>
@@ -128,6 +139,7 @@ constexpr void for_each_kind(F&& f) {
   f(MergeKind{});
   f(AttentionKind{});
   f(ReductionKind{});
+  f(RowwiseKind{});
 }
 
 /// f(K{}) for the kind K named `name`; std::invalid_argument naming the kinds for another name.

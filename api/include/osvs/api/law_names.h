@@ -28,6 +28,10 @@ inline constexpr std::string_view kAttentionLawNames[] = {
 inline constexpr std::string_view kReductionLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "cpu_model"};
 
+inline constexpr std::string_view kRowwiseLawNames[] = {
+    "accuracy",         "empty_rows", "special_values", "determinism",
+    "batch_invariance", "strided",    "permutation"};
+
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
 std::vector<Law> laws_named(std::vector<Law> laws, const std::string_view (&names)[N],

@@ -14,6 +14,7 @@
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/reduction_kernel.h"
 #include "osvs/api/row_kernel.h"
+#include "osvs/api/rowwise_kernel.h"
 
 namespace osvs {
 
@@ -85,6 +86,9 @@ KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o);
 
 /// Audits one state reduction: every reduction law within its declared tolerance.
 KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o);
+
+/// Audits one row-wise kernel: every row-wise law within its declared contract.
+KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

@@ -31,4 +31,9 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
 /// single-case law), else 1 ... 8 chunks under random_schedule with the input's choices.
 ReductionCase decode_case(ByteReader& in, const ReductionKernel& k, const ReductionLaw& law);
 
+/// 1 ... 3 rows of 1 ... 64 elements of each input, from decode_float, exact in k's input types
+/// (specials included); row 0 masked for empty_rows, a permutation, a batch position and row
+/// paddings where the law reads them.
+RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw& law);
+
 }  // namespace osvs::fuzz

@@ -1,0 +1,155 @@
+// RowwiseKernel: a black-box row kernel over several arrays under test. Each row i of an M x N
+// launch reads element j of every input array and writes element j of every output array; each
+// array has its element type (f32, bf16, f16) and its row stride. The op says what the outputs
+// are (rowwise_ops.h): today softmax backward dx = y (dy - sum_j y_j dy_j) from (y, dy) and
+// log-softmax backward dx = dy - exp(z) sum_j dy_j from (z, dy), torch's
+// _softmax_backward_data / _log_softmax_backward_data. Row ops of the same shape (logsumexp,
+// LayerNorm, cross-entropy) are ops of this kind too.
+//
+//   osvs::RowwiseKernel("my_softmax_backward", osvs::Where::Device)
+//       .op(osvs::RowwiseOp::SoftmaxBackward)
+//       .types({osvs::DType::F32, osvs::DType::F32}, {osvs::DType::F32})
+//       .run([](const osvs::RowwiseProblem& p) {
+//         my_backward(p.in<float>(0), p.in<float>(1), p.out<float>(0), p.rows, p.cols, ...);
+//       })
+//       .accuracy(osvs::RowwiseAccuracy::bound(2, 0, 0x1p-23, "my derivation"));
+//
+// The laws (rowwise_laws.h): accuracy within the declared contract, empty (fully masked) rows,
+// special values (NaN and infinities), determinism, batch invariance, strided layouts and
+// permutation equivariance.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "osvs/api/dtype.h"
+#include "osvs/api/kernel_declaration.h"
+#include "osvs/api/registry.h"
+
+namespace osvs {
+
+/// What a row-wise kernel computes (rowwise_ops.h defines each).
+enum class RowwiseOp { SoftmaxBackward, LogSoftmaxBackward };
+
+const char* to_string(RowwiseOp op);
+
+/// The names of an op's input and output arrays, in the order a launch holds them:
+/// softmax_backward (y, dy) -> (dx), log_softmax_backward (z, dy) -> (dx).
+struct RowwiseSignature {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+};
+
+const RowwiseSignature& signature(RowwiseOp op);
+
+/// One array of a launch: its first element, its element type and its row stride (elements).
+struct RowArrayIn {
+  const void* ptr = nullptr;
+  DType type = DType::F32;
+  std::int64_t stride = 0;
+};
+struct RowArrayOut {
+  void* ptr = nullptr;
+  DType type = DType::F32;
+  std::int64_t stride = 0;
+};
+
+/// One launch: `rows` rows of `cols` elements; element (i, j) of input a at
+/// inputs[a].ptr + i * inputs[a].stride + j, of output b likewise. The kernel writes the `cols`
+/// elements of each row of each output and nothing else. stream: the cudaStream_t to launch on
+/// (Where::Device) or null (Where::Host).
+struct RowwiseProblem : Launch {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<RowArrayIn> inputs;    ///< in the op's order (rowwise_ops.h: (y, dy), (z, dy))
+  std::vector<RowArrayOut> outputs;  ///< in the op's order ((dx))
+
+  template <class T>
+  const T* in(std::size_t a) const {
+    return typed<T>(inputs[a].ptr);
+  }
+  template <class T>
+  T* out(std::size_t b) const {
+    return typed<T>(outputs[b].ptr);
+  }
+};
+
+/// The accuracy contract of every output element o_i of a row of n elements:
+///   |o_i - exact_i| <= ulps * ulp_out(exact_i) + (cond_rel + cond_rel_per_element * n) * cond_i
+/// where ulp_out is the ulp of the output type (subnormal grid included) and cond_i the op's
+/// condition term (rowwise_ops.h; softmax backward |y_i| (|dy_i| + sum_j |y_j dy_j|)). A contract
+/// in ulps alone is wrong where the output cancels (dy_i - sum_j y_j dy_j near 0): there an error
+/// of a few roundings of the sum is many ulps of dx. docs/semantics.md §11 derives the terms for
+/// osvs's own kernels.
+struct RowwiseAccuracy {
+  bool declared = false;
+  double ulps = 0;
+  double cond_rel = 0;
+  double cond_rel_per_element = 0;
+  std::string derivation;  ///< where the bound is derived ("" for a declared, not derived, one)
+
+  static RowwiseAccuracy none() { return {}; }
+  static RowwiseAccuracy bound(double ulps, double cond_rel, double cond_rel_per_element,
+                               std::string derivation = "") {
+    return {true, ulps, cond_rel, cond_rel_per_element, std::move(derivation)};
+  }
+  /// "2 ulp + (0 + 0x1p-52 n) cond", "none declared".
+  std::string describe() const;
+};
+
+/// What shapes the laws' cases and which invariances are held bit for bit.
+struct RowwiseTraits {
+  std::int64_t max_cols = std::int64_t{1} << 16;  ///< longest row the kernel accepts
+  bool strided = true;                            ///< accepts row strides > cols (the strided law)
+  bool deterministic = true;                      ///< two launches give the same bits
+  bool batch_invariant = true;     ///< a row's bits depend on neither the batch nor its position
+  bool order_independent = false;  ///< permuting a row permutes its outputs bit for bit
+};
+
+class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
+ public:
+  RowwiseKernel() = default;
+  RowwiseKernel(std::string name, Where where) : KernelDeclaration(std::move(name), where) {}
+
+  // --- declaration (each returns *this)
+  RowwiseKernel& op(RowwiseOp o) { return (op_ = o, *this); }
+  /// The element type of each input and each output, in the op's order.
+  RowwiseKernel& types(std::vector<DType> in, std::vector<DType> out) {
+    return (in_ = std::move(in), out_ = std::move(out), *this);
+  }
+  RowwiseKernel& accuracy(RowwiseAccuracy a) { return (accuracy_ = std::move(a), *this); }
+  RowwiseKernel& traits(RowwiseTraits t) { return (traits_ = t, *this); }
+  RowwiseKernel& max_cols(std::int64_t n) { return (traits_.max_cols = n, *this); }
+  RowwiseKernel& strided(bool s) { return (traits_.strided = s, *this); }
+  RowwiseKernel& deterministic(bool d) { return (traits_.deterministic = d, *this); }
+  RowwiseKernel& batch_invariant(bool b) { return (traits_.batch_invariant = b, *this); }
+  RowwiseKernel& order_independent(bool o = true) { return (traits_.order_independent = o, *this); }
+
+  // --- reading the declaration
+  RowwiseOp op() const { return op_; }
+  const std::vector<DType>& in_types() const { return in_; }
+  const std::vector<DType>& out_types() const { return out_; }
+  const RowwiseAccuracy& accuracy() const { return accuracy_; }
+  const RowwiseTraits& traits() const { return traits_; }
+
+ private:
+  RowwiseOp op_ = RowwiseOp::SoftmaxBackward;
+  std::vector<DType> in_{DType::F32, DType::F32};
+  std::vector<DType> out_{DType::F32};
+  RowwiseAccuracy accuracy_;
+  RowwiseTraits traits_;
+};
+
+/// Why a row-wise kernel's declaration is unusable, or "": no name or callable, types that do
+/// not match the op's arrays, a contract with a negative or non-finite term, max_cols < 1, or a
+/// skip / known defect naming no row-wise law (registry.h's register_kernel refuses it).
+std::string declaration_problem(const RowwiseKernel& k);
+
+}  // namespace osvs
+
+/// Registers the RowwiseKernel returned by the function body that follows:
+///   OSVS_REGISTER_ROWWISE_KERNEL(my_backward) { return osvs::RowwiseKernel(...)...; }
+#define OSVS_REGISTER_ROWWISE_KERNEL(id)                                                      \
+  OSVS_DETAIL_REGISTER(::osvs::RowwiseKernel, ::osvs::register_kernel<::osvs::RowwiseKernel>, \
+                       rowwise_kernel, id)

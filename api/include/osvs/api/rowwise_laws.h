@@ -1,0 +1,62 @@
+// The laws of a row-wise kernel (rowwise_kernel.h), the case they are judged on and the runner
+// that launches the kernel on a batch and checks what it did to memory.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "osvs/api/kind_law.h"
+#include "osvs/api/rowwise_kernel.h"
+#include "osvs/api/runner.h"  // Rows, KernelFailure, DeviceUnavailable
+
+namespace osvs {
+
+/// A batch for each input array of the op: inputs[a][r] is row r of input a, every row of every
+/// input the same length, each value exactly one of that input's type. Row 0 is the subject of
+/// the laws that follow one row (batch_invariance, permutation).
+struct RowwiseCase {
+  std::vector<Rows> inputs;
+  std::vector<std::int64_t> permutation;  ///< of the subject row's columns (permutation)
+  std::int64_t batch_position = 0;        ///< where the subject row sits (batch_invariance)
+  std::vector<std::int64_t> pads;         ///< per array, inputs then outputs (strided)
+
+  std::int64_t rows() const {
+    return inputs.empty() ? 0 : static_cast<std::int64_t>(inputs[0].size());
+  }
+  std::int64_t cols() const {
+    return rows() == 0 ? 0 : static_cast<std::int64_t>(inputs[0][0].size());
+  }
+};
+
+/// How RapidCheck prints a case: its shape and its inputs' first values as hex floats.
+void showValue(const RowwiseCase& c, std::ostream& os);
+
+/// The kernel's outputs, converted exactly to float: out[b][r * cols + j].
+struct RowwiseOutputs {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<std::vector<float>> out;
+  const float* row(std::size_t b, std::int64_t r) const { return out[b].data() + r * cols; }
+};
+
+/// Runs k on the batch, each array with `pads[a]` extra elements a row (none when empty; inputs
+/// then outputs). Throws KernelFailure when the kernel throws, modifies an input, writes outside
+/// an output's rows or leaves an output element unwritten; std::invalid_argument for a batch it
+/// does not accept (another number of inputs, rows of other lengths, values not exact in their
+/// input type, more columns than max_cols, padding for a kernel that is not strided);
+/// DeviceUnavailable for a device kernel where no device is usable.
+RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
+                                  const std::vector<std::int64_t>& pads = {});
+
+/// A row-wise kernel runs here: a host one always, a device one where a device is.
+bool runnable(const RowwiseKernel& k, std::string* why_not);
+
+using RowwiseLaw = KindLaw<RowwiseKernel, RowwiseCase>;
+
+/// Every row-wise law, cheapest first: accuracy, empty_rows, special_values, determinism,
+/// batch_invariance, strided, permutation.
+const std::vector<RowwiseLaw>& rowwise_laws();
+
+}  // namespace osvs

@@ -1,0 +1,340 @@
+// The row-wise laws (osvs/api/rowwise_laws.h). Each runs the kernel through the runner (which
+// fails a kernel that misuses memory) and judges its outputs against the oracle
+// (rowwise_ops.h) under the declared contract, or two runs' outputs against each other.
+#include "osvs/api/rowwise_laws.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "osvs/api/kind.h"
+#include "osvs/api/law_names.h"
+#include "osvs/api/row_laws.h"  // not_judged, is_not_judged
+#include "osvs/api/rowwise_ops.h"
+#include "osvs/kernels/hex.h"
+
+namespace osvs {
+namespace {
+
+/// What a finite output is held to: the accuracy contract, or the exact value's rounding itself
+/// (an empty row's convention).
+enum class Held { ToContract, ToRounding };
+
+/// Row r of every input.
+RowInputs row_of(const std::vector<Rows>& inputs, std::int64_t r) {
+  RowInputs in;
+  for (const Rows& a : inputs) in.push_back(a[static_cast<std::size_t>(r)].data());
+  return in;
+}
+
+/// ulp of the output type at a value of binade b: 2^(max(b, emin) - p + 1).
+double ulp_at(DType t, int binade) {
+  return std::ldexp(1.0, std::max(binade, min_exponent_of(t)) - precision_of(t) + 1);
+}
+
+/// The allowed error of an element: the contract's, widened by the reference's own error (its
+/// double value within 2^-53 relative of the exact, the condition term within (n + 2) 2^-53).
+double tolerance(const RowwiseAccuracy& a, DType t, const oracle::ExactElement& e, double cond,
+                 std::int64_t n) {
+  const double contract = a.ulps * ulp_at(t, e.binade) +
+                          (a.cond_rel + a.cond_rel_per_element * static_cast<double>(n)) * cond;
+  return contract * (1 + 0x1p-30) + 0x1p-52 * std::fabs(e.value);
+}
+
+/// The class of a failing output (Verdict::findings).
+std::string how_it_failed(float y, const oracle::ExactElement& e, Held held) {
+  if (std::isnan(e.value)) return "a value instead of NaN";
+  if (std::isnan(y)) return "NaN instead of a value";
+  if (std::isinf(y) != std::isinf(e.rounded))
+    return std::isinf(y) ? "infinite instead of finite" : "finite instead of infinite";
+  return held == Held::ToRounding ? "not the exact value" : "outside the contract";
+}
+
+/// The judgement of some rows of a launch's outputs.
+struct RowsJudged {
+  Verdict verdict;
+  int judged = 0;  ///< elements judged
+};
+
+/// Judges output rows `rows` of `out` (the launch of `inputs`): a NaN exact value asks for a NaN
+/// (any bits), an infinite rounding for that infinity, a finite exact value for an output within
+/// the contract (held == ToContract; not judged without one) or equal to its rounding (±0 alike).
+/// Every class of failure is a finding; the verdict's explanation is the first's.
+RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
+                      const RowwiseOutputs& out, const std::vector<std::int64_t>& rows, Held held,
+                      const std::string& context) {
+  const RowwiseSignature& sig = signature(k.op());
+  const RowwiseAccuracy& a = k.accuracy();
+  RowsJudged r;
+  std::vector<Finding> findings;
+  std::vector<Evidence> evidence;
+  for (std::int64_t row : rows) {
+    const RowInputs in = row_of(inputs, row);
+    const auto exact = rowwise_exact(k.op(), in, out.cols, k.out_types());
+    for (std::size_t b = 0; b < sig.outputs.size(); ++b) {
+      const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols);
+      const DType t = k.out_types()[b];
+      for (std::int64_t j = 0; j < out.cols; ++j) {
+        const float y = out.row(b, row)[j];
+        const oracle::ExactElement& e = exact[b][static_cast<std::size_t>(j)];
+        const double c = cond[static_cast<std::size_t>(j)];
+        bool ok;
+        double tol = 0;
+        if (std::isnan(e.value)) {
+          ok = std::isnan(y);
+        } else if (std::isinf(e.rounded)) {
+          ok = y == e.rounded;
+        } else if (held == Held::ToRounding) {
+          ok = y == e.rounded;
+        } else if (a.declared) {
+          tol = tolerance(a, t, e, c, out.cols);
+          ok = std::isfinite(y) && std::fabs(static_cast<double>(y) - e.value) <= tol;
+        } else {
+          continue;  // no contract: a finite output is not judged
+        }
+        ++r.judged;
+        if (ok) continue;
+        const std::string element = sig.outputs[b] + "[" + std::to_string(j) + "]";
+        std::string inputs_text;
+        for (std::size_t i = 0; i < sig.inputs.size(); ++i)
+          inputs_text += (i ? ", " : "") + sig.inputs[i] + "[" + std::to_string(j) +
+                         "] = " + readable(in[i][j]);
+        std::string why = context + "row " + std::to_string(row) + ": " + element + " = " +
+                          readable(y) + " for " + inputs_text +
+                          " (n = " + std::to_string(out.cols) + "): exact " + readable(e.value);
+        if (tol > 0)
+          why += ", error " + digits9(std::fabs(static_cast<double>(y) - e.value)) +
+                 " > tolerance " + digits9(tol) + " (" + a.describe() + ", cond " + digits9(c) +
+                 ")";
+        else if (held == Held::ToRounding && std::isfinite(e.value))
+          why += ", which rounds to " + readable(e.rounded) + " in " + to_string(t);
+        add_finding(findings, {how_it_failed(y, e, held), why});
+        if (evidence.empty())
+          evidence.push_back(
+              {element, y, e.value, std::fabs(static_cast<double>(y) - e.value), tol});
+      }
+    }
+  }
+  if (!findings.empty()) {
+    const std::string first = findings.front().explanation;
+    r.verdict = Verdict::fail(first, std::move(evidence), std::move(findings));
+  }
+  return r;
+}
+
+std::vector<std::int64_t> every_row(const RowwiseCase& c) {
+  std::vector<std::int64_t> rows;
+  for (std::int64_t r = 0; r < c.rows(); ++r) rows.push_back(r);
+  return rows;
+}
+
+bool has_special_value(const std::vector<Rows>& inputs, std::int64_t r) {
+  for (const Rows& a : inputs)
+    for (float v : a[static_cast<std::size_t>(r)])
+      if (!std::isfinite(v)) return true;
+  return false;
+}
+
+Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
+  const RowsJudged r = judge_rows(k, c.inputs, out, every_row(c), Held::ToContract, "");
+  if (r.verdict.fails()) return r.verdict;
+  if (!k.accuracy().declared) return not_judged("no accuracy contract declared");
+  return r.verdict;
+}
+
+Verdict check_empty_rows(const RowwiseKernel& k, const RowwiseCase& c) {
+  std::vector<std::int64_t> empty;
+  for (std::int64_t r = 0; r < c.rows(); ++r)
+    if (is_empty_row(k.op(), row_of(c.inputs, r), c.cols())) empty.push_back(r);
+  if (empty.empty()) return not_judged("the case has no empty row");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
+  return judge_rows(k, c.inputs, out, empty, Held::ToRounding, "empty ").verdict;
+}
+
+Verdict check_special_values(const RowwiseKernel& k, const RowwiseCase& c) {
+  std::vector<std::int64_t> special;
+  for (std::int64_t r = 0; r < c.rows(); ++r)
+    if (has_special_value(c.inputs, r)) special.push_back(r);
+  if (special.empty()) return not_judged("the case has no row holding NaN or an infinity");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
+  const RowsJudged r = judge_rows(k, c.inputs, out, special, Held::ToContract, "special ");
+  if (r.judged == 0) return not_judged("no output with a NaN or infinite exact value");
+  return r.verdict;
+}
+
+bool same_bits(float a, float b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+/// The first element where two launches' rows differ in their bits, or "" (`what` names them).
+std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, std::int64_t rx,
+                             const RowwiseOutputs& y, std::int64_t ry,
+                             const std::vector<std::int64_t>& perm, const std::string& what) {
+  const RowwiseSignature& sig = signature(k.op());
+  for (std::size_t b = 0; b < sig.outputs.size(); ++b)
+    for (std::int64_t j = 0; j < x.cols; ++j) {
+      const std::int64_t jy = perm.empty() ? j : perm[static_cast<std::size_t>(j)];
+      const float u = x.row(b, rx)[j], v = y.row(b, ry)[jy];
+      if (same_bits(u, v)) continue;
+      return what + ": " + sig.outputs[b] + "[" + std::to_string(j) + "] = " + readable(u) +
+             " but " + readable(v);
+    }
+  return "";
+}
+
+Verdict check_determinism(const RowwiseKernel& k, const RowwiseCase& c) {
+  const RowwiseOutputs a = run_rowwise_kernel(k, c.inputs), b = run_rowwise_kernel(k, c.inputs);
+  for (std::int64_t r = 0; r < c.rows(); ++r)
+    if (const std::string d = first_difference(
+            k, a, r, b, r, {}, "row " + std::to_string(r) + ", first and second launch");
+        !d.empty())
+      return Verdict::fail(d);
+  return Verdict::pass();
+}
+
+/// The subject row (row 0 of every input) alone.
+std::vector<Rows> subject_alone(const RowwiseCase& c) {
+  std::vector<Rows> alone;
+  for (const Rows& a : c.inputs) alone.push_back({a[0]});
+  return alone;
+}
+
+/// Bits where k declares them, else both launches within the contract: the verdict of an
+/// invariance between the subject alone (`alone`, row 0) and the other launch (row r of `other`,
+/// of inputs `other_inputs`, its columns permuted by `perm`).
+Verdict invariance(const RowwiseKernel& k, bool bitwise, const RowwiseCase& c,
+                   const RowwiseOutputs& alone, const std::vector<Rows>& other_inputs,
+                   const RowwiseOutputs& other, std::int64_t r,
+                   const std::vector<std::int64_t>& perm, const std::string& what) {
+  if (bitwise) {
+    const std::string d = first_difference(k, alone, 0, other, r, perm, what);
+    return d.empty() ? Verdict::pass() : Verdict::fail(d);
+  }
+  const RowsJudged x = judge_rows(k, subject_alone(c), alone, {0}, Held::ToContract, "alone: ");
+  if (x.verdict.fails()) return x.verdict;
+  return judge_rows(k, other_inputs, other, {r}, Held::ToContract, what + ": ").verdict;
+}
+
+Verdict check_batch_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
+  if (c.rows() < 2) return not_judged("a batch of one row");
+  std::vector<Rows> batch = c.inputs;  // the subject moved from row 0 to batch_position
+  const auto p = static_cast<std::size_t>(c.batch_position % c.rows());
+  for (Rows& a : batch)
+    std::rotate(a.begin(), a.begin() + 1, a.begin() + 1 + static_cast<std::ptrdiff_t>(p));
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c));
+  const RowwiseOutputs in_batch = run_rowwise_kernel(k, batch);
+  return invariance(
+      k, k.traits().batch_invariant, c, alone, batch, in_batch, static_cast<std::int64_t>(p), {},
+      "the row alone vs at row " + std::to_string(p) + " of " + std::to_string(c.rows()));
+}
+
+Verdict check_strided(const RowwiseKernel& k, const RowwiseCase& c) {
+  bool padded = false;
+  for (std::int64_t pad : c.pads) padded = padded || pad > 0;
+  if (!padded) return not_judged("no array is padded");
+  const RowwiseOutputs dense = run_rowwise_kernel(k, c.inputs);
+  const RowwiseOutputs strided = run_rowwise_kernel(k, c.inputs, c.pads);
+  std::string pads;
+  for (std::int64_t pad : c.pads) pads += (pads.empty() ? "" : "/") + std::to_string(pad);
+  for (std::int64_t r = 0; r < c.rows(); ++r)
+    if (const std::string d = first_difference(
+            k, dense, r, strided, r, {},
+            "row " + std::to_string(r) + ", dense vs padded by " + pads + " elements a row");
+        !d.empty())
+      return Verdict::fail(d);
+  return Verdict::pass();
+}
+
+Verdict check_permutation(const RowwiseKernel& k, const RowwiseCase& c) {
+  const auto n = static_cast<std::size_t>(c.cols());
+  if (c.permutation.size() != n) return not_judged("no permutation of the row's columns");
+  std::vector<Rows> permuted = subject_alone(c);
+  for (Rows& a : permuted) {
+    std::vector<float> row(n);
+    for (std::size_t j = 0; j < n; ++j) row[j] = a[0][static_cast<std::size_t>(c.permutation[j])];
+    a[0] = std::move(row);
+  }
+  // out_permuted[j] must be out[perm[j]]: compare out[perm[j]] with out_permuted[j] through the
+  // inverse, so that first_difference reads the alone launch in order.
+  std::vector<std::int64_t> inverse(n);
+  for (std::size_t j = 0; j < n; ++j)
+    inverse[static_cast<std::size_t>(c.permutation[j])] = static_cast<std::int64_t>(j);
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c));
+  const RowwiseOutputs other = run_rowwise_kernel(k, permuted);
+  return invariance(k, k.traits().order_independent, c, alone, permuted, other, 0, inverse,
+                    "the row vs its columns permuted");
+}
+
+std::string nothing_excluded(const RowwiseKernel&) {
+  return "";
+}
+std::string determinism_excluded(const RowwiseKernel& k) {
+  return k.traits().deterministic ? "" : k.name() + " does not declare determinism";
+}
+std::string batch_excluded(const RowwiseKernel& k) {
+  return k.traits().batch_invariant || k.accuracy().declared
+             ? ""
+             : k.name() + " declares neither batch invariance nor an accuracy contract";
+}
+std::string strided_excluded(const RowwiseKernel& k) {
+  return k.traits().strided ? "" : k.name() + " does not declare strided rows";
+}
+std::string permutation_excluded(const RowwiseKernel& k) {
+  return k.traits().order_independent || k.accuracy().declared
+             ? ""
+             : k.name() + " declares neither order independence nor an accuracy contract";
+}
+bool always_bitwise(const RowwiseKernel&) {
+  return true;
+}
+bool batch_bitwise(const RowwiseKernel& k) {
+  return k.traits().batch_invariant;
+}
+bool permutation_bitwise(const RowwiseKernel& k) {
+  return k.traits().order_independent;
+}
+
+}  // namespace
+
+std::string RowwiseAccuracy::describe() const {
+  if (!declared) return "none declared";
+  return digits9(ulps) + " ulp + (" + digits9(cond_rel) + " + " + digits9(cond_rel_per_element) +
+         " n) cond" + (derivation.empty() ? "" : ", derived in " + derivation);
+}
+
+const std::vector<RowwiseLaw>& rowwise_laws() {
+  static const std::vector<RowwiseLaw> laws = laws_named<RowwiseLaw>(
+      {
+          {"accuracy",
+           "every output of every row is within the accuracy contract of the exact value "
+           "(NaN where it is NaN, its infinity where it rounds to one)",
+           check_accuracy, nothing_excluded},
+          {"empty_rows",
+           "a fully masked row (every y_j 0, every z_j -inf) gives the exact value's rounding: dx "
+           "0 for softmax backward, dy for log-softmax backward",
+           check_empty_rows, nothing_excluded},
+          {"special_values",
+           "a row holding NaN or an infinity gives NaN where the exact value is NaN and the "
+           "infinity it rounds to, its finite outputs within the contract",
+           check_special_values, nothing_excluded},
+          {"determinism", "two launches of the same batch give the same bits", check_determinism,
+           determinism_excluded, false, always_bitwise},
+          {"batch_invariance",
+           "a row gives the same outputs alone and at any position of a batch (bits where "
+           "declared, else both within the contract)",
+           check_batch_invariance, batch_excluded, false, batch_bitwise},
+          {"strided", "padded rows (row strides > N) give the bits of dense ones", check_strided,
+           strided_excluded, false, always_bitwise},
+          {"permutation",
+           "permuting a row's columns in every input permutes its outputs (bits where declared, "
+           "else both within the contract)",
+           check_permutation, permutation_excluded, false, permutation_bitwise},
+      },
+      kRowwiseLawNames, "rowwise_laws()");
+  return laws;
+}
+
+}  // namespace osvs

@@ -1,0 +1,43 @@
+// The row-wise kind's declaration: its ops' names and arrays, and the registry's check of a
+// declaration (osvs/api/registry.h).
+#include <cmath>
+#include <string>
+
+#include "declaration.h"
+#include "entry_registry.h"
+#include "osvs/api/law_names.h"
+#include "osvs/api/rowwise_kernel.h"
+
+namespace osvs {
+
+const char* to_string(RowwiseOp op) {
+  return op == RowwiseOp::SoftmaxBackward ? "softmax_backward" : "log_softmax_backward";
+}
+
+const RowwiseSignature& signature(RowwiseOp op) {
+  static const RowwiseSignature softmax{{"y", "dy"}, {"dx"}};
+  static const RowwiseSignature log_softmax{{"z", "dy"}, {"dx"}};
+  return op == RowwiseOp::SoftmaxBackward ? softmax : log_softmax;
+}
+
+std::string declaration_problem(const RowwiseKernel& k) {
+  const std::string who = "row-wise kernel '" + k.name() + "'";
+  if (const std::string why = api::name_problem(k.name()); !why.empty()) return why;
+  if (!k.has_callable()) return who + " has no callable (.run(...))";
+  const RowwiseSignature& sig = signature(k.op());
+  if (k.in_types().size() != sig.inputs.size() || k.out_types().size() != sig.outputs.size())
+    return who + " declares " + std::to_string(k.in_types().size()) + " input and " +
+           std::to_string(k.out_types().size()) + " output types; " + to_string(k.op()) + " has " +
+           std::to_string(sig.inputs.size()) + " inputs and " + std::to_string(sig.outputs.size()) +
+           " output";
+  const RowwiseAccuracy& a = k.accuracy();
+  for (double term : {a.ulps, a.cond_rel, a.cond_rel_per_element})
+    if (a.declared && !(std::isfinite(term) && term >= 0))
+      return who + " declares an accuracy term that is negative or not finite";
+  if (k.traits().max_cols < 1) return who + " declares max_cols < 1";
+  return api::declared_law_problem(who, k, kRowwiseLawNames, "row-wise law");
+}
+
+OSVS_INSTANTIATE_REGISTRY(RowwiseKernel);
+
+}  // namespace osvs

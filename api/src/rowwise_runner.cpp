@@ -1,0 +1,91 @@
+// The row-wise kind's runner (osvs/api/rowwise_laws.h): every input laid out in its type at its
+// row stride, every output between guard zones (guarded_output.h), one launch on the host or the
+// device (launch_on_images), then the memory checks the other runners make.
+#include <string>
+
+#include "guarded_output.h"
+#include "osvs/api/rowwise_laws.h"
+#include "osvs/api/rowwise_ops.h"
+
+namespace osvs {
+
+bool runnable(const RowwiseKernel& k, std::string* why_not) {
+  return k.where() == Where::Host || device_available(why_not);
+}
+
+RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
+                                  const std::vector<std::int64_t>& pads) {
+  const RowwiseSignature& sig = signature(k.op());
+  const std::size_t n_in = sig.inputs.size(), n_out = sig.outputs.size();
+  if (inputs.size() != n_in)
+    throw std::invalid_argument(std::string(to_string(k.op())) + " takes " + std::to_string(n_in) +
+                                " inputs, the batch has " + std::to_string(inputs.size()));
+  if (!pads.empty() && pads.size() != n_in + n_out)
+    throw std::invalid_argument("one row padding per array (" + std::to_string(n_in + n_out) +
+                                "), not " + std::to_string(pads.size()));
+  RowwiseProblem p;
+  p.rows = static_cast<std::int64_t>(inputs[0].size());
+  p.cols = p.rows == 0 ? 0 : static_cast<std::int64_t>(inputs[0][0].size());
+  if (p.cols > k.traits().max_cols)
+    throw std::invalid_argument("rows of " + std::to_string(p.cols) + " elements exceed kernel '" +
+                                k.name() + "''s max_cols " + std::to_string(k.traits().max_cols));
+  const auto pad = [&](std::size_t a) -> std::int64_t {
+    const std::int64_t v = pads.empty() ? 0 : pads[a];
+    if (v < 0) throw std::invalid_argument("negative row padding");
+    if (v > 0 && !k.traits().strided)
+      throw std::invalid_argument("kernel '" + k.name() + "' does not declare strided rows");
+    return v;
+  };
+
+  std::vector<std::vector<unsigned char>> images;
+  for (std::size_t a = 0; a < n_in; ++a) {
+    if (static_cast<std::int64_t>(inputs[a].size()) != p.rows)
+      throw std::invalid_argument("input " + sig.inputs[a] + " has another number of rows");
+    const std::int64_t stride = p.cols + pad(a);
+    images.push_back(input_rows_image(sig.inputs[a], k.in_types()[a], inputs[a], p.cols, stride));
+    p.inputs.push_back({nullptr, k.in_types()[a], stride});
+  }
+  const std::vector<std::vector<unsigned char>> inputs_before(images.begin(), images.end());
+  for (std::size_t b = 0; b < n_out; ++b) {
+    const std::int64_t stride = p.cols + pad(n_in + b);
+    images.push_back(guarded_output(k.out_types()[b], static_cast<std::size_t>(p.rows * stride)));
+    p.outputs.push_back({nullptr, k.out_types()[b], stride});
+  }
+  std::vector<std::vector<unsigned char>*> image_ptrs;
+  for (auto& image : images) image_ptrs.push_back(&image);
+
+  const std::string who = "kernel '" + k.name() + "' ";
+  launch_on_images("kernel '" + k.name() + "'", k.where() == Where::Device, image_ptrs,
+                   [&](const std::vector<unsigned char*>& at, void* stream) {
+                     RowwiseProblem q = p;
+                     for (std::size_t a = 0; a < n_in; ++a) q.inputs[a].ptr = at[a];
+                     for (std::size_t b = 0; b < n_out; ++b)
+                       q.outputs[b].ptr = at[n_in + b] + kGuardBytes;
+                     q.stream = stream;
+                     k(q);
+                   });
+
+  for (std::size_t a = 0; a < n_in; ++a)
+    if (images[a] != inputs_before[a])
+      throw KernelFailure(who + "modified its input " + sig.inputs[a]);
+  RowwiseOutputs out;
+  out.rows = p.rows;
+  out.cols = p.cols;
+  for (std::size_t b = 0; b < n_out; ++b) {
+    const auto& image = images[n_in + b];
+    const DType t = p.outputs[b].type;
+    check_guard_zones(who, sig.outputs[b].c_str(), t, image);
+    check_rows_written(who, sig.outputs[b], t, image.data() + kGuardBytes, p.rows, p.cols,
+                       p.outputs[b].stride);
+    std::vector<float> values(static_cast<std::size_t>(p.rows * p.cols));
+    for (std::int64_t i = 0; i < p.rows; ++i)
+      load_from(t,
+                image.data() + kGuardBytes +
+                    static_cast<std::size_t>(i * p.outputs[b].stride) * size_of(t),
+                values.data() + i * p.cols, p.cols);
+    out.out.push_back(std::move(values));
+  }
+  return out;
+}
+
+}  // namespace osvs

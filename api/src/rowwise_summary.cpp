@@ -1,0 +1,47 @@
+// The row-wise kind's case summary and kernel description (osvs/api/kind.h).
+#include <sstream>
+
+#include "osvs/api/kind.h"
+#include "osvs/api/rowwise_ops.h"
+#include "osvs/kernels/hex.h"
+
+namespace osvs {
+
+std::string case_summary(const RowwiseCase& c) {
+  std::ostringstream s;
+  s << c.rows() << " row(s) of " << c.cols() << " elements";
+  if (!c.permutation.empty()) s << ", permuted";
+  if (c.rows() > 1 && c.batch_position > 0) s << ", the row at " << c.batch_position;
+  bool padded = false;
+  for (std::int64_t p : c.pads) padded = padded || p > 0;
+  if (padded) {
+    s << ", padding";
+    for (std::size_t a = 0; a < c.pads.size(); ++a) s << (a ? "/" : " ") << c.pads[a];
+  }
+  return s.str();
+}
+
+void showValue(const RowwiseCase& c, std::ostream& os) {
+  os << case_summary(c);
+  for (std::size_t a = 0; a < c.inputs.size(); ++a) {
+    os << "\n  input " << a << " row 0: [";
+    const std::vector<float>& row = c.inputs[a][0];
+    for (std::size_t j = 0; j < row.size() && j < 8; ++j) os << (j ? ", " : "") << hex(row[j]);
+    os << (row.size() > 8 ? ", ...]" : "]");
+  }
+}
+
+std::string kernel_summary(const RowwiseKernel& k) {
+  const RowwiseSignature& sig = signature(k.op());
+  std::ostringstream s;
+  s << to_string(k.op()) << " (";
+  for (std::size_t a = 0; a < sig.inputs.size(); ++a)
+    s << (a ? ", " : "") << sig.inputs[a] << " " << to_string(k.in_types()[a]);
+  s << ") -> (";
+  for (std::size_t b = 0; b < sig.outputs.size(); ++b)
+    s << (b ? ", " : "") << sig.outputs[b] << " " << to_string(k.out_types()[b]);
+  s << ") on " << to_string(k.where()) << ", contract " << k.accuracy().describe();
+  return s.str();
+}
+
+}  // namespace osvs

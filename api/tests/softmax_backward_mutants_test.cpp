@@ -1,0 +1,111 @@
+// The softmax backward mutants (mutation/include/osvs/mutation/softmax_backward_mutant_policies.h)
+// under the row-wise laws, each declared as its original (osvs.softmax_backward or
+// osvs.log_softmax_backward, f32) is: the law named below must kill each mutant (run on its
+// own: another law may kill it too, as accuracy kills most), its counterexample shrunk to one
+// row of at most three elements. The shrunk cases are saved
+// (OSVS_REGRESSION_DIR); the committed ones (reports/regressions/rowwise/) are replayed and must
+// still fail.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "builtin_softmax_backward.h"
+#include "law_run.h"
+#include "osvs/api/regression.h"
+#include "osvs/mutation/softmax_backward_mutant_policies.h"
+#include "osvs/testing/source_file.h"
+#include "testbed_settings.h"
+
+namespace osvs::test {
+namespace {
+
+constexpr double kShrinkSeconds = 10;
+constexpr std::int64_t kMaxShrunkColumns = 3;
+
+struct BackwardMutant {
+  const char* name;
+  const char* bug;
+  const char* killed_by;  ///< the law that must kill it
+  RowwiseKernel (*declare)(std::string name, RowwiseOp op, DType t);
+  RowwiseOp op;
+};
+
+template <class Policy>
+constexpr auto kDeclare = &builtin::reference_backward<Policy>;
+
+const std::vector<BackwardMutant>& mutants() {
+  using namespace mutation;
+  static const std::vector<BackwardMutant> all = {
+      {"row_term_dropped", "the row term sum_j y_j dy_j dropped: dx = y dy", "accuracy",
+       kDeclare<RowTermDropped>, RowwiseOp::SoftmaxBackward},
+      {"row_term_over_dy_only", "the row term summed over dy only: s = sum_j dy_j", "accuracy",
+       kDeclare<RowTermOverDyOnly>, RowwiseOp::SoftmaxBackward},
+      {"sign_flipped", "the sign flipped: dx = y (s - dy)", "accuracy", kDeclare<SignFlipped>,
+       RowwiseOp::SoftmaxBackward},
+      {"log_weight_is_input", "log-softmax backward uses its input z in place of exp(z)",
+       "accuracy", kDeclare<LogWeightIsInput>, RowwiseOp::LogSoftmaxBackward},
+      {"row_term_in_float", "the row term accumulated in binary32", "accuracy",
+       kDeclare<RowTermInFloat>, RowwiseOp::SoftmaxBackward},
+      {"row_term_renormalised", "the row term divided by sum_j y_j: 0 / 0 on a masked row",
+       "empty_rows", kDeclare<RowTermRenormalised>, RowwiseOp::SoftmaxBackward},
+      {"row_term_skips_nan", "NaN terms skipped in the row term", "special_values",
+       kDeclare<RowTermSkipsNan>, RowwiseOp::SoftmaxBackward},
+  };
+  return all;
+}
+
+RowwiseKernel declared(const BackwardMutant& m) {
+  return m.declare(std::string("osvs.backward_mutant.") + m.name, m.op, DType::F32)
+      .description(m.bug);
+}
+
+class BackwardMutantTest : public ::testing::TestWithParam<BackwardMutant> {};
+
+TEST_P(BackwardMutantTest, IsKilledWithASmallCounterexample) {
+  const BackwardMutant& m = GetParam();
+  const RowwiseKernel k = declared(m);
+  const RowwiseLaw& law = *RowwiseKind::find_law(m.killed_by);
+  ASSERT_EQ(why_skipped<RowwiseKind>(k, law), "");
+  const auto run = testbed::run_law<RowwiseKind>(law, k, kShrinkSeconds,
+                                                 [](const Verdict&, const RowwiseCase&) {});
+  ASSERT_FALSE(run.errored()) << run.property_failure;
+  ASSERT_TRUE(run.failed()) << k.name() << " survived " << law.name << ": " << m.bug;
+  const RowwiseCase& c = *run.smallest;
+  std::cout << "[ osvs     ] " << k.name() << " (" << m.bug << ") killed by " << law.name << ": "
+            << RowwiseKind::summary(c) << " after " << run.shrink_steps
+            << " shrinking steps: " << run.smallest_verdict.explanation.substr(0, 400) << "\n";
+  EXPECT_EQ(c.rows(), 1) << RowwiseKind::summary(c);
+  EXPECT_LE(c.cols(), kMaxShrunkColumns) << RowwiseKind::summary(c);
+  Regression<RowwiseKind> r =
+      testbed::regression_of<RowwiseKind>(k, law, run, "softmax backward mutant gate, host");
+  r.expect_holds = false;
+  r.note = std::string("mutant: ") + m.bug;
+  std::cout << "[ osvs     ] saved " << write_regression(r, testbed::regression_root()) << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Every, BackwardMutantTest, ::testing::ValuesIn(mutants()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(BackwardMutants, CommittedCounterexamplesStillFail) {
+  const std::filesystem::path committed = osvs::testing::source_file("reports/regressions/rowwise");
+  int replayed = 0;
+  for (const BackwardMutant& m : mutants()) {
+    const RowwiseKernel k = declared(m);
+    int mine = 0;
+    for (const auto& [path, r] : read_regressions<RowwiseKind>(committed.string(), k.name())) {
+      EXPECT_FALSE(r.expect_holds) << path << ": a mutant's case must expect the law to fail";
+      EXPECT_EQ(replay_regression<RowwiseKind>(k, r), "") << path;
+      ++mine;
+    }
+    EXPECT_GE(mine, 1) << m.name << " has no committed counterexample under " << committed;
+    replayed += mine;
+  }
+  std::cout << "[ osvs     ] " << replayed
+            << " committed softmax backward mutant counterexamples\n";
+}
+
+}  // namespace
+}  // namespace osvs::test

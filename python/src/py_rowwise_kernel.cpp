@@ -1,0 +1,85 @@
+#include "py_rowwise_kernel.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "osvs/api/rowwise_ops.h"
+#include "py_arrays.h"
+#include "py_declaration.h"
+#include "py_interrupt.h"
+
+namespace osvs::python {
+namespace {
+
+template <class T>
+T get_or(const nb::dict& d, const char* key, T fallback) {
+  return d.contains(key) && !d[key].is_none() ? nb::cast<T>(d[key]) : fallback;
+}
+
+std::vector<DType> types_of(const nb::dict& d, const char* key) {
+  std::vector<DType> out;
+  for (const std::string& name : nb::cast<std::vector<std::string>>(d[key])) {
+    const auto t = parse_dtype(name);
+    if (!t) throw std::invalid_argument(std::string(key) + ": '" + name + "': f32, f16 or bf16");
+    out.push_back(*t);
+  }
+  return out;
+}
+
+RowwiseOp op_of(const std::string& name) {
+  for (RowwiseOp op : {RowwiseOp::SoftmaxBackward, RowwiseOp::LogSoftmaxBackward})
+    if (name == to_string(op)) return op;
+  throw std::invalid_argument("op '" + name + "': softmax_backward or log_softmax_backward");
+}
+
+/// The launch's inputs handed to Python and its output copied back; a kernel that writes into an
+/// array it was given has modified its input.
+void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p) {
+  nb::gil_scoped_acquire gil;
+  call_unless_interrupted([&] {
+    nb::list inputs;
+    for (const RowArrayIn& a : p.inputs)
+      inputs.append(rows_array(a.ptr, a.type, p.rows, p.cols, a.stride));
+    const nb::object out = call(inputs);
+    for (std::size_t a = 0; a < p.inputs.size(); ++a)
+      if (!rows_unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type, p.rows, p.cols,
+                          p.inputs[a].stride))
+        throw std::runtime_error("the kernel modified its input " + signature(op).inputs.at(a));
+    const RowArrayOut& dx = p.outputs.at(0);
+    copy_rows_out(out, dx.ptr, dx.type, p.rows, p.cols, dx.stride, "the kernel's result");
+  });
+}
+
+}  // namespace
+
+RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
+  RowwiseKernel k(nb::cast<std::string>(d["name"]), Where::Host);
+  const RowwiseOp op = op_of(get_or<std::string>(d, "op", "softmax_backward"));
+  k.op(op)
+      .types(types_of(d, "in_types"), types_of(d, "out_types"))
+      .run([call, op](const RowwiseProblem& p) { call_python(call, op, p); })
+      .max_cols(get_or<std::int64_t>(d, "max_cols", std::int64_t{1} << 16))
+      .strided(get_or<bool>(d, "strided", true))
+      .deterministic(get_or<bool>(d, "deterministic", true))
+      .batch_invariant(get_or<bool>(d, "batch_invariant", true))
+      .order_independent(get_or<bool>(d, "order_independent", false))
+      .description(get_or<std::string>(d, "description", ""));
+  if (d.contains("accuracy") && !d["accuracy"].is_none()) {
+    const auto terms = nb::cast<std::vector<double>>(d["accuracy"]);
+    if (terms.size() != 3)
+      throw std::invalid_argument("accuracy: None or (ulps, cond_rel, cond_rel_per_element)");
+    k.accuracy(RowwiseAccuracy::bound(terms[0], terms[1], terms[2],
+                                      get_or<std::string>(d, "bound_derivation", "")));
+  }
+  declare_laws(k, get_or<nb::dict>(d, "skip", nb::dict()),
+               get_or<nb::dict>(d, "known_defect", nb::dict()));
+  if (const std::string problem = declaration_problem(k); !problem.empty())
+    throw std::invalid_argument(problem);
+  return k;
+}
+
+}  // namespace osvs::python
