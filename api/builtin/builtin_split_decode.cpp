@@ -48,8 +48,8 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
       d.out = p.out_type;
       d.q.resize(static_cast<std::size_t>(p.heads_q) * dqk);
       for (std::size_t c = 0; c < d.q.size(); ++c)
-        d.q[c] = detail::load_one(p.in_type, p.q_ptr,
-                                  (q0 + i) * p.heads_q * dqk + static_cast<std::int64_t>(c));
+        d.q[c] = detail::load_elem(p.in_type, p.q_ptr,
+                                   (q0 + i) * p.heads_q * dqk + static_cast<std::int64_t>(c));
       d.k.resize(static_cast<std::size_t>(p.heads_q * lk * dqk));
       d.v.resize(d.k.size());
       for (int h = 0; h < p.heads_q; ++h)
@@ -61,8 +61,8 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
           for (int c = 0; c < dqk; ++c) {
             const std::int64_t at = (token * p.heads_kv + h / group) * dqk + c;
             const auto to = static_cast<std::size_t>((h * lk + j) * dqk + c);
-            d.k[to] = detail::load_one(p.in_type, p.k_ptr, at);
-            d.v[to] = detail::load_one(p.in_type, p.v_ptr, at);
+            d.k[to] = detail::load_elem(p.in_type, p.k_ptr, at);
+            d.v[to] = detail::load_elem(p.in_type, p.v_ptr, at);
           }
         }
       d.masked.resize(static_cast<std::size_t>(lk));
