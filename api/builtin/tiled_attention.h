@@ -1,9 +1,11 @@
-// osvs's own attention kernel on the host: flash-attention's tiled online softmax in f32, one
-// (query, head) at a time, keys in tiles of Policy::tile, K/V read through the block table when
-// paged. It is an entry of the attention kind like any user's kernel (builtin_host.cpp), and the
-// original of the attention mutants (a Policy with one defect each, api/tests/
-// attention_mutants_test.cpp): the defects are policy members, not parameters of this code's
-// callers.
+// osvs's own attention kernel: flash-attention's tiled online softmax in f32, one (query, head)
+// at a time, keys in tiles of Policy::tile, K/V read through the block table when paged. The row
+// is written once for both executors (tiled_attention_row.h); this file holds its host executor,
+// its contract and its declaration, and tiled_attention_device.cuh its device executor. It is an
+// entry of the attention kind like any user's kernel on each (builtin_attention.cpp,
+// builtin_tiled_attention_device.cu), and the original of the attention mutants (a Policy with
+// one defect each, api/tests/attention_mutant_policies.h): the defects are policy members, not
+// parameters of this code's callers.
 //
 // Split-KV (flash-decoding with FlashInfer's fixed split size): a launch's p.kv_splits > 0 cuts
 // each row's keys into splits of that many keys from key 0 (declared: 4, 8 or 16, multiples of
