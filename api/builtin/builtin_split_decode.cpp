@@ -12,7 +12,7 @@
 // at most every tile of 4), hence the split sizes it declares: no smaller ones.
 #include <memory>
 
-#include "osvs/kernels/attention/attention_executor.h"
+#include "builtin_split_decode.h"
 #include "tiled_attention.h"
 
 namespace osvs::builtin {
@@ -29,6 +29,8 @@ SplitPlan plan_of(std::int64_t kv_len, std::int64_t split_keys) {
   for (int s = 1; s < plan.splits(); ++s) plan.merges.push_back({0, s});
   return plan;
 }
+
+}  // namespace
 
 void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
   const int group = p.heads_q / p.heads_kv, dqk = p.head_dim_qk, dv = p.head_dim_v;
@@ -48,8 +50,8 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
       d.out = p.out_type;
       d.q.resize(static_cast<std::size_t>(p.heads_q) * dqk);
       for (std::size_t c = 0; c < d.q.size(); ++c)
-        d.q[c] = detail::load_one(p.in_type, p.q_ptr,
-                                  (q0 + i) * p.heads_q * dqk + static_cast<std::int64_t>(c));
+        d.q[c] = detail::load_elem(p.in_type, p.q_ptr,
+                                   (q0 + i) * p.heads_q * dqk + static_cast<std::int64_t>(c));
       d.k.resize(static_cast<std::size_t>(p.heads_q * lk * dqk));
       d.v.resize(d.k.size());
       for (int h = 0; h < p.heads_q; ++h)
@@ -61,8 +63,8 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
           for (int c = 0; c < dqk; ++c) {
             const std::int64_t at = (token * p.heads_kv + h / group) * dqk + c;
             const auto to = static_cast<std::size_t>((h * lk + j) * dqk + c);
-            d.k[to] = detail::load_one(p.in_type, p.k_ptr, at);
-            d.v[to] = detail::load_one(p.in_type, p.v_ptr, at);
+            d.k[to] = detail::load_elem(p.in_type, p.k_ptr, at);
+            d.v[to] = detail::load_elem(p.in_type, p.v_ptr, at);
           }
         }
       d.masked.resize(static_cast<std::size_t>(lk));
@@ -81,9 +83,9 @@ void split_decode(AttentionExecutor& executor, const AttentionProblem& p) {
   }
 }
 
-AttentionKernel declare_split_decode(const char* name,
-                                     std::shared_ptr<AttentionExecutor> executor) {
-  AttentionKernel k = declare_tiled_attention(name, nullptr);
+AttentionKernel declare_split_decode(const char* name, std::shared_ptr<AttentionExecutor> executor,
+                                     Where where) {
+  AttentionKernel k = declare_tiled_attention(name, nullptr, where);
   return k.run([executor](const AttentionProblem& p) { split_decode(*executor, p); })
       .softcap(false)
       .sinks(false)
@@ -93,9 +95,12 @@ AttentionKernel declare_split_decode(const char* name,
       .description("osvs's split-KV decode kernel: splits of 4 keys merged by merge-states");
 }
 
+namespace {
+
 OSVS_REGISTER_ATTENTION_KERNEL(split_decode_cpu_model) {
   return declare_split_decode("osvs.attention.split_decode.cpu_model",
-                              std::shared_ptr<AttentionExecutor>(make_cpu_attention_executor()));
+                              std::shared_ptr<AttentionExecutor>(make_cpu_attention_executor()),
+                              Where::Host);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// osvs's own attention kernel on the host: flash-attention's tiled online softmax in f32, one
-// (query, head) at a time, keys in tiles of Policy::tile, K/V read through the block table when
-// paged. It is an entry of the attention kind like any user's kernel (builtin_host.cpp), and the
-// original of the attention mutants (a Policy with one defect each, api/tests/
-// attention_mutants_test.cpp): the defects are policy members, not parameters of this code's
-// callers.
+// osvs's own attention kernel: flash-attention's tiled online softmax in f32, one (query, head)
+// at a time, keys in tiles of Policy::tile, K/V read through the block table when paged. The row
+// is written once for both executors (tiled_attention_row.h); this file holds its host executor,
+// its contract and its declaration, and tiled_attention_device.cuh its device executor. It is an
+// entry of the attention kind like any user's kernel on each (builtin_attention.cpp,
+// builtin_tiled_attention_device.cu), and the original of the attention mutants (a Policy with
+// one defect each, api/tests/attention_mutant_policies.h): the defects are policy members, not
+// parameters of this code's callers.
 //
 // Split-KV (flash-decoding with FlashInfer's fixed split size): a launch's p.kv_splits > 0 cuts
 // each row's keys into splits of that many keys from key 0 (declared: 4, 8 or 16, multiples of
@@ -48,85 +50,14 @@
 // so o gains at most n (V_c + 1) 2^-149: o_underflow 1.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <cstdint>
-#include <stdexcept>
-#include <vector>
+#include <string>
 
 #include "osvs/osvs.h"
+#include "tiled_attention_row.h"
 
 namespace osvs::builtin {
-
-/// The kernel as written; each mutant overrides one member.
-struct TiledAttention {
-  static constexpr int tile = 4;
-  static constexpr int window_left_extra = 0;            ///< keys kept left of the window
-  static constexpr bool causal_keeps_diagonal = true;    ///< j == D is kept
-  static constexpr bool swap_alignment = false;          ///< the other diagonal
-  static constexpr bool gqa_head_modulo = false;         ///< g = h % heads_kv
-  static constexpr bool page_off_by_one = false;         ///< page p >= 1 read from entry p - 1
-  static constexpr bool read_past_length = false;        ///< the last page's unused slots read
-  static constexpr bool rescale_acc = true;              ///< acc *= alpha
-  static constexpr bool rescale_l = true;                ///< l *= alpha
-  static constexpr bool max_before_alpha = true;         ///< alpha from the old m
-  static constexpr bool lse_has_max = true;              ///< lse = m + log l
-  static constexpr bool lse_to_base_two = true;          ///< base 2 converted
-  static constexpr bool empty_row_guard = true;          ///< l == 0 gives o = +0
-  static constexpr bool skip_masked = true;              ///< masked keys never accumulate
-  static constexpr bool last_tile = true;                ///< the last (partial) tile runs
-  static constexpr bool softcap_before_scale = false;    ///< c tanh(dot / c) scale
-  static constexpr bool sink_in_lse = true;              ///< the sink's term in the lse too
-  static constexpr bool apply_sinks = true;              ///< sinks taken at all
-  static constexpr bool alibi_from_diagonal = true;      ///< ALiBi's distance |D - j|, not |i - j|
-  static constexpr bool alibi_subtracted = true;         ///< the bias - slope |D - j|, not +
-  static constexpr bool tile_by_batch_position = false;  ///< tile + s for sequence s
-  static constexpr bool tiles_follow_pages = false;      ///< tiles of page_size keys when paged
-  static constexpr bool split_count_from_batch = false;  ///< own choice 4 / batch splits
-  static constexpr int unsplit_above_batch = 0;          ///< > 0: own choice 2 splits up to it
-  static constexpr bool partials_in_varying_order =
-      false;  ///< merged right to left every other launch
-  static constexpr bool stale_max_after_prefix = false;    ///< the prefix's max kept after it
-  static constexpr bool page_boundary_read_twice = false;  ///< a page's first key taken twice
-  static constexpr bool split_parameter_as_count = false;  ///< p.kv_splits read as a count
-};
-
-namespace detail {
-
-inline float load_one(DType t, const void* base, std::int64_t index) {
-  float x;
-  load_from(t, static_cast<const unsigned char*>(base) + index * size_of(t), &x, 1);
-  return x;
-}
-
-}  // namespace detail
-
-inline constexpr std::int64_t kMaxTile = 64;
-
-/// The online-softmax state of one split of a row's keys.
-struct Partial {
-  float m = -INFINITY, l = 0;
-  std::vector<float> acc;
-};
-
-/// The kernel's own split count when the launch asks for none: one (unsplit); the mutants: one
-/// that follows the batch size, or two up to a batch threshold.
-template <class P>
-std::int64_t own_split_count(const AttentionProblem& p) {
-  if (P::split_count_from_batch) return std::max(1, 4 / p.batch);
-  if (P::unsplit_above_batch > 0) return p.batch > P::unsplit_above_batch ? 1 : 2;
-  return 1;
-}
-
-/// The keys a split of a sequence of `keys` keys holds: the launch's split size (the mutant
-/// reads it as a count), else its own split count's share.
-template <class P>
-std::int64_t split_keys_of(const AttentionProblem& p, std::int64_t keys) {
-  if (p.kv_splits > 0 && !P::split_parameter_as_count) return p.kv_splits;
-  const std::int64_t count = p.kv_splits > 0 ? p.kv_splits : own_split_count<P>(p);
-  return std::max<std::int64_t>(1, (keys + count - 1) / count);
-}
 
 /// Whether a launch merges its partials right to left: never, or (the mutant) every other
 /// launch, as float atomics land in an order of their own.
@@ -137,167 +68,42 @@ bool merges_right_to_left() {
   return launches++ % 2 == 1;
 }
 
-template <class P>
+/// The host executor: every (sequence, query, head) row in turn (tiled_attention_row.h).
+template <class P, class Math = LibraryMath>
 void tiled_attention(const AttentionProblem& p) {
-  const int group = p.heads_q / p.heads_kv;
-  const int dqk = p.head_dim_qk, dv = p.head_dim_v;
-  std::vector<float> q(static_cast<std::size_t>(dqk)), acc(static_cast<std::size_t>(dv));
-  std::vector<Partial> parts;
+  check_tiled_problem<P>(p);
   const bool right_to_left = merges_right_to_left<P>();
-  for (int s = 0; s < p.batch; ++s) {
-    const std::int64_t q0 = p.cu_seqlens_q[s], lq = p.cu_seqlens_q[s + 1] - q0;
-    const std::int64_t k0 = p.cu_seqlens_k[s], lk = p.cu_seqlens_k[s + 1] - k0;
-    const bool paged = p.page_size > 0;
-    const std::int64_t readable_keys =
-        P::read_past_length && paged ? (lk + p.page_size - 1) / p.page_size * p.page_size : lk;
-    // The element index of component 0 of key j's kv head g in K or V (dim components a head).
-    const auto kv_index = [&](std::int64_t j, int g, int dim) -> std::int64_t {
-      std::int64_t token = k0 + j;
-      if (paged) {
-        std::int64_t page = j / p.page_size;
-        if (P::page_off_by_one && page > 0) --page;
-        token = std::int64_t{p.block_table[s * p.max_pages + page]} * p.page_size + j % p.page_size;
-      }
-      return (token * p.heads_kv + g) * dim;
-    };
-    // The keys a tile takes: Policy::tile (the mutants: more for a later sequence, or a page's).
-    std::int64_t tile = P::tile;
-    if (P::tile_by_batch_position) tile += s;
-    if (P::tiles_follow_pages && paged) tile = p.page_size;
-    if (tile > kMaxTile)
-      throw std::invalid_argument("tiled attention: a tile of more than 64 keys");
-    // The keys before the query block's own (bottom-right: the cached prefix of a chunked
-    // prefill); only the stale-max mutant reads it.
-    const std::int64_t prefix_keys = lk - lq;
-    bool bottom_right = p.mask.align == MaskAlign::BottomRight;
-    if (P::swap_alignment) bottom_right = !bottom_right;
-    for (std::int64_t i = 0; i < lq; ++i) {
-      const std::int64_t diagonal = i + (bottom_right ? lk - lq : 0);
-      const auto kept = [&](std::int64_t j) {
-        if (j >= lk) return P::read_past_length;  // only the mutant reads past k_len
-        if (p.mask.kind == MaskKind::Causal)
-          return P::causal_keeps_diagonal ? j <= diagonal : j < diagonal;
-        if (p.mask.kind == MaskKind::Window) {
-          if (p.mask.window_right >= 0 && j > diagonal + p.mask.window_right) return false;
-          if (p.mask.window_left >= 0 && j < diagonal - p.mask.window_left - P::window_left_extra)
-            return false;
-        }
-        return true;
-      };
-      for (int h = 0; h < p.heads_q; ++h) {
-        const int g = P::gqa_head_modulo ? h % p.heads_kv : h / group;
-        const std::int64_t row = q0 + i;
-        for (int c = 0; c < dqk; ++c)
-          q[c] = detail::load_one(p.in_type, p.q_ptr, (row * p.heads_q + h) * dqk + c);
-        // The keys [0, end) in splits of split_keys keys (the last may hold fewer), each an
-        // online softmax of its own from its first key (in tiles from there).
-        const std::int64_t end = P::last_tile ? readable_keys : readable_keys / tile * tile;
-        const std::int64_t split_keys = split_keys_of<P>(p, end);
-        const std::int64_t splits = std::max<std::int64_t>(1, (end + split_keys - 1) / split_keys);
-        parts.resize(static_cast<std::size_t>(splits));
-        for (std::int64_t sp = 0; sp < splits; ++sp) {
-          Partial& part = parts[static_cast<std::size_t>(sp)];
-          part.m = -INFINITY, part.l = 0;
-          part.acc.assign(static_cast<std::size_t>(dv), 0.0f);
-          // Only the mutant: the prefix's max (kept keys before the query block's first key).
-          float prefix_max = -INFINITY;
-          const std::int64_t from = std::min(end, sp * split_keys),
-                             to = std::min(end, from + split_keys);
-          for (std::int64_t t0 = from; t0 < to; t0 += tile) {
-            const std::int64_t t1 = std::min<std::int64_t>(t0 + tile, to);
-            float score[kMaxTile];
-            float tile_max = -INFINITY;
-            for (std::int64_t j = t0; j < t1; ++j) {
-              float dot = 0;
-              const std::int64_t at = kv_index(j, g, dqk);
-              for (int c = 0; c < dqk; ++c)
-                dot = std::fma(q[c], detail::load_one(p.in_type, p.k_ptr, at + c), dot);
-              float s = dot * p.scale;
-              if (p.softcap > 0)
-                s = P::softcap_before_scale ? p.softcap * std::tanh(dot / p.softcap) * p.scale
-                                            : p.softcap * std::tanh(s / p.softcap);
-              if (p.alibi_slopes != nullptr) {
-                const std::int64_t from_key = P::alibi_from_diagonal ? diagonal : i;
-                const float bias = p.alibi_slopes[h] * static_cast<float>(std::llabs(from_key - j));
-                s = P::alibi_subtracted ? s - bias : s + bias;
-              }
-              score[j - t0] = kept(j) ? s : -INFINITY;
-              tile_max = std::max(tile_max, score[j - t0]);
-              if (j < prefix_keys) prefix_max = std::max(prefix_max, score[j - t0]);
-            }
-            const float m_new = std::max(part.m, tile_max);
-            if (m_new == -INFINITY) continue;  // every key so far masked
-            const float alpha = std::exp((P::max_before_alpha ? part.m : m_new) - m_new);
-            if (P::rescale_l) part.l *= alpha;
-            if (P::rescale_acc)
-              for (float& a : part.acc) a *= alpha;
-            for (std::int64_t j = t0; j < t1; ++j) {
-              const float sj = score[j - t0];
-              if (P::skip_masked && sj == -INFINITY) continue;
-              float w = std::exp(sj - m_new);
-              if (P::stale_max_after_prefix && j >= prefix_keys && prefix_max > -INFINITY &&
-                  sj - prefix_max <= 8)
-                w = std::exp(sj - prefix_max) * std::exp(prefix_max - m_new);
-              // (the mutant: the first key of a page after the first taken twice)
-              const bool twice =
-                  P::page_boundary_read_twice && paged && j > 0 && j % p.page_size == 0;
-              const std::int64_t at = kv_index(j, g, dv);
-              for (int read = 0; read < (twice ? 2 : 1); ++read) {
-                part.l += w;
-                for (int c = 0; c < dv; ++c)
-                  part.acc[c] =
-                      std::fma(w, detail::load_one(p.in_type, p.v_ptr, at + c), part.acc[c]);
-              }
-            }
-            part.m = m_new;
-          }
-        }
-        // The partials merged left to right (the mutant: right to left every other launch).
-        float m = -INFINITY, l = 0;
-        std::fill(acc.begin(), acc.end(), 0.0f);
-        for (std::int64_t n = 0; n < splits; ++n) {
-          const Partial& part = parts[static_cast<std::size_t>(right_to_left ? splits - 1 - n : n)];
-          if (part.m == -INFINITY) continue;  // an empty split merges away exactly
-          if (m == -INFINITY) {
-            m = part.m, l = part.l;
-            std::copy(part.acc.begin(), part.acc.end(), acc.begin());
-            continue;
-          }
-          const float m_new = std::max(m, part.m);
-          const float alpha = std::exp(m - m_new), beta = std::exp(part.m - m_new);
-          l = l * alpha + part.l * beta;
-          for (int c = 0; c < dv; ++c) acc[c] = acc[c] * alpha + part.acc[c] * beta;
-          m = m_new;
-        }
-        float l_keys = l, m_keys = m;  // without the sink (the mutant's lse)
-        if (p.sinks != nullptr && P::apply_sinks) {
-          const float z = p.sinks[h], m_new = std::max(m, z);
-          const float alpha = std::exp(m - m_new);
-          l = l * alpha + std::exp(z - m_new);
-          for (float& a : acc) a *= alpha;
-          m = m_new;
-        }
-        if (P::sink_in_lse) l_keys = l, m_keys = m;
-        const std::int64_t out_row = (row * p.heads_q + h) * dv;
-        for (int c = 0; c < dv; ++c) {
-          const float o = (P::empty_row_guard && l == 0) ? 0.0f : acc[c] / l;
-          store_as(p.out_type, &o,
-                   static_cast<unsigned char*>(p.o_ptr) + (out_row + c) * size_of(p.out_type), 1);
-        }
-        if (p.lse != nullptr) {
-          float lse = l_keys == 0 ? -INFINITY : (P::lse_has_max ? m_keys : 0.0f) + std::log(l_keys);
-          if (p.base == LseBase::Two && P::lse_to_base_two && l_keys != 0) lse *= 1.44269504f;
-          p.lse[p.lse_offset(row, h)] = lse;
-        }
-      }
-    }
-  }
+  for (int s = 0; s < p.batch; ++s)
+    for (std::int64_t i = 0; i < p.cu_seqlens_q[s + 1] - p.cu_seqlens_q[s]; ++i)
+      for (int h = 0; h < p.heads_q; ++h) tiled_attention_row<P, Math>(p, s, i, h, right_to_left);
 }
 
-/// The declaration of a tiled kernel named `name` (the builtin and every mutant share it).
+/// The contract of the kernel on an executor (LibraryMath's functions; the figures above are the
+/// host's). On the device CUDA's expf is within 2 ulp where glibc's is within 1
+/// (tiled_attention_math.h; logf 1 ulp and tanhf 2 ulp on both), so each exp's relative error
+/// doubles, from 2 u to 4 u; the rest of the derivation above is unchanged:
+///   o: an exp a key (its weight) and one a tile or merge (the rescale, at most one a key): 2 u
+///     more per key, o_ulps_per_key 4 + 2 = 6; the sink's exp and the weights' common error
+///     (a relative error e of every weight moves the normalised o by at most 2 e M) 4 u more in
+///     the constant, o_ulps 5 + 2 = 7;
+///   lse: l gains 2 u a key (its weights) and 2 u a tile or merge (the rescales, which the
+///     host's (2 n + 4) u counted once each): (4 n + 6) u absolutely on log(l), in ulps of
+///     max(|lse|, 1) (>= 2 u) 2 n + 3, plus logf's and the base change's: lse_ulps 6 + 2 = 8,
+///     lse_ulps_per_key 2 + 1 = 3;
+///   underflow: a weight below 2^-126 within 2 2^-149 (2 ulp of the subnormal ulp), so
+///     (2 |v_jc| + 1) 2^-149 <= 2 (V_c + 1) 2^-149 a key: o_underflow 2.
+/// The per-score terms (the dot products and the scale, rounded alike on both) are the host's.
+inline AttentionAccuracy tiled_attention_accuracy(Where where) {
+  if (where == Where::Device) return {7, 6, 4, 8, 3, 2, 2};
+  return {5, 4, 4, 6, 2, 2, 1};
+}
+
+/// The declaration of a tiled kernel named `name` running on `where` (the builtin, its device
+/// twin and every mutant share it; only the contract follows the executor).
 inline AttentionKernel declare_tiled_attention(const std::string& name,
-                                               void (*run)(const AttentionProblem&)) {
-  return AttentionKernel(name, Where::Host)
+                                               void (*run)(const AttentionProblem&),
+                                               Where where = Where::Host) {
+  return AttentionKernel(name, where)
       .run(run)
       .in_types({DType::F32, DType::BF16, DType::F16})
       .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
@@ -310,8 +116,11 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .alibi()
       .kv_splits(KvSplit::Size, {4, 8, 16})
       .split_bitwise(false)
-      .accuracy({5, 4, 4, 6, 2, 2, 1})
-      .description("osvs's tiled online-softmax attention on the host (f32 arithmetic)");
+      .accuracy(tiled_attention_accuracy(where))
+      .description(where == Where::Device
+                       ? "osvs's tiled online-softmax attention on the device, one thread a row "
+                         "(f32 arithmetic, CUDA's expf)"
+                       : "osvs's tiled online-softmax attention on the host (f32 arithmetic)");
 }
 
 }  // namespace osvs::builtin

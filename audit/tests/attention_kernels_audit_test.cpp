@@ -92,7 +92,11 @@ TEST(AttentionKernelsAudit, EveryRegisteredKernelIsMeasured) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const AttentionKernelAccuracy& k = a.kernels[i];
     EXPECT_EQ(k.kernel, kernels[i].name());
-    EXPECT_TRUE(k.not_run.empty()) << k.kernel << ": " << k.not_run;  // all on the host
+    if (kernels[i].where() == Where::Device) {  // left to a device run (`--executor cuda`)
+      EXPECT_FALSE(k.not_run.empty()) << k.kernel;
+      continue;
+    }
+    EXPECT_TRUE(k.not_run.empty()) << k.kernel << ": " << k.not_run;
     EXPECT_TRUE(k.error.empty()) << k.kernel << ": " << k.error;
     EXPECT_EQ(k.generated_cases + k.vacuous_cases, 6) << k.kernel;
     EXPECT_GT(k.realistic_cases, 0) << k.kernel;

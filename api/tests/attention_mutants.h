@@ -1,0 +1,133 @@
+// The attention mutants: osvs's tiled attention kernel (api/builtin/tiled_attention_row.h) with
+// one defect each, as policies of the same code, under the attention laws as a registered kernel
+// would be: every mutant must be killed by some law (the law named where the mutant names one:
+// the first of the table's order that kills it, and another it breaks too), and each law that
+// kills it must shrink its counterexample to at most 2 sequences, 8 keys a sequence (12 for the
+// one defect that needs three splits of 4), head_dim 4, 2 kv heads and 2 query heads (4 for the
+// one defect that needs them). One catalogue for both executors: the host's
+// (attention_mutants_test.cpp) and the device's (tiled_attention_device_test.cpp).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "attention_mutant_policies.h"
+#include "law_run.h"
+#include "tiled_attention.h"
+
+namespace osvs::test {
+
+struct Mutant {
+  const char* name;
+  void (*run)(const AttentionProblem&);
+  /// The fewest query heads that show the defect: 2 unless it needs more.
+  int min_heads_q = 2;
+  /// The first law (in the table's order) that must kill it (or one of several, space-separated),
+  /// and another law that must kill it too, or null.
+  const char* killed_by = nullptr;
+  const char* also_killed_by = nullptr;
+  /// The most keys a sequence of its shrunk case may need.
+  std::int64_t max_keys = 8;
+};
+
+/// The catalogue, each mutant run by Run<Policy>::run (the host's or the device's executor).
+template <template <class> class Run>
+std::vector<Mutant> attention_mutants() {
+  return {
+      {"window_left_off_by_one", Run<WindowLeftOffByOne>::run},
+      {"causal_drops_diagonal", Run<CausalDropsDiagonal>::run},
+      {"alignment_swapped", Run<AlignmentSwapped>::run},
+      // h % heads_kv and h / group first differ at 2 kv heads with 2 query heads each.
+      {"gqa_head_modulo", Run<GqaHeadModulo>::run, 4},
+      {"page_table_off_by_one", Run<PageTableOffByOne>::run},
+      {"ragged_tail_unmasked", Run<RaggedTailUnmasked>::run},
+      {"acc_not_rescaled", Run<AccNotRescaled>::run},
+      {"denominator_not_rescaled", Run<DenominatorNotRescaled>::run},
+      {"max_overwritten_before_rescale", Run<MaxOverwrittenBeforeRescale>::run},
+      {"lse_without_max", Run<LseWithoutMax>::run},
+      {"lse_left_in_base_e", Run<LseLeftInBaseE>::run},
+      {"empty_row_divides_by_zero", Run<EmptyRowDividesByZero>::run},
+      {"masked_value_accumulated", Run<MaskedValueAccumulated>::run},
+      {"last_tile_dropped", Run<LastTileDropped>::run},
+      {"softcap_before_scale", Run<SoftcapBeforeScale>::run},
+      {"sink_left_out_of_lse", Run<SinkLeftOutOfLse>::run},
+      {"sinks_ignored", Run<SinksIgnored>::run},
+      {"alibi_from_query_index", Run<AlibiFromQueryIndex>::run},
+      {"alibi_added", Run<AlibiAdded>::run},
+      {"tile_by_batch_position", Run<TileByBatchPosition>::run},
+      {"tiles_follow_pages", Run<TilesFollowPages>::run},
+      {"split_count_from_batch", Run<SplitCountFromBatch>::run, 2, "batch_invariance",
+       "split_invariance"},
+      {"unsplit_above_batch", Run<UnsplitAboveBatch>::run, 2, "split_invariance"},
+      // Three splits of 4 keys (the smallest declared size): 12 keys (9 where a last split of one
+      // key is enough to change a rounding).
+      {"partials_in_varying_order", Run<PartialsInVaryingOrder>::run, 2, "poison gqa determinism",
+       "determinism", 12},
+      {"stale_max_after_prefix", Run<StaleMaxAfterPrefix>::run, 2, "chunked_prefill",
+       "prefill_decode"},
+      {"page_boundary_read_twice", Run<PageBoundaryReadTwice>::run, 2, "accuracy", "page_layout"},
+      // Splits that a chunk's shorter KV prefix cuts elsewhere: a few keys (the catalogue's 8).
+      {"split_parameter_as_count", Run<SplitParameterAsCount>::run, 2, "chunked_prefill"},
+  };
+}
+
+inline constexpr std::size_t kMaxSequences = 2;
+inline constexpr int kMaxHeadDim = 4;
+inline constexpr int kMaxKvHeads = 2;
+inline constexpr double kShrinkSeconds = 20;
+
+/// Runs `law` on the mutant; when it kills it, checks the shrunk case's size and returns true.
+inline bool killed_small(const AttentionLaw& law, const AttentionKernel& k, const Mutant& m) {
+  rc::detail::TestParams params;
+  params.seed = 20261202;
+  params.maxSuccess = 200;
+  const auto run = testbed::run_law<AttentionKind>(
+      law, k, kShrinkSeconds, [](const Verdict&, const AttentionCase&) {}, params);
+  EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
+  if (!run.failed()) return false;
+  const AttentionCase& c = *run.smallest;
+  std::int64_t keys = 0;
+  for (const AttentionSequence& s : c.seqs) keys = std::max(keys, s.k_len);
+  std::cout << m.name << ": killed by " << law.name << " (" << run.shrink_steps
+            << " smaller failing cases): " << AttentionKind::summary(c) << "\n  "
+            << run.smallest_verdict.explanation << "\n";
+  EXPECT_LE(c.seqs.size(), kMaxSequences) << law.name << ": " << AttentionKind::summary(c);
+  EXPECT_LE(keys, m.max_keys) << law.name << ": " << AttentionKind::summary(c);
+  EXPECT_LE(c.head_dim_qk, kMaxHeadDim) << law.name << ": " << AttentionKind::summary(c);
+  EXPECT_LE(c.heads_kv, kMaxKvHeads) << law.name << ": " << AttentionKind::summary(c);
+  EXPECT_LE(c.heads_q, m.min_heads_q) << law.name << ": " << AttentionKind::summary(c);
+  return true;
+}
+
+/// The mutant m, declared as the kernel on `where` is, is killed by some law (the one it names
+/// first), and by the other law it names, each with its counterexample shrunk small.
+inline void expect_killed_small(const Mutant& m, Where where) {
+  const std::string suffix = where == Where::Device ? ".device" : "";
+  const AttentionKernel k = builtin::declare_tiled_attention(
+      std::string("osvs.attention_mutant.") + m.name + suffix, m.run, where);
+  std::string first;
+  for (const AttentionLaw& law : AttentionKind::laws()) {
+    if (!why_skipped<AttentionKind>(k, law).empty()) continue;
+    if (killed_small(law, k, m)) {
+      first = law.name;
+      break;
+    }
+  }
+  ASSERT_FALSE(first.empty()) << m.name << " survived every attention law";
+  if (m.killed_by != nullptr) {
+    const std::string expected = std::string(" ") + m.killed_by + " ";
+    EXPECT_NE(expected.find(" " + first + " "), std::string::npos)
+        << m.name << ": first killed by " << first << ", expected " << m.killed_by;
+  }
+  if (m.also_killed_by != nullptr) {
+    const AttentionLaw* also = AttentionKind::find_law(m.also_killed_by);
+    ASSERT_NE(also, nullptr) << m.also_killed_by;
+    EXPECT_TRUE(killed_small(*also, k, m)) << m.name << " survived " << m.also_killed_by;
+  }
+}
+
+}  // namespace osvs::test

@@ -1,0 +1,88 @@
+// osvs's tiled attention kernel on the device (GPU tests, skipped where no device is usable):
+//   - with the same elementary functions (PortableMath) the device gives the host's bits on the
+//     400 sample cases (attention_sample_cases.h): one source, two executors;
+//   - the device entry's kernel (CUDA's expf, logf, tanhf: not the host's bits, so judged against
+//     the oracle within the device contract, tiled_attention.h) passes every attention law;
+//   - every mutant of the host catalogue (attention_mutants.h), compiled for the device, is
+//     killed and shrunk by the same law as on the host.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "attention_mutants.h"
+#include "attention_sample_cases.h"
+#include "osvs/api/attention_runner.h"
+#include "osvs/api/runner.h"
+#include "tiled_attention.h"
+#include "tiled_attention_device_run.h"
+
+namespace osvs::test {
+namespace {
+
+#define OSVS_SKIP_WITHOUT_DEVICE()                    \
+  do {                                                \
+    std::string why;                                  \
+    if (!device_available(&why)) GTEST_SKIP() << why; \
+  } while (0)
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+TEST(TiledAttentionDevice, SameBitsAsTheHostWithTheSameMath) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  AttentionKernel host = builtin::declare_tiled_attention(
+      "osvs.test.tiled_portable", builtin::tiled_attention<TiledAttention, builtin::PortableMath>);
+  AttentionKernel device = builtin::declare_tiled_attention("osvs.test.tiled_portable.device",
+                                                            run_portable_on_device, Where::Device);
+  const std::vector<AttentionCase> cases = attention_sample_cases(400, 20261203);
+  int differ = 0;
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    host.mask_align(cases[n].mask.align);
+    device.mask_align(cases[n].mask.align);
+    const AttentionOutputs want = run_attention_kernel(host, cases[n]);
+    const AttentionOutputs got = run_attention_kernel(device, cases[n]);
+    const bool same = same_bits(got.o, want.o) && same_bits(got.lse, want.lse);
+    differ += !same;
+    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
+  }
+  EXPECT_EQ(differ, 0) << differ << " of " << cases.size() << " cases differ in some bit";
+}
+
+TEST(TiledAttentionDevice, EntryPassesEveryLaw) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  const AttentionKernel k = builtin::declare_tiled_attention(
+      "osvs.tiled_attention.device", DeviceRun<TiledAttention>::run, Where::Device);
+  int judged = 0;
+  for (const AttentionLaw& law : AttentionKind::laws()) {
+    if (!why_skipped<AttentionKind>(k, law).empty()) continue;
+    rc::detail::TestParams params;
+    params.seed = 20261202;
+    params.maxSuccess = 200;
+    const auto run = testbed::run_law<AttentionKind>(
+        law, k, kShrinkSeconds, [](const Verdict&, const AttentionCase&) {}, params);
+    EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
+    EXPECT_FALSE(run.failed()) << law.name << ": "
+                               << (run.failed() ? AttentionKind::summary(*run.smallest) + "\n  " +
+                                                      run.smallest_verdict.explanation
+                                                : std::string());
+    ++judged;
+  }
+  EXPECT_GE(judged, 10);
+}
+
+class AttentionDeviceMutant : public ::testing::TestWithParam<Mutant> {};
+
+TEST_P(AttentionDeviceMutant, IsKilledAndShrunkSmall) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  expect_killed_small(GetParam(), Where::Device);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionDeviceMutant,
+                         ::testing::ValuesIn(attention_mutants<DeviceRun>()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace osvs::test
