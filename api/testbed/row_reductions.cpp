@@ -1,25 +1,18 @@
 // Row kernels' cases for the law runs (kind_cases.h).
 #include <algorithm>
 
+#include "column_removal.h"
 #include "kind_cases.h"
 #include "osvs/api/row_cases.h"
 
 namespace osvs::testbed {
 namespace {
 
-/// c without columns [first, first + count) of every row; the permutation keeps the order of the
-/// remaining indices (renumbered), so it stays a permutation of the shorter row.
+/// c without columns [first, first + count) of every row (column_removal.h).
 RowCase without_columns(const RowCase& c, std::size_t first, std::size_t count) {
   RowCase out = c;
-  for (auto& row : out.rows)
-    row.erase(row.begin() + static_cast<std::ptrdiff_t>(first),
-              row.begin() + static_cast<std::ptrdiff_t>(first + count));
-  out.permutation.clear();
-  for (std::int64_t p : c.permutation) {
-    const auto u = static_cast<std::size_t>(p);
-    if (u < first) out.permutation.push_back(p);
-    if (u >= first + count) out.permutation.push_back(p - static_cast<std::int64_t>(count));
-  }
+  erase_columns(out.rows, first, count);
+  out.permutation = permutation_without_columns(c.permutation, first, count);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 
+#include "column_removal.h"
 #include "kind_cases.h"
 #include "osvs/api/rowwise_ops.h"
 
@@ -106,20 +107,11 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   return c;
 }
 
-/// c without columns [first, first + count) of every row of every input; the permutation keeps
-/// the order of the remaining indices (renumbered).
+/// c without columns [first, first + count) of every row of every input (column_removal.h).
 RowwiseCase without_columns(const RowwiseCase& c, std::size_t first, std::size_t count) {
   RowwiseCase out = c;
-  for (Rows& a : out.inputs)
-    for (auto& row : a)
-      row.erase(row.begin() + static_cast<std::ptrdiff_t>(first),
-                row.begin() + static_cast<std::ptrdiff_t>(first + count));
-  out.permutation.clear();
-  for (std::int64_t p : c.permutation) {
-    const auto u = static_cast<std::size_t>(p);
-    if (u < first) out.permutation.push_back(p);
-    if (u >= first + count) out.permutation.push_back(p - static_cast<std::int64_t>(count));
-  }
+  for (Rows& a : out.inputs) erase_columns(a, first, count);
+  out.permutation = permutation_without_columns(c.permutation, first, count);
   return out;
 }
 

@@ -81,12 +81,18 @@ inline constexpr int kMaxKvHeads = 2;
 inline constexpr double kShrinkSeconds = 20;
 
 /// Runs `law` on the mutant; when it kills it, checks the shrunk case's size and returns true.
-inline bool killed_small(const AttentionLaw& law, const AttentionKernel& k, const Mutant& m) {
+/// `law` on `k` with the mutants' fixed seed and budget (also the device entry's law runs).
+inline testbed::LawRun<AttentionCase> run_attention_law(const AttentionLaw& law,
+                                                        const AttentionKernel& k) {
   rc::detail::TestParams params;
   params.seed = 20261202;
   params.maxSuccess = 200;
-  const auto run = testbed::run_law<AttentionKind>(
+  return testbed::run_law<AttentionKind>(
       law, k, kShrinkSeconds, [](const Verdict&, const AttentionCase&) {}, params);
+}
+
+inline bool killed_small(const AttentionLaw& law, const AttentionKernel& k, const Mutant& m) {
+  const auto run = run_attention_law(law, k);
   EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
   if (!run.failed()) return false;
   const AttentionCase& c = *run.smallest;

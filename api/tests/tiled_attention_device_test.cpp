@@ -58,11 +58,7 @@ TEST(TiledAttentionDevice, EntryPassesEveryLaw) {
   int judged = 0;
   for (const AttentionLaw& law : AttentionKind::laws()) {
     if (!why_skipped<AttentionKind>(k, law).empty()) continue;
-    rc::detail::TestParams params;
-    params.seed = 20261202;
-    params.maxSuccess = 200;
-    const auto run = testbed::run_law<AttentionKind>(
-        law, k, kShrinkSeconds, [](const Verdict&, const AttentionCase&) {}, params);
+    const auto run = run_attention_law(law, k);
     EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
     EXPECT_FALSE(run.failed()) << law.name << ": "
                                << (run.failed() ? AttentionKind::summary(*run.smallest) + "\n  " +
