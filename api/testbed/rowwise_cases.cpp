@@ -59,12 +59,21 @@ std::vector<float> upstream(std::int64_t n, DType t) {
   return dy;
 }
 
-/// A special value for an input of type t: +-inf or NaN.
-float special_value() {
+/// A special value for input array `a` of op: one its values can hold. The forward's output
+/// (a = 0) only as the forward can give it: a softmax's y is NaN (a NaN row) but never an
+/// infinity, a log-softmax's z is NaN or -inf (a zero probability) but never +inf; dy (a = 1)
+/// any of +-inf and NaN. An input no forward produces has no convention a kernel must follow:
+/// torch's y dy - y s and the semantics' y (dy - s) differ at y = +inf (NaN against -inf, found
+/// on torch's softmax backward) and neither is wrong (docs/semantics.md §11).
+float special_value(RowwiseOp op, std::size_t a) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+  if (a == 0) {
+    if (op == RowwiseOp::SoftmaxBackward) return nan;
+    return *rc::gen::inRange(0, 2) == 0 ? -inf : nan;
+  }
   const int which = *rc::gen::inRange(0, 3);
-  return which == 0   ? std::numeric_limits<float>::infinity()
-         : which == 1 ? -std::numeric_limits<float>::infinity()
-                      : std::numeric_limits<float>::quiet_NaN();
+  return which == 0 ? inf : which == 1 ? -inf : nan;
 }
 
 RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
@@ -88,7 +97,7 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
     for (std::int64_t i = 0; i < count; ++i) {
       const auto a = static_cast<std::size_t>(*rc::gen::inRange(0, 2));
       const auto j = static_cast<std::size_t>(*rc::gen::inRange<std::int64_t>(0, n));
-      c.inputs[a][0][j] = special_value();
+      c.inputs[a][0][j] = special_value(op, a);
     }
   }
   if (law == "batch_invariance") c.batch_position = *rc::gen::inRange(0, rows);

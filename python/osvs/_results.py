@@ -51,6 +51,12 @@ def format_case(case: dict) -> str:
         lines.append(f"  row: {format_values(case['row'])}")
         lines.append(f"  chunk offsets {list(case['chunk_offsets'])[:SHOWN]}, slots "
                      f"{list(case['slot_chunk'])[:SHOWN]}, merges {list(case['merges'])[:SHOWN]}")
+    elif "inputs" in case:  # a row-wise case: each input array's rows, in the op's order
+        for a, rows in enumerate(case["inputs"]):
+            for i, row in enumerate(rows):
+                lines.append(f"  input {a}, row {i}: {format_values(row)}")
+        if case["permutation"]:
+            lines.append(f"  permutation: {case['permutation'][:SHOWN]}")
     else:  # an attention case: its tensors, flattened (shapes in the summary)
         for name in ("q", "k", "v"):
             lines.append(f"  {name}: {format_values(case[name])}")

@@ -52,6 +52,8 @@ def test_a_float32_sum_fails_the_float64_bound_and_passes_a_float32_contract():
     inputs = accuracy.case["inputs"]
     assert len(inputs[0]) == 1 and len(inputs[0][0]) <= 4, accuracy.case["summary"]
     assert "tolerance" in accuracy.reason
+    # The report prints the shrunk case's arrays, row by row (y first, then dy).
+    assert "input 0, row 0: [" in str(result) and "input 1, row 0: [" in str(result)
     # A contract for a float32 kernel: 2 ulp + (2 + n) 2^-24 cond covers a float32 sum in any
     # order (its error is at most gamma_(n) sum |y_j dy_j| plus the two roundings of dx).
     float32_contract = (2.0, 2.0 * 2.0 ** -24, 1.01 * 2.0 ** -24)
