@@ -72,6 +72,7 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
   std::vector<Evidence> evidence;
   for (std::int64_t row : rows) {
     const RowInputs in = row_of(inputs, row);
+    if (!in_forward_range(k.op(), in, out.cols)) continue;  // no convention owed (rowwise_ops.h)
     const auto exact = rowwise_exact(k.op(), in, out.cols, k.out_types());
     for (std::size_t b = 0; b < sig.outputs.size(); ++b) {
       const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols);
@@ -142,6 +143,7 @@ Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
   const RowsJudged r = judge_rows(k, c.inputs, out, every_row(c), Held::ToContract, "");
   if (r.verdict.fails()) return r.verdict;
   if (!k.accuracy().declared) return not_judged("no accuracy contract declared");
+  if (r.judged == 0) return not_judged("no row within the forward's range (in_forward_range)");
   return r.verdict;
 }
 

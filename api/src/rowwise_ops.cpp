@@ -43,6 +43,16 @@ bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n) {
   return n > 0;
 }
 
+bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n) {
+  const bool softmax = op == RowwiseOp::SoftmaxBackward;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const float v = in.at(0)[j];
+    if (std::isnan(v)) continue;
+    if (softmax ? !(v >= 0.0f && v <= 1.0f) : !(v <= 0.0f)) return false;
+  }
+  return true;
+}
+
 float masked_input(RowwiseOp op) {
   return op == RowwiseOp::SoftmaxBackward ? 0.0f : -INFINITY;
 }

@@ -194,6 +194,22 @@ TEST(RowwiseKind, TheDerivedBoundHoldsAndItsTermsAreMeasured) {
     }
 }
 
+// The registered fuzz run's case (2026-12-03): z[0] = 0x1.02p+87, which no log-softmax gives,
+// and dy = 0: exp(z) overflows and the reference's dx is NaN where the exact value is 0. The
+// value laws judge only rows within the forward's range (rowwise_ops.h, in_forward_range).
+TEST(RowwiseKind, RowsNoForwardGivesAreNotJudgedByTheValueLaws) {
+  const RowwiseKernel k =
+      reference_backward("test.log_softmax_backward", RowwiseOp::LogSoftmaxBackward, DType::BF16);
+  RowwiseCase c;
+  c.inputs = {{{0x1.02p+87f, 0.0f, 0.0f}}, {{0.0f, 0.0f, 0.0f}}};
+  const Verdict outside = RowwiseKind::check(*RowwiseKind::find_law("accuracy"), k, c);
+  EXPECT_FALSE(outside.judged()) << outside.explanation;
+  // The same row with z within the range (z <= 0) is judged, and holds.
+  c.inputs[0][0][0] = -0x1.02p+7f;
+  const Verdict inside = RowwiseKind::check(*RowwiseKind::find_law("accuracy"), k, c);
+  EXPECT_TRUE(inside.holds()) << inside.explanation;
+}
+
 TEST(RowwiseKind, EveryLawCanFail) {
   using namespace mutation;
   EXPECT_TRUE(counterexample(

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
@@ -163,10 +164,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
   k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), false));
-  declare_laws(k, nb::cast<nb::dict>(d["skip"]), nb::cast<nb::dict>(d["known_defect"]));
-  if (const std::string problem = declaration_problem(k); !problem.empty())
-    throw std::invalid_argument(problem);
-  return k;
+  return declared(std::move(k), d);
 }
 
 }  // namespace osvs::python

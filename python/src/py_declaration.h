@@ -24,6 +24,20 @@ void declare_laws(Kernel& k, const nb::dict& skip, const nb::dict& known_defect)
     k.known_defect(nb::cast<std::string>(law), nb::cast<std::string>(why));
 }
 
+/// k with the laws of d["skip"] and d["known_defect"] (dicts of law name to reason; absent or
+/// None: none) declared; std::invalid_argument naming what osvs cannot use in the declaration
+/// (declaration_problem: an unknown law name among them, ...). Every kind's declaration ends here.
+template <class Kernel>
+Kernel declared(Kernel k, const nb::dict& d) {
+  const auto laws = [&](const char* key) {
+    return d.contains(key) && !d[key].is_none() ? nb::cast<nb::dict>(d[key]) : nb::dict();
+  };
+  declare_laws(k, laws("skip"), laws("known_defect"));
+  if (const std::string problem = declaration_problem(k); !problem.empty())
+    throw std::invalid_argument(problem);
+  return k;
+}
+
 /// The conventions named in `names` ("any_nan_bits", "either_zero_sign", and where
 /// `empty_o` allows it "empty_o_unspecified"); std::invalid_argument for another name.
 inline ValueConventions conventions_from_python(const nb::list& names, bool empty_o) {

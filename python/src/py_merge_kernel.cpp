@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "osvs/api/registry.h"
 #include "osvs/kernels/dtype.h"
@@ -97,10 +98,7 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
   std::vector<int> head_dims;
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) head_dims.push_back(nb::cast<int>(h));
   k.head_dims(head_dims).head_dim_multiple(nb::cast<int>(d["head_dim_multiple"]));
-  declare_laws(k, nb::cast<nb::dict>(d["skip"]), nb::cast<nb::dict>(d["known_defect"]));
-  if (const std::string problem = declaration_problem(k); !problem.empty())
-    throw std::invalid_argument(problem);
-  return k;
+  return declared(std::move(k), d);
 }
 
 }  // namespace osvs::python

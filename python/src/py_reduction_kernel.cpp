@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "osvs/kernels/harness_flat.h"
@@ -142,10 +143,7 @@ ReductionKernel reduction_kernel_from_python(const nb::dict& d, nb::callable cal
     k.tolerance(tolerance_of(d["tolerance"])).bound_derivation("the Python declaration");
   const std::size_t ns = k.state_fields().size(), nr = k.result_fields().size();
   k.run([call, ns, nr](const ReductionProblem& p) { call_python(call, p, ns, nr); });
-  declare_laws(k, nb::cast<nb::dict>(d["skip"]), nb::cast<nb::dict>(d["known_defect"]));
-  if (const std::string problem = declaration_problem(k); !problem.empty())
-    throw std::invalid_argument(problem);
-  return k;
+  return declared(std::move(k), d);
 }
 
 }  // namespace osvs::python

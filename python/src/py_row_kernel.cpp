@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "osvs/api/registry.h"
 #include "py_arrays.h"
@@ -88,11 +89,7 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
     k.layout(nb::cast<std::string>(t[0]), nb::cast<std::int64_t>(t[1]),
              t.size() == 3 ? nb::cast<std::int64_t>(t[2]) : 0);
   }
-  declare_laws(k, get_or<nb::dict>(d, "skip", nb::dict()),
-               get_or<nb::dict>(d, "known_defect", nb::dict()));
-  if (const std::string problem = declaration_problem(k); !problem.empty())
-    throw std::invalid_argument(problem);
-  return k;
+  return declared(std::move(k), d);
 }
 
 }  // namespace osvs::python

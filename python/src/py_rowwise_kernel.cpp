@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "osvs/api/rowwise_ops.h"
@@ -75,11 +76,7 @@ RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
     k.accuracy(RowwiseAccuracy::bound(terms[0], terms[1], terms[2],
                                       get_or<std::string>(d, "bound_derivation", "")));
   }
-  declare_laws(k, get_or<nb::dict>(d, "skip", nb::dict()),
-               get_or<nb::dict>(d, "known_defect", nb::dict()));
-  if (const std::string problem = declaration_problem(k); !problem.empty())
-    throw std::invalid_argument(problem);
-  return k;
+  return declared(std::move(k), d);
 }
 
 }  // namespace osvs::python

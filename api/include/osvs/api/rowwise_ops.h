@@ -34,6 +34,13 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const Ro
 /// The row is empty for the op (fully masked: every y_j = 0, or every z_j = -inf), n >= 1.
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n);
 
+/// Whether every element of the forward's output (input 0) is one a forward gives: y in [0, 1]
+/// or NaN for softmax backward, z in [-inf, 0] or NaN for log-softmax backward. The value laws
+/// (accuracy, empty_rows, special_values) judge only such rows: elsewhere the formula has no one
+/// IEEE evaluation (y = +inf: y (dy - s) is -inf, y dy - y s NaN; z > 0 with dy = 0: exp(z) 0 is
+/// NaN in float once exp(z) overflows) and no kernel owes a convention (docs/semantics.md §11).
+bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n);
+
 /// The value an empty row's input takes (0 for y, -inf for z), which the generators mask with.
 float masked_input(RowwiseOp op);
 
