@@ -5,10 +5,10 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "osvs/api/rowwise_kernel.h"
 #include "osvs/kernels/softmax_backward.h"
+#include "rowwise_host_rows.h"
 
 namespace osvs::builtin {
 
@@ -23,24 +23,12 @@ inline RowwiseAccuracy reference_backward_bound() {
 /// output's type.
 template <class Policy>
 void run_reference_backward(RowwiseOp op, const RowwiseProblem& p) {
-  const auto n = static_cast<std::size_t>(p.cols);
-  std::vector<float> a(n), dy(n), dx(n);
-  const auto at = [](const auto& array, std::int64_t row) {
-    return static_cast<const unsigned char*>(array.ptr) +
-           static_cast<std::size_t>(row * array.stride) * size_of(array.type);
-  };
-  for (std::int64_t i = 0; i < p.rows; ++i) {
-    load_from(p.inputs[0].type, at(p.inputs[0], i), a.data(), p.cols);
-    load_from(p.inputs[1].type, at(p.inputs[1], i), dy.data(), p.cols);
+  for_each_host_row(p, signature(op), [&](const auto& in, auto& out) {
     if (op == RowwiseOp::SoftmaxBackward)
-      softmax_backward_row<Policy>(a.data(), dy.data(), dx.data(), p.cols);
+      softmax_backward_row<Policy>(in[0].data(), in[1].data(), out[0].data(), p.cols);
     else
-      log_softmax_backward_row<Policy>(a.data(), dy.data(), dx.data(), p.cols);
-    store_as(p.outputs[0].type, dx.data(),
-             static_cast<unsigned char*>(p.outputs[0].ptr) +
-                 static_cast<std::size_t>(i * p.outputs[0].stride) * size_of(p.outputs[0].type),
-             p.cols);
-  }
+      log_softmax_backward_row<Policy>(in[0].data(), in[1].data(), out[0].data(), p.cols);
+  });
 }
 
 /// The reference backward of `op` under Policy, inputs and output of type t, with its derived

@@ -1,5 +1,7 @@
-// The row-wise kind's case in regression files: each input's rows as exact hex floats (by the
-// op's array names), the permutation, the subject's batch position and the arrays' paddings.
+// The row-wise kind's case in regression files: each input's rows as exact hex floats (a shared
+// array's one row), eps, the permutation, the subject's batch position, the arrays' paddings,
+// the shift and the scale exponent (eps, shift and scale_exponent absent in files written
+// before the row reductions: 0).
 #include "case_json.h"
 #include "json_values.h"
 
@@ -15,10 +17,23 @@ json case_json(const RowwiseCase& c) {
     inputs.push_back(rows);
   }
   return {{"inputs", inputs},
+          {"eps", floats({c.eps})[0]},
           {"permutation", c.permutation},
           {"batch_position", c.batch_position},
-          {"pads", c.pads}};
+          {"pads", c.pads},
+          {"shift", floats({c.shift})[0]},
+          {"scale_exponent", c.scale_exponent}};
 }
+
+namespace {
+
+/// The hex float in[name], or 0 where the field is absent.
+float optional_float(const json& in, const char* name) {
+  if (!in.contains(name)) return 0;
+  return floats_of(json::array({in[name]}), std::string("input.") + name)[0];
+}
+
+}  // namespace
 
 void read_case(const json& in, RowwiseCase& c) {
   for (const json& a : field(in, "inputs")) {
@@ -29,8 +44,13 @@ void read_case(const json& in, RowwiseCase& c) {
   if (c.inputs.empty() || c.inputs[0].empty())
     throw std::runtime_error("field 'input.inputs': no array or no row");
   for (const Rows& a : c.inputs)
-    if (a.size() != c.inputs[0].size())
-      throw std::runtime_error("field 'input.inputs': arrays of different row counts");
+    if (a.size() != c.inputs[0].size() && a.size() != 1)
+      throw std::runtime_error(
+          "field 'input.inputs': arrays of different row counts (other than a shared one-row "
+          "array)");
+  c.eps = optional_float(in, "eps");
+  c.shift = optional_float(in, "shift");
+  c.scale_exponent = in.contains("scale_exponent") ? get<int>(in, "scale_exponent") : 0;
   c.permutation = get<std::vector<std::int64_t>>(in, "permutation");
   c.batch_position = get<std::int64_t>(in, "batch_position");
   c.pads = get<std::vector<std::int64_t>>(in, "pads");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,16 @@ namespace {
 /// (an empty row's convention).
 enum class Held { ToContract, ToRounding };
 
-/// Row r of every input.
-RowInputs row_of(const std::vector<Rows>& inputs, std::int64_t r) {
+/// Whether input a of k's op is shared by every row (a Column array: one row in a case).
+bool shared(const RowwiseKernel& k, std::size_t a) {
+  return signature(k.op()).inputs[a].extent == Extent::Column;
+}
+
+/// Row r of every input (a shared array's one row).
+RowInputs row_of(const RowwiseKernel& k, const std::vector<Rows>& inputs, std::int64_t r) {
   RowInputs in;
-  for (const Rows& a : inputs) in.push_back(a[static_cast<std::size_t>(r)].data());
+  for (std::size_t a = 0; a < inputs.size(); ++a)
+    in.push_back(inputs[a][shared(k, a) ? 0 : static_cast<std::size_t>(r)].data());
   return in;
 }
 
@@ -62,7 +69,7 @@ struct RowsJudged {
 /// (any bits), an infinite rounding for that infinity, a finite exact value for an output within
 /// the contract (held == ToContract; not judged without one) or equal to its rounding (±0 alike).
 /// Every class of failure is a finding; the verdict's explanation is the first's.
-RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
+RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, float eps,
                       const RowwiseOutputs& out, const std::vector<std::int64_t>& rows, Held held,
                       const std::string& context) {
   const RowwiseSignature& sig = signature(k.op());
@@ -71,13 +78,13 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
   std::vector<Finding> findings;
   std::vector<Evidence> evidence;
   for (std::int64_t row : rows) {
-    const RowInputs in = row_of(inputs, row);
+    const RowInputs in = row_of(k, inputs, row);
     if (!in_forward_range(k.op(), in, out.cols)) continue;  // no convention owed (rowwise_ops.h)
-    const auto exact = rowwise_exact(k.op(), in, out.cols, k.out_types());
+    const auto exact = rowwise_exact(k.op(), in, out.cols, eps, k.out_types());
     for (std::size_t b = 0; b < sig.outputs.size(); ++b) {
-      const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols);
+      const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols, eps);
       const DType t = k.out_types()[b];
-      for (std::int64_t j = 0; j < out.cols; ++j) {
+      for (std::int64_t j = 0; j < out.widths[b]; ++j) {
         const float y = out.row(b, row)[j];
         const oracle::ExactElement& e = exact[b][static_cast<std::size_t>(j)];
         const double c = cond[static_cast<std::size_t>(j)];
@@ -97,14 +104,18 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
         }
         ++r.judged;
         if (ok) continue;
-        const std::string element = sig.outputs[b] + "[" + std::to_string(j) + "]";
+        const bool per_row = out.widths[b] != out.cols;  // one value a row (logsumexp's lse)
+        const std::string element = sig.outputs[b].name + (per_row ? "" : "[" + std::to_string(j) + "]");
         std::string inputs_text;
-        for (std::size_t i = 0; i < sig.inputs.size(); ++i)
-          inputs_text += (i ? ", " : "") + sig.inputs[i] + "[" + std::to_string(j) +
+        for (std::size_t i = 0; i < sig.inputs.size() && !per_row; ++i)
+          inputs_text += (i ? ", " : "") + sig.inputs[i].name + "[" + std::to_string(j) +
                          "] = " + readable(in[i][j]);
+        if (per_row) inputs_text = "the row";
         std::string why = context + "row " + std::to_string(row) + ": " + element + " = " +
-                          readable(y) + " for " + inputs_text +
-                          " (n = " + std::to_string(out.cols) + "): exact " + readable(e.value);
+                          readable(y) + " for " + inputs_text + " (n = " +
+                          std::to_string(out.cols) +
+                          (uses_eps(k.op()) ? ", eps " + readable(eps) : "") +
+                          "): exact " + readable(e.value);
         if (tol > 0)
           why += ", error " + digits9(std::fabs(static_cast<double>(y) - e.value)) +
                  " > tolerance " + digits9(tol) + " (" + a.describe() + ", cond " + digits9(c) +
@@ -131,16 +142,18 @@ std::vector<std::int64_t> every_row(const RowwiseCase& c) {
   return rows;
 }
 
-bool has_special_value(const std::vector<Rows>& inputs, std::int64_t r) {
-  for (const Rows& a : inputs)
-    for (float v : a[static_cast<std::size_t>(r)])
-      if (!std::isfinite(v)) return true;
+bool has_special_value(const RowwiseKernel& k, const std::vector<Rows>& inputs, std::int64_t r) {
+  const RowInputs in = row_of(k, inputs, r);
+  const auto n = static_cast<std::int64_t>(inputs[0][0].size());
+  for (const float* a : in)
+    for (std::int64_t j = 0; j < n; ++j)
+      if (!std::isfinite(a[j])) return true;
   return false;
 }
 
 Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
-  const RowsJudged r = judge_rows(k, c.inputs, out, every_row(c), Held::ToContract, "");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
+  const RowsJudged r = judge_rows(k, c.inputs, c.eps, out, every_row(c), Held::ToContract, "");
   if (r.verdict.fails()) return r.verdict;
   if (!k.accuracy().declared) return not_judged("no accuracy contract declared");
   if (r.judged == 0) return not_judged("no row within the forward's range (in_forward_range)");
@@ -150,19 +163,20 @@ Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
 Verdict check_empty_rows(const RowwiseKernel& k, const RowwiseCase& c) {
   std::vector<std::int64_t> empty;
   for (std::int64_t r = 0; r < c.rows(); ++r)
-    if (is_empty_row(k.op(), row_of(c.inputs, r), c.cols())) empty.push_back(r);
+    if (is_empty_row(k.op(), row_of(k, c.inputs, r), c.cols())) empty.push_back(r);
   if (empty.empty()) return not_judged("the case has no empty row");
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
-  return judge_rows(k, c.inputs, out, empty, Held::ToRounding, "empty ").verdict;
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
+  return judge_rows(k, c.inputs, c.eps, out, empty, Held::ToRounding, "empty ").verdict;
 }
 
 Verdict check_special_values(const RowwiseKernel& k, const RowwiseCase& c) {
   std::vector<std::int64_t> special;
   for (std::int64_t r = 0; r < c.rows(); ++r)
-    if (has_special_value(c.inputs, r)) special.push_back(r);
+    if (has_special_value(k, c.inputs, r)) special.push_back(r);
   if (special.empty()) return not_judged("the case has no row holding NaN or an infinity");
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs);
-  const RowsJudged r = judge_rows(k, c.inputs, out, special, Held::ToContract, "special ");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
+  const RowsJudged r =
+      judge_rows(k, c.inputs, c.eps, out, special, Held::ToContract, "special ");
   if (r.judged == 0) return not_judged("no output with a NaN or infinite exact value");
   return r.verdict;
 }
@@ -177,18 +191,21 @@ std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, st
                              const std::vector<std::int64_t>& perm, const std::string& what) {
   const RowwiseSignature& sig = signature(k.op());
   for (std::size_t b = 0; b < sig.outputs.size(); ++b)
-    for (std::int64_t j = 0; j < x.cols; ++j) {
-      const std::int64_t jy = perm.empty() ? j : perm[static_cast<std::size_t>(j)];
+    for (std::int64_t j = 0; j < x.widths[b]; ++j) {
+      const bool per_row = x.widths[b] != x.cols;  // a reduced value: not permuted
+      const std::int64_t jy = perm.empty() || per_row ? j : perm[static_cast<std::size_t>(j)];
       const float u = x.row(b, rx)[j], v = y.row(b, ry)[jy];
       if (same_bits(u, v)) continue;
-      return what + ": " + sig.outputs[b] + "[" + std::to_string(j) + "] = " + readable(u) +
-             " but " + readable(v);
+      return what + ": " + sig.outputs[b].name +
+             (per_row ? "" : "[" + std::to_string(j) + "]") + " = " + readable(u) + " but " +
+             readable(v);
     }
   return "";
 }
 
 Verdict check_determinism(const RowwiseKernel& k, const RowwiseCase& c) {
-  const RowwiseOutputs a = run_rowwise_kernel(k, c.inputs), b = run_rowwise_kernel(k, c.inputs);
+  const RowwiseOutputs a = run_rowwise_kernel(k, c.inputs, c.eps),
+                       b = run_rowwise_kernel(k, c.inputs, c.eps);
   for (std::int64_t r = 0; r < c.rows(); ++r)
     if (const std::string d = first_difference(
             k, a, r, b, r, {}, "row " + std::to_string(r) + ", first and second launch");
@@ -197,10 +214,24 @@ Verdict check_determinism(const RowwiseKernel& k, const RowwiseCase& c) {
   return Verdict::pass();
 }
 
-/// The subject row (row 0 of every input) alone.
+/// The subject row (row 0 of every input; a shared array whole) alone.
 std::vector<Rows> subject_alone(const RowwiseCase& c) {
   std::vector<Rows> alone;
   for (const Rows& a : c.inputs) alone.push_back({a[0]});
+  return alone;
+}
+
+/// The subject alone with x (input 0) changed by f, or nothing where a changed value is not
+/// exact in x's type (a sum rounded, a scaled value overflowed or underflowed).
+template <class F>
+std::optional<std::vector<Rows>> subject_with_x(const RowwiseKernel& k, const RowwiseCase& c, F f) {
+  std::vector<Rows> alone = subject_alone(c);
+  for (float& v : alone[0][0]) {
+    const double exact = f(static_cast<double>(v));
+    const float changed = round_to(k.in_types()[0], static_cast<float>(exact));
+    if (std::isfinite(v) && changed != exact) return std::nullopt;
+    v = std::isfinite(v) ? changed : v;
+  }
   return alone;
 }
 
@@ -215,19 +246,22 @@ Verdict invariance(const RowwiseKernel& k, bool bitwise, const RowwiseCase& c,
     const std::string d = first_difference(k, alone, 0, other, r, perm, what);
     return d.empty() ? Verdict::pass() : Verdict::fail(d);
   }
-  const RowsJudged x = judge_rows(k, subject_alone(c), alone, {0}, Held::ToContract, "alone: ");
+  const RowsJudged x =
+      judge_rows(k, subject_alone(c), c.eps, alone, {0}, Held::ToContract, "alone: ");
   if (x.verdict.fails()) return x.verdict;
-  return judge_rows(k, other_inputs, other, {r}, Held::ToContract, what + ": ").verdict;
+  return judge_rows(k, other_inputs, c.eps, other, {r}, Held::ToContract, what + ": ").verdict;
 }
 
 Verdict check_batch_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
   if (c.rows() < 2) return not_judged("a batch of one row");
   std::vector<Rows> batch = c.inputs;  // the subject moved from row 0 to batch_position
   const auto p = static_cast<std::size_t>(c.batch_position % c.rows());
-  for (Rows& a : batch)
-    std::rotate(a.begin(), a.begin() + 1, a.begin() + 1 + static_cast<std::ptrdiff_t>(p));
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c));
-  const RowwiseOutputs in_batch = run_rowwise_kernel(k, batch);
+  for (std::size_t a = 0; a < batch.size(); ++a)
+    if (!shared(k, a))
+      std::rotate(batch[a].begin(), batch[a].begin() + 1,
+                  batch[a].begin() + 1 + static_cast<std::ptrdiff_t>(p));
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const RowwiseOutputs in_batch = run_rowwise_kernel(k, batch, c.eps);
   return invariance(
       k, k.traits().batch_invariant, c, alone, batch, in_batch, static_cast<std::int64_t>(p), {},
       "the row alone vs at row " + std::to_string(p) + " of " + std::to_string(c.rows()));
@@ -237,8 +271,8 @@ Verdict check_strided(const RowwiseKernel& k, const RowwiseCase& c) {
   bool padded = false;
   for (std::int64_t pad : c.pads) padded = padded || pad > 0;
   if (!padded) return not_judged("no array is padded");
-  const RowwiseOutputs dense = run_rowwise_kernel(k, c.inputs);
-  const RowwiseOutputs strided = run_rowwise_kernel(k, c.inputs, c.pads);
+  const RowwiseOutputs dense = run_rowwise_kernel(k, c.inputs, c.eps);
+  const RowwiseOutputs strided = run_rowwise_kernel(k, c.inputs, c.eps, c.pads);
   std::string pads;
   for (std::int64_t pad : c.pads) pads += (pads.empty() ? "" : "/") + std::to_string(pad);
   for (std::int64_t r = 0; r < c.rows(); ++r)
@@ -264,14 +298,59 @@ Verdict check_permutation(const RowwiseKernel& k, const RowwiseCase& c) {
   std::vector<std::int64_t> inverse(n);
   for (std::size_t j = 0; j < n; ++j)
     inverse[static_cast<std::size_t>(c.permutation[j])] = static_cast<std::int64_t>(j);
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c));
-  const RowwiseOutputs other = run_rowwise_kernel(k, permuted);
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const RowwiseOutputs other = run_rowwise_kernel(k, permuted, c.eps);
   return invariance(k, k.traits().order_independent, c, alone, permuted, other, 0, inverse,
                     "the row vs its columns permuted");
 }
 
+Verdict check_shift_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
+  if (c.shift == 0) return not_judged("no shift");
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const auto shifted = subject_with_x(k, c, [&](double v) { return v + c.shift; });
+  if (!shifted) return not_judged("x + c is not exact in x's type");
+  const RowwiseOutputs other = run_rowwise_kernel(k, *shifted, c.eps);
+  // logsumexp's result moves with the shift, layer_norm's rounds its mean otherwise: no bits to
+  // compare, both launches within the contract.
+  return invariance(k, false, c, alone, *shifted, other, 0, {},
+                    "the row vs x + " + readable(c.shift));
+}
+
+Verdict check_scale_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
+  if (c.scale_exponent == 0) return not_judged("no scale");
+  if (c.eps != 0) return not_judged("eps != 0: the exact result changes with the scale");
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const auto scaled =
+      subject_with_x(k, c, [&](double v) { return std::ldexp(v, c.scale_exponent); });
+  if (!scaled) return not_judged("x 2^k is not exact in x's type");
+  const RowwiseOutputs other = run_rowwise_kernel(k, *scaled, c.eps);
+  return invariance(k, k.traits().scale_invariant, c, alone, *scaled, other, 0, {},
+                    "the row vs x 2^" + std::to_string(c.scale_exponent));
+}
+
 std::string nothing_excluded(const RowwiseKernel&) {
   return "";
+}
+std::string empty_rows_excluded(const RowwiseKernel& k) {
+  return has_empty_rows(k.op()) ? "" : std::string(to_string(k.op())) + " has no empty row";
+}
+std::string shift_excluded(const RowwiseKernel& k) {
+  if (!shift_invariant(k.op()))
+    return std::string(to_string(k.op())) + " does not move with (or ignore) a shift of x";
+  return k.accuracy().declared ? "" : k.name() + " declares no accuracy contract";
+}
+std::string scale_excluded(const RowwiseKernel& k) {
+  if (!scale_invariant(k.op()))
+    return std::string(to_string(k.op())) + " is not invariant under a scaling of x";
+  return k.traits().scale_invariant || k.accuracy().declared
+             ? ""
+             : k.name() + " declares neither scale invariance nor an accuracy contract";
+}
+bool never_bitwise(const RowwiseKernel&) {
+  return false;
+}
+bool scale_bitwise(const RowwiseKernel& k) {
+  return k.traits().scale_invariant;
 }
 std::string determinism_excluded(const RowwiseKernel& k) {
   return k.traits().deterministic ? "" : k.name() + " does not declare determinism";
@@ -315,9 +394,9 @@ const std::vector<RowwiseLaw>& rowwise_laws() {
            "(NaN where it is NaN, its infinity where it rounds to one)",
            check_accuracy, nothing_excluded},
           {"empty_rows",
-           "a fully masked row (every y_j 0, every z_j -inf) gives the exact value's rounding: dx "
-           "0 for softmax backward, dy for log-softmax backward",
-           check_empty_rows, nothing_excluded},
+           "a fully masked row (every y_j 0, every z_j or x_j -inf) gives the exact value's "
+           "rounding: dx 0 for softmax backward, dy for log-softmax backward, lse -inf",
+           check_empty_rows, empty_rows_excluded},
           {"special_values",
            "a row holding NaN or an infinity gives NaN where the exact value is NaN and the "
            "infinity it rounds to, its finite outputs within the contract",
@@ -334,6 +413,14 @@ const std::vector<RowwiseLaw>& rowwise_laws() {
            "permuting a row's columns in every input permutes its outputs (bits where declared, "
            "else both within the contract)",
            check_permutation, permutation_excluded, false, permutation_bitwise},
+          {"shift_invariance",
+           "x + c (every sum exact) gives a result within the contract, as x does: logsumexp's "
+           "moved by c, layer_norm's unchanged",
+           check_shift_invariance, shift_excluded, false, never_bitwise},
+          {"scale_invariance",
+           "x 2^k with eps = 0 gives the norms' outputs of x (bits where declared, else both "
+           "within the contract)",
+           check_scale_invariance, scale_excluded, false, scale_bitwise},
       },
       kRowwiseLawNames, "rowwise_laws()");
   return laws;

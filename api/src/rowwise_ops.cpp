@@ -5,45 +5,113 @@
 #include <span>
 #include <stdexcept>
 
+#include "osvs/kernels/row_reductions.h"  // detail::compensated_sum
+#include "osvs/oracle/row_reduction_reference.h"
+#include "osvs/oracle/softmax_backward_reference.h"
+
 namespace osvs {
+namespace {
+
+/// The norms' r = 1 / sqrt(var + eps) (layer_norm) or 1 / sqrt(mean square + eps) (rms_norm).
+double inverse_scale(RowwiseOp op, const float* x, std::int64_t n, float eps) {
+  double sum = 0;
+  const double mu = op == RowwiseOp::LayerNorm
+                        ? detail::compensated_sum(x, n, false) / static_cast<double>(n)
+                        : 0.0;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const double t = static_cast<double>(x[j]) - mu;
+    sum += t * t;
+  }
+  return 1 / std::sqrt(sum / static_cast<double>(n) + static_cast<double>(eps));
+}
+
+}  // namespace
 
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
-                                                             std::int64_t n,
+                                                             std::int64_t n, float eps,
                                                              const std::vector<DType>& out_types) {
   const auto m = static_cast<std::size_t>(n);
-  const std::span<const float> a(in.at(0), m), dy(in.at(1), m);
-  if (op == RowwiseOp::SoftmaxBackward)
-    return {oracle::softmax_backward_reference(a, dy, out_types.at(0))};
-  return {oracle::log_softmax_backward_reference(a, dy, out_types.at(0))};
+  const auto row = [&](std::size_t a) { return std::span<const float>(in.at(a), m); };
+  const DType out = out_types.at(0);
+  switch (op) {
+    case RowwiseOp::SoftmaxBackward:
+      return {oracle::softmax_backward_reference(row(0), row(1), out)};
+    case RowwiseOp::LogSoftmaxBackward:
+      return {oracle::log_softmax_backward_reference(row(0), row(1), out)};
+    case RowwiseOp::Logsumexp: return {{oracle::logsumexp_reference(row(0), out)}};
+    case RowwiseOp::LayerNorm:
+      return {oracle::layer_norm_reference(row(0), row(1), row(2), eps, out)};
+    case RowwiseOp::RmsNorm: return {oracle::rms_norm_reference(row(0), row(1), eps, out)};
+  }
+  throw std::invalid_argument("row-wise op out of range");
 }
 
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t, const RowInputs& in,
-                                      std::int64_t n) {
+                                      std::int64_t n, float eps) {
   const float* a = in.at(0);
+  const auto size = static_cast<std::size_t>(n);
+  if (op == RowwiseOp::Logsumexp) return {1.0};
+  if (op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm) {
+    const double r = inverse_scale(op, a, n, eps);
+    const double mu = op == RowwiseOp::LayerNorm
+                          ? detail::compensated_sum(a, n, false) / static_cast<double>(n)
+                          : 0.0;
+    double mean_abs = 0;
+    for (std::int64_t j = 0; j < n; ++j) mean_abs += std::fabs(static_cast<double>(a[j]));
+    mean_abs /= static_cast<double>(n);
+    std::vector<double> cond(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      const double x = std::fabs(static_cast<double>(a[i])), w = std::fabs(in.at(1)[i]);
+      // LayerNorm: (1 + |x^_i|) carries the variance's relative error into y_i = x^_i w_i + b_i.
+      const double normalised = std::fabs((static_cast<double>(a[i]) - mu) * r);
+      cond[i] = op == RowwiseOp::LayerNorm
+                    ? w * r * (x + mean_abs) * (1 + normalised) + std::fabs(in.at(2)[i])
+                    : x * w * r;
+    }
+    return cond;
+  }
   const float* dy = in.at(1);
   double row = 0;
   for (std::int64_t j = 0; j < n; ++j)
     row += op == RowwiseOp::SoftmaxBackward
                ? std::fabs(static_cast<double>(a[j]) * static_cast<double>(dy[j]))
                : std::fabs(static_cast<double>(dy[j]));
-  std::vector<double> cond(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) {
+  std::vector<double> cond(size);
+  for (std::size_t i = 0; i < size; ++i) {
     const double dyi = std::fabs(static_cast<double>(dy[i]));
-    cond[static_cast<std::size_t>(i)] = op == RowwiseOp::SoftmaxBackward
-                                            ? std::fabs(static_cast<double>(a[i])) * (dyi + row)
-                                            : dyi + std::exp(static_cast<double>(a[i])) * row;
+    cond[i] = op == RowwiseOp::SoftmaxBackward
+                  ? std::fabs(static_cast<double>(a[i])) * (dyi + row)
+                  : dyi + std::exp(static_cast<double>(a[i])) * row;
   }
   return cond;
 }
 
+bool has_empty_rows(RowwiseOp op) {
+  return op != RowwiseOp::LayerNorm && op != RowwiseOp::RmsNorm;
+}
+
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n) {
+  if (!has_empty_rows(op)) return false;
   const float masked = masked_input(op);
   for (std::int64_t j = 0; j < n; ++j)
     if (!(in.at(0)[j] == masked)) return false;
   return n > 0;
 }
 
+bool uses_eps(RowwiseOp op) {
+  return op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm;
+}
+
+bool shift_invariant(RowwiseOp op) {
+  return op == RowwiseOp::Logsumexp || op == RowwiseOp::LayerNorm;
+}
+
+bool scale_invariant(RowwiseOp op) {
+  return op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm;
+}
+
 bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n) {
+  if (op != RowwiseOp::SoftmaxBackward && op != RowwiseOp::LogSoftmaxBackward) return true;
   const bool softmax = op == RowwiseOp::SoftmaxBackward;
   for (std::int64_t j = 0; j < n; ++j) {
     const float v = in.at(0)[j];

@@ -1,6 +1,7 @@
 // The row-wise kind's declaration: its ops' names and arrays, and the registry's check of a
 // declaration (osvs/api/registry.h).
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "declaration.h"
@@ -11,13 +12,32 @@
 namespace osvs {
 
 const char* to_string(RowwiseOp op) {
-  return op == RowwiseOp::SoftmaxBackward ? "softmax_backward" : "log_softmax_backward";
+  switch (op) {
+    case RowwiseOp::SoftmaxBackward: return "softmax_backward";
+    case RowwiseOp::LogSoftmaxBackward: return "log_softmax_backward";
+    case RowwiseOp::Logsumexp: return "logsumexp";
+    case RowwiseOp::LayerNorm: return "layer_norm";
+    case RowwiseOp::RmsNorm: return "rms_norm";
+  }
+  return "?";
 }
 
 const RowwiseSignature& signature(RowwiseOp op) {
-  static const RowwiseSignature softmax{{"y", "dy"}, {"dx"}};
-  static const RowwiseSignature log_softmax{{"z", "dy"}, {"dx"}};
-  return op == RowwiseOp::SoftmaxBackward ? softmax : log_softmax;
+  constexpr Extent shared = Extent::Column;
+  static const RowwiseSignature softmax{{{"y"}, {"dy"}}, {{"dx"}}};
+  static const RowwiseSignature log_softmax{{{"z"}, {"dy"}}, {{"dx"}}};
+  static const RowwiseSignature logsumexp{{{"x"}}, {{"lse", Extent::Row}}};
+  static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}},
+                                           {{"y"}}};
+  static const RowwiseSignature rms_norm{{{"x"}, {"weight", shared}}, {{"y"}}};
+  switch (op) {
+    case RowwiseOp::SoftmaxBackward: return softmax;
+    case RowwiseOp::LogSoftmaxBackward: return log_softmax;
+    case RowwiseOp::Logsumexp: return logsumexp;
+    case RowwiseOp::LayerNorm: return layer_norm;
+    case RowwiseOp::RmsNorm: return rms_norm;
+  }
+  throw std::invalid_argument("row-wise op out of range");
 }
 
 std::string declaration_problem(const RowwiseKernel& k) {

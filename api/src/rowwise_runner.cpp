@@ -14,7 +14,7 @@ bool runnable(const RowwiseKernel& k, std::string* why_not) {
 }
 
 RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
-                                  const std::vector<std::int64_t>& pads) {
+                                  float eps, const std::vector<std::int64_t>& pads) {
   const RowwiseSignature& sig = signature(k.op());
   const std::size_t n_in = sig.inputs.size(), n_out = sig.outputs.size();
   if (inputs.size() != n_in)
@@ -24,6 +24,7 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
     throw std::invalid_argument("one row padding per array (" + std::to_string(n_in + n_out) +
                                 "), not " + std::to_string(pads.size()));
   RowwiseProblem p;
+  p.eps = eps;
   p.rows = static_cast<std::int64_t>(inputs[0].size());
   p.cols = p.rows == 0 ? 0 : static_cast<std::int64_t>(inputs[0][0].size());
   if (p.cols > k.traits().max_cols)
@@ -39,15 +40,20 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
 
   std::vector<std::vector<unsigned char>> images;
   for (std::size_t a = 0; a < n_in; ++a) {
-    if (static_cast<std::int64_t>(inputs[a].size()) != p.rows)
-      throw std::invalid_argument("input " + sig.inputs[a] + " has another number of rows");
+    const std::string& name = sig.inputs[a].name;
+    const bool shared = sig.inputs[a].extent == Extent::Column;
+    if (static_cast<std::int64_t>(inputs[a].size()) != (shared ? 1 : p.rows))
+      throw std::invalid_argument("input " + name + " has another number of rows" +
+                                  (shared ? " (one: it is every row's)" : ""));
+    if (shared && pad(a) > 0)
+      throw std::invalid_argument("input " + name + " is every row's (stride 0): no padding");
     const std::int64_t stride = p.cols + pad(a);
-    images.push_back(input_rows_image(sig.inputs[a], k.in_types()[a], inputs[a], p.cols, stride));
-    p.inputs.push_back({nullptr, k.in_types()[a], stride});
+    images.push_back(input_rows_image(name, k.in_types()[a], inputs[a], p.cols, stride));
+    p.inputs.push_back({nullptr, k.in_types()[a], shared ? 0 : stride});
   }
   const std::vector<std::vector<unsigned char>> inputs_before(images.begin(), images.end());
   for (std::size_t b = 0; b < n_out; ++b) {
-    const std::int64_t stride = p.cols + pad(n_in + b);
+    const std::int64_t stride = sig.outputs[b].width(p.cols) + pad(n_in + b);
     images.push_back(guarded_output(k.out_types()[b], static_cast<std::size_t>(p.rows * stride)));
     p.outputs.push_back({nullptr, k.out_types()[b], stride});
   }
@@ -67,22 +73,24 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
 
   for (std::size_t a = 0; a < n_in; ++a)
     if (images[a] != inputs_before[a])
-      throw KernelFailure(who + "modified its input " + sig.inputs[a]);
+      throw KernelFailure(who + "modified its input " + sig.inputs[a].name);
   RowwiseOutputs out;
   out.rows = p.rows;
   out.cols = p.cols;
   for (std::size_t b = 0; b < n_out; ++b) {
     const auto& image = images[n_in + b];
     const DType t = p.outputs[b].type;
-    check_guard_zones(who, sig.outputs[b].c_str(), t, image);
-    check_rows_written(who, sig.outputs[b], t, image.data() + kGuardBytes, p.rows, p.cols,
+    const std::int64_t width = sig.outputs[b].width(p.cols);
+    check_guard_zones(who, sig.outputs[b].name.c_str(), t, image);
+    check_rows_written(who, sig.outputs[b].name, t, image.data() + kGuardBytes, p.rows, width,
                        p.outputs[b].stride);
-    std::vector<float> values(static_cast<std::size_t>(p.rows * p.cols));
+    std::vector<float> values(static_cast<std::size_t>(p.rows * width));
     for (std::int64_t i = 0; i < p.rows; ++i)
       load_from(t,
                 image.data() + kGuardBytes +
                     static_cast<std::size_t>(i * p.outputs[b].stride) * size_of(t),
-                values.data() + i * p.cols, p.cols);
+                values.data() + i * width, width);
+    out.widths.push_back(width);
     out.out.push_back(std::move(values));
   }
   return out;

@@ -10,6 +10,9 @@ namespace osvs {
 std::string case_summary(const RowwiseCase& c) {
   std::ostringstream s;
   s << c.rows() << " row(s) of " << c.cols() << " elements";
+  if (c.eps != 0) s << ", eps " << hex(c.eps);
+  if (c.shift != 0) s << ", shifted by " << hex(c.shift);
+  if (c.scale_exponent != 0) s << ", scaled by 2^" << c.scale_exponent;
   if (!c.permutation.empty()) s << ", permuted";
   if (c.rows() > 1 && c.batch_position > 0) s << ", the row at " << c.batch_position;
   bool padded = false;
@@ -36,10 +39,10 @@ std::string kernel_summary(const RowwiseKernel& k) {
   std::ostringstream s;
   s << to_string(k.op()) << " (";
   for (std::size_t a = 0; a < sig.inputs.size(); ++a)
-    s << (a ? ", " : "") << sig.inputs[a] << " " << to_string(k.in_types()[a]);
+    s << (a ? ", " : "") << sig.inputs[a].name << " " << to_string(k.in_types()[a]);
   s << ") -> (";
   for (std::size_t b = 0; b < sig.outputs.size(); ++b)
-    s << (b ? ", " : "") << sig.outputs[b] << " " << to_string(k.out_types()[b]);
+    s << (b ? ", " : "") << sig.outputs[b].name << " " << to_string(k.out_types()[b]);
   s << ") on " << to_string(k.where()) << ", contract " << k.accuracy().describe();
   return s.str();
 }

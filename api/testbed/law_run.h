@@ -201,17 +201,23 @@ LawRun<typename K::Case> search_law(
     run.budget_spent = true;
     return true;
   };
-  // run.smallest is assigned in place, so `smallest` below always reads the current one.
-  reduce_case(*run.smallest, Reduction<Case>{[&](const Case& candidate) {
-                                               if (out_of_time()) return false;
-                                               const Verdict v = judge(candidate);
-                                               if (!v.fails()) return false;
-                                               run.smallest = candidate;
-                                               run.smallest_verdict = v;
-                                               ++run.shrink_steps;
-                                               return true;
-                                             },
-                                             out_of_time});
+  // run.smallest is assigned in place, so `smallest` below always reads the current one. The
+  // reductions run again while a pass made the case smaller: a dimension that had to stay may
+  // go once another one shrank (a head_dim component once a key is gone).
+  const Reduction<Case> reduction{[&](const Case& candidate) {
+                                    if (out_of_time()) return false;
+                                    const Verdict v = judge(candidate);
+                                    if (!v.fails()) return false;
+                                    run.smallest = candidate;
+                                    run.smallest_verdict = v;
+                                    ++run.shrink_steps;
+                                    return true;
+                                  },
+                                  out_of_time};
+  for (int before = -1; run.shrink_steps != before && !out_of_time();) {
+    before = run.shrink_steps;
+    reduce_case(*run.smallest, reduction);
+  }
   return run;
 }
 

@@ -2,9 +2,12 @@
 // what the forward gives (softmax probabilities y, log-softmax outputs z, of random logits,
 // rounded to the input type) and whose dy has small integers, mixed magnitudes or a common
 // offset (dy_j = c + small: dy_i - sum_j y_j dy_j then cancels, where a contract in ulps of dx
-// alone would be wrong); row 0 masked for empty_rows, holding NaN or infinities for
-// special_values; paddings, a batch position and a permutation for the invariances. And the
-// reductions of a failing case: fewer rows, fewer columns, simpler dy values.
+// alone would be wrong); logsumexp's x of logits with a common offset (up to 2^20) and masked
+// (-inf) elements; the norms' x with a common offset (the mean up to 2^20 times the spread: a
+// one-pass variance cancels there), weights near 1, small biases and eps of 1e-5, 1e-6 or 0;
+// row 0 masked for empty_rows, holding NaN or infinities for special_values; paddings, a batch
+// position, a permutation, a shift and a scale for the invariances. And the reductions of a
+// failing case: fewer rows, fewer columns, simpler values, eps 0.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -76,8 +79,70 @@ float special_value(RowwiseOp op, std::size_t a) {
   return which == 0 ? inf : which == 1 ? -inf : nan;
 }
 
+/// n logits of a logsumexp: logits() with a common offset (none, or up to 2^20 either way) and,
+/// in one row of four, masked (-inf) elements.
+std::vector<float> logsumexp_input(std::int64_t n, DType t) {
+  const double offset = *rc::gen::inRange(0, 2) == 0
+                            ? 0.0
+                            : std::ldexp(*rc::gen::inRange(-255, 256), *rc::gen::inRange(0, 13));
+  const bool masked = *rc::gen::inRange(0, 4) == 0;
+  std::vector<float> x;
+  for (double v : logits(n))
+    x.push_back(masked && *rc::gen::inRange(0, 4) == 0
+                    ? -std::numeric_limits<float>::infinity()
+                    : round_to(t, static_cast<float>(offset + v)));
+  return x;
+}
+
+/// n values of a norm's x: a common offset (none, or up to 2^20 times the spread) plus a spread
+/// of small integers or mixed magnitudes.
+std::vector<float> norm_input(std::int64_t n, DType t) {
+  const int spread = *rc::gen::inRange(-6, 7);
+  const double offset = *rc::gen::inRange(0, 3) == 0
+                            ? std::ldexp(*rc::gen::inRange(-255, 256), spread + *rc::gen::inRange(0, 13))
+                            : 0.0;
+  std::vector<float> x;
+  for (double v : logits(n)) x.push_back(round_to(t, static_cast<float>(offset + std::ldexp(v, spread))));
+  return x;
+}
+
+/// n affine parameters: weights near 1 (1 + k 2^-10, |k| < 2^9), or biases (k 2^-10).
+std::vector<float> affine(std::int64_t n, DType t, bool weight) {
+  std::vector<float> p;
+  for (std::int64_t j = 0; j < n; ++j)
+    p.push_back(round_to(t, static_cast<float>((weight ? 1.0 : 0.0) +
+                                               std::ldexp(*rc::gen::inRange(-511, 512), -10))));
+  return p;
+}
+
+/// A special value of input a of op (special_value() for the backward ops): x any of NaN and
+/// +-inf, a weight or bias NaN (an infinite weight meets a zero deviation in 0 inf, where the
+/// kernel's rounded deviation decides the class).
+float special_value_of(RowwiseOp op, std::size_t a) {
+  if (op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward)
+    return special_value(op, a);
+  if (a > 0) return std::numeric_limits<float>::quiet_NaN();
+  return special_value(RowwiseOp::SoftmaxBackward, 1);  // NaN, +inf or -inf
+}
+
+/// A shift c with x_j + c exact in t for every x_j of the row (none if the draw has none).
+float exact_shift(const std::vector<float>& x, DType t) {
+  for (int e = *rc::gen::inRange(-2, 10); e >= -6; --e) {
+    const double c = std::ldexp(*rc::gen::inRange(1, 128), e);
+    bool exact = true;
+    for (float v : x) {
+      const double sum = static_cast<double>(v) + c;
+      exact = exact && (!std::isfinite(v) || (round_to(t, static_cast<float>(sum)) == sum &&
+                                              static_cast<float>(sum) - c == v));
+    }
+    if (exact) return static_cast<float>(c);
+  }
+  return 0;
+}
+
 RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   const RowwiseOp op = k.op();
+  const RowwiseSignature& sig = signature(op);
   const std::int64_t cap = std::min<std::int64_t>(k.traits().max_cols, 600);
   const std::int64_t n =
       std::min(cap, static_cast<std::int64_t>(*rc::gen::weightedOneOf<int>(
@@ -85,26 +150,48 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   const int min_rows = law == "batch_invariance" ? 2 : 1;
   const int rows = *rc::gen::inRange(min_rows, 5);
   RowwiseCase c;
-  c.inputs.resize(2);
+  c.inputs.resize(sig.inputs.size());
+  const std::vector<DType>& t = k.in_types();
   for (int r = 0; r < rows; ++r) {
-    c.inputs[0].push_back(forward_output(op, logits(n), k.in_types()[0]));
-    c.inputs[1].push_back(upstream(n, k.in_types()[1]));
+    switch (op) {
+      case RowwiseOp::SoftmaxBackward:
+      case RowwiseOp::LogSoftmaxBackward:
+        c.inputs[0].push_back(forward_output(op, logits(n), t[0]));
+        c.inputs[1].push_back(upstream(n, t[1]));
+        break;
+      case RowwiseOp::Logsumexp: c.inputs[0].push_back(logsumexp_input(n, t[0])); break;
+      case RowwiseOp::LayerNorm:
+      case RowwiseOp::RmsNorm: c.inputs[0].push_back(norm_input(n, t[0])); break;
+    }
   }
-  if (law == "empty_rows")
+  for (std::size_t a = 1; a < sig.inputs.size(); ++a)
+    if (sig.inputs[a].extent == Extent::Column)
+      c.inputs[a].push_back(affine(n, t[a], sig.inputs[a].name == "weight"));
+  if (uses_eps(op))
+    c.eps = *rc::gen::element(1e-5f, 1e-5f, 1e-6f, 0.0f);
+  if (law == "empty_rows" && has_empty_rows(op))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(op));
   if (law == "special_values") {
     const auto count = *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(n, 3) + 1);
     for (std::int64_t i = 0; i < count; ++i) {
-      const auto a = static_cast<std::size_t>(*rc::gen::inRange(0, 2));
+      const auto a = static_cast<std::size_t>(
+          *rc::gen::inRange<std::size_t>(0, sig.inputs.size()));
       const auto j = static_cast<std::size_t>(*rc::gen::inRange<std::int64_t>(0, n));
-      c.inputs[a][0][j] = special_value(op, a);
+      c.inputs[a][0][j] = special_value_of(op, a);
     }
   }
   if (law == "batch_invariance") c.batch_position = *rc::gen::inRange(0, rows);
   if (law == "strided") {
-    c.pads =
-        *rc::gen::container<std::vector<std::int64_t>>(3, rc::gen::inRange<std::int64_t>(0, 4));
-    c.pads[static_cast<std::size_t>(*rc::gen::inRange(0, 3))] = *rc::gen::inRange(1, 4);
+    const std::size_t arrays = sig.inputs.size() + sig.outputs.size();
+    c.pads = *rc::gen::container<std::vector<std::int64_t>>(arrays,
+                                                            rc::gen::inRange<std::int64_t>(0, 4));
+    std::vector<std::size_t> paddable;
+    for (std::size_t a = 0; a < arrays; ++a)
+      if (a >= sig.inputs.size() || sig.inputs[a].extent != Extent::Column)
+        paddable.push_back(a);
+      else
+        c.pads[a] = 0;
+    c.pads[*rc::gen::elementOf(paddable)] = *rc::gen::inRange(1, 4);
   }
   if (law == "permutation") {
     c.permutation.resize(static_cast<std::size_t>(n));
@@ -112,6 +199,11 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
     for (std::size_t i = c.permutation.size(); i > 1; --i)
       std::swap(c.permutation[i - 1],
                 c.permutation[static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, i))]);
+  }
+  if (law == "shift_invariance") c.shift = exact_shift(c.inputs[0][0], t[0]);
+  if (law == "scale_invariance") {
+    c.eps = 0;
+    c.scale_exponent = *rc::gen::element(-8, -3, -1, 1, 2, 7);
   }
   return c;
 }
@@ -124,10 +216,11 @@ RowwiseCase without_columns(const RowwiseCase& c, std::size_t first, std::size_t
   return out;
 }
 
-/// c without row r (r >= 1: the subject row 0 stays).
+/// c without row r (r >= 1: the subject row 0 stays) of every array that has rows.
 RowwiseCase without_row(const RowwiseCase& c, std::size_t r) {
   RowwiseCase out = c;
-  for (Rows& a : out.inputs) a.erase(a.begin() + static_cast<std::ptrdiff_t>(r));
+  for (Rows& a : out.inputs)
+    if (a.size() > r) a.erase(a.begin() + static_cast<std::ptrdiff_t>(r));
   out.batch_position = std::min(out.batch_position, out.rows() - 1);
   return out;
 }
@@ -154,16 +247,24 @@ void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
       if (static_cast<std::size_t>(smallest.cols()) <= chunk ||
           !r.accept(without_columns(smallest, first, chunk)))
         first += chunk;
-  // Simpler upstream gradients: 0, 1, the value truncated.
-  for (std::size_t j = 0; j < static_cast<std::size_t>(smallest.cols()) && !r.out_of_time(); ++j)
-    for (std::size_t row = 0; row < static_cast<std::size_t>(smallest.rows()); ++row)
-      for (float simpler : {0.0f, 1.0f, std::trunc(smallest.inputs[1][row][j])}) {
-        const float now = smallest.inputs[1][row][j];
-        if (simpler == now || std::isnan(now) || std::isinf(now)) continue;
-        RowwiseCase candidate = smallest;
-        candidate.inputs[1][row][j] = simpler;
-        if (r.accept(candidate)) break;
-      }
+  // Simpler values of every input: 0, 1, the value truncated (a backward's y or z taken out of
+  // the forward's range leaves its row unjudged, so such a candidate is not kept); then no eps.
+  for (std::size_t a = 0; a < smallest.inputs.size(); ++a)
+    for (std::size_t row = 0; row < smallest.inputs[a].size() && !r.out_of_time(); ++row)
+      for (std::size_t j = 0; j < static_cast<std::size_t>(smallest.cols()) && !r.out_of_time();
+           ++j)
+        for (float simpler : {0.0f, 1.0f, std::trunc(smallest.inputs[a][row][j])}) {
+          const float now = smallest.inputs[a][row][j];
+          if (simpler == now || std::isnan(now) || std::isinf(now)) continue;
+          RowwiseCase candidate = smallest;
+          candidate.inputs[a][row][j] = simpler;
+          if (r.accept(candidate)) break;
+        }
+  if (smallest.eps != 0 && !r.out_of_time()) {
+    RowwiseCase candidate = smallest;
+    candidate.eps = 0;
+    r.accept(candidate);
+  }
 }
 
 }  // namespace osvs::testbed

@@ -1,8 +1,10 @@
-// The softmax backward mutants (mutation/include/osvs/mutation/softmax_backward_mutant_policies.h)
-// under the row-wise laws, each declared as its original (osvs.softmax_backward or
-// osvs.log_softmax_backward, f32) is: the law named below must kill each mutant (run on its
-// own: another law may kill it too, as accuracy kills most), its counterexample shrunk to one
-// row of at most three elements. The shrunk cases are saved
+// The row-wise mutants under the row-wise laws: the softmax backward ones
+// (mutation/include/osvs/mutation/softmax_backward_mutant_policies.h) and the row reduction ones
+// (row_reduction_mutant_policies.h), each declared as its original (osvs.softmax_backward,
+// osvs.log_softmax_backward, osvs.logsumexp_row, osvs.layer_norm, osvs.rms_norm, f32) is: the law
+// named below must kill each mutant (run on its own: another law may kill it too, as accuracy
+// kills most), its counterexample shrunk to one row of at most three elements. The shrunk cases
+// are saved
 // (OSVS_REGRESSION_DIR); the committed ones (reports/regressions/rowwise/) are replayed and must
 // still fail.
 #include <gtest/gtest.h>
@@ -12,9 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "builtin_row_reductions.h"
 #include "builtin_softmax_backward.h"
 #include "law_run.h"
 #include "osvs/api/regression.h"
+#include "osvs/mutation/row_reduction_mutant_policies.h"
 #include "osvs/mutation/softmax_backward_mutant_policies.h"
 #include "osvs/testing/source_file.h"
 #include "testbed_settings.h"
@@ -35,6 +39,8 @@ struct BackwardMutant {
 
 template <class Policy>
 constexpr auto kDeclare = &builtin::reference_backward<Policy>;
+template <class Policy>
+constexpr auto kDeclareReduction = &builtin::reference_row_kernel<Policy>;
 
 const std::vector<BackwardMutant>& mutants() {
   using namespace mutation;
@@ -53,12 +59,27 @@ const std::vector<BackwardMutant>& mutants() {
        "empty_rows", kDeclare<RowTermRenormalised>, RowwiseOp::SoftmaxBackward},
       {"row_term_skips_nan", "NaN terms skipped in the row term", "special_values",
        kDeclare<RowTermSkipsNan>, RowwiseOp::SoftmaxBackward},
+      {"lse_without_max", "logsumexp without the max subtracted: exp(x) overflows", "accuracy",
+       kDeclareReduction<LseWithoutMax>, RowwiseOp::Logsumexp},
+      {"lse_empty_row_nan", "logsumexp of a row of -inf as -inf - (-inf): NaN", "empty_rows",
+       kDeclareReduction<LseEmptyRowNan>, RowwiseOp::Logsumexp},
+      {"one_pass_variance", "LayerNorm's variance as E[x^2] - mu^2 in binary32", "accuracy",
+       kDeclareReduction<OnePassVariance>, RowwiseOp::LayerNorm},
+      {"unbiased_variance", "LayerNorm's variance divided by n - 1", "accuracy",
+       kDeclareReduction<UnbiasedVariance>, RowwiseOp::LayerNorm},
+      {"eps_outside_sqrt", "RMSNorm's eps added after the square root", "accuracy",
+       kDeclareReduction<EpsOutsideSqrt>, RowwiseOp::RmsNorm},
+      {"statistics_in_float", "LayerNorm's mean and variance in binary32", "accuracy",
+       kDeclareReduction<StatisticsInFloat>, RowwiseOp::LayerNorm},
   };
   return all;
 }
 
 RowwiseKernel declared(const BackwardMutant& m) {
-  return m.declare(std::string("osvs.backward_mutant.") + m.name, m.op, DType::F32)
+  const bool backward = m.op == RowwiseOp::SoftmaxBackward || m.op == RowwiseOp::LogSoftmaxBackward;
+  return m.declare(std::string(backward ? "osvs.backward_mutant." : "osvs.row_reduction_mutant.") +
+                       m.name,
+                   m.op, DType::F32)
       .description(m.bug);
 }
 
@@ -80,7 +101,7 @@ TEST_P(BackwardMutantTest, IsKilledWithASmallCounterexample) {
   EXPECT_EQ(c.rows(), 1) << RowwiseKind::summary(c);
   EXPECT_LE(c.cols(), kMaxShrunkColumns) << RowwiseKind::summary(c);
   Regression<RowwiseKind> r =
-      testbed::regression_of<RowwiseKind>(k, law, run, "softmax backward mutant gate, host");
+      testbed::regression_of<RowwiseKind>(k, law, run, "row-wise mutant gate, host");
   r.expect_holds = false;
   r.note = std::string("mutant: ") + m.bug;
   std::cout << "[ osvs     ] saved " << write_regression(r, testbed::regression_root()) << "\n";
@@ -104,7 +125,7 @@ TEST(BackwardMutants, CommittedCounterexamplesStillFail) {
     replayed += mine;
   }
   std::cout << "[ osvs     ] " << replayed
-            << " committed softmax backward mutant counterexamples\n";
+            << " committed row-wise mutant counterexamples\n";
 }
 
 }  // namespace

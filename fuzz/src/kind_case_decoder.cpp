@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "osvs/api/rowwise_ops.h"
 #include "osvs/fuzz/float_decoder.h"
 #include "osvs/kernels/merge_trees.h"
 
@@ -196,14 +197,17 @@ namespace osvs::fuzz {
 
 RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw& law) {
   RowwiseCase c;
+  const RowwiseSignature& sig = signature(k.op());
   const std::size_t rows = 1 + in.below(3), n = 1 + in.below(64);
   c.inputs.resize(k.in_types().size());
-  for (std::size_t a = 0; a < c.inputs.size(); ++a)
-    for (std::size_t r = 0; r < rows; ++r)
+  for (std::size_t a = 0; a < c.inputs.size(); ++a) {
+    const bool shared = sig.inputs[a].extent == Extent::Column;
+    for (std::size_t r = 0; r < (shared ? 1 : rows); ++r)
       c.inputs[a].push_back(decode_floats(in, n, k.in_types()[a]));
-  if (law.name == "empty_rows")
-    std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(),
-              k.op() == RowwiseOp::SoftmaxBackward ? 0.0f : -INFINITY);
+  }
+  if (uses_eps(k.op())) c.eps = in.below(2) == 0 ? 0.0f : 1e-5f;
+  if (law.name == "empty_rows" && has_empty_rows(k.op()))
+    std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(k.op()));
   if (law.name == "permutation") {
     c.permutation.resize(n);
     std::iota(c.permutation.begin(), c.permutation.end(), 0);
@@ -214,7 +218,14 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
   if (law.name == "batch_invariance") c.batch_position = in.below(static_cast<std::uint32_t>(rows));
   if (law.name == "strided")
     for (std::size_t a = 0; a < c.inputs.size() + k.out_types().size(); ++a)
-      c.pads.push_back(1 + in.below(3));
+      c.pads.push_back(a < c.inputs.size() && sig.inputs[a].extent == Extent::Column
+                           ? 0
+                           : 1 + in.below(3));
+  if (law.name == "shift_invariance") c.shift = static_cast<float>(1 + in.below(64));
+  if (law.name == "scale_invariance") {
+    c.eps = 0;
+    c.scale_exponent = static_cast<int>(in.below(9)) - 4;
+  }
   return c;
 }
 

@@ -1,5 +1,5 @@
 """osvs from Python: softmax, log-softmax, attention-merge and attention kernels, state
-reductions and softmax / log-softmax backward under osvs's laws.
+reductions, softmax / log-softmax backward, logsumexp, LayerNorm and RMSNorm under osvs's laws.
 
     import numpy as np, osvs
 
@@ -15,20 +15,23 @@ C++ core's (osvs._core); see python/README.md.
 
 from ._attention import AttentionKernel, AttentionProblem
 from ._check import (attention_laws, check, check_attention, check_log_softmax,
-                     check_log_softmax_backward, check_merge, check_reduction, check_softmax,
-                     check_softmax_backward, merge_laws, read_regression, reduction_laws,
-                     replay, row_laws, rowwise_laws)
+                     check_layer_norm, check_log_softmax_backward, check_logsumexp,
+                     check_merge, check_reduction, check_rms_norm, check_row_reduction,
+                     check_softmax, check_softmax_backward, merge_laws, read_regression,
+                     reduction_laws, replay, row_laws, rowwise_laws)
 from ._declare import MergeKernel, SoftmaxKernel, derived
 from ._exact import ExactAttention, exact_attention
 from ._reduction import Reduction
-from ._rowwise import REFERENCE_BACKWARD_BOUND, SoftmaxBackwardKernel
+from ._rowwise import (REFERENCE_BACKWARD_BOUND, RowReductionKernel, RowwiseKernel,
+                       SoftmaxBackwardKernel)
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import DEFAULT_SEED, Settings, defaults, set_defaults
 
 __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_attention",
            "check_reduction", "reduction_laws", "Reduction", "check_softmax_backward",
            "check_log_softmax_backward", "rowwise_laws", "SoftmaxBackwardKernel",
-           "REFERENCE_BACKWARD_BOUND",
+           "REFERENCE_BACKWARD_BOUND", "check_row_reduction", "check_logsumexp",
+           "check_layer_norm", "check_rms_norm", "RowReductionKernel", "RowwiseKernel",
            "replay", "read_regression", "row_laws", "merge_laws", "attention_laws",
            "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",
            "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",

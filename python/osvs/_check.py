@@ -17,7 +17,7 @@ from . import _core
 from ._attention import AttentionKernel
 from ._declare import MergeKernel, SoftmaxKernel
 from ._reduction import Reduction
-from ._rowwise import SoftmaxBackwardKernel
+from ._rowwise import RowReductionKernel, RowwiseKernel, SoftmaxBackwardKernel
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import resolve
 
@@ -37,7 +37,7 @@ def merge_laws() -> List[str]:
 
 #: The declaration classes by the core's kind of kernel.
 _DECLARATIONS = {"row": SoftmaxKernel, "merge": MergeKernel, "attention": AttentionKernel,
-                 "reduction": Reduction, "rowwise": SoftmaxBackwardKernel}
+                 "reduction": Reduction, "rowwise": RowwiseKernel}
 
 
 def attention_laws() -> List[str]:
@@ -190,6 +190,39 @@ def check_log_softmax_backward(fn: Callable[[Any, Any], Any], *, name: str,
                                **kwargs) -> CheckResult:
     """check_softmax_backward with ``log=True``."""
     return check_softmax_backward(fn, name=name, log=True, **kwargs)
+
+
+def check_row_reduction(fn: Callable[..., Any], *, op: str, name: str, laws=None,
+                        replay_dir=None, raise_on_failure: bool = True,
+                        **declaration_and_settings) -> CheckResult:
+    """Every row-wise law on a row reduction: ``op`` ``logsumexp`` (``fn(x) -> lse``),
+    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``) or ``rms_norm``
+    (``fn(x, weight, eps) -> y``).
+
+    The declaration's keywords are RowReductionKernel's: ``dtype``, ``out_dtype``, ``accuracy``
+    (None or (ulps, cond_rel, cond_rel_per_element)), ``bound_derivation``, ``max_cols``,
+    ``strided``, ``deterministic``, ``batch_invariant``, ``order_independent``,
+    ``scale_invariant``, ``skip``, ``known_defect``, ``description``, ``to_input``.
+    """
+    settings, declaration = _split(dict(declaration_and_settings))
+    kernel = RowReductionKernel(fn, name=name, op=op, **declaration)
+    return check(kernel, laws=laws, replay_dir=replay_dir, raise_on_failure=raise_on_failure,
+                 **settings)
+
+
+def check_logsumexp(fn: Callable[[Any], Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="logsumexp"``: ``fn(x) -> lse`` of shape (rows,)."""
+    return check_row_reduction(fn, op="logsumexp", name=name, **kwargs)
+
+
+def check_layer_norm(fn: Callable[..., Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="layer_norm"``: ``fn(x, weight, bias, eps) -> y``."""
+    return check_row_reduction(fn, op="layer_norm", name=name, **kwargs)
+
+
+def check_rms_norm(fn: Callable[..., Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="rms_norm"``: ``fn(x, weight, eps) -> y``."""
+    return check_row_reduction(fn, op="rms_norm", name=name, **kwargs)
 
 
 def read_regression(path: Union[str, os.PathLike]) -> dict:

@@ -1,5 +1,5 @@
 """Row-wise kernels: softmax and log-softmax backward, as torch's _softmax_backward_data and
-_log_softmax_backward_data compute them.
+_log_softmax_backward_data compute them, and the row reductions logsumexp, LayerNorm and RMSNorm.
 
     def softmax_backward(y, dy):                     # NumPy arrays (rows, cols)
         s = (y.astype(np.float64) * dy).sum(axis=1, keepdims=True)
@@ -8,7 +8,10 @@ _log_softmax_backward_data compute them.
     osvs.check_softmax_backward(softmax_backward, name="my.softmax_backward",
                                 accuracy=osvs.REFERENCE_BACKWARD_BOUND)
 
-The laws (osvs.rowwise_laws()), the oracle (the exact dx of the inputs as given, correctly
+    osvs.check_layer_norm(lambda x, w, b, eps: my_layer_norm(x, w, b, eps),
+                          name="my.layer_norm", accuracy=(2, 0, 2.0 ** -24))
+
+The laws (osvs.rowwise_laws()), the oracle (the exact outputs of the inputs as given, correctly
 rounded to the output type) and the contract's form are the C++ core's: docs/semantics.md §11.
 """
 
@@ -27,22 +30,23 @@ from ._arrays import ELEMENT_TYPES, on_host
 #: cond_i.
 REFERENCE_BACKWARD_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -51, 2.0 ** -52)
 
+#: The row reductions' inputs, in the order a kernel takes them (then eps, for the norms).
+ROW_REDUCTION_INPUTS = {"logsumexp": ("x",), "layer_norm": ("x", "weight", "bias"),
+                        "rms_norm": ("x", "weight")}
+
 
 @dataclasses.dataclass
-class SoftmaxBackwardKernel:
-    """A softmax backward ``fn(y, dy) -> dx`` (``log=True``: log-softmax backward,
-    ``fn(z, dy) -> dx`` with z the log-softmax output), row by row.
+class RowwiseKernel:
+    """What every row-wise kernel declares (SoftmaxBackwardKernel, RowReductionKernel).
 
-    ``fn`` gets two NumPy arrays of shape (rows, cols) of ``dtype`` (strided views where rows
-    are padded; bfloat16 as uint16 bits), or what ``to_input`` makes of each (a torch tensor on
-    the GPU), and returns dx of shape (rows, cols) and type ``out_dtype`` (default ``dtype``).
-    ``accuracy``: None (no contract: accuracy is not judged) or (ulps, cond_rel,
-    cond_rel_per_element).
+    ``fn`` gets NumPy arrays of ``dtype`` (strided views where rows are padded; bfloat16 as
+    uint16 bits), or what ``to_input`` makes of each (a torch tensor on the GPU), and returns
+    the output of type ``out_dtype`` (default ``dtype``). ``accuracy``: None (no contract:
+    accuracy is not judged) or (ulps, cond_rel, cond_rel_per_element).
     """
 
-    fn: Callable[[Any, Any], Any]
+    fn: Callable[..., Any]
     name: str
-    log: bool = False
     dtype: str = "float32"
     out_dtype: Optional[str] = None
     accuracy: Optional[Tuple[float, float, float]] = None
@@ -52,6 +56,7 @@ class SoftmaxBackwardKernel:
     deterministic: bool = True
     batch_invariant: bool = True
     order_independent: bool = False
+    scale_invariant: bool = True
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     description: str = ""
@@ -68,19 +73,71 @@ class SoftmaxBackwardKernel:
     def output_dtype(self) -> str:
         return self.out_dtype or self.dtype
 
+    def op_name(self) -> str:
+        raise NotImplementedError
+
+    def input_count(self) -> int:
+        raise NotImplementedError
+
     def declaration(self) -> dict:
         code = ELEMENT_TYPES[self.dtype][0]
-        return {"name": self.name,
-                "op": "log_softmax_backward" if self.log else "softmax_backward",
-                "in_types": [code, code], "out_types": [ELEMENT_TYPES[self.output_dtype][0]],
+        return {"name": self.name, "op": self.op_name(),
+                "in_types": [code] * self.input_count(),
+                "out_types": [ELEMENT_TYPES[self.output_dtype][0]],
                 "accuracy": None if self.accuracy is None else [float(a) for a in self.accuracy],
                 "bound_derivation": self.bound_derivation, "max_cols": int(self.max_cols),
                 "strided": self.strided, "deterministic": self.deterministic,
                 "batch_invariant": self.batch_invariant,
-                "order_independent": self.order_independent, "skip": dict(self.skip),
+                "order_independent": self.order_independent,
+                "scale_invariant": self.scale_invariant, "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect), "description": self.description}
 
-    def call(self, inputs) -> np.ndarray:
-        """One launch as the core makes it: the inputs in, dx on the host out."""
-        args = [self.to_input(a) if self.to_input else a for a in inputs]
-        return on_host(self.fn(*args), "the kernel's dx", self.output_dtype)
+    def arguments(self, inputs, eps: float) -> list:
+        return [self.to_input(a) if self.to_input else a for a in inputs]
+
+    def call(self, inputs, eps: float) -> np.ndarray:
+        """One launch as the core makes it: the inputs (and eps) in, the output on the host."""
+        return on_host(self.fn(*self.arguments(inputs, eps)), "the kernel's result",
+                       self.output_dtype)
+
+
+@dataclasses.dataclass
+class SoftmaxBackwardKernel(RowwiseKernel):
+    """A softmax backward ``fn(y, dy) -> dx`` (``log=True``: log-softmax backward,
+    ``fn(z, dy) -> dx`` with z the log-softmax output), row by row: two arrays of shape
+    (rows, cols) in, dx of shape (rows, cols) out.
+    """
+
+    log: bool = False
+
+    def op_name(self) -> str:
+        return "log_softmax_backward" if self.log else "softmax_backward"
+
+    def input_count(self) -> int:
+        return 2
+
+
+@dataclasses.dataclass
+class RowReductionKernel(RowwiseKernel):
+    """A row reduction, ``op`` one of ``logsumexp`` (``fn(x) -> lse``, shape (rows,)),
+    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``) and ``rms_norm``
+    (``fn(x, weight, eps) -> y``, shape (rows, cols)); x of shape (rows, cols), weight and bias
+    of shape (cols,), eps a Python float (exactly the binary32 value the oracle uses).
+    """
+
+    op: str = "logsumexp"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.op not in ROW_REDUCTION_INPUTS:
+            raise ValueError(f"op {self.op!r}: one of {', '.join(ROW_REDUCTION_INPUTS)}")
+
+    def op_name(self) -> str:
+        return self.op
+
+    def input_count(self) -> int:
+        return len(ROW_REDUCTION_INPUTS[self.op])
+
+    def arguments(self, inputs, eps: float) -> list:
+        args = super().arguments(inputs, eps)
+        return args if self.op == "logsumexp" else args + [float(eps)]

@@ -142,9 +142,12 @@ nb::dict case_dict(const RowwiseCase& c) {
     inputs.append(rows);
   }
   d["inputs"] = inputs;
+  d["eps"] = c.eps;
   d["permutation"] = c.permutation;
   d["batch_position"] = c.batch_position;
   d["pads"] = c.pads;
+  d["shift"] = c.shift;
+  d["scale_exponent"] = c.scale_exponent;
   d["summary"] = RowwiseKind::summary(c);
   std::ostringstream text;
   showValue(c, text);

@@ -32,26 +32,39 @@ std::vector<DType> types_of(const nb::dict& d, const char* key) {
 }
 
 RowwiseOp op_of(const std::string& name) {
-  for (RowwiseOp op : {RowwiseOp::SoftmaxBackward, RowwiseOp::LogSoftmaxBackward})
+  std::string names;
+  for (RowwiseOp op : kRowwiseOps) {
     if (name == to_string(op)) return op;
-  throw std::invalid_argument("op '" + name + "': softmax_backward or log_softmax_backward");
+    names += std::string(names.empty() ? "" : ", ") + to_string(op);
+  }
+  throw std::invalid_argument("op '" + name + "': " + names);
 }
 
-/// The launch's inputs handed to Python and its output copied back; a kernel that writes into an
-/// array it was given has modified its input.
+/// The layout of array `a` of a launch: rows x cols at its stride, a shared (Column) array's
+/// cols elements, a Row array's one element a row (a 1-D array of rows elements).
+Layout layout_of(const RowwiseArray& a, const RowwiseProblem& p, std::int64_t stride) {
+  if (a.extent == Extent::Column) return Layout{{p.cols}, {1}};
+  if (a.extent == Extent::Row) return Layout{{p.rows}, {stride}};
+  return row_layout(p.rows, p.cols, stride);
+}
+
+/// The launch's inputs handed to Python with its eps, call(inputs, eps), and its output copied
+/// back; a kernel that writes into an array it was given has modified its input.
 void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
+    const RowwiseSignature& sig = signature(op);
     nb::list inputs;
-    for (const RowArrayIn& a : p.inputs)
-      inputs.append(rows_array(a.ptr, a.type, p.rows, p.cols, a.stride));
-    const nb::object out = call(inputs);
     for (std::size_t a = 0; a < p.inputs.size(); ++a)
-      if (!rows_unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type, p.rows, p.cols,
-                          p.inputs[a].stride))
-        throw std::runtime_error("the kernel modified its input " + signature(op).inputs.at(a));
-    const RowArrayOut& dx = p.outputs.at(0);
-    copy_rows_out(out, dx.ptr, dx.type, p.rows, p.cols, dx.stride, "the kernel's result");
+      inputs.append(strided_array(p.inputs[a].ptr, p.inputs[a].type,
+                                  layout_of(sig.inputs[a], p, p.inputs[a].stride)));
+    const nb::object out = call(inputs, p.eps);
+    for (std::size_t a = 0; a < p.inputs.size(); ++a)
+      if (!unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type,
+                     layout_of(sig.inputs[a], p, p.inputs[a].stride)))
+        throw std::runtime_error("the kernel modified its input " + sig.inputs.at(a).name);
+    const RowArrayOut& o = p.outputs.at(0);
+    copy_out(out, o.ptr, o.type, layout_of(sig.outputs.at(0), p, o.stride), "the kernel's result");
   });
 }
 
@@ -68,6 +81,7 @@ RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
       .deterministic(get_or<bool>(d, "deterministic", true))
       .batch_invariant(get_or<bool>(d, "batch_invariant", true))
       .order_independent(get_or<bool>(d, "order_independent", false))
+      .scale_invariant(get_or<bool>(d, "scale_invariant", true))
       .description(get_or<std::string>(d, "description", ""));
   if (d.contains("accuracy") && !d["accuracy"].is_none()) {
     const auto terms = nb::cast<std::vector<double>>(d["accuracy"]);

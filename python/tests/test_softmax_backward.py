@@ -34,9 +34,11 @@ def test_a_float64_numpy_backward_passes_every_law(log):
     fn = log_softmax_backward_f64 if log else softmax_backward_f64
     result = osvs.check_softmax_backward(fn, name=f"py.backward_f64.{int(log)}", log=log,
                                          accuracy=osvs.REFERENCE_BACKWARD_BOUND)
+    # The invariances under a shift or a scale of x are the row reductions' (skipped here).
+    reductions_only = ("shift_invariance", "scale_invariance")
     assert [(r.law, r.status) for r in result.laws] == [
-        (law, "passed") for law in osvs.rowwise_laws()]
-    assert all(r.judged > 0 for r in result.laws)
+        (law, "skipped" if law in reductions_only else "passed") for law in osvs.rowwise_laws()]
+    assert all(r.judged > 0 for r in result.laws if r.law not in reductions_only)
     # The invariances: determinism and strided layouts bit for bit, batch and permutation
     # (not declared bitwise) within the contract.
     asks = {r.law: r.asks for r in result.laws}

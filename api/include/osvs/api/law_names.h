@@ -29,8 +29,8 @@ inline constexpr std::string_view kReductionLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "cpu_model"};
 
 inline constexpr std::string_view kRowwiseLawNames[] = {
-    "accuracy",         "empty_rows", "special_values", "determinism",
-    "batch_invariance", "strided",    "permutation"};
+    "accuracy", "empty_rows",  "special_values",   "determinism",     "batch_invariance",
+    "strided",  "permutation", "shift_invariance", "scale_invariance"};
 
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>

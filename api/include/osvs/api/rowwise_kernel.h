@@ -1,10 +1,13 @@
 // RowwiseKernel: a black-box row kernel over several arrays under test. Each row i of an M x N
-// launch reads element j of every input array and writes element j of every output array; each
-// array has its element type (f32, bf16, f16) and its row stride. The op says what the outputs
-// are (rowwise_ops.h): today softmax backward dx = y (dy - sum_j y_j dy_j) from (y, dy) and
-// log-softmax backward dx = dy - exp(z) sum_j dy_j from (z, dy), torch's
-// _softmax_backward_data / _log_softmax_backward_data. Row ops of the same shape (logsumexp,
-// LayerNorm, cross-entropy) are ops of this kind too.
+// launch reads row i of every input array and writes row i of every output array; each array
+// has its element type (f32, bf16, f16), its extent (N elements a row, one a row, or N shared by
+// every row) and its row stride. The op says what the outputs are (rowwise_ops.h):
+//   softmax_backward      (y, dy) -> dx = y (dy - sum_j y_j dy_j)   torch's _softmax_backward_data
+//   log_softmax_backward  (z, dy) -> dx = dy - exp(z) sum_j dy_j    _log_softmax_backward_data
+//   logsumexp             (x) -> lse, one a row                     torch.logsumexp(x, -1)
+//   layer_norm            (x, weight, bias) -> y, eps               torch.nn.functional.layer_norm
+//   rms_norm              (x, weight) -> y, eps                     torch.nn.functional.rms_norm
+// (weight and bias: N elements shared by every row).
 //
 //   osvs::RowwiseKernel("my_softmax_backward", osvs::Where::Device)
 //       .op(osvs::RowwiseOp::SoftmaxBackward)
@@ -30,15 +33,38 @@
 namespace osvs {
 
 /// What a row-wise kernel computes (rowwise_ops.h defines each).
-enum class RowwiseOp { SoftmaxBackward, LogSoftmaxBackward };
+enum class RowwiseOp { SoftmaxBackward, LogSoftmaxBackward, Logsumexp, LayerNorm, RmsNorm };
 
+/// Every op, in declaration order.
+inline constexpr RowwiseOp kRowwiseOps[] = {RowwiseOp::SoftmaxBackward,
+                                            RowwiseOp::LogSoftmaxBackward, RowwiseOp::Logsumexp,
+                                            RowwiseOp::LayerNorm, RowwiseOp::RmsNorm};
+
+/// "softmax_backward", "log_softmax_backward", "logsumexp", "layer_norm", "rms_norm".
 const char* to_string(RowwiseOp op);
 
-/// The names of an op's input and output arrays, in the order a launch holds them:
-/// softmax_backward (y, dy) -> (dx), log_softmax_backward (z, dy) -> (dx).
+/// How many elements an array holds for a launch of `rows` rows of `cols` elements.
+enum class Extent {
+  Element,  ///< cols a row, at the array's row stride
+  Row,      ///< one a row (a row's reduced value), at the array's row stride
+  Column,   ///< cols in all, shared by every row (stride 0): LayerNorm's weight and bias
+};
+
+/// An array of an op: its name and extent.
+struct RowwiseArray {
+  std::string name;
+  Extent extent = Extent::Element;
+  /// The elements a row of it holds: cols, or 1 for Extent::Row.
+  std::int64_t width(std::int64_t cols) const { return extent == Extent::Row ? 1 : cols; }
+};
+
+/// An op's input and output arrays, in the order a launch holds them: softmax_backward (y, dy)
+/// -> (dx), log_softmax_backward (z, dy) -> (dx), logsumexp (x) -> (lse: Row), layer_norm
+/// (x, weight: Column, bias: Column) -> (y), rms_norm (x, weight: Column) -> (y). Input 0 is
+/// always an Element array, the one whose rows the laws draw.
 struct RowwiseSignature {
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
+  std::vector<RowwiseArray> inputs;
+  std::vector<RowwiseArray> outputs;
 };
 
 const RowwiseSignature& signature(RowwiseOp op);
@@ -56,14 +82,18 @@ struct RowArrayOut {
 };
 
 /// One launch: `rows` rows of `cols` elements; element (i, j) of input a at
-/// inputs[a].ptr + i * inputs[a].stride + j, of output b likewise. The kernel writes the `cols`
-/// elements of each row of each output and nothing else. stream: the cudaStream_t to launch on
-/// (Where::Device) or null (Where::Host).
+/// inputs[a].ptr + i * inputs[a].stride + j (stride 0 for a Column array: every row reads the
+/// same cols elements), of output b likewise (j = 0 only, for a Row output). The kernel writes
+/// the width (cols, or 1) elements of each row of each output and nothing else. stream: the
+/// cudaStream_t to launch on (Where::Device) or null (Where::Host).
 struct RowwiseProblem : Launch {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
-  std::vector<RowArrayIn> inputs;    ///< in the op's order (rowwise_ops.h: (y, dy), (z, dy))
-  std::vector<RowArrayOut> outputs;  ///< in the op's order ((dx))
+  std::vector<RowArrayIn> inputs;    ///< in the op's order (signature(op))
+  std::vector<RowArrayOut> outputs;  ///< in the op's order
+  /// layer_norm and rms_norm: the epsilon added to the variance (mean square), exactly this
+  /// float; 0 for the other ops.
+  float eps = 0;
 
   template <class T>
   const T* in(std::size_t a) const {
@@ -78,7 +108,8 @@ struct RowwiseProblem : Launch {
 /// The accuracy contract of every output element o_i of a row of n elements:
 ///   |o_i - exact_i| <= ulps * ulp_out(exact_i) + (cond_rel + cond_rel_per_element * n) * cond_i
 /// where ulp_out is the ulp of the output type (subnormal grid included) and cond_i the op's
-/// condition term (rowwise_ops.h; softmax backward |y_i| (|dy_i| + sum_j |y_j dy_j|)). A contract
+/// condition term (rowwise_ops.h; softmax backward |y_i| (|dy_i| + sum_j |y_j dy_j|), logsumexp
+/// 1, the norms' in docs/semantics.md §11). A contract
 /// in ulps alone is wrong where the output cancels (dy_i - sum_j y_j dy_j near 0): there an error
 /// of a few roundings of the sum is many ulps of dx. docs/semantics.md §11 derives the terms for
 /// osvs's own kernels.
@@ -105,6 +136,8 @@ struct RowwiseTraits {
   bool deterministic = true;                      ///< two launches give the same bits
   bool batch_invariant = true;     ///< a row's bits depend on neither the batch nor its position
   bool order_independent = false;  ///< permuting a row permutes its outputs bit for bit
+  /// layer_norm, rms_norm with eps = 0: x scaled by a power of two gives the same bits.
+  bool scale_invariant = true;
 };
 
 class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
@@ -125,6 +158,7 @@ class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
   RowwiseKernel& deterministic(bool d) { return (traits_.deterministic = d, *this); }
   RowwiseKernel& batch_invariant(bool b) { return (traits_.batch_invariant = b, *this); }
   RowwiseKernel& order_independent(bool o = true) { return (traits_.order_independent = o, *this); }
+  RowwiseKernel& scale_invariant(bool s) { return (traits_.scale_invariant = s, *this); }
 
   // --- reading the declaration
   RowwiseOp op() const { return op_; }

@@ -13,14 +13,18 @@
 
 namespace osvs {
 
-/// A batch for each input array of the op: inputs[a][r] is row r of input a, every row of every
-/// input the same length, each value exactly one of that input's type. Row 0 is the subject of
-/// the laws that follow one row (batch_invariance, permutation).
+/// A batch for each input array of the op: inputs[a][r] is row r of input a (a Column array,
+/// shared by every row, holds one row), every row of every input the same length, each value
+/// exactly one of that input's type. Row 0 is the subject of the laws that follow one row
+/// (batch_invariance, permutation, shift_invariance, scale_invariance).
 struct RowwiseCase {
   std::vector<Rows> inputs;
+  float eps = 0;                          ///< layer_norm, rms_norm (exactly this float)
   std::vector<std::int64_t> permutation;  ///< of the subject row's columns (permutation)
   std::int64_t batch_position = 0;        ///< where the subject row sits (batch_invariance)
   std::vector<std::int64_t> pads;         ///< per array, inputs then outputs (strided)
+  float shift = 0;         ///< added to the subject's x (shift_invariance; every sum exact)
+  int scale_exponent = 0;  ///< the subject's x times 2^scale_exponent (scale_invariance)
 
   std::int64_t rows() const {
     return inputs.empty() ? 0 : static_cast<std::int64_t>(inputs[0].size());
@@ -33,22 +37,25 @@ struct RowwiseCase {
 /// How RapidCheck prints a case: its shape and its inputs' first values as hex floats.
 void showValue(const RowwiseCase& c, std::ostream& os);
 
-/// The kernel's outputs, converted exactly to float: out[b][r * cols + j].
+/// The kernel's outputs, converted exactly to float: out[b][r * widths[b] + j] (width cols, or 1
+/// for a Row output).
 struct RowwiseOutputs {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
+  std::vector<std::int64_t> widths;
   std::vector<std::vector<float>> out;
-  const float* row(std::size_t b, std::int64_t r) const { return out[b].data() + r * cols; }
+  const float* row(std::size_t b, std::int64_t r) const { return out[b].data() + r * widths[b]; }
 };
 
-/// Runs k on the batch, each array with `pads[a]` extra elements a row (none when empty; inputs
-/// then outputs). Throws KernelFailure when the kernel throws, modifies an input, writes outside
-/// an output's rows or leaves an output element unwritten; std::invalid_argument for a batch it
-/// does not accept (another number of inputs, rows of other lengths, values not exact in their
-/// input type, more columns than max_cols, padding for a kernel that is not strided);
-/// DeviceUnavailable for a device kernel where no device is usable.
+/// Runs k on the batch (eps: the launch's, for the ops that read it), each array with `pads[a]`
+/// extra elements a row (none when empty; inputs then outputs; a Column input takes none).
+/// Throws KernelFailure when the kernel throws, modifies an input, writes outside an output's
+/// rows or leaves an output element unwritten; std::invalid_argument for a batch it does not
+/// accept (another number of inputs, rows of other lengths, a Column input of other than one
+/// row, values not exact in their input type, more columns than max_cols, padding for a kernel
+/// that is not strided); DeviceUnavailable for a device kernel where no device is usable.
 RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
-                                  const std::vector<std::int64_t>& pads = {});
+                                  float eps = 0, const std::vector<std::int64_t>& pads = {});
 
 /// A row-wise kernel runs here: a host one always, a device one where a device is.
 bool runnable(const RowwiseKernel& k, std::string* why_not);
@@ -56,7 +63,7 @@ bool runnable(const RowwiseKernel& k, std::string* why_not);
 using RowwiseLaw = KindLaw<RowwiseKernel, RowwiseCase>;
 
 /// Every row-wise law, cheapest first: accuracy, empty_rows, special_values, determinism,
-/// batch_invariance, strided, permutation.
+/// batch_invariance, strided, permutation, shift_invariance, scale_invariance.
 const std::vector<RowwiseLaw>& rowwise_laws();
 
 }  // namespace osvs

@@ -6,6 +6,14 @@
 //                         cond_i = |y_i| (|dy_i| + sum_j |y_j dy_j|); empty: every y_j = 0
 //   log_softmax_backward  inputs (z, dy), output dx_i = dy_i - exp(z_i) sum_j dy_j;
 //                         cond_i = |dy_i| + exp(z_i) sum_j |dy_j|; empty: every z_j = -inf
+//   logsumexp             input x, output lse = log sum_j exp(x_j) (one a row); cond = 1 (the
+//                         error is absolute); empty: every x_j = -inf (lse = -inf)
+//   layer_norm            inputs (x, weight, bias), y_i = (x_i - mu) / sqrt(var + eps) w_i + b_i;
+//                         cond_i = |w_i| r (|x_i| + a) (1 + |x^_i|) + |b_i|, r = 1/sqrt(var + eps),
+//                         a = sum_j |x_j| / n, x^_i = (x_i - mu) r
+//   rms_norm              inputs (x, weight), y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i;
+//                         cond_i = |x_i w_i| r, r = 1 / sqrt(sum_j x_j^2 / n + eps)
+// The norms have no empty row.
 #pragma once
 
 #include <cstdint>
@@ -13,26 +21,40 @@
 #include <vector>
 
 #include "osvs/api/rowwise_kernel.h"
-#include "osvs/oracle/softmax_backward_reference.h"
+#include "osvs/oracle/exact_element.h"
 
 namespace osvs {
 
-/// One row's inputs, one pointer to n floats per input array (the op's order).
+/// One row's inputs, one pointer to n floats per input array (the op's order; a Column array's
+/// n shared values).
 using RowInputs = std::vector<const float*>;
 
-/// The exact outputs of one row: [output][element] (oracle/softmax_backward_reference.h).
+/// The exact outputs of one row: [output][element], each output its width (n, or 1)
+/// (oracle/softmax_backward_reference.h, oracle/row_reduction_reference.h).
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
-                                                             std::int64_t n,
+                                                             std::int64_t n, float eps,
                                                              const std::vector<DType>& out_types);
 
 /// The condition term of every element of output `output` (>= 0; NaN or inf where an input is
-/// not finite), computed in binary64 from non-negative terms: relative error below
-/// (n + 2) 2^-53, which the judge's slack covers.
+/// not finite), computed in binary64: from non-negative terms for the backward ops and rms_norm
+/// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm (below
+/// (n + 8) 2^-53: the judge's slack, 2^-30, covers both).
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
-                                      std::int64_t n);
+                                      std::int64_t n, float eps);
 
-/// The row is empty for the op (fully masked: every y_j = 0, or every z_j = -inf), n >= 1.
+/// Whether the op has empty (fully masked) rows: the backward ops and logsumexp.
+bool has_empty_rows(RowwiseOp op);
+
+/// The row is empty for the op (fully masked: every y_j = 0, every z_j or x_j = -inf), n >= 1.
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n);
+
+/// Whether the op reads eps (layer_norm, rms_norm).
+bool uses_eps(RowwiseOp op);
+
+/// The invariances the op has in exact arithmetic: x + c (logsumexp: lse + c; layer_norm: the
+/// same y) and 2^k x with eps = 0 (layer_norm, rms_norm: the same y).
+bool shift_invariant(RowwiseOp op);
+bool scale_invariant(RowwiseOp op);
 
 /// Whether every element of the forward's output (input 0) is one a forward gives: y in [0, 1]
 /// or NaN for softmax backward, z in [-inf, 0] or NaN for log-softmax backward. The value laws
@@ -41,7 +63,8 @@ bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n);
 /// NaN in float once exp(z) overflows) and no kernel owes a convention (docs/semantics.md §11).
 bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n);
 
-/// The value an empty row's input takes (0 for y, -inf for z), which the generators mask with.
+/// The value an empty row's input takes (0 for y, -inf for z and x), which the generators mask
+/// with.
 float masked_input(RowwiseOp op);
 
 }  // namespace osvs

@@ -1,0 +1,16 @@
+// osvs's reference logsumexp, LayerNorm and RMSNorm registered as row-wise kernels, in f32 and
+// bf16 (builtin_row_reductions.h).
+#include "builtin_row_reductions.h"
+
+#define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                       \
+  OSVS_REGISTER_ROWWISE_KERNEL(id) {                                        \
+    return osvs::builtin::reference_row_kernel(name, osvs::RowwiseOp::op,   \
+                                               osvs::DType::type);          \
+  }
+
+OSVS_REFERENCE_ROW_KERNEL(osvs_logsumexp_row, "osvs.logsumexp_row", Logsumexp, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_logsumexp_row_bf16, "osvs.logsumexp_row.bf16", Logsumexp, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm, "osvs.layer_norm", LayerNorm, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm_bf16, "osvs.layer_norm.bf16", LayerNorm, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm, "osvs.rms_norm", RmsNorm, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm_bf16, "osvs.rms_norm.bf16", RmsNorm, BF16)

@@ -1,0 +1,59 @@
+// osvs's reference logsumexp, LayerNorm and RMSNorm (kernels/row_reductions.h) as row-wise
+// kernels: the declaration of each under a policy of its steps, which the registered entries take
+// as written (builtin_row_reductions.cpp) and the mutants with one step changed
+// (mutation/include/osvs/mutation/row_reduction_mutant_policies.h).
+#pragma once
+
+#include <string>
+
+#include "osvs/api/rowwise_kernel.h"
+#include "osvs/kernels/row_reductions.h"
+#include "rowwise_host_rows.h"
+
+namespace osvs::builtin {
+
+/// The contracts derived beside the kernels (kernels/row_reductions.h).
+inline RowwiseAccuracy reference_row_reduction_bound(RowwiseOp op) {
+  const char* where = "kernels/include/osvs/kernels/row_reductions.h";
+  const double ulps = 1.5 + 0x1p-14;
+  if (op == RowwiseOp::Logsumexp) return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-50, where);
+  if (op == RowwiseOp::LayerNorm) return RowwiseAccuracy::bound(ulps, 0x1p-49, 0x1p-51, where);
+  return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-53, where);
+}
+
+/// One row of `op` under Policy: out[0] from in (the op's arrays, signature(op)).
+template <class Policy>
+void reference_row_reduction(RowwiseOp op, float eps, const std::vector<std::vector<float>>& in,
+                             std::vector<std::vector<float>>& out) {
+  const auto n = static_cast<std::int64_t>(in[0].size());
+  if (op == RowwiseOp::Logsumexp) {
+    out[0][0] = static_cast<float>(logsumexp_row<Policy>(in[0].data(), n));
+    return;
+  }
+  std::vector<double> y(in[0].size());
+  if (op == RowwiseOp::LayerNorm)
+    layer_norm_row<Policy>(in[0].data(), in[1].data(), in[2].data(), eps, n, y.data());
+  else
+    rms_norm_row<Policy>(in[0].data(), in[1].data(), eps, n, y.data());
+  for (std::size_t i = 0; i < y.size(); ++i) out[0][i] = static_cast<float>(y[i]);
+}
+
+/// The reference kernel of `op` (logsumexp, layer_norm, rms_norm) under Policy, every array of
+/// type t, with its derived contract; deterministic, batch invariant and strided, not bitwise
+/// order independent (its sums run left to right), scale invariant (its statistics scale exactly
+/// by powers of two).
+template <class Policy = RowReductionAsWritten>
+RowwiseKernel reference_row_kernel(std::string name, RowwiseOp op, DType t) {
+  const std::size_t inputs = signature(op).inputs.size();
+  return RowwiseKernel(std::move(name), Where::Host)
+      .op(op)
+      .types(std::vector<DType>(inputs, t), {t})
+      .run([op](const RowwiseProblem& p) {
+        for_each_host_row(p, signature(op), [&](const auto& in, auto& out) {
+          reference_row_reduction<Policy>(op, p.eps, in, out);
+        });
+      })
+      .accuracy(reference_row_reduction_bound(op));
+}
+
+}  // namespace osvs::builtin

@@ -1,0 +1,144 @@
+// The row reductions of the row-wise kind (logsumexp, layer_norm, rms_norm): the tightness of the
+// reference kernels' derived bounds (worst observed error over the bound on seeded rows with
+// large common offsets, which must not exceed 1 and is printed), their conventions, the runner's
+// shared arrays and one-a-row outputs, and the invariance laws failing on kernels that break them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <random>
+
+#include "builtin_row_reductions.h"
+#include "law_run.h"
+#include "osvs/api/rowwise_ops.h"
+#include "osvs/kernels/hex.h"
+#include "osvs/mutation/row_reduction_mutant_policies.h"
+
+namespace osvs::test {
+namespace {
+
+using builtin::reference_row_kernel;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// The worst |o - exact| / tolerance and in ulps of output 0 of one launch of k on `in`.
+struct Worst {
+  double ratio = 0, ulps = 0;
+};
+void measure(const RowwiseKernel& k, const std::vector<Rows>& in, float eps, Worst& w) {
+  const RowwiseOutputs out = run_rowwise_kernel(k, in, eps);
+  RowInputs row;
+  for (const Rows& a : in) row.push_back(a[0].data());
+  const std::int64_t n = out.cols;
+  const auto exact = rowwise_exact(k.op(), row, n, eps, k.out_types());
+  const auto cond = rowwise_condition(k.op(), 0, row, n, eps);
+  const RowwiseAccuracy& a = k.accuracy();
+  const DType t = k.out_types()[0];
+  for (std::size_t j = 0; j < exact[0].size(); ++j) {
+    const auto& e = exact[0][j];
+    const double ulp =
+        std::ldexp(1.0, std::max(e.binade, min_exponent_of(t)) - precision_of(t) + 1);
+    const double err = std::fabs(static_cast<double>(out.out[0][j]) - e.value);
+    const double tol = a.ulps * ulp + (a.cond_rel + a.cond_rel_per_element * n) * cond[j];
+    w.ratio = std::max(w.ratio, err / tol);
+    w.ulps = std::max(w.ulps, err / ulp);
+  }
+}
+
+TEST(RowReductions, TheDerivedBoundsHoldAndAreMeasured) {
+  std::mt19937 rng(20261206);
+  std::uniform_int_distribution<int> len(1, 64), offset_exp(0, 20), spread_exp(-8, 4);
+  std::normal_distribution<double> normal(0, 1);
+  for (RowwiseOp op : {RowwiseOp::Logsumexp, RowwiseOp::LayerNorm, RowwiseOp::RmsNorm})
+    for (DType t : {DType::F32, DType::BF16}) {
+      const RowwiseKernel k = reference_row_kernel("test.reference", op, t);
+      Worst worst;
+      for (int trial = 0; trial < 300; ++trial) {
+        const auto n = static_cast<std::size_t>(len(rng));
+        // A mean up to 2^20 times the spread on every other row: the norms' mean cancels.
+        const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
+        const double spread = std::ldexp(1.0, spread_exp(rng));
+        std::vector<float> x, w, b;
+        for (std::size_t j = 0; j < n; ++j) {
+          x.push_back(round_to(t, static_cast<float>((offset + normal(rng)) * spread)));
+          w.push_back(round_to(t, static_cast<float>(1 + normal(rng) / 4)));
+          b.push_back(round_to(t, static_cast<float>(normal(rng) / 4)));
+        }
+        std::vector<Rows> in = {{x}};
+        if (op != RowwiseOp::Logsumexp) in.push_back({w});
+        if (op == RowwiseOp::LayerNorm) in.push_back({b});
+        measure(k, in, op == RowwiseOp::Logsumexp ? 0.0f : 1e-5f, worst);
+      }
+      std::cout << "[ osvs     ] " << to_string(op) << " " << to_string(t)
+                << ": worst error / derived bound " << digits9(worst.ratio) << ", worst "
+                << digits9(worst.ulps) << " ulp (300 rows, n <= 64, offsets up to 2^20)\n";
+      EXPECT_LE(worst.ratio, 1.0);
+      EXPECT_GT(worst.ratio, 0.0);
+    }
+}
+
+TEST(RowReductions, TheReferenceKernelsKeepTheConventions) {
+  const RowwiseKernel lse = reference_row_kernel("test.lse", RowwiseOp::Logsumexp, DType::F32);
+  const RowwiseOutputs empty = run_rowwise_kernel(lse, {{{-kInf, -kInf}, {-kInf, 1.0f}}});
+  EXPECT_EQ(empty.widths, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(empty.out[0][0], -kInf);  // an empty row: log 0
+  EXPECT_EQ(empty.out[0][1], 1.0f);   // -inf elements contribute 0
+  const RowwiseOutputs special = run_rowwise_kernel(lse, {{{kInf, 0.0f}, {NAN, kInf}}});
+  EXPECT_EQ(special.out[0][0], kInf);
+  EXPECT_TRUE(std::isnan(special.out[0][1]));
+  // A constant row with eps = 0: 0 / 0, NaN, as the oracle says; with eps > 0, the bias.
+  const RowwiseKernel ln = reference_row_kernel("test.ln", RowwiseOp::LayerNorm, DType::F32);
+  const std::vector<Rows> constant = {{{3.0f, 3.0f}}, {{2.0f, 2.0f}}, {{0.5f, -0.5f}}};
+  const RowwiseOutputs nan = run_rowwise_kernel(ln, constant, 0.0f);
+  EXPECT_TRUE(std::isnan(nan.out[0][0]) && std::isnan(nan.out[0][1]));
+  const RowwiseOutputs bias = run_rowwise_kernel(ln, constant, 1e-5f);
+  EXPECT_EQ(bias.out[0], (std::vector<float>{0.5f, -0.5f}));
+}
+
+TEST(RowReductions, TheRunnerSharesWeightsAndRefusesOtherShapes) {
+  const RowwiseKernel rms = reference_row_kernel("test.rms", RowwiseOp::RmsNorm, DType::F32);
+  // x = [3, 4]: mean square 12.5; weight [1, 2] shared by both rows.
+  const RowwiseOutputs out = run_rowwise_kernel(rms, {{{3.0f, 4.0f}, {-3.0f, -4.0f}}, {{1, 2}}});
+  const double r = 1 / std::sqrt(12.5);
+  EXPECT_EQ(out.out[0], (std::vector<float>{static_cast<float>(3 * r), static_cast<float>(8 * r),
+                                            static_cast<float>(-3 * r),
+                                            static_cast<float>(-8 * r)}));
+  EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}, {1, 1}}, {{1, 2}, {1, 2}}}),
+               std::invalid_argument);  // a weight per row: it is every row's
+  EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}}, {{1, 2}}}, 0, {0, 1, 0}),
+               std::invalid_argument);  // a shared array padded
+}
+
+/// The first failure of `law` on k (5 s of shrinking), printed.
+bool fails(const RowwiseKernel& k, const char* law) {
+  const auto run = testbed::run_law<RowwiseKind>(*RowwiseKind::find_law(law), k, 5,
+                                                 [](const Verdict&, const RowwiseCase&) {});
+  EXPECT_FALSE(run.errored()) << run.property_failure;
+  if (run.failed())
+    std::cout << "[ osvs     ] " << k.name() << " fails " << law << " ("
+              << RowwiseKind::summary(*run.smallest)
+              << "): " << run.smallest_verdict.explanation.substr(0, 300) << "\n";
+  return run.failed();
+}
+
+TEST(RowReductions, TheInvarianceLawsCanFail) {
+  using namespace mutation;
+  // exp(x) without the max overflows once x + c passes 88.7.
+  EXPECT_TRUE(fails(
+      reference_row_kernel<LseWithoutMax>("test.lse_without_max", RowwiseOp::Logsumexp, DType::F32),
+      "shift_invariance"));
+  // An eps of its own (1e-6) where the launch says 0: x 2^k no longer gives the same bits.
+  RowwiseKernel own_eps("test.own_eps", Where::Host);
+  own_eps.op(RowwiseOp::RmsNorm)
+      .types({DType::F32, DType::F32}, {DType::F32})
+      .run([](const RowwiseProblem& p) {
+        RowwiseProblem q = p;
+        q.eps = 1e-6f;
+        reference_row_kernel("inner", RowwiseOp::RmsNorm, DType::F32)(q);
+      });
+  EXPECT_TRUE(fails(own_eps, "scale_invariance"));
+}
+
+}  // namespace
+}  // namespace osvs::test

@@ -1,0 +1,82 @@
+"""torch's logsumexp, layer_norm and rms_norm (float32 and bfloat16) on the GPU under osvs's
+row-wise laws, through osvs.check_row_reduction: the kernels get CUDA tensors (``to_input``) and
+return CUDA tensors, read back through DLPack.
+
+    python3 python/reports/torch_row_reductions.py OUT [--max-cases 100] [--seed 20261130]
+
+The contracts are ones declared for any binary32 kernel (not measured here, derived), u = 2^-24,
+in the form of docs/semantics.md §11.1:
+- logsumexp, cond = 1: x_j - m rounded (u |e| exp(e) <= 0.37 u a term), exp within 2 ulp (CUDA's
+  expf: 4 u relative), n - 1 additions (gamma_(n-1) of d >= 1), log within 1 ulp (2 u ln d <= 2 u
+  n) and m + log d rounded (under an ulp of lse, as is a bf16 output's rounding from binary32):
+  2 ulp + (4 + 3.4 n) u; declared 2 ulp + (8 + 4 n) u for the second-order terms.
+- layer_norm: a two-pass or Welford binary32 mean errs by about n u a (a = mean |x|), the
+  variance relatively by about n u a r: with cond_i = |w_i| r (|x_i| + a)(1 + |x^_i|) + |b_i|,
+  2 ulp + (8 + 2 n) u cond. This is first order: where n u a r nears 1 (a mean 2^20 times the
+  spread of a row of 600) a two-pass variance's squared mean error is no longer small, and a
+  failure there says that the kernel's statistics lost the row, not only that it rounded.
+- rms_norm: the sum of squares gamma_n relative, eps, sqrt and reciprocal (n/2 + 3) u, two
+  products: 2 ulp + (8 + 1.01 n) u cond with cond_i = |x_i w_i| r.
+A law that fails is a finding, printed and saved with its shrunk case.
+"""
+
+import sys
+from pathlib import Path
+
+try:
+    import numpy as np
+    import torch
+except ImportError as e:  # torch is not installed where the CPU tests run
+    sys.exit(f"torch_row_reductions.py needs torch and numpy: {e}")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernel_report import arguments, command_output, run  # noqa: E402
+from torch_softmax_backward import to_cuda  # noqa: E402
+
+import osvs  # noqa: E402
+
+U = 2.0 ** -24
+#: (ulps, cond_rel, cond_rel_per_element) of a binary32 kernel, derived above.
+CONTRACTS = {"logsumexp": (2.0, 8 * U, 4 * U), "layer_norm": (2.0, 8 * U, 2 * U),
+             "rms_norm": (2.0, 8 * U, 1.01 * U)}
+
+
+def logsumexp(x):
+    return torch.logsumexp(x, dim=1)
+
+
+def layer_norm(x, w, b, eps):
+    return torch.nn.functional.layer_norm(x, (x.shape[1],), weight=w, bias=b, eps=eps)
+
+
+def rms_norm(x, w, eps):
+    return torch.nn.functional.rms_norm(x, (x.shape[1],), weight=w, eps=eps)
+
+
+def kernels():
+    """(name, check keywords): the whole adapter of each kernel."""
+    out = []
+    for dtype, suffix in (("float32", ""), ("bfloat16", ".bf16")):
+        for op, fn in (("logsumexp", logsumexp), ("layer_norm", layer_norm),
+                       ("rms_norm", rms_norm)):
+            out.append((f"torch.{op}{suffix}",
+                        dict(fn=fn, op=op, accuracy=CONTRACTS[op], to_input=to_cuda, dtype=dtype,
+                             bound_derivation="python/reports/torch_row_reductions.py")))
+    return out
+
+
+def main():
+    args = arguments(__doc__.splitlines()[0])
+    if not torch.cuda.is_available():
+        sys.exit("no CUDA device: this script checks GPU kernels")
+    machine = {"gpu": torch.cuda.get_device_name(0),
+               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
+                                        "--format=csv,noheader"),
+               "torch": torch.__version__, "cuda": torch.version.cuda,
+               "contract": "binary32 kernels' contracts derived in this script's docstring"}
+    run("torch logsumexp, layer_norm and rms_norm under osvs (Python bindings, GPU)", kernels(),
+        args, machine, check=osvs.check_row_reduction)
+
+
+if __name__ == "__main__":
+    main()
