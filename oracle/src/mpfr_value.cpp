@@ -1,5 +1,6 @@
-// The correct rounding of an MPFR value to an output type (mpfr_value.h): the attention
-// reference's and the softmax backward reference's.
+// The correct rounding of an MPFR value to an output type and the element of an exact value
+// (mpfr_value.h): the attention reference's, the softmax backward references' and the row
+// reductions'.
 #include "mpfr_value.h"
 
 #include <algorithm>
@@ -34,6 +35,22 @@ std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t) {
   const float a = round_to_type(lo.get(), t), b = round_to_type(hi.get(), t);
   if (!(a == b)) return std::nullopt;
   return round_to_type(x, t);
+}
+
+ExactElement exact_element(mpfr_srcptr x, DType out) {
+  ExactElement e;
+  e.rounded = round_to_type(x, out);
+  e.value = mpfr_get_d(x, MPFR_RNDN);
+  e.binade = mpfr_regular_p(x) ? static_cast<int>(mpfr_get_exp(x) - 1) : kZeroBinade;
+  return e;
+}
+
+ExactElement ieee_element(double v, DType out) {
+  ExactElement e;
+  e.rounded = round_to(out, static_cast<float>(v));
+  e.value = v;
+  e.binade = kZeroBinade;
+  return e;
 }
 
 }  // namespace detail

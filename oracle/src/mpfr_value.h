@@ -1,6 +1,7 @@
 // A minimal owning wrapper of an mpfr_t (the attention reference's, and the exhaustive exp
-// measurement's: exhaustive/), and the correct rounding of an MPFR value to an output type
-// (f32 / bf16 / fp16) used by the attention and softmax backward references (mpfr_value.cpp).
+// measurement's: exhaustive/), the correct rounding of an MPFR value to an output type
+// (f32 / bf16 / fp16) used by the attention, softmax backward and row reduction references, and
+// the ExactElement of an exact value (mpfr_value.cpp).
 #pragma once
 
 #include <mpfr.h>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "osvs/kernels/dtype.h"
+#include "osvs/oracle/exact_element.h"
 
 namespace osvs::oracle::detail {
 
@@ -45,5 +47,11 @@ float round_to_type(mpfr_srcptr x, DType t);
 /// round to the same value of type t (rounding to nearest is monotone, so every real between
 /// them does too); nullopt when they do not (a higher precision must decide).
 std::optional<float> decided(mpfr_srcptr x, mpfr_srcptr err, DType t);
+
+/// The element of an exact value x: x rounded to `out`, x rounded to double and x's binade.
+ExactElement exact_element(mpfr_srcptr x, DType out);
+
+/// The element of a value the IEEE evaluation gives exactly (NaN, +-inf).
+ExactElement ieee_element(double v, DType out);
 
 }  // namespace osvs::oracle::detail

@@ -30,57 +30,23 @@
 #include <limits>
 #include <stdexcept>
 
-#include "mpfr_thread_caches.h"
 #include "mpfr_value.h"
+#include "widest_exponents.h"
 
 namespace osvs::oracle {
 namespace {
 
 using detail::decided;
+using detail::exact_element;
+using detail::ieee_element;
 using detail::MpValue;
 using detail::round_to_type;
+using detail::WidestExponents;
 
 constexpr mpfr_prec_t kProductSumBits = 640;
 constexpr mpfr_prec_t kGradientBits = 680;
 constexpr mpfr_prec_t kFloatSumBits = 320;
 constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096, 8192};
-
-/// MPFR's widest exponent range while a reference runs; the caller's restored after.
-class WidestExponents {
- public:
-  WidestExponents() : emin_(mpfr_get_emin()), emax_(mpfr_get_emax()) {
-    detail::free_mpfr_caches_at_thread_exit();
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-  }
-  ~WidestExponents() {
-    mpfr_set_emin(emin_);
-    mpfr_set_emax(emax_);
-  }
-  WidestExponents(const WidestExponents&) = delete;
-  WidestExponents& operator=(const WidestExponents&) = delete;
-
- private:
-  mpfr_exp_t emin_, emax_;
-};
-
-/// The element of an exact value x.
-ExactElement exact_element(mpfr_srcptr x, DType out) {
-  ExactElement e;
-  e.rounded = round_to_type(x, out);
-  e.value = mpfr_get_d(x, MPFR_RNDN);
-  e.binade = mpfr_regular_p(x) ? static_cast<int>(mpfr_get_exp(x) - 1) : kZeroBinade;
-  return e;
-}
-
-/// The element of a value the IEEE evaluation gives exactly (NaN, +-inf).
-ExactElement ieee_element(double v, DType out) {
-  ExactElement e;
-  e.rounded = round_to(out, static_cast<float>(v));
-  e.value = v;
-  e.binade = kZeroBinade;
-  return e;
-}
 
 bool all_finite(std::span<const float> v) {
   for (float x : v)

@@ -17,19 +17,9 @@
 #include <vector>
 
 #include "osvs/kernels/dtype.h"
+#include "osvs/oracle/exact_element.h"
 
 namespace osvs::oracle {
-
-/// One output element: its exact value correctly rounded to the output type, the same rounded
-/// to double (relative error <= 2^-53; NaN and +-inf as the rounded one) and the binade of the
-/// exact value, floor(log2 |dx|) (kZeroBinade for 0, NaN and +-inf).
-struct ExactElement {
-  float rounded = 0;
-  double value = 0;
-  int binade = 0;
-};
-
-inline constexpr int kZeroBinade = -100000;
 
 /// dx of the softmax backward of the row (y, dy), each element rounded to `out`.
 std::vector<ExactElement> softmax_backward_reference(std::span<const float> y,

@@ -1,0 +1,51 @@
+// The exact row reductions logsumexp, layer norm and RMS norm (MPFR), each output the exact real
+// of the formula below correctly rounded (to nearest, ties to even, subnormals included, +-inf
+// past the type's largest finite value) to the output type `out` (F32, BF16 or F16). Every input
+// float is an exact input, eps included (the float 1e-5f is the eps, not 10^-5). `value` is the
+// exact real rounded to double, `binade` floor(log2 |exact|) (ExactElement, exact_element.h).
+//
+// logsumexp(x) = log(sum_j exp(x_j)):
+//   n = 0 -> -inf; any NaN -> NaN; else any +inf -> +inf; else -inf entries contribute 0 and a
+//   row of -inf only is -inf. Finite: m = max_j x_j, lse = m + log(S), S = sum_j exp(x_j - m)
+//   >= 1; lse = m exactly when S = 1 (one finite element), and is irrational otherwise
+//   (Lindemann-Weierstrass: row_reduction_reference.cpp). Where m = 0 and lse < 2^-2^30 (every
+//   other element below -7.4e8) it may be reported as +0 with binade kZeroBinade: it rounds to
+//   +0 in every type and in double, and its binade lies below -2^30.
+//
+// layer_norm: y_i = (x_i - mu) / sqrt(var + eps) w_i + b_i, mu = sum_j x_j / n,
+// var = sum_j (x_j - mu)^2 / n (biased). With A_i = n x_i - sum_j x_j and
+// D = n sum_j x_j^2 - (sum_j x_j)^2 + eps n^2 (var + eps = D / n^2), y_i = A_i / sqrt(D) w_i + b_i.
+//   Any x NaN or +-inf -> every y_i NaN; eps NaN or -inf -> every y_i NaN; D <= 0 (a constant row
+//   with eps = 0: 0 / 0; or a negative eps past the variance: sqrt of a negative) -> every y_i NaN;
+//   eps = +inf -> q_i = 0. Where w_i or b_i is not finite, y_i is the IEEE double evaluation of
+//   q_i * w_i + b_i with q_i = A_i / sqrt(D) rounded to double (0 * inf = NaN, inf - inf = NaN).
+//
+// rms_norm: y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i = x_i w_i sqrt(n D) / D, D = sum_j x_j^2
+// + n eps.
+//   Any x NaN, or eps NaN -> every y_i NaN. Else any x +-inf, or eps +-inf: the IEEE double
+//   evaluation of (x_i r) w_i with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf mean square: r = 0,
+//   y_i +-0 or NaN; -inf eps: NaN). D <= 0 -> every y_i NaN (D = 0: 0 * inf). Where w_i is not
+//   finite, y_i is the IEEE double of (x_i r) w_i with r = sqrt(n D) / D rounded to double.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "osvs/kernels/dtype.h"
+#include "osvs/oracle/exact_element.h"
+
+namespace osvs::oracle {
+
+/// log(sum_j exp(x_j)) of the row, correctly rounded to `out`.
+ExactElement logsumexp_reference(std::span<const float> x, DType out);
+
+/// y_i = (x_i - mu) / sqrt(var + eps) * w_i + b_i, mu = sum x / n, var = sum (x - mu)^2 / n
+/// (biased), each correctly rounded to `out`.
+std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::span<const float> w,
+                                               std::span<const float> b, float eps, DType out);
+
+/// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) * w_i, each correctly rounded to `out`.
+std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
+                                             float eps, DType out);
+
+}  // namespace osvs::oracle

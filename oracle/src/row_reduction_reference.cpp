@@ -1,0 +1,400 @@
+// The exact row reductions logsumexp, layer norm and RMS norm
+// (osvs/oracle/row_reduction_reference.h).
+//
+// Exact intermediates. Every finite float is k 2^e with |k| < 2^24 and -149 <= e <= 104 (below
+// 2^128, a multiple of 2^-149), a row has n < 2^32 elements, and MPFR holds a sum or product
+// exactly when its precision covers the result's significant bits:
+//   x_j - m            a multiple of 2^-149 below 2^129: 278 bits            (kDiffBits 288)
+//   sum_j x_j          a multiple of 2^-149 below 2^160: 309 bits            (kRowSumBits 320)
+//   A_i = n x_i - sum  a multiple of 2^-149 below 2^161: 310 bits            (kRowSumBits)
+//   sum_j x_j^2        a multiple of 2^-298 below 2^288: 586 bits            (kSquareBits 640)
+//   n sum x^2, (sum x)^2  multiples of 2^-298 below 2^320: 618 bits          (kSquareBits)
+//   eps n^2            24 + 64 bits                                          (kSquareBits)
+//   layer-norm D = n sum x^2 - (sum x)^2 + eps n^2, a multiple of 2^-298 below 2^322: 620 bits
+//   rms-norm D = sum x^2 + n eps, a multiple of 2^-298 below 2^289: 587 bits; n D: 619 bits
+// A square root of such a D (or n D), when it is dyadic, is K 2^f with K odd and K^2 2^2f = D, so
+// K^2 is D's odd part (< 2^620) and K < 2^310: mpfr_sqrt at kSqrtBits = 320 is exact (ternary 0)
+// exactly when sqrt(D) is dyadic; otherwise sqrt(D) is irrational (D 4^k is an integer for some
+// k, and the square root of an integer is an integer or irrational). A dyadic r = sqrt(D) is a
+// multiple of 2^-149 (2f >= -298) below 2^161.
+//   layer-norm A_i w_i: 310 + 24 = 334 bits                                  (kProductBits 352)
+//   layer-norm A_i w_i + b_i r: products of 310- and 24-bit multiples of 2^-149, each a multiple
+//     of 2^-298 below 2^289; their sum below 2^290: 588 bits                 (kNumeratorBits 640)
+//   rms-norm x_i w_i r: 24 + 24 + 310 = 358 bits                             (kNumeratorBits)
+// A quotient N / R of such exact values that is dyadic has the odd part of N over that of R as
+// significand, at most N's bits (588): mpfr_div at kQuotientBits = 640 is exact (ternary 0)
+// exactly when the quotient is dyadic; otherwise it is a non-dyadic rational.
+//
+// Ziv. An output that is irrational, or rational but not dyadic, is neither a rounding boundary
+// of the output type (a midpoint, at most 25 significant bits), nor one of double's (54 bits),
+// nor a power of two, nor 0: it lies at a positive distance from each. At precision p (128, 256,
+// ..., 8192) each computes an approximation t and a bound err = 2^E on |t - y| (derived next to
+// the code); y is decided when t != 0, err <= 2^(EXP(t) - 60), both ends of [t - err, t + err]
+// (rounded outward) have one sign and one binade and round to one double, and decided(t, err)
+// rounds them to one value of the output type. Then y's rounding, double and binade are t's.
+// Undecided at 8192 bits (an output within about 2^-8000 of a boundary): std::runtime_error.
+// (MPFR's EXP(x): |x| in [2^(EXP(x) - 1), 2^EXP(x)); a rounding to nearest at p bits is off by at
+// most 2^(EXP(result) - p - 1), and by at most 2^-p relative where nothing underflows.)
+//
+// Exponent range: MPFR's widest (emin_min = 1 - 2^62 with a 64-bit mpfr_exp_t) while a reference
+// runs, so only logsumexp's exp(x_j - m) can underflow (below x_j - m < -3e18), handled there.
+#include "osvs/oracle/row_reduction_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "mpfr_value.h"
+#include "widest_exponents.h"
+
+namespace osvs::oracle {
+namespace {
+
+using detail::decided;
+using detail::exact_element;
+using detail::ieee_element;
+using detail::MpValue;
+using detail::WidestExponents;
+
+static_assert(sizeof(mpfr_exp_t) >= 8, "the underflow bounds assume MPFR's 64-bit exponents");
+
+constexpr mpfr_prec_t kDiffBits = 288;
+constexpr mpfr_prec_t kRowSumBits = 320;
+constexpr mpfr_prec_t kSquareBits = 640;
+constexpr mpfr_prec_t kSqrtBits = 320;
+constexpr mpfr_prec_t kProductBits = 352;
+constexpr mpfr_prec_t kNumeratorBits = 640;
+constexpr mpfr_prec_t kQuotientBits = 640;
+constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096, 8192};
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool all_finite(std::span<const float> v) {
+  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+}
+
+void check_length(std::span<const float> x, std::span<const float> v, const char* what) {
+  if (x.size() != v.size())
+    throw std::invalid_argument(std::string(what) + " reference: rows of two lengths");
+}
+
+std::vector<ExactElement> all_nan(std::size_t n, DType out) {
+  return std::vector<ExactElement>(n, ieee_element(kNaN, out));
+}
+
+/// The element of a float input taken as the exact output.
+ExactElement float_element(float v, DType out) {
+  MpValue x(24);
+  mpfr_set_flt(x.get(), v, MPFR_RNDN);  // exact
+  return exact_element(x.get(), out);
+}
+
+/// The element of a y known to lie within 2^err_exp of t, where that decides it (the header
+/// comment's conditions); nullopt where a higher precision must.
+std::optional<ExactElement> ziv_decided(mpfr_srcptr t, mpfr_exp_t err_exp, DType out) {
+  if (mpfr_zero_p(t) || err_exp > mpfr_get_exp(t) - 60) return std::nullopt;
+  MpValue err(32);
+  mpfr_set_ui_2exp(err.get(), 1, err_exp, MPFR_RNDN);
+  // err_exp >= EXP(t) - p - 8 in every caller: t -+ err is exact at p + 8 bits.
+  MpValue lo(mpfr_get_prec(t) + 8), hi(mpfr_get_prec(t) + 8);
+  mpfr_sub(lo.get(), t, err.get(), MPFR_RNDD);
+  mpfr_add(hi.get(), t, err.get(), MPFR_RNDU);
+  if (mpfr_sgn(lo.get()) != mpfr_sgn(hi.get()) || mpfr_get_exp(lo.get()) != mpfr_get_exp(hi.get()))
+    return std::nullopt;
+  if (mpfr_get_d(lo.get(), MPFR_RNDN) != mpfr_get_d(hi.get(), MPFR_RNDN)) return std::nullopt;
+  const auto rounded = decided(t, err.get(), out);
+  if (!rounded) return std::nullopt;
+  ExactElement e = exact_element(t, out);
+  e.rounded = *rounded;
+  return e;
+}
+
+/// Ziv's loop: step(p, t) sets t (of precision p) to an approximation of y and returns E with
+/// |t - y| <= 2^E (y neither dyadic nor 0, so some precision decides it, barring 2^-8000).
+template <class Step>
+ExactElement ziv(const char* what, DType out, Step step) {
+  for (mpfr_prec_t p : kZivBits) {
+    MpValue t(p);
+    const mpfr_exp_t err_exp = step(p, t.get());
+    if (const auto e = ziv_decided(t.get(), err_exp, out)) return *e;
+  }
+  throw std::runtime_error(std::string(what) +
+                           " reference: a rounding is undecided at 8192 bits (an output within "
+                           "2^-8000 of a rounding boundary)");
+}
+
+/// A quantity of the row computed once per Ziv precision, on first use (sqrt(D) and the like).
+class PerPrecision {
+ public:
+  template <class Make>
+  mpfr_srcptr at(mpfr_prec_t p, Make make) {
+    for (auto& [precision, value] : values_)
+      if (precision == p) return value.get();
+    values_.emplace_back(p, MpValue(p));
+    make(values_.back().second.get());
+    return values_.back().second.get();
+  }
+
+ private:
+  std::vector<std::pair<mpfr_prec_t, MpValue>> values_;
+};
+
+}  // namespace
+
+// logsumexp. m = x_k the first maximum among the finite elements; R = sum_{j != k, x_j finite}
+// exp(x_j - m) (S = 1 + R); lse = m + log1p(R). R = 0 (no other finite element) gives m exactly.
+//
+// Otherwise lse is irrational (so Ziv decides it): suppose lse = m + log(S) were rational. Then
+// S = exp(d) with d = lse - m rational, and exp(d) - sum_j c_j exp(r_j) = 0, where r_j are the
+// distinct values of x_j - m (rational, one of them 0) and c_j >= 1 their multiplicities. By
+// Lindemann-Weierstrass, exp of distinct algebraic numbers are linearly independent over the
+// algebraic numbers, so after merging equal exponents every coefficient is 0: d is one of the
+// r_j, its c_j is 1 and there is no other r_j, i.e. S = 1, R = 0. So R > 0 makes lse irrational.
+ExactElement logsumexp_reference(std::span<const float> x, DType out) {
+  if (x.empty()) return ieee_element(-INFINITY, out);
+  if (std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); }))
+    return ieee_element(kNaN, out);
+  if (std::any_of(x.begin(), x.end(), [](float v) { return v == INFINITY; }))
+    return ieee_element(INFINITY, out);
+  std::size_t k = x.size();
+  for (std::size_t j = 0; j < x.size(); ++j)
+    if (std::isfinite(x[j]) && (k == x.size() || x[j] > x[k])) k = j;
+  if (k == x.size()) return ieee_element(-INFINITY, out);  // every element -inf
+  const WidestExponents range;
+  const float m = x[k];
+  std::vector<MpValue> d;  // x_j - m, exact (kDiffBits)
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    if (j == k || !std::isfinite(x[j])) continue;
+    d.emplace_back(kDiffBits);
+    mpfr_set_flt(d.back().get(), x[j], MPFR_RNDN);
+    mpfr_sub_d(d.back().get(), d.back().get(), m, MPFR_RNDN);  // exact
+  }
+  if (d.empty()) return float_element(m, out);  // S = 1
+  for (mpfr_prec_t p : kZivBits) {
+    // e_j = exp(d_j) rounded to nearest at p bits: |e_j' - e_j| <= 2^-p e_j, or < 2^emin_min
+    // where it underflows (d_j < -3e18). R' = sum_j e_j' rounded once (mpfr_sum): off from the
+    // exact sum of the e_j' by at most 2^-p of it. So
+    //   |R' - R| <= 2^-p R (2 + 2^-p) + 2U,   U < n 2^emin_min < 2^(33 - 2^62) the underflows',
+    // hence R <= (R' + 2U)(1 + 2^-100) < (2^EXP(R') + 2U)(1 + 2^-100), and
+    //   |R' - R| < 2^(EXP(R') + 2 - p)   wherever EXP(R') >= -2^30 (U is then below 2^-(2^61) R').
+    std::vector<MpValue> e;
+    std::vector<mpfr_ptr> terms;
+    e.reserve(d.size());
+    for (const MpValue& dj : d) {
+      e.emplace_back(p);
+      mpfr_exp(e.back().get(), dj.get(), MPFR_RNDN);
+      terms.push_back(e.back().get());
+    }
+    MpValue R(p), L(p), t(p);
+    mpfr_sum(R.get(), terms.data(), terms.size(), MPFR_RNDN);
+    const bool tiny = mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) <= -301;
+    if (tiny && m != 0) {
+      // R < (2^-301 + 2U)(1 + 2^-100) < 2^-300, and lse = m + log1p(R) lies in (m, m + 2^-300].
+      // With |m| >= 2^-149 the 128-bit number next above m is m + g, g >= 2^-277; no number of
+      // at most 128 bits lies strictly between them, and m + g itself has 128 significant bits
+      // (m's leading bit down to g): so no rounding boundary (<= 54 bits) and no power of two
+      // lies in (m, m + g], which holds lse. lse rounds, to every type and to double, as m + g
+      // does, and has its binade.
+      MpValue above(128);
+      mpfr_set_flt(above.get(), m, MPFR_RNDN);
+      mpfr_nextabove(above.get());
+      return exact_element(above.get(), out);
+    }
+    if (mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) < -(mpfr_exp_t{1} << 30)) {
+      // m = 0 and R < 2^-2^30: 0 < lse <= R rounds to +0 in every type and in double; its
+      // binade, below -2^30, is reported as kZeroBinade (the header's convention).
+      return ExactElement{0.0f, 0.0, kZeroBinade};
+    }
+    // L' = log1p(R') rounded: log1p is 1-Lipschitz on [0, inf), so
+    //   |L' - log1p(R)| <= |R' - R| + 2^(EXP(L') - p - 1);
+    // t = m + L' rounded adds 2^(EXP(t) - p - 1). Three terms, each at most 2^(M - p) with
+    // M = max(EXP(R') + 2, EXP(L') - 1, EXP(t) - 1): err < 3 2^(M - p) < 2^(M + 2 - p).
+    mpfr_log1p(L.get(), R.get(), MPFR_RNDN);
+    mpfr_add_d(t.get(), L.get(), m, MPFR_RNDN);
+    if (mpfr_zero_p(t.get())) continue;  // |lse| below the error: a higher precision
+    const mpfr_exp_t M =
+        std::max({mpfr_get_exp(R.get()) + 2, mpfr_get_exp(L.get()) - 1, mpfr_get_exp(t.get()) - 1});
+    if (const auto decided_lse = ziv_decided(t.get(), M + 2 - p, out)) return *decided_lse;
+  }
+  throw std::runtime_error(
+      "logsumexp reference: a rounding is undecided at 8192 bits (an output within 2^-8000 of a "
+      "rounding boundary)");
+}
+
+// layer_norm: the sums are exact (header comment above), D > 0, and per element
+//   A_i w_i = 0:          y_i = b_i exactly;
+//   sqrt(D) = r dyadic:   y_i = (A_i w_i + b_i r) / r, a rational computed exactly or, when not
+//                         dyadic (the division's ternary is not 0), by Ziv on the one division;
+//   sqrt(D) irrational:   y_i = A_i w_i / sqrt(D) + b_i is irrational (A_i w_i != 0 rational):
+//                         Ziv.
+std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::span<const float> w,
+                                               std::span<const float> b, float eps, DType out) {
+  check_length(x, w, "layer norm");
+  check_length(x, b, "layer norm");
+  const std::size_t n = x.size();
+  std::vector<ExactElement> y(n);
+  if (n == 0) return y;
+  if (!all_finite(x) || std::isnan(eps) || eps == -INFINITY) return all_nan(n, out);
+  if (eps == INFINITY) {  // var + eps = +inf: q_i = 0 and y_i = 0 w_i + b_i
+    for (std::size_t i = 0; i < n; ++i)
+      y[i] = std::isfinite(w[i]) && std::isfinite(b[i])
+                 ? float_element(b[i], out)
+                 : ieee_element(0.0 * static_cast<double>(w[i]) + static_cast<double>(b[i]), out);
+    return y;
+  }
+  const WidestExponents range;
+  const auto count = static_cast<unsigned long>(n);
+  MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), D(kSquareBits);
+  mpfr_set_zero(sum.get(), 1);
+  mpfr_set_zero(sumsq.get(), 1);
+  for (float v : x) {
+    mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN);  // exact
+    mpfr_set_flt(square.get(), v, MPFR_RNDN);
+    mpfr_mul_d(square.get(), square.get(), v, MPFR_RNDN);         // exact (48 bits)
+    mpfr_add(sumsq.get(), sumsq.get(), square.get(), MPFR_RNDN);  // exact
+  }
+  mpfr_mul_ui(D.get(), sumsq.get(), count, MPFR_RNDN);  // exact
+  mpfr_sqr(square.get(), sum.get(), MPFR_RNDN);         // exact
+  mpfr_sub(D.get(), D.get(), square.get(), MPFR_RNDN);  // exact
+  mpfr_set_flt(square.get(), eps, MPFR_RNDN);
+  mpfr_mul_ui(square.get(), square.get(), count, MPFR_RNDN);  // exact
+  mpfr_mul_ui(square.get(), square.get(), count, MPFR_RNDN);  // exact
+  mpfr_add(D.get(), D.get(), square.get(), MPFR_RNDN);        // exact
+  if (mpfr_sgn(D.get()) <= 0) return all_nan(n, out);         // 0 / 0, or sqrt of a negative
+  MpValue r(kSqrtBits);
+  const bool rational = mpfr_sqrt(r.get(), D.get(), MPFR_RNDN) == 0;
+  PerPrecision roots;  // sqrt(D) rounded to nearest at p bits
+  MpValue A(kRowSumBits), P(kProductBits), num(kNumeratorBits), q(kQuotientBits), q53(53);
+  for (std::size_t i = 0; i < n; ++i) {
+    mpfr_set_flt(A.get(), x[i], MPFR_RNDN);
+    mpfr_mul_ui(A.get(), A.get(), count, MPFR_RNDN);   // exact
+    mpfr_sub(A.get(), A.get(), sum.get(), MPFR_RNDN);  // exact
+    if (!std::isfinite(w[i]) || !std::isfinite(b[i])) {
+      // q_i = A_i / sqrt(D) to double (A_i / r: r is sqrt(D) or within 2^-319 of it; q_i's sign
+      // and zero are exact, all the IEEE evaluation's class depends on).
+      mpfr_div(q53.get(), A.get(), r.get(), MPFR_RNDN);
+      const double qd = mpfr_get_d(q53.get(), MPFR_RNDN);
+      y[i] = ieee_element(qd * static_cast<double>(w[i]) + static_cast<double>(b[i]), out);
+      continue;
+    }
+    mpfr_mul_d(P.get(), A.get(), w[i], MPFR_RNDN);  // exact
+    if (mpfr_zero_p(P.get())) {
+      y[i] = float_element(b[i], out);
+    } else if (rational) {
+      mpfr_mul_d(num.get(), r.get(), b[i], MPFR_RNDN);              // exact
+      mpfr_add(num.get(), num.get(), P.get(), MPFR_RNDN);           // exact
+      if (mpfr_div(q.get(), num.get(), r.get(), MPFR_RNDN) == 0) {  // dyadic: exact
+        y[i] = exact_element(q.get(), out);
+        continue;
+      }
+      // y_i = num / r, not dyadic; t = num / r rounded once: |t - y_i| <= 2^(EXP(t) - p - 1).
+      y[i] = ziv("layer norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
+        mpfr_div(t, num.get(), r.get(), MPFR_RNDN);
+        return mpfr_get_exp(t) - p;
+      });
+    } else {
+      // s = sqrt(D) (1 + e1), Q = P / s (1 + e2), |e1|, |e2| <= 2^-p: Q = q_i w_i (1 + e2) /
+      // (1 + e1), so |Q - q_i w_i| <= |q_i w_i| 2^(1-p) / (1 - 2^-p) < 2^(2-p) |Q|, at most
+      // 2^(EXP(Q) + 2 - p); t = Q + b_i rounded adds 2^(EXP(t) - p - 1):
+      //   err <= 2^(max(EXP(Q) + 2, EXP(t)) - p + 1).
+      const float bi = b[i];
+      y[i] = ziv("layer norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
+        mpfr_srcptr s = roots.at(p, [&](mpfr_ptr root) { mpfr_sqrt(root, D.get(), MPFR_RNDN); });
+        MpValue Q(p);
+        mpfr_div(Q.get(), P.get(), s, MPFR_RNDN);
+        mpfr_add_d(t, Q.get(), bi, MPFR_RNDN);
+        if (mpfr_zero_p(t)) return mpfr_exp_t{0};  // undecided (ziv_decided rejects t = 0)
+        return std::max(mpfr_get_exp(Q.get()) + 2, mpfr_get_exp(t)) - p + 1;
+      });
+    }
+  }
+  return y;
+}
+
+// rms_norm: D = sum x^2 + n eps exact, D > 0, y_i = x_i w_i sqrt(n D) / D; per element
+//   x_i w_i = 0:           y_i = 0;
+//   sqrt(n D) = r dyadic:  y_i = x_i w_i r / D, rational: exact, or Ziv on the one division;
+//   sqrt(n D) irrational:  y_i irrational (x_i w_i != 0): Ziv.
+std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
+                                             float eps, DType out) {
+  check_length(x, w, "rms norm");
+  const std::size_t n = x.size();
+  std::vector<ExactElement> y(n);
+  if (n == 0) return y;
+  if (std::isnan(eps) || std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); }))
+    return all_nan(n, out);
+  if (!all_finite(x) || !std::isfinite(eps)) {
+    // The IEEE evaluation: an infinite mean square makes r = 0 (y_i = (x_i 0) w_i: +-0, or NaN
+    // where x_i or w_i is infinite); eps = -inf makes it NaN. (Finite x_j^2 <= 2^256: the double
+    // sum overflows only through an infinite x_j.)
+    double squares = 0;
+    for (float v : x) squares += static_cast<double>(v) * static_cast<double>(v);
+    const double rd = 1 / std::sqrt(squares / static_cast<double>(n) + static_cast<double>(eps));
+    for (std::size_t i = 0; i < n; ++i)
+      y[i] = ieee_element(static_cast<double>(x[i]) * rd * static_cast<double>(w[i]), out);
+    return y;
+  }
+  const WidestExponents range;
+  const auto count = static_cast<unsigned long>(n);
+  MpValue D(kSquareBits), square(kSquareBits), nD(kSquareBits);
+  mpfr_set_zero(D.get(), 1);
+  for (float v : x) {
+    mpfr_set_flt(square.get(), v, MPFR_RNDN);
+    mpfr_mul_d(square.get(), square.get(), v, MPFR_RNDN);  // exact (48 bits)
+    mpfr_add(D.get(), D.get(), square.get(), MPFR_RNDN);   // exact
+  }
+  mpfr_set_flt(square.get(), eps, MPFR_RNDN);
+  mpfr_mul_ui(square.get(), square.get(), count, MPFR_RNDN);  // exact
+  mpfr_add(D.get(), D.get(), square.get(), MPFR_RNDN);        // exact
+  if (mpfr_sgn(D.get()) <= 0) return all_nan(n, out);         // 0 * inf, or sqrt of a negative
+  mpfr_mul_ui(nD.get(), D.get(), count, MPFR_RNDN);           // exact
+  MpValue r(kSqrtBits);
+  const bool rational = mpfr_sqrt(r.get(), nD.get(), MPFR_RNDN) == 0;
+  // r / D to double: 1 / sqrt(D / n) for the non-finite w_i (their class depends on its sign
+  // and finiteness only).
+  MpValue rd(53);
+  mpfr_div(rd.get(), r.get(), D.get(), MPFR_RNDN);
+  const double r_double = mpfr_get_d(rd.get(), MPFR_RNDN);
+  PerPrecision scales;  // sqrt(n D) / D, each step rounded to nearest at p bits
+  MpValue xw(64), num(kNumeratorBits), q(kQuotientBits);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(w[i])) {
+      y[i] = ieee_element(static_cast<double>(x[i]) * r_double * static_cast<double>(w[i]), out);
+      continue;
+    }
+    mpfr_set_flt(xw.get(), x[i], MPFR_RNDN);
+    mpfr_mul_d(xw.get(), xw.get(), w[i], MPFR_RNDN);  // exact (48 bits)
+    if (mpfr_zero_p(xw.get())) {
+      y[i] = exact_element(xw.get(), out);
+    } else if (rational) {
+      mpfr_mul(num.get(), xw.get(), r.get(), MPFR_RNDN);            // exact
+      if (mpfr_div(q.get(), num.get(), D.get(), MPFR_RNDN) == 0) {  // dyadic: exact
+        y[i] = exact_element(q.get(), out);
+        continue;
+      }
+      // y_i = num / D, not dyadic; t = num / D rounded once: |t - y_i| <= 2^(EXP(t) - p - 1).
+      y[i] = ziv("rms norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
+        mpfr_div(t, num.get(), D.get(), MPFR_RNDN);
+        return mpfr_get_exp(t) - p;
+      });
+    } else {
+      // c = sqrt(n D) (1 + e1) / D (1 + e2), t = x_i w_i c (1 + e3), |e_k| <= 2^-p, so
+      // t = y_i (1 + e1)(1 + e2)(1 + e3) and |t - y_i| <= |y_i| 3.01 2^-p
+      //   <= |t| 3.01 2^-p / (1 - 3.01 2^-p) < 2^(2-p) |t| <= 2^(EXP(t) + 2 - p).
+      y[i] = ziv("rms norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
+        mpfr_srcptr c = scales.at(p, [&](mpfr_ptr scale) {
+          mpfr_sqrt(scale, nD.get(), MPFR_RNDN);
+          mpfr_div(scale, scale, D.get(), MPFR_RNDN);
+        });
+        mpfr_mul(t, xw.get(), c, MPFR_RNDN);
+        return mpfr_get_exp(t) + 2 - p;
+      });
+    }
+  }
+  return y;
+}
+
+}  // namespace osvs::oracle
