@@ -2,10 +2,9 @@
 // bf16 (builtin_row_reductions.h).
 #include "builtin_row_reductions.h"
 
-#define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                       \
-  OSVS_REGISTER_ROWWISE_KERNEL(id) {                                        \
-    return osvs::builtin::reference_row_kernel(name, osvs::RowwiseOp::op,   \
-                                               osvs::DType::type);          \
+#define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                                         \
+  OSVS_REGISTER_ROWWISE_KERNEL(id) {                                                          \
+    return osvs::builtin::reference_row_kernel(name, osvs::RowwiseOp::op, osvs::DType::type); \
   }
 
 OSVS_REFERENCE_ROW_KERNEL(osvs_logsumexp_row, "osvs.logsumexp_row", Logsumexp, F32)

@@ -105,17 +105,17 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, f
         ++r.judged;
         if (ok) continue;
         const bool per_row = out.widths[b] != out.cols;  // one value a row (logsumexp's lse)
-        const std::string element = sig.outputs[b].name + (per_row ? "" : "[" + std::to_string(j) + "]");
+        const std::string element =
+            sig.outputs[b].name + (per_row ? "" : "[" + std::to_string(j) + "]");
         std::string inputs_text;
         for (std::size_t i = 0; i < sig.inputs.size() && !per_row; ++i)
           inputs_text += (i ? ", " : "") + sig.inputs[i].name + "[" + std::to_string(j) +
                          "] = " + readable(in[i][j]);
         if (per_row) inputs_text = "the row";
-        std::string why = context + "row " + std::to_string(row) + ": " + element + " = " +
-                          readable(y) + " for " + inputs_text + " (n = " +
-                          std::to_string(out.cols) +
-                          (uses_eps(k.op()) ? ", eps " + readable(eps) : "") +
-                          "): exact " + readable(e.value);
+        std::string why =
+            context + "row " + std::to_string(row) + ": " + element + " = " + readable(y) +
+            " for " + inputs_text + " (n = " + std::to_string(out.cols) +
+            (uses_eps(k.op()) ? ", eps " + readable(eps) : "") + "): exact " + readable(e.value);
         if (tol > 0)
           why += ", error " + digits9(std::fabs(static_cast<double>(y) - e.value)) +
                  " > tolerance " + digits9(tol) + " (" + a.describe() + ", cond " + digits9(c) +
@@ -175,8 +175,7 @@ Verdict check_special_values(const RowwiseKernel& k, const RowwiseCase& c) {
     if (has_special_value(k, c.inputs, r)) special.push_back(r);
   if (special.empty()) return not_judged("the case has no row holding NaN or an infinity");
   const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
-  const RowsJudged r =
-      judge_rows(k, c.inputs, c.eps, out, special, Held::ToContract, "special ");
+  const RowsJudged r = judge_rows(k, c.inputs, c.eps, out, special, Held::ToContract, "special ");
   if (r.judged == 0) return not_judged("no output with a NaN or infinite exact value");
   return r.verdict;
 }
@@ -196,9 +195,8 @@ std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, st
       const std::int64_t jy = perm.empty() || per_row ? j : perm[static_cast<std::size_t>(j)];
       const float u = x.row(b, rx)[j], v = y.row(b, ry)[jy];
       if (same_bits(u, v)) continue;
-      return what + ": " + sig.outputs[b].name +
-             (per_row ? "" : "[" + std::to_string(j) + "]") + " = " + readable(u) + " but " +
-             readable(v);
+      return what + ": " + sig.outputs[b].name + (per_row ? "" : "[" + std::to_string(j) + "]") +
+             " = " + readable(u) + " but " + readable(v);
     }
   return "";
 }

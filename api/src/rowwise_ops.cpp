@@ -38,10 +38,12 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
       return {oracle::softmax_backward_reference(row(0), row(1), out)};
     case RowwiseOp::LogSoftmaxBackward:
       return {oracle::log_softmax_backward_reference(row(0), row(1), out)};
-    case RowwiseOp::Logsumexp: return {{oracle::logsumexp_reference(row(0), out)}};
+    case RowwiseOp::Logsumexp:
+      return {{oracle::logsumexp_reference(row(0), out)}};
     case RowwiseOp::LayerNorm:
       return {oracle::layer_norm_reference(row(0), row(1), row(2), eps, out)};
-    case RowwiseOp::RmsNorm: return {oracle::rms_norm_reference(row(0), row(1), eps, out)};
+    case RowwiseOp::RmsNorm:
+      return {oracle::rms_norm_reference(row(0), row(1), eps, out)};
   }
   throw std::invalid_argument("row-wise op out of range");
 }
@@ -79,9 +81,8 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t, const RowInputs
   std::vector<double> cond(size);
   for (std::size_t i = 0; i < size; ++i) {
     const double dyi = std::fabs(static_cast<double>(dy[i]));
-    cond[i] = op == RowwiseOp::SoftmaxBackward
-                  ? std::fabs(static_cast<double>(a[i])) * (dyi + row)
-                  : dyi + std::exp(static_cast<double>(a[i])) * row;
+    cond[i] = op == RowwiseOp::SoftmaxBackward ? std::fabs(static_cast<double>(a[i])) * (dyi + row)
+                                               : dyi + std::exp(static_cast<double>(a[i])) * row;
   }
   return cond;
 }

@@ -13,11 +13,16 @@ namespace osvs {
 
 const char* to_string(RowwiseOp op) {
   switch (op) {
-    case RowwiseOp::SoftmaxBackward: return "softmax_backward";
-    case RowwiseOp::LogSoftmaxBackward: return "log_softmax_backward";
-    case RowwiseOp::Logsumexp: return "logsumexp";
-    case RowwiseOp::LayerNorm: return "layer_norm";
-    case RowwiseOp::RmsNorm: return "rms_norm";
+    case RowwiseOp::SoftmaxBackward:
+      return "softmax_backward";
+    case RowwiseOp::LogSoftmaxBackward:
+      return "log_softmax_backward";
+    case RowwiseOp::Logsumexp:
+      return "logsumexp";
+    case RowwiseOp::LayerNorm:
+      return "layer_norm";
+    case RowwiseOp::RmsNorm:
+      return "rms_norm";
   }
   return "?";
 }
@@ -27,15 +32,19 @@ const RowwiseSignature& signature(RowwiseOp op) {
   static const RowwiseSignature softmax{{{"y"}, {"dy"}}, {{"dx"}}};
   static const RowwiseSignature log_softmax{{{"z"}, {"dy"}}, {{"dx"}}};
   static const RowwiseSignature logsumexp{{{"x"}}, {{"lse", Extent::Row}}};
-  static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}},
-                                           {{"y"}}};
+  static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}}, {{"y"}}};
   static const RowwiseSignature rms_norm{{{"x"}, {"weight", shared}}, {{"y"}}};
   switch (op) {
-    case RowwiseOp::SoftmaxBackward: return softmax;
-    case RowwiseOp::LogSoftmaxBackward: return log_softmax;
-    case RowwiseOp::Logsumexp: return logsumexp;
-    case RowwiseOp::LayerNorm: return layer_norm;
-    case RowwiseOp::RmsNorm: return rms_norm;
+    case RowwiseOp::SoftmaxBackward:
+      return softmax;
+    case RowwiseOp::LogSoftmaxBackward:
+      return log_softmax;
+    case RowwiseOp::Logsumexp:
+      return logsumexp;
+    case RowwiseOp::LayerNorm:
+      return layer_norm;
+    case RowwiseOp::RmsNorm:
+      return rms_norm;
   }
   throw std::invalid_argument("row-wise op out of range");
 }

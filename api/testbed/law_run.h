@@ -202,8 +202,9 @@ LawRun<typename K::Case> search_law(
     return true;
   };
   // run.smallest is assigned in place, so `smallest` below always reads the current one. The
-  // reductions run again while a pass made the case smaller: a dimension that had to stay may
-  // go once another one shrank (a head_dim component once a key is gone).
+  // reductions run again, up to kReductionPasses times, while a pass made the case smaller: a
+  // dimension that had to stay may go once another one shrank (a head_dim component once a key
+  // is gone). The cap bounds a kind whose value simplifications are not a strict order.
   const Reduction<Case> reduction{[&](const Case& candidate) {
                                     if (out_of_time()) return false;
                                     const Verdict v = judge(candidate);
@@ -214,7 +215,9 @@ LawRun<typename K::Case> search_law(
                                     return true;
                                   },
                                   out_of_time};
-  for (int before = -1; run.shrink_steps != before && !out_of_time();) {
+  constexpr int kReductionPasses = 4;
+  for (int pass = 0, before = -1;
+       pass < kReductionPasses && run.shrink_steps != before && !out_of_time(); ++pass) {
     before = run.shrink_steps;
     reduce_case(*run.smallest, reduction);
   }

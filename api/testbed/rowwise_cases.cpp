@@ -98,11 +98,12 @@ std::vector<float> logsumexp_input(std::int64_t n, DType t) {
 /// of small integers or mixed magnitudes.
 std::vector<float> norm_input(std::int64_t n, DType t) {
   const int spread = *rc::gen::inRange(-6, 7);
-  const double offset = *rc::gen::inRange(0, 3) == 0
-                            ? std::ldexp(*rc::gen::inRange(-255, 256), spread + *rc::gen::inRange(0, 13))
-                            : 0.0;
+  const double offset = *rc::gen::inRange(0, 3) == 0 ? std::ldexp(*rc::gen::inRange(-255, 256),
+                                                                  spread + *rc::gen::inRange(0, 13))
+                                                     : 0.0;
   std::vector<float> x;
-  for (double v : logits(n)) x.push_back(round_to(t, static_cast<float>(offset + std::ldexp(v, spread))));
+  for (double v : logits(n))
+    x.push_back(round_to(t, static_cast<float>(offset + std::ldexp(v, spread))));
   return x;
 }
 
@@ -159,23 +160,25 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
         c.inputs[0].push_back(forward_output(op, logits(n), t[0]));
         c.inputs[1].push_back(upstream(n, t[1]));
         break;
-      case RowwiseOp::Logsumexp: c.inputs[0].push_back(logsumexp_input(n, t[0])); break;
+      case RowwiseOp::Logsumexp:
+        c.inputs[0].push_back(logsumexp_input(n, t[0]));
+        break;
       case RowwiseOp::LayerNorm:
-      case RowwiseOp::RmsNorm: c.inputs[0].push_back(norm_input(n, t[0])); break;
+      case RowwiseOp::RmsNorm:
+        c.inputs[0].push_back(norm_input(n, t[0]));
+        break;
     }
   }
   for (std::size_t a = 1; a < sig.inputs.size(); ++a)
     if (sig.inputs[a].extent == Extent::Column)
       c.inputs[a].push_back(affine(n, t[a], sig.inputs[a].name == "weight"));
-  if (uses_eps(op))
-    c.eps = *rc::gen::element(1e-5f, 1e-5f, 1e-6f, 0.0f);
+  if (uses_eps(op)) c.eps = *rc::gen::element(1e-5f, 1e-5f, 1e-6f, 0.0f);
   if (law == "empty_rows" && has_empty_rows(op))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(op));
   if (law == "special_values") {
     const auto count = *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(n, 3) + 1);
     for (std::int64_t i = 0; i < count; ++i) {
-      const auto a = static_cast<std::size_t>(
-          *rc::gen::inRange<std::size_t>(0, sig.inputs.size()));
+      const auto a = static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, sig.inputs.size()));
       const auto j = static_cast<std::size_t>(*rc::gen::inRange<std::int64_t>(0, n));
       c.inputs[a][0][j] = special_value_of(op, a);
     }
@@ -225,6 +228,13 @@ RowwiseCase without_row(const RowwiseCase& c, std::size_t r) {
   return out;
 }
 
+/// How simple a value is, the smaller the simpler: 0, 1, another integer, anything else.
+int simplicity(float v) {
+  if (v == 0) return 0;
+  if (v == 1) return 1;
+  return std::trunc(v) == v ? 2 + (std::fabs(v) > 1 << 20) : 4;
+}
+
 }  // namespace
 
 rc::Gen<RowwiseCase> law_cases(const RowwiseKernel& k, const RowwiseLaw& law) {
@@ -247,15 +257,18 @@ void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
       if (static_cast<std::size_t>(smallest.cols()) <= chunk ||
           !r.accept(without_columns(smallest, first, chunk)))
         first += chunk;
-  // Simpler values of every input: 0, 1, the value truncated (a backward's y or z taken out of
-  // the forward's range leaves its row unjudged, so such a candidate is not kept); then no eps.
+  // Simpler values of every input: 0, 1, the value truncated, each taken only where it is
+  // simpler than the value now (simplicity(): a strict order, so no pass undoes another); a
+  // backward's y or z taken out of the forward's range leaves its row unjudged, so such a
+  // candidate is not kept. Then no eps.
   for (std::size_t a = 0; a < smallest.inputs.size(); ++a)
     for (std::size_t row = 0; row < smallest.inputs[a].size() && !r.out_of_time(); ++row)
       for (std::size_t j = 0; j < static_cast<std::size_t>(smallest.cols()) && !r.out_of_time();
            ++j)
         for (float simpler : {0.0f, 1.0f, std::trunc(smallest.inputs[a][row][j])}) {
           const float now = smallest.inputs[a][row][j];
-          if (simpler == now || std::isnan(now) || std::isinf(now)) continue;
+          if (simplicity(simpler) >= simplicity(now) || std::isnan(now) || std::isinf(now))
+            continue;
           RowwiseCase candidate = smallest;
           candidate.inputs[a][row][j] = simpler;
           if (r.accept(candidate)) break;

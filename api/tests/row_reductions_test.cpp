@@ -101,9 +101,9 @@ TEST(RowReductions, TheRunnerSharesWeightsAndRefusesOtherShapes) {
   // x = [3, 4]: mean square 12.5; weight [1, 2] shared by both rows.
   const RowwiseOutputs out = run_rowwise_kernel(rms, {{{3.0f, 4.0f}, {-3.0f, -4.0f}}, {{1, 2}}});
   const double r = 1 / std::sqrt(12.5);
-  EXPECT_EQ(out.out[0], (std::vector<float>{static_cast<float>(3 * r), static_cast<float>(8 * r),
-                                            static_cast<float>(-3 * r),
-                                            static_cast<float>(-8 * r)}));
+  EXPECT_EQ(out.out[0],
+            (std::vector<float>{static_cast<float>(3 * r), static_cast<float>(8 * r),
+                                static_cast<float>(-3 * r), static_cast<float>(-8 * r)}));
   EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}, {1, 1}}, {{1, 2}, {1, 2}}}),
                std::invalid_argument);  // a weight per row: it is every row's
   EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}}, {{1, 2}}}, 0, {0, 1, 0}),

@@ -77,9 +77,10 @@ const std::vector<BackwardMutant>& mutants() {
 
 RowwiseKernel declared(const BackwardMutant& m) {
   const bool backward = m.op == RowwiseOp::SoftmaxBackward || m.op == RowwiseOp::LogSoftmaxBackward;
-  return m.declare(std::string(backward ? "osvs.backward_mutant." : "osvs.row_reduction_mutant.") +
-                       m.name,
-                   m.op, DType::F32)
+  return m
+      .declare(
+          std::string(backward ? "osvs.backward_mutant." : "osvs.row_reduction_mutant.") + m.name,
+          m.op, DType::F32)
       .description(m.bug);
 }
 
@@ -124,8 +125,7 @@ TEST(BackwardMutants, CommittedCounterexamplesStillFail) {
     EXPECT_GE(mine, 1) << m.name << " has no committed counterexample under " << committed;
     replayed += mine;
   }
-  std::cout << "[ osvs     ] " << replayed
-            << " committed row-wise mutant counterexamples\n";
+  std::cout << "[ osvs     ] " << replayed << " committed row-wise mutant counterexamples\n";
 }
 
 }  // namespace

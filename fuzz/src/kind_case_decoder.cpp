@@ -218,9 +218,8 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
   if (law.name == "batch_invariance") c.batch_position = in.below(static_cast<std::uint32_t>(rows));
   if (law.name == "strided")
     for (std::size_t a = 0; a < c.inputs.size() + k.out_types().size(); ++a)
-      c.pads.push_back(a < c.inputs.size() && sig.inputs[a].extent == Extent::Column
-                           ? 0
-                           : 1 + in.below(3));
+      c.pads.push_back(
+          a < c.inputs.size() && sig.inputs[a].extent == Extent::Column ? 0 : 1 + in.below(3));
   if (law.name == "shift_invariance") c.shift = static_cast<float>(1 + in.below(64));
   if (law.name == "scale_invariance") {
     c.eps = 0;

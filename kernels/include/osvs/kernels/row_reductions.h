@@ -150,8 +150,7 @@ void layer_norm_row(const float* x, const float* w, const float* b, float eps, s
     v = q / static_cast<float>(n) - muf * muf;
   }
   const double r = detail::inverse_scale<Policy>(v, eps);
-  for (std::int64_t i = 0; i < n; ++i)
-    y[i] = ((static_cast<double>(x[i]) - mu) * r) * w[i] + b[i];
+  for (std::int64_t i = 0; i < n; ++i) y[i] = ((static_cast<double>(x[i]) - mu) * r) * w[i] + b[i];
 }
 
 /// The RMS norm of the row: y[i] in binary64, to be rounded to the output type.
