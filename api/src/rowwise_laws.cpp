@@ -104,7 +104,7 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, f
         }
         ++r.judged;
         if (ok) continue;
-        const bool per_row = out.widths[b] != out.cols;  // one value a row (logsumexp's lse)
+        const bool per_row = sig.outputs[b].extent == Extent::Row;  // one value a row (lse)
         const std::string element =
             sig.outputs[b].name + (per_row ? "" : "[" + std::to_string(j) + "]");
         std::string inputs_text;
@@ -191,7 +191,7 @@ std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, st
   const RowwiseSignature& sig = signature(k.op());
   for (std::size_t b = 0; b < sig.outputs.size(); ++b)
     for (std::int64_t j = 0; j < x.widths[b]; ++j) {
-      const bool per_row = x.widths[b] != x.cols;  // a reduced value: not permuted
+      const bool per_row = sig.outputs[b].extent == Extent::Row;  // a reduced value: not permuted
       const std::int64_t jy = perm.empty() || per_row ? j : perm[static_cast<std::size_t>(j)];
       const float u = x.row(b, rx)[j], v = y.row(b, ry)[jy];
       if (same_bits(u, v)) continue;

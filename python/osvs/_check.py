@@ -235,7 +235,8 @@ def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
     """Replays one regression file (of any kind) on a kernel and checks it shows what it expects.
 
     ``fn`` is a declared kernel (SoftmaxKernel, MergeKernel) or a plain callable declared by the
-    keywords as for check_softmax / check_merge; ``name`` defaults to the file's kernel.
+    keywords as for check_softmax / check_merge (a row-wise one: ``op=`` for a row reduction, as
+    for check_row_reduction, else a softmax backward); ``name`` defaults to the file's kernel.
     """
     path = os.fspath(path)
     record = read_regression(path)
@@ -243,7 +244,10 @@ def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
         kernel = dataclasses.replace(fn, **declaration) if declaration else fn
     else:
         declaration.setdefault("name", record["kernel"])
-        kernel = _DECLARATIONS[record["kind"]](fn, **declaration)
+        cls = _DECLARATIONS[record["kind"]]
+        if cls is RowwiseKernel:  # a row reduction declares its op, a backward does not
+            cls = RowReductionKernel if "op" in declaration else SoftmaxBackwardKernel
+        kernel = cls(fn, **declaration)
     if _kind_of(kernel) != record["kind"]:
         raise TypeError(f"{path} is a {record['kind']} kernel's case; got a "
                         f"{_kind_of(kernel)} kernel")

@@ -82,7 +82,10 @@ def test_a_logsumexp_without_the_max_overflows():
     result = osvs.check_logsumexp(naive, name="py.lse_naive", accuracy=LSE_BOUND,
                                   laws=["accuracy"], raise_on_failure=False)
     (accuracy,) = result.laws
-    assert accuracy.status == "failed" and "lse = inf" in accuracy.reason, str(result)
+    # Two findings: float32's rounding beyond the binary64 reference's bound, and the overflow
+    # (or underflow: exp(-287) is 0 in float32) to an infinite lse.
+    assert accuracy.status == "failed"
+    assert "another finding (infinite instead of finite)" in str(result), str(result)
 
 
 def test_declarations_osvs_cannot_use_are_named():
