@@ -324,12 +324,12 @@ std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span
   const std::size_t n = x.size();
   std::vector<ExactElement> y(n);
   if (n == 0) return y;
-  if (std::isnan(eps) || std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); }))
-    return all_nan(n, out);
-  if (!all_finite(x) || !std::isfinite(eps)) {
-    // The IEEE evaluation: an infinite mean square makes r = 0 (y_i = (x_i 0) w_i: +-0, or NaN
-    // where x_i or w_i is infinite); eps = -inf makes it NaN. (Finite x_j^2 <= 2^256: the double
-    // sum overflows only through an infinite x_j.)
+  // A NaN or an infinite x leaves the row no finite mean square, so no scale normalises it:
+  // every y_i NaN, as LayerNorm's row (and a kernel whose statistics run through a variance).
+  if (std::isnan(eps) || !all_finite(x)) return all_nan(n, out);
+  if (!std::isfinite(eps)) {
+    // The IEEE evaluation: eps = +inf makes r = 0 (y_i = (x_i 0) w_i: +-0, or NaN where w_i is
+    // infinite); eps = -inf makes it NaN.
     double squares = 0;
     for (float v : x) squares += static_cast<double>(v) * static_cast<double>(v);
     const double rd = 1 / std::sqrt(squares / static_cast<double>(n) + static_cast<double>(eps));

@@ -47,7 +47,9 @@ def layer_norm_one_pass_f32(x, w, b, eps):
 def rms_norm_f64(x, w, eps):
     x = x.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        return (x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * w).astype(np.float32)
+        ms = (x * x).mean(axis=1, keepdims=True)
+        ms = np.where(np.isinf(ms), np.nan, ms)  # no finite mean square: NaN everywhere
+        return (x / np.sqrt(ms + eps) * w).astype(np.float32)
 
 
 APPLIES = {"logsumexp": {"scale_invariance"}, "layer_norm": {"empty_rows"},

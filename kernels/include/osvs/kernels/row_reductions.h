@@ -51,8 +51,7 @@
 // rms_norm, cond_i = |x_i w_i| r, r = 1 / sqrt(q + eps): q^ = sum of exact squares, n - 1
 // additions and a division, gamma_n relative; + eps, sqrt, division: r^ within (n/2 + 3) u; two
 // products: |P - y_i| <= (n/2 + 5) u cond_i (1 + 2^-40). The contract: (1.5 + 2^-14) ulp_o(y_i)
-// + (2^-50 + 2^-53 n) cond_i. NaN in x -> NaN everywhere; +-inf in x -> q = inf, r = 0,
-// y_i = (x_i 0) w_i (+-0, NaN at the infinite x_i), the IEEE value of the formula.
+// + (2^-50 + 2^-53 n) cond_i. NaN or +-inf in x -> NaN everywhere (no finite mean square).
 #pragma once
 
 #include <cmath>
@@ -159,6 +158,7 @@ void rms_norm_row(const float* x, const float* w, float eps, std::int64_t n, dou
   double q = 0;
   for (std::int64_t j = 0; j < n; ++j) q += static_cast<double>(x[j]) * x[j];
   q /= static_cast<double>(n);
+  if (q == std::numeric_limits<double>::infinity()) q = std::numeric_limits<double>::quiet_NaN();
   const double r = detail::inverse_scale<Policy>(q, eps);
   for (std::int64_t i = 0; i < n; ++i) y[i] = (static_cast<double>(x[i]) * r) * w[i];
 }

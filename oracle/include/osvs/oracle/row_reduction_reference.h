@@ -22,9 +22,9 @@
 //
 // rms_norm: y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i = x_i w_i sqrt(n D) / D, D = sum_j x_j^2
 // + n eps.
-//   Any x NaN, or eps NaN -> every y_i NaN. Else any x +-inf, or eps +-inf: the IEEE double
-//   evaluation of (x_i r) w_i with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf mean square: r = 0,
-//   y_i +-0 or NaN; -inf eps: NaN). D <= 0 -> every y_i NaN (D = 0: 0 * inf). Where w_i is not
+//   Any x NaN or +-inf, or eps NaN -> every y_i NaN (the row has no finite mean square, as a
+//   LayerNorm row has no finite mean). Else eps +-inf: the IEEE double evaluation of (x_i r) w_i
+//   with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 -> every y_i NaN (D = 0: 0 * inf). Where w_i is not
 //   finite, y_i is the IEEE double of (x_i r) w_i with r = sqrt(n D) / D rounded to double.
 #pragma once
 
