@@ -14,6 +14,7 @@
 #include "osvs/api/rowwise_ops.h"
 #include "osvs/kernels/hex.h"
 #include "osvs/mutation/row_reduction_mutant_policies.h"
+#include "rowwise_counterexample.h"
 
 namespace osvs::test {
 namespace {
@@ -110,22 +111,10 @@ TEST(RowReductions, TheRunnerSharesWeightsAndRefusesOtherShapes) {
                std::invalid_argument);  // a shared array padded
 }
 
-/// The first failure of `law` on k (5 s of shrinking), printed.
-bool fails(const RowwiseKernel& k, const char* law) {
-  const auto run = testbed::run_law<RowwiseKind>(*RowwiseKind::find_law(law), k, 5,
-                                                 [](const Verdict&, const RowwiseCase&) {});
-  EXPECT_FALSE(run.errored()) << run.property_failure;
-  if (run.failed())
-    std::cout << "[ osvs     ] " << k.name() << " fails " << law << " ("
-              << RowwiseKind::summary(*run.smallest)
-              << "): " << run.smallest_verdict.explanation.substr(0, 300) << "\n";
-  return run.failed();
-}
-
 TEST(RowReductions, TheInvarianceLawsCanFail) {
   using namespace mutation;
   // exp(x) without the max overflows once x + c passes 88.7.
-  EXPECT_TRUE(fails(
+  EXPECT_TRUE(counterexample(
       reference_row_kernel<LseWithoutMax>("test.lse_without_max", RowwiseOp::Logsumexp, DType::F32),
       "shift_invariance"));
   // An eps of its own (1e-6) where the launch says 0: x 2^k no longer gives the same bits.
@@ -137,7 +126,7 @@ TEST(RowReductions, TheInvarianceLawsCanFail) {
         q.eps = 1e-6f;
         reference_row_kernel("inner", RowwiseOp::RmsNorm, DType::F32)(q);
       });
-  EXPECT_TRUE(fails(own_eps, "scale_invariance"));
+  EXPECT_TRUE(counterexample(own_eps, "scale_invariance"));
 }
 
 }  // namespace

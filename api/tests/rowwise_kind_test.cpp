@@ -16,6 +16,7 @@
 #include "osvs/api/rowwise_ops.h"
 #include "osvs/kernels/hex.h"
 #include "osvs/mutation/softmax_backward_mutant_policies.h"
+#include "rowwise_counterexample.h"
 
 namespace osvs::test {
 namespace {
@@ -38,18 +39,6 @@ RowwiseKernel wrapped(std::string name, After after) {
         builtin::run_reference_backward<BackwardAsWritten>(RowwiseOp::SoftmaxBackward, p);
         after(p, (*calls)++);
       });
-}
-
-/// The first failure of `law` on k, or nullopt (5 s of shrinking).
-std::optional<RowwiseCase> counterexample(const RowwiseKernel& k, const char* law) {
-  const auto run = testbed::run_law<RowwiseKind>(*RowwiseKind::find_law(law), k, 5,
-                                                 [](const Verdict&, const RowwiseCase&) {});
-  EXPECT_FALSE(run.errored()) << run.property_failure;
-  if (run.failed())
-    std::cout << "[ osvs     ] " << k.name() << " fails " << law << " ("
-              << RowwiseKind::summary(*run.smallest)
-              << "): " << run.smallest_verdict.explanation.substr(0, 300) << "\n";
-  return run.smallest;
 }
 
 TEST(RowwiseKind, AMisspeltLawIsARegistrationErrorNamingTheValidOnes) {

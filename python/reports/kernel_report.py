@@ -28,6 +28,17 @@ def command_output(*cmd) -> str:
         return "unknown"
 
 
+def cuda_machine(torch, **more) -> dict:
+    """The provenance of a GPU run through torch (the device, its driver, torch and CUDA), with
+    ``more``; exits where torch sees no CUDA device."""
+    if not torch.cuda.is_available():
+        raise SystemExit("no CUDA device: this script checks GPU kernels")
+    return {"gpu": torch.cuda.get_device_name(0),
+            "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
+                                     "--format=csv,noheader"),
+            "torch": torch.__version__, "cuda": torch.version.cuda, **more}
+
+
 def arguments(description: str):
     p = argparse.ArgumentParser(description=description)
     p.add_argument("out", help="folder for report.md, results.json and regressions/")

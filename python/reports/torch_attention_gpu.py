@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_report import arguments, command_output, run  # noqa: E402
+from kernel_report import arguments, cuda_machine, run  # noqa: E402
 from torch_triton_gpu import to_cuda  # noqa: E402
 
 import osvs  # noqa: E402
@@ -275,15 +275,9 @@ def main():
         only = sys.argv[at + 1]
         del sys.argv[at:at + 2]
     args = arguments(__doc__.splitlines()[0])
-    if not torch.cuda.is_available():
-        sys.exit("no CUDA device: this script checks GPU kernels")
-    ks, probed = kernels(only)
-    machine = {"gpu": torch.cuda.get_device_name(0),
-               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
-                                        "--format=csv,noheader"),
-               "torch": torch.__version__, "cuda": torch.version.cuda,
-               "contract": f"declared {CONTRACT} (AttentionAccuracy, docs/semantics.md §9)",
-               "probed": probed}
+    machine = cuda_machine(torch,
+                           contract=f"declared {CONTRACT} (AttentionAccuracy, docs/semantics.md §9)")
+    ks, machine["probed"] = kernels(only)
     run("torch attention kernels under osvs's attention laws (Python bindings, GPU)", ks, args,
         machine, check=osvs.check_attention)
 

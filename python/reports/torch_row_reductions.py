@@ -24,14 +24,14 @@ import sys
 from pathlib import Path
 
 try:
-    import numpy as np
+    import numpy as np  # noqa: F401 (the adapters hand NumPy arrays to torch)
     import torch
 except ImportError as e:  # torch is not installed where the CPU tests run
     sys.exit(f"torch_row_reductions.py needs torch and numpy: {e}")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_report import arguments, command_output, run  # noqa: E402
-from torch_softmax_backward import to_cuda  # noqa: E402
+from kernel_report import arguments, cuda_machine, run  # noqa: E402
+from torch_triton_gpu import to_cuda  # noqa: E402
 
 import osvs  # noqa: E402
 
@@ -67,13 +67,8 @@ def kernels():
 
 def main():
     args = arguments(__doc__.splitlines()[0])
-    if not torch.cuda.is_available():
-        sys.exit("no CUDA device: this script checks GPU kernels")
-    machine = {"gpu": torch.cuda.get_device_name(0),
-               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
-                                        "--format=csv,noheader"),
-               "torch": torch.__version__, "cuda": torch.version.cuda,
-               "contract": "binary32 kernels' contracts derived in this script's docstring"}
+    machine = cuda_machine(torch, contract="binary32 kernels' contracts derived in this "
+                                           "script's docstring")
     run("torch logsumexp, layer_norm and rms_norm under osvs (Python bindings, GPU)", kernels(),
         args, machine, check=osvs.check_row_reduction)
 

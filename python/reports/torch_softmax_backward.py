@@ -20,25 +20,19 @@ import sys
 from pathlib import Path
 
 try:
-    import numpy as np
+    import numpy as np  # noqa: F401 (the adapters hand NumPy arrays to torch)
     import torch
 except ImportError as e:  # torch is not installed where the CPU tests run
     sys.exit(f"torch_softmax_backward.py needs torch and numpy: {e}")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_report import arguments, command_output, run  # noqa: E402
+from kernel_report import arguments, cuda_machine, run  # noqa: E402
+from torch_triton_gpu import to_cuda  # noqa: E402
 
 import osvs  # noqa: E402
 
 #: (ulps, cond_rel, cond_rel_per_element): the binary32 kernel's contract above.
 BINARY32_BACKWARD = (2.0, 8 * 2.0 ** -24, 1.01 * 2.0 ** -24)
-
-
-def to_cuda(x: np.ndarray) -> torch.Tensor:
-    """The launch's rows on the GPU; bfloat16 arrives as its bits (uint16)."""
-    if x.dtype == np.uint16:
-        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
-    return torch.from_numpy(x).cuda()
 
 
 def softmax_backward(y, dy):
@@ -63,14 +57,8 @@ def kernels():
 
 def main():
     args = arguments(__doc__.splitlines()[0])
-    if not torch.cuda.is_available():
-        sys.exit("no CUDA device: this script checks GPU kernels")
-    machine = {"gpu": torch.cuda.get_device_name(0),
-               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
-                                        "--format=csv,noheader"),
-               "torch": torch.__version__, "cuda": torch.version.cuda,
-               "contract": "2 ulp + (8 + 1.01 n) 2^-24 cond (declared for a binary32 kernel, "
-                           "derived in this script's docstring)"}
+    machine = cuda_machine(torch, contract="2 ulp + (8 + 1.01 n) 2^-24 cond (declared for a "
+                                           "binary32 kernel, derived in this script's docstring)")
     run("torch softmax and log-softmax backward under osvs (Python bindings, GPU)", kernels(),
         args, machine, check=osvs.check_softmax_backward)
 

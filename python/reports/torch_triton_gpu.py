@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_report import arguments, command_output, run  # noqa: E402
+from kernel_report import arguments, cuda_machine, run  # noqa: E402
 
 
 def to_cuda(x: np.ndarray) -> torch.Tensor:
@@ -68,19 +68,14 @@ def main():
             sys.exit("no CUDA device: these cases replay on GPU kernels")
         sys.exit(1 if replay_all(Path(sys.argv[2])) else 0)
     args = arguments(__doc__.splitlines()[0])
-    if not torch.cuda.is_available():
-        sys.exit("no CUDA device: this script checks GPU kernels")
     try:
         import triton
         triton_version = triton.__version__
     except ImportError:
         triton_version = "not installed"
-    machine = {"gpu": torch.cuda.get_device_name(0),
-               "driver": command_output("nvidia-smi", "--query-gpu=driver_version",
-                                        "--format=csv,noheader"),
-               "torch": torch.__version__, "cuda": torch.version.cuda, "triton": triton_version,
-               "contract": "4 ulp of the kernel's type (declared, as for cuDNN in "
-                           "examples/cudnn_softmax)"}
+    machine = cuda_machine(torch, triton=triton_version,
+                           contract="4 ulp of the kernel's type (declared, as for cuDNN in "
+                                    "examples/cudnn_softmax)")
     run("torch and Triton softmax kernels under osvs (Python bindings, GPU)", kernels(), args,
         machine)
 
