@@ -30,18 +30,9 @@ endfunction()
 # checks), as does the audit (a user's release run: at -O1 its tests ran up to 1.6 times longer)
 # and the test programs whose loops run every float (kernels/tests, exhaustive/tests). Without SOURCES: every C++ target the calling folder adds
 # after the call; with SOURCES: those files of the calling folder.
-# OSVS_DRIVERS_OPTIMIZATION, where set, is their optimization in every configuration instead: the
-# sanitized build (preset asan) compiles them at -O0, where clang with AddressSanitizer spends
-# most of its time optimizing template code that runs little (properties/src/suite.cpp: 47 s at
-# -O1, 15 s at -O0 on the 2-core machine), and keeps -O1 for the libraries that compute.
-set(OSVS_DRIVERS_OPTIMIZATION "" CACHE STRING
-    "Optimization flag of the law drivers and reports in every configuration (empty: -O1 in Release)")
 function(osvs_drivers_and_reports)
   cmake_parse_arguments(D "" "" "SOURCES" ${ARGN})
   set(option "$<$<AND:$<CONFIG:Release>,$<COMPILE_LANGUAGE:CXX>>:-O1>")
-  if(OSVS_DRIVERS_OPTIMIZATION)
-    set(option "$<$<COMPILE_LANGUAGE:CXX>:${OSVS_DRIVERS_OPTIMIZATION}>")
-  endif()
   if(D_SOURCES)
     set_property(SOURCE ${D_SOURCES} APPEND PROPERTY COMPILE_OPTIONS "${option}")
   else()
