@@ -1,5 +1,5 @@
-// osvs's reference logsumexp, LayerNorm and RMSNorm registered as row-wise kernels, in f32 and
-// bf16 (builtin_row_reductions.h).
+// osvs's reference logsumexp, LayerNorm, RMSNorm and mean / variance registered as row-wise
+// kernels, in f32 and bf16 (builtin_row_reductions.h).
 #include "builtin_row_reductions.h"
 
 #define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                                         \
@@ -13,3 +13,6 @@ OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm, "osvs.layer_norm", LayerNorm, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm_bf16, "osvs.layer_norm.bf16", LayerNorm, BF16)
 OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm, "osvs.rms_norm", RmsNorm, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm_bf16, "osvs.rms_norm.bf16", RmsNorm, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var, "osvs.mean_var", MeanVar, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_unbiased, "osvs.mean_var_unbiased", MeanVarUnbiased, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_bf16, "osvs.mean_var.bf16", MeanVar, BF16)

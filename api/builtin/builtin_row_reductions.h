@@ -18,16 +18,25 @@ inline RowwiseAccuracy reference_row_reduction_bound(RowwiseOp op) {
   const double ulps = 1.5 + 0x1p-14;
   if (op == RowwiseOp::Logsumexp) return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-50, where);
   if (op == RowwiseOp::LayerNorm) return RowwiseAccuracy::bound(ulps, 0x1p-49, 0x1p-51, where);
+  if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased)
+    return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-51, where);
   return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-53, where);
 }
 
-/// One row of `op` under Policy: out[0] from in (the op's arrays, signature(op)).
+/// One row of `op` under Policy: the outputs from in (the op's arrays, signature(op)).
 template <class Policy>
 void reference_row_reduction(RowwiseOp op, float eps, const std::vector<std::vector<float>>& in,
                              std::vector<std::vector<float>>& out) {
   const auto n = static_cast<std::int64_t>(in[0].size());
   if (op == RowwiseOp::Logsumexp) {
     out[0][0] = static_cast<float>(logsumexp_row<Policy>(in[0].data(), n));
+    return;
+  }
+  if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased) {
+    const RowStatistics s =
+        row_statistics<Policy>(in[0].data(), n, op == RowwiseOp::MeanVarUnbiased ? 1 : 0);
+    out[0][0] = static_cast<float>(s.mean);
+    out[1][0] = static_cast<float>(s.var);
     return;
   }
   std::vector<double> y(in[0].size());
@@ -38,16 +47,17 @@ void reference_row_reduction(RowwiseOp op, float eps, const std::vector<std::vec
   for (std::size_t i = 0; i < y.size(); ++i) out[0][i] = static_cast<float>(y[i]);
 }
 
-/// The reference kernel of `op` (logsumexp, layer_norm, rms_norm) under Policy, every array of
+/// The reference kernel of `op` (logsumexp, layer_norm, rms_norm, mean_var(_unbiased)) under
+/// Policy, every array of
 /// type t, with its derived contract; deterministic, batch invariant and strided, not bitwise
 /// order independent (its sums run left to right), scale invariant (its statistics scale exactly
 /// by powers of two).
 template <class Policy = RowReductionAsWritten>
 RowwiseKernel reference_row_kernel(std::string name, RowwiseOp op, DType t) {
-  const std::size_t inputs = signature(op).inputs.size();
+  const RowwiseSignature& sig = signature(op);
   return RowwiseKernel(std::move(name), Where::Host)
       .op(op)
-      .types(std::vector<DType>(inputs, t), {t})
+      .types(std::vector<DType>(sig.inputs.size(), t), std::vector<DType>(sig.outputs.size(), t))
       .run([op](const RowwiseProblem& p) {
         for_each_host_row(p, signature(op), [&](const auto& in, auto& out) {
           reference_row_reduction<Policy>(op, p.eps, in, out);

@@ -413,7 +413,7 @@ const std::vector<RowwiseLaw>& rowwise_laws() {
            check_permutation, permutation_excluded, false, permutation_bitwise},
           {"shift_invariance",
            "x + c (every sum exact) gives a result within the contract, as x does: logsumexp's "
-           "moved by c, layer_norm's unchanged",
+           "and the mean moved by c, layer_norm's and the variance unchanged",
            check_shift_invariance, shift_excluded, false, never_bitwise},
           {"scale_invariance",
            "x 2^k with eps = 0 gives the norms' outputs of x (bits where declared, else both "

@@ -44,15 +44,35 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
       return {oracle::layer_norm_reference(row(0), row(1), row(2), eps, out)};
     case RowwiseOp::RmsNorm:
       return {oracle::rms_norm_reference(row(0), row(1), eps, out)};
+    case RowwiseOp::MeanVar:
+    case RowwiseOp::MeanVarUnbiased: {
+      const int correction = op == RowwiseOp::MeanVarUnbiased ? 1 : 0;
+      return {{oracle::mean_var_reference(row(0), correction, out).mean},
+              {oracle::mean_var_reference(row(0), correction, out_types.at(1)).var}};
+    }
   }
   throw std::invalid_argument("row-wise op out of range");
 }
 
-std::vector<double> rowwise_condition(RowwiseOp op, std::size_t, const RowInputs& in,
+std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
                                       std::int64_t n, float eps) {
   const float* a = in.at(0);
   const auto size = static_cast<std::size_t>(n);
   if (op == RowwiseOp::Logsumexp) return {1.0};
+  if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased) {
+    // The mean's a = sum |x_j| / n; the variance's sigma (sigma + a), sigma from a compensated
+    // mean's deviations in binary64 (a variance errs by its own n u sigma^2 and by the mean's
+    // error against the deviations, n u a sigma: docs/semantics.md §11.1).
+    double mean_abs = 0;
+    for (std::int64_t j = 0; j < n; ++j) mean_abs += std::fabs(static_cast<double>(a[j]));
+    mean_abs /= static_cast<double>(n);
+    if (output == 0) return {mean_abs};
+    const double mu = detail::compensated_sum(a, n, false) / static_cast<double>(n);
+    double squares = 0;
+    for (std::int64_t j = 0; j < n; ++j) squares += (a[j] - mu) * (a[j] - mu);
+    const double sigma = std::sqrt(squares / static_cast<double>(n));
+    return {sigma * (sigma + mean_abs)};
+  }
   if (op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm) {
     const double r = inverse_scale(op, a, n, eps);
     const double mu = op == RowwiseOp::LayerNorm
@@ -88,7 +108,8 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t, const RowInputs
 }
 
 bool has_empty_rows(RowwiseOp op) {
-  return op != RowwiseOp::LayerNorm && op != RowwiseOp::RmsNorm;
+  return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward ||
+         op == RowwiseOp::Logsumexp;
 }
 
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n) {
@@ -104,7 +125,8 @@ bool uses_eps(RowwiseOp op) {
 }
 
 bool shift_invariant(RowwiseOp op) {
-  return op == RowwiseOp::Logsumexp || op == RowwiseOp::LayerNorm;
+  return op == RowwiseOp::Logsumexp || op == RowwiseOp::LayerNorm || op == RowwiseOp::MeanVar ||
+         op == RowwiseOp::MeanVarUnbiased;
 }
 
 bool scale_invariant(RowwiseOp op) {

@@ -23,6 +23,10 @@ const char* to_string(RowwiseOp op) {
       return "layer_norm";
     case RowwiseOp::RmsNorm:
       return "rms_norm";
+    case RowwiseOp::MeanVar:
+      return "mean_var";
+    case RowwiseOp::MeanVarUnbiased:
+      return "mean_var_unbiased";
   }
   return "?";
 }
@@ -34,6 +38,7 @@ const RowwiseSignature& signature(RowwiseOp op) {
   static const RowwiseSignature logsumexp{{{"x"}}, {{"lse", Extent::Row}}};
   static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}}, {{"y"}}};
   static const RowwiseSignature rms_norm{{{"x"}, {"weight", shared}}, {{"y"}}};
+  static const RowwiseSignature mean_var{{{"x"}}, {{"mean", Extent::Row}, {"var", Extent::Row}}};
   switch (op) {
     case RowwiseOp::SoftmaxBackward:
       return softmax;
@@ -45,6 +50,9 @@ const RowwiseSignature& signature(RowwiseOp op) {
       return layer_norm;
     case RowwiseOp::RmsNorm:
       return rms_norm;
+    case RowwiseOp::MeanVar:
+    case RowwiseOp::MeanVarUnbiased:
+      return mean_var;
   }
   throw std::invalid_argument("row-wise op out of range");
 }

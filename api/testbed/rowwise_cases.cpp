@@ -165,6 +165,8 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
         break;
       case RowwiseOp::LayerNorm:
       case RowwiseOp::RmsNorm:
+      case RowwiseOp::MeanVar:
+      case RowwiseOp::MeanVarUnbiased:
         c.inputs[0].push_back(norm_input(n, t[0]));
         break;
     }

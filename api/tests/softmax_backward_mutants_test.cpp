@@ -71,6 +71,10 @@ const std::vector<BackwardMutant>& mutants() {
        kDeclareReduction<EpsOutsideSqrt>, RowwiseOp::RmsNorm},
       {"statistics_in_float", "LayerNorm's mean and variance in binary32", "accuracy",
        kDeclareReduction<StatisticsInFloat>, RowwiseOp::LayerNorm},
+      {"var_mean_one_pass", "the variance of var_mean as E[x^2] - mu^2 in binary32", "accuracy",
+       kDeclareReduction<OnePassVariance>, RowwiseOp::MeanVar},
+      {"var_mean_correction_ignored", "var_mean's unbiased variance divided by n", "accuracy",
+       kDeclareReduction<BiasedForUnbiased>, RowwiseOp::MeanVarUnbiased},
   };
   return all;
 }

@@ -397,4 +397,62 @@ std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span
   return y;
 }
 
+// mean_var: the mean S / n and the variance N / (n (n - c)), N = n sum x^2 - S^2 (>= 0), S and N
+// exact (kRowSumBits, kSquareBits). Both are rationals whose denominators are below 2^64: one
+// is dyadic (a float's binade or a rounding boundary) only where the quotient at kMeanBits bits
+// is exact (ternary 0); otherwise it lies at least 2^-(149 + 24 + 64) of its magnitude's binade
+// away from every boundary of a 24-bit type (a boundary is a multiple of 2^(e - 24), the
+// numerator a multiple of 2^-298 over a denominator below 2^64), far beyond the quotient's
+// 2^-2048 relative error, so the quotient's own rounding (decided, which checks it) is the
+// correct one, and its binade is the exact value's.
+namespace {
+
+constexpr mpfr_prec_t kMeanBits = 2048;
+
+/// numerator / denominator correctly rounded to `out` (denominator > 0).
+ExactElement rational_element(mpfr_srcptr numerator, unsigned long denominator, DType out) {
+  MpValue q(kMeanBits), d(kMeanBits), err(32);
+  mpfr_set_ui(d.get(), denominator, MPFR_RNDN);  // exact: below 2^64
+  if (mpfr_div(q.get(), numerator, d.get(), MPFR_RNDN) == 0 || mpfr_zero_p(q.get()))
+    return exact_element(q.get(), out);
+  mpfr_set_ui_2exp(err.get(), 1, mpfr_get_exp(q.get()) - kMeanBits + 1, MPFR_RNDN);
+  const auto rounded = decided(q.get(), err.get(), out);
+  if (!rounded) throw std::runtime_error("mean_var reference: a rounding left undecided");
+  ExactElement e = exact_element(q.get(), out);
+  e.rounded = *rounded;
+  return e;
+}
+
+}  // namespace
+
+MeanVar mean_var_reference(std::span<const float> x, int correction, DType out) {
+  const std::size_t n = x.size();
+  MeanVar r{ieee_element(kNaN, out), ieee_element(kNaN, out)};
+  if (n == 0 || std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); })) return r;
+  if (!all_finite(x)) {  // the mean's IEEE value (+-inf, or NaN for both), the variance NaN
+    double sum = 0;
+    for (float v : x) sum += static_cast<double>(v);
+    r.mean = ieee_element(sum / static_cast<double>(n), out);
+    return r;
+  }
+  const WidestExponents range;
+  const auto count = static_cast<unsigned long>(n);
+  MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), N(kSquareBits);
+  mpfr_set_zero(sum.get(), 1);
+  mpfr_set_zero(sumsq.get(), 1);
+  for (float v : x) {
+    mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN);  // exact
+    mpfr_set_flt(square.get(), v, MPFR_RNDN);
+    mpfr_mul_d(square.get(), square.get(), v, MPFR_RNDN);         // exact (48 bits)
+    mpfr_add(sumsq.get(), sumsq.get(), square.get(), MPFR_RNDN);  // exact
+  }
+  r.mean = rational_element(sum.get(), count, out);
+  if (static_cast<long long>(n) <= correction) return r;  // n - c <= 0: 0 / 0, NaN
+  mpfr_mul_ui(N.get(), sumsq.get(), count, MPFR_RNDN);    // exact
+  mpfr_sqr(square.get(), sum.get(), MPFR_RNDN);           // exact
+  mpfr_sub(N.get(), N.get(), square.get(), MPFR_RNDN);    // exact, >= 0
+  r.var = rational_element(N.get(), count * (count - static_cast<unsigned long>(correction)), out);
+  return r;
+}
+
 }  // namespace osvs::oracle

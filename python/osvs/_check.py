@@ -225,6 +225,14 @@ def check_rms_norm(fn: Callable[..., Any], *, name: str, **kwargs) -> CheckResul
     return check_row_reduction(fn, op="rms_norm", name=name, **kwargs)
 
 
+def check_mean_var(fn: Callable[[Any], Any], *, name: str, unbiased: bool = False,
+                   **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="mean_var"`` (``unbiased=True``: ``"mean_var_unbiased"``):
+    ``fn(x) -> (mean, var)``, each of shape (rows,), as torch.var_mean gives them reversed."""
+    return check_row_reduction(fn, op="mean_var_unbiased" if unbiased else "mean_var", name=name,
+                               **kwargs)
+
+
 def read_regression(path: Union[str, os.PathLike]) -> dict:
     """A regression file's record: kernel, law, expectation, provenance and case."""
     return _core.read_regression(os.fspath(path))

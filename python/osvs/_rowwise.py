@@ -32,7 +32,12 @@ REFERENCE_BACKWARD_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -51, 2.0 ** -52)
 
 #: The row reductions' inputs, in the order a kernel takes them (then eps, for the norms).
 ROW_REDUCTION_INPUTS = {"logsumexp": ("x",), "layer_norm": ("x", "weight", "bias"),
-                        "rms_norm": ("x", "weight")}
+                        "rms_norm": ("x", "weight"), "mean_var": ("x",),
+                        "mean_var_unbiased": ("x",)}
+
+#: The row reductions' outputs (a kernel of several returns a tuple of them, in this order).
+ROW_REDUCTION_OUTPUTS = {"logsumexp": ("lse",), "layer_norm": ("y",), "rms_norm": ("y",),
+                         "mean_var": ("mean", "var"), "mean_var_unbiased": ("mean", "var")}
 
 
 @dataclasses.dataclass
@@ -79,11 +84,14 @@ class RowwiseKernel:
     def input_count(self) -> int:
         raise NotImplementedError
 
+    def output_count(self) -> int:
+        return 1
+
     def declaration(self) -> dict:
         code = ELEMENT_TYPES[self.dtype][0]
         return {"name": self.name, "op": self.op_name(),
                 "in_types": [code] * self.input_count(),
-                "out_types": [ELEMENT_TYPES[self.output_dtype][0]],
+                "out_types": [ELEMENT_TYPES[self.output_dtype][0]] * self.output_count(),
                 "accuracy": None if self.accuracy is None else [float(a) for a in self.accuracy],
                 "bound_derivation": self.bound_derivation, "max_cols": int(self.max_cols),
                 "strided": self.strided, "deterministic": self.deterministic,
@@ -95,10 +103,14 @@ class RowwiseKernel:
     def arguments(self, inputs, eps: float) -> list:
         return [self.to_input(a) if self.to_input else a for a in inputs]
 
-    def call(self, inputs, eps: float) -> np.ndarray:
-        """One launch as the core makes it: the inputs (and eps) in, the output on the host."""
-        return on_host(self.fn(*self.arguments(inputs, eps)), "the kernel's result",
-                       self.output_dtype)
+    def call(self, inputs, eps: float):
+        """One launch as the core makes it: the inputs (and eps) in, the output on the host (a
+        tuple of them where the op has several)."""
+        result = self.fn(*self.arguments(inputs, eps))
+        if self.output_count() == 1:
+            return on_host(result, "the kernel's result", self.output_dtype)
+        return tuple(on_host(r, f"the kernel's result {i}", self.output_dtype)
+                     for i, r in enumerate(result))
 
 
 @dataclasses.dataclass
@@ -120,9 +132,11 @@ class SoftmaxBackwardKernel(RowwiseKernel):
 @dataclasses.dataclass
 class RowReductionKernel(RowwiseKernel):
     """A row reduction, ``op`` one of ``logsumexp`` (``fn(x) -> lse``, shape (rows,)),
-    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``) and ``rms_norm``
-    (``fn(x, weight, eps) -> y``, shape (rows, cols)); x of shape (rows, cols), weight and bias
-    of shape (cols,), eps a Python float (exactly the binary32 value the oracle uses).
+    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``), ``rms_norm``
+    (``fn(x, weight, eps) -> y``, shape (rows, cols)), ``mean_var`` and ``mean_var_unbiased``
+    (``fn(x) -> (mean, var)``, each of shape (rows,); the variance over n or n - 1); x of shape
+    (rows, cols), weight and bias of shape (cols,), eps a Python float (exactly the binary32 value
+    the oracle uses).
     """
 
     op: str = "logsumexp"
@@ -138,6 +152,9 @@ class RowReductionKernel(RowwiseKernel):
     def input_count(self) -> int:
         return len(ROW_REDUCTION_INPUTS[self.op])
 
+    def output_count(self) -> int:
+        return len(ROW_REDUCTION_OUTPUTS[self.op])
+
     def arguments(self, inputs, eps: float) -> list:
         args = super().arguments(inputs, eps)
-        return args if self.op == "logsumexp" else args + [float(eps)]
+        return args + [float(eps)] if self.op in ("layer_norm", "rms_norm") else args

@@ -63,8 +63,17 @@ void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p
       if (!unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type,
                      layout_of(sig.inputs[a], p, p.inputs[a].stride)))
         throw std::runtime_error("the kernel modified its input " + sig.inputs.at(a).name);
-    const RowArrayOut& o = p.outputs.at(0);
-    copy_out(out, o.ptr, o.type, layout_of(sig.outputs.at(0), p, o.stride), "the kernel's result");
+    // One output as the result, several as a sequence of them (mean_var: (mean, var)).
+    const bool several = sig.outputs.size() > 1;
+    if (several && (!nb::isinstance<nb::sequence>(out) || nb::len(out) != sig.outputs.size()))
+      throw std::runtime_error("the kernel's result: a sequence of " +
+                               std::to_string(sig.outputs.size()) + " arrays expected");
+    for (std::size_t b = 0; b < sig.outputs.size(); ++b) {
+      const RowArrayOut& o = p.outputs[b];
+      copy_out(several ? nb::object(out[b]) : out, o.ptr, o.type,
+               layout_of(sig.outputs[b], p, o.stride),
+               ("the kernel's " + sig.outputs[b].name).c_str());
+    }
   });
 }
 

@@ -14,6 +14,7 @@ import osvs
 LSE_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -50, 2.0 ** -50)
 LAYER_NORM_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -49, 2.0 ** -51)
 RMS_NORM_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -50, 2.0 ** -53)
+MEAN_VAR_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -50, 2.0 ** -51)
 
 
 def logsumexp_f64(x):
@@ -44,6 +45,12 @@ def layer_norm_one_pass_f32(x, w, b, eps):
         return ((x - mu) / np.sqrt(var + np.float32(eps)) * w + b).astype(np.float32)
 
 
+def mean_var_f64(x):
+    x = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        return x.mean(axis=1).astype(np.float32), x.var(axis=1).astype(np.float32)
+
+
 def rms_norm_f64(x, w, eps):
     x = x.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -53,12 +60,14 @@ def rms_norm_f64(x, w, eps):
 
 
 APPLIES = {"logsumexp": {"scale_invariance"}, "layer_norm": {"empty_rows"},
-           "rms_norm": {"empty_rows", "shift_invariance"}}
+           "rms_norm": {"empty_rows", "shift_invariance"},
+           "mean_var": {"empty_rows", "scale_invariance"}}
 
 
 @pytest.mark.parametrize("op,fn,bound", [("logsumexp", logsumexp_f64, LSE_BOUND),
                                          ("layer_norm", layer_norm_f64, LAYER_NORM_BOUND),
-                                         ("rms_norm", rms_norm_f64, RMS_NORM_BOUND)])
+                                         ("rms_norm", rms_norm_f64, RMS_NORM_BOUND),
+                                         ("mean_var", mean_var_f64, MEAN_VAR_BOUND)])
 def test_a_float64_numpy_row_reduction_passes_every_law(op, fn, bound):
     result = osvs.check_row_reduction(fn, op=op, name=f"py.{op}_f64", accuracy=bound)
     assert [(r.law, r.status) for r in result.laws] == [
@@ -95,3 +104,12 @@ def test_declarations_osvs_cannot_use_are_named():
         osvs.check_row_reduction(logsumexp_f64, op="softmax", name="py.bad")
     with pytest.raises(ValueError, match="not a row-wise law"):
         osvs.check_layer_norm(layer_norm_f64, name="py.typo", skip={"scale_invarience": "typo"})
+
+
+def test_var_mean_unbiased_against_a_biased_kernel():
+    """A kernel that ignores the correction (divides by n) is caught on the unbiased op."""
+    result = osvs.check_mean_var(mean_var_f64, name="py.mean_var_biased", unbiased=True,
+                                 accuracy=MEAN_VAR_BOUND, laws=["accuracy"],
+                                 raise_on_failure=False)
+    (accuracy,) = result.laws
+    assert accuracy.status == "failed" and "var" in accuracy.reason, str(result)

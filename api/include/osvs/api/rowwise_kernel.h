@@ -7,6 +7,9 @@
 //   logsumexp             (x) -> lse, one a row                     torch.logsumexp(x, -1)
 //   layer_norm            (x, weight, bias) -> y, eps               torch.nn.functional.layer_norm
 //   rms_norm              (x, weight) -> y, eps                     torch.nn.functional.rms_norm
+//   mean_var              (x) -> (mean, var), one each a row        torch.var_mean(x, -1,
+//   correction=0) mean_var_unbiased     (x) -> (mean, var), var over n - 1        torch.var_mean(x,
+//   -1)
 // (weight and bias: N elements shared by every row).
 //
 //   osvs::RowwiseKernel("my_softmax_backward", osvs::Where::Device)
@@ -33,14 +36,25 @@
 namespace osvs {
 
 /// What a row-wise kernel computes (rowwise_ops.h defines each).
-enum class RowwiseOp { SoftmaxBackward, LogSoftmaxBackward, Logsumexp, LayerNorm, RmsNorm };
+enum class RowwiseOp {
+  SoftmaxBackward,
+  LogSoftmaxBackward,
+  Logsumexp,
+  LayerNorm,
+  RmsNorm,
+  MeanVar,
+  MeanVarUnbiased
+};
 
 /// Every op, in declaration order.
-inline constexpr RowwiseOp kRowwiseOps[] = {RowwiseOp::SoftmaxBackward,
-                                            RowwiseOp::LogSoftmaxBackward, RowwiseOp::Logsumexp,
-                                            RowwiseOp::LayerNorm, RowwiseOp::RmsNorm};
+inline constexpr RowwiseOp kRowwiseOps[] = {
+    RowwiseOp::SoftmaxBackward, RowwiseOp::LogSoftmaxBackward,
+    RowwiseOp::Logsumexp,       RowwiseOp::LayerNorm,
+    RowwiseOp::RmsNorm,         RowwiseOp::MeanVar,
+    RowwiseOp::MeanVarUnbiased};
 
-/// "softmax_backward", "log_softmax_backward", "logsumexp", "layer_norm", "rms_norm".
+/// "softmax_backward", "log_softmax_backward", "logsumexp", "layer_norm", "rms_norm",
+/// "mean_var", "mean_var_unbiased".
 const char* to_string(RowwiseOp op);
 
 /// How many elements an array holds for a launch of `rows` rows of `cols` elements.

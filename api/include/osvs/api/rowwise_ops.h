@@ -13,7 +13,9 @@
 //                         a = sum_j |x_j| / n, x^_i = (x_i - mu) r
 //   rms_norm              inputs (x, weight), y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i;
 //                         cond_i = |x_i w_i| r, r = 1 / sqrt(sum_j x_j^2 / n + eps)
-// The norms have no empty row.
+//   mean_var(_unbiased)   input x, outputs mean and var (one each a row), var over n (n - 1);
+//                         cond of the mean a = sum_j |x_j| / n, of the var sigma (sigma + a)
+// The norms and mean_var have no empty row.
 #pragma once
 
 #include <cstdint>

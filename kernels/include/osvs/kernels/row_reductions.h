@@ -48,6 +48,15 @@
 // The contract: (1.5 + 2^-14) ulp_o(y_i) + (2^-49 + 2^-51 n) cond_i (11 u (1 + 2^-7) < 2^-49,
 // 2.75 u (1 + 2^-7) < 2^-51). A constant row with eps = 0 gives 0 / 0 = NaN, as the oracle does.
 //
+// mean_var (mean and variance over n - c, c = 0 or 1), cond of the mean a = sum_j |x_j| / n,
+// of the variance sigma (sigma + a), sigma^2 the biased variance. The mean is layer_norm's mu^:
+// 3 u a <= 2^-51 cond. The variance v^ = (var' + n (mu^ - mu)^2 / (n - c)) (1 + theta_(n+2)),
+// var' the exact variance over n - c <= 2 sigma^2: the first part errs by 2 (n + 3) u sigma^2
+// <= 2 (n + 3) u cond, the second by 18 u^2 a^2 <= 18 u^2 2^26 sqrt(n) sigma a (the bound on a r
+// above, at eps = 0), below 2^-75 sqrt(n) cond. The contract: (1.5 + 2^-14) ulp_o + (2^-50 +
+// 2^-51 n) cond (6 u (1 + 2^-7) < 2^-50, 2 u (1 + 2^-7) < 2^-51). n <= c gives 0 / 0 = NaN, as
+// the oracle does; an infinite x an infinite (or NaN) mean and a NaN variance.
+//
 // rms_norm, cond_i = |x_i w_i| r, r = 1 / sqrt(q + eps): q^ = sum of exact squares, n - 1
 // additions and a division, gamma_n relative; + eps, sqrt, division: r^ within (n/2 + 3) u; two
 // products: |P - y_i| <= (n/2 + 5) u cond_i (1 + 2^-40). The contract: (1.5 + 2^-14) ulp_o(y_i)
@@ -70,6 +79,8 @@ struct RowReductionAsWritten {
   static constexpr bool variance_of_deviations = true;
   /// layer_norm: the variance divided by n (biased, as torch's), not n - 1.
   static constexpr bool biased_variance = true;
+  /// mean_var: the variance over n - correction, not over n whatever the op asks.
+  static constexpr bool ignore_correction = false;
   /// Both norms: 1 / sqrt(v + eps), not 1 / (sqrt(v) + eps).
   static constexpr bool eps_inside_sqrt = true;
   /// layer_norm and rms_norm: the statistics in binary64, not binary32.
@@ -87,7 +98,7 @@ inline double compensated_sum(const float* x, std::int64_t n, bool squares) {
     c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
     s = t;
   }
-  return s + c;
+  return std::isfinite(s) ? s + c : s;  // an infinite sum as IEEE gives it (c is NaN there)
 }
 
 /// 1 / sqrt(v + eps) under the policy (both in the statistics' precision).
@@ -123,10 +134,16 @@ double logsumexp_row(const float* x, std::int64_t n) {
   return m + std::log(d);
 }
 
-/// The layer norm of the row: y[i] in binary64, to be rounded to the output type.
+/// A row's mean and variance (over n - correction), in binary64.
+struct RowStatistics {
+  double mean;
+  double var;
+};
+
+/// The statistics under the policy: a compensated mean, the deviations' squares summed
+/// (layer_norm's derivation above; mean_var's below).
 template <class Policy = RowReductionAsWritten>
-void layer_norm_row(const float* x, const float* w, const float* b, float eps, std::int64_t n,
-                    double* y) {
+RowStatistics row_statistics(const float* x, std::int64_t n, int correction) {
   const auto nd = static_cast<double>(n);
   double mu, v = 0;
   if (Policy::statistics_in_double) {
@@ -141,15 +158,24 @@ void layer_norm_row(const float* x, const float* w, const float* b, float eps, s
       const double t = static_cast<double>(x[j]) - mu;
       v += t * t;
     }
-    v /= Policy::biased_variance ? nd : nd - 1;
+    v /= Policy::ignore_correction ? nd : nd - (Policy::biased_variance ? correction : 1);
   } else {  // E[x^2] - mu^2 in binary32, as a one-pass kernel accumulates
     float q = 0;
     for (std::int64_t j = 0; j < n; ++j) q += x[j] * x[j];
     const auto muf = static_cast<float>(mu);
-    v = q / static_cast<float>(n) - muf * muf;
+    v = (q / static_cast<float>(n) - muf * muf) * (nd / (nd - correction));
   }
-  const double r = detail::inverse_scale<Policy>(v, eps);
-  for (std::int64_t i = 0; i < n; ++i) y[i] = ((static_cast<double>(x[i]) - mu) * r) * w[i] + b[i];
+  return {mu, v};
+}
+
+/// The layer norm of the row: y[i] in binary64, to be rounded to the output type.
+template <class Policy = RowReductionAsWritten>
+void layer_norm_row(const float* x, const float* w, const float* b, float eps, std::int64_t n,
+                    double* y) {
+  const RowStatistics s = row_statistics<Policy>(x, n, 0);
+  const double r = detail::inverse_scale<Policy>(s.var, eps);
+  for (std::int64_t i = 0; i < n; ++i)
+    y[i] = ((static_cast<double>(x[i]) - s.mean) * r) * w[i] + b[i];
 }
 
 /// The RMS norm of the row: y[i] in binary64, to be rounded to the output type.

@@ -30,6 +30,11 @@ struct UnbiasedVariance : RowReductionAsWritten {
   static constexpr bool biased_variance = false;
 };
 
+/// The variance over n where the op asks for n - 1 (a correction read and dropped).
+struct BiasedForUnbiased : RowReductionAsWritten {
+  static constexpr bool ignore_correction = true;
+};
+
 /// Both norms' eps added after the square root: 1 / (sqrt(v) + eps).
 struct EpsOutsideSqrt : RowReductionAsWritten {
   static constexpr bool eps_inside_sqrt = false;

@@ -24,8 +24,9 @@
 // + n eps.
 //   Any x NaN or +-inf, or eps NaN -> every y_i NaN (the row has no finite mean square, as a
 //   LayerNorm row has no finite mean). Else eps +-inf: the IEEE double evaluation of (x_i r) w_i
-//   with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 -> every y_i NaN (D = 0: 0 * inf). Where w_i is not
-//   finite, y_i is the IEEE double of (x_i r) w_i with r = sqrt(n D) / D rounded to double.
+//   with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 ->
+//   every y_i NaN (D = 0: 0 * inf). Where w_i is not finite, y_i is the IEEE double of (x_i r) w_i
+//   with r = sqrt(n D) / D rounded to double.
 #pragma once
 
 #include <span>
@@ -47,5 +48,17 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
 /// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) * w_i, each correctly rounded to `out`.
 std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
                                              float eps, DType out);
+
+/// The mean and the variance of a row, each correctly rounded to `out`.
+struct MeanVar {
+  ExactElement mean;
+  ExactElement var;
+};
+
+/// mean = sum_j x_j / n, var = sum_j (x_j - mean)^2 / (n - correction) (correction 0: biased,
+/// 1: unbiased, as torch.var_mean's). NaN anywhere, or n = 0: both NaN. +-inf (no NaN): the
+/// mean is the IEEE value of the sum over n (+-inf, NaN for both signs), the variance NaN.
+/// n <= correction: the variance NaN (0 / 0).
+MeanVar mean_var_reference(std::span<const float> x, int correction, DType out);
 
 }  // namespace osvs::oracle
