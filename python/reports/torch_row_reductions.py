@@ -1,6 +1,7 @@
-"""torch's logsumexp, layer_norm and rms_norm (float32 and bfloat16) on the GPU under osvs's
-row-wise laws, through osvs.check_row_reduction: the kernels get CUDA tensors (``to_input``) and
-return CUDA tensors, read back through DLPack.
+"""torch's logsumexp, layer_norm, rms_norm and var_mean (f32, bf16) on the GPU, row-wise laws.
+
+Through osvs.check_row_reduction: the kernels get CUDA tensors (``to_input``) and return CUDA
+tensors, read back through DLPack.
 
     python3 python/reports/torch_row_reductions.py OUT [--max-cases 100] [--seed 20261130]
 
@@ -17,6 +18,9 @@ in the form of docs/semantics.md §11.1:
   failure there says that the kernel's statistics lost the row, not only that it rounded.
 - rms_norm: the sum of squares gamma_n relative, eps, sqrt and reciprocal (n/2 + 3) u, two
   products: 2 ulp + (8 + 1.01 n) u cond with cond_i = |x_i w_i| r.
+- var_mean (mean_var, mean_var_unbiased): a binary32 mean errs by about n u a (cond a), a
+  two-pass or Welford variance by n u sigma^2 and the mean's error against the deviations, n u a
+  sigma (cond sigma (sigma + a)): 2 ulp + (8 + 2 n) u cond, first order as layer_norm's.
 A law that fails is a finding, printed and saved with its shrunk case.
 """
 
@@ -38,7 +42,8 @@ import osvs  # noqa: E402
 U = 2.0 ** -24
 #: (ulps, cond_rel, cond_rel_per_element) of a binary32 kernel, derived above.
 CONTRACTS = {"logsumexp": (2.0, 8 * U, 4 * U), "layer_norm": (2.0, 8 * U, 2 * U),
-             "rms_norm": (2.0, 8 * U, 1.01 * U)}
+             "rms_norm": (2.0, 8 * U, 1.01 * U), "mean_var": (2.0, 8 * U, 2 * U),
+             "mean_var_unbiased": (2.0, 8 * U, 2 * U)}
 
 
 def logsumexp(x):
@@ -53,12 +58,23 @@ def rms_norm(x, w, eps):
     return torch.nn.functional.rms_norm(x, (x.shape[1],), weight=w, eps=eps)
 
 
+def var_mean_biased(x):
+    var, mean = torch.var_mean(x, dim=1, correction=0)
+    return mean, var
+
+
+def var_mean_unbiased(x):
+    var, mean = torch.var_mean(x, dim=1, correction=1)
+    return mean, var
+
+
 def kernels():
     """(name, check keywords): the whole adapter of each kernel."""
     out = []
     for dtype, suffix in (("float32", ""), ("bfloat16", ".bf16")):
         for op, fn in (("logsumexp", logsumexp), ("layer_norm", layer_norm),
-                       ("rms_norm", rms_norm)):
+                       ("rms_norm", rms_norm), ("mean_var", var_mean_biased),
+                       ("mean_var_unbiased", var_mean_unbiased)):
             out.append((f"torch.{op}{suffix}",
                         dict(fn=fn, op=op, accuracy=CONTRACTS[op], to_input=to_cuda, dtype=dtype,
                              bound_derivation="python/reports/torch_row_reductions.py")))
@@ -69,8 +85,8 @@ def main():
     args = arguments(__doc__.splitlines()[0])
     machine = cuda_machine(torch, contract="binary32 kernels' contracts derived in this "
                                            "script's docstring")
-    run("torch logsumexp, layer_norm and rms_norm under osvs (Python bindings, GPU)", kernels(),
-        args, machine, check=osvs.check_row_reduction)
+    run("torch logsumexp, layer_norm, rms_norm and var_mean under osvs (Python bindings, GPU)",
+        kernels(), args, machine, check=osvs.check_row_reduction)
 
 
 if __name__ == "__main__":
