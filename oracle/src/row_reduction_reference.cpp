@@ -85,6 +85,19 @@ std::vector<ExactElement> all_nan(std::size_t n, DType out) {
   return std::vector<ExactElement>(n, ieee_element(kNaN, out));
 }
 
+/// sum_j x_j and sum_j x_j^2 of finite floats, exactly (kRowSumBits and kSquareBits hold them;
+/// `scratch` has kSquareBits).
+void exact_sums(std::span<const float> x, mpfr_ptr sum, mpfr_ptr sumsq, mpfr_ptr scratch) {
+  mpfr_set_zero(sum, 1);
+  mpfr_set_zero(sumsq, 1);
+  for (float v : x) {
+    mpfr_add_d(sum, sum, v, MPFR_RNDN);  // exact
+    mpfr_set_flt(scratch, v, MPFR_RNDN);
+    mpfr_mul_d(scratch, scratch, v, MPFR_RNDN);  // exact (48 bits)
+    mpfr_add(sumsq, sumsq, scratch, MPFR_RNDN);  // exact
+  }
+}
+
 /// The element of a float input taken as the exact output.
 ExactElement float_element(float v, DType out) {
   MpValue x(24);
@@ -248,14 +261,7 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
   const WidestExponents range;
   const auto count = static_cast<unsigned long>(n);
   MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), D(kSquareBits);
-  mpfr_set_zero(sum.get(), 1);
-  mpfr_set_zero(sumsq.get(), 1);
-  for (float v : x) {
-    mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN);  // exact
-    mpfr_set_flt(square.get(), v, MPFR_RNDN);
-    mpfr_mul_d(square.get(), square.get(), v, MPFR_RNDN);         // exact (48 bits)
-    mpfr_add(sumsq.get(), sumsq.get(), square.get(), MPFR_RNDN);  // exact
-  }
+  exact_sums(x, sum.get(), sumsq.get(), square.get());
   mpfr_mul_ui(D.get(), sumsq.get(), count, MPFR_RNDN);  // exact
   mpfr_sqr(square.get(), sum.get(), MPFR_RNDN);         // exact
   mpfr_sub(D.get(), D.get(), square.get(), MPFR_RNDN);  // exact
@@ -438,14 +444,7 @@ MeanVar mean_var_reference(std::span<const float> x, int correction, DType out) 
   const WidestExponents range;
   const auto count = static_cast<unsigned long>(n);
   MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), N(kSquareBits);
-  mpfr_set_zero(sum.get(), 1);
-  mpfr_set_zero(sumsq.get(), 1);
-  for (float v : x) {
-    mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN);  // exact
-    mpfr_set_flt(square.get(), v, MPFR_RNDN);
-    mpfr_mul_d(square.get(), square.get(), v, MPFR_RNDN);         // exact (48 bits)
-    mpfr_add(sumsq.get(), sumsq.get(), square.get(), MPFR_RNDN);  // exact
-  }
+  exact_sums(x, sum.get(), sumsq.get(), square.get());
   r.mean = rational_element(sum.get(), count, out);
   if (static_cast<long long>(n) <= correction) return r;  // n - c <= 0: 0 / 0, NaN
   mpfr_mul_ui(N.get(), sumsq.get(), count, MPFR_RNDN);    // exact
