@@ -10,13 +10,15 @@
 namespace osvs::testbed {
 namespace {
 
-/// What a reduction keeps of a case: per sequence its first q_len queries and k_len keys (a
-/// sequence with keep false is dropped), the kv heads listed in kv_heads with the query heads
-/// of each group listed in group_heads, the components listed in comps of every head (q, k and
-/// v alike: the case keeps head_dim_qk == head_dim_v), and the spare pages or not.
+/// What a reduction keeps of a case: per sequence its first q_len queries and k_len keys from
+/// its key first_key on (a sequence with keep false is dropped), the kv heads listed in kv_heads
+/// with the query heads of each group listed in group_heads, the components listed in comps of
+/// every head (q, k and v alike: the case keeps head_dim_qk == head_dim_v), and the spare pages or
+/// not.
 struct Kept {
   std::vector<bool> keep;
   std::vector<AttentionSequence> lens;
+  std::vector<std::int64_t> first_key;
   std::vector<int> kv_heads;
   std::vector<int> group_heads;
   std::vector<int> comps;    ///< of q and k
@@ -33,6 +35,7 @@ std::vector<int> iota_of(int n) {
 Kept all_of(const AttentionCase& c) {
   return {std::vector<bool>(c.seqs.size(), true),
           c.seqs,
+          std::vector<std::int64_t>(c.seqs.size(), 0),
           iota_of(c.heads_kv),
           iota_of(c.heads_q / c.heads_kv),
           iota_of(c.head_dim_qk),
@@ -82,7 +85,7 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
       out.seqs.push_back(l);
       for (std::int64_t i = 0; i < l.q_len; ++i)
         take(out.q, c.q, c.q_start(s) + i, c.heads_q, q_heads, false);
-      for (std::int64_t j = 0; j < l.k_len; ++j) {
+      for (std::int64_t j = kept.first_key[s]; j < kept.first_key[s] + l.k_len; ++j) {
         take(out.k, c.k, c.k_start(s) + j, c.heads_kv, kept.kv_heads, false);
         take(out.v, c.v, c.k_start(s) + j, c.heads_kv, kept.kv_heads, true);
       }
@@ -278,7 +281,12 @@ void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& 
         std::int64_t& len = keys ? k.lens[s].k_len : k.lens[s].q_len;
         if (len <= (keys ? 0 : 1)) continue;
         --len;
-        progress = r.accept(reduced(smallest, k)) || progress;
+        if (r.accept(reduced(smallest, k))) {
+          progress = true;
+        } else if (keys) {  // the first key dropped instead of the last
+          k.first_key[s] = 1;
+          progress = r.accept(reduced(smallest, k)) || progress;
+        }
       }
   }
   if (smallest.page_size > 0 && !r.out_of_time()) {
