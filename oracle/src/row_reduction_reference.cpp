@@ -155,6 +155,18 @@ class PerPrecision {
   std::vector<std::pair<mpfr_prec_t, MpValue>> values_;
 };
 
+/// num / den of two exact values (den > 0) correctly rounded to `out`: exact where the quotient
+/// at kQuotientBits is (it is dyadic, above), else decided by Ziv on the one division, rounded
+/// once: |t - y| <= 2^(EXP(t) - p - 1).
+ExactElement quotient_element(const char* what, mpfr_srcptr num, mpfr_srcptr den, DType out) {
+  MpValue q(kQuotientBits);
+  if (mpfr_div(q.get(), num, den, MPFR_RNDN) == 0) return exact_element(q.get(), out);
+  return ziv(what, out, [&](mpfr_prec_t p, mpfr_ptr t) {
+    mpfr_div(t, num, den, MPFR_RNDN);
+    return mpfr_get_exp(t) - p;
+  });
+}
+
 }  // namespace
 
 // logsumexp. m = x_k the first maximum among the finite elements; R = sum_{j != k, x_j finite}
@@ -273,7 +285,7 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
   MpValue r(kSqrtBits);
   const bool rational = mpfr_sqrt(r.get(), D.get(), MPFR_RNDN) == 0;
   PerPrecision roots;  // sqrt(D) rounded to nearest at p bits
-  MpValue A(kRowSumBits), P(kProductBits), num(kNumeratorBits), q(kQuotientBits), q53(53);
+  MpValue A(kRowSumBits), P(kProductBits), num(kNumeratorBits), q53(53);
   for (std::size_t i = 0; i < n; ++i) {
     mpfr_set_flt(A.get(), x[i], MPFR_RNDN);
     mpfr_mul_ui(A.get(), A.get(), count, MPFR_RNDN);   // exact
@@ -290,17 +302,9 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
     if (mpfr_zero_p(P.get())) {
       y[i] = float_element(b[i], out);
     } else if (rational) {
-      mpfr_mul_d(num.get(), r.get(), b[i], MPFR_RNDN);              // exact
-      mpfr_add(num.get(), num.get(), P.get(), MPFR_RNDN);           // exact
-      if (mpfr_div(q.get(), num.get(), r.get(), MPFR_RNDN) == 0) {  // dyadic: exact
-        y[i] = exact_element(q.get(), out);
-        continue;
-      }
-      // y_i = num / r, not dyadic; t = num / r rounded once: |t - y_i| <= 2^(EXP(t) - p - 1).
-      y[i] = ziv("layer norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
-        mpfr_div(t, num.get(), r.get(), MPFR_RNDN);
-        return mpfr_get_exp(t) - p;
-      });
+      mpfr_mul_d(num.get(), r.get(), b[i], MPFR_RNDN);                 // exact
+      mpfr_add(num.get(), num.get(), P.get(), MPFR_RNDN);              // exact
+      y[i] = quotient_element("layer norm", num.get(), r.get(), out);  // y_i = num / r
     } else {
       // s = sqrt(D) (1 + e1), Q = P / s (1 + e2), |e1|, |e2| <= 2^-p: Q = q_i w_i (1 + e2) /
       // (1 + e1), so |Q - q_i w_i| <= |q_i w_i| 2^(1-p) / (1 - 2^-p) < 2^(2-p) |Q|, at most
@@ -365,7 +369,7 @@ std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span
   mpfr_div(rd.get(), r.get(), D.get(), MPFR_RNDN);
   const double r_double = mpfr_get_d(rd.get(), MPFR_RNDN);
   PerPrecision scales;  // sqrt(n D) / D, each step rounded to nearest at p bits
-  MpValue xw(64), num(kNumeratorBits), q(kQuotientBits);
+  MpValue xw(64), num(kNumeratorBits);
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(w[i])) {
       y[i] = ieee_element(static_cast<double>(x[i]) * r_double * static_cast<double>(w[i]), out);
@@ -376,16 +380,8 @@ std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span
     if (mpfr_zero_p(xw.get())) {
       y[i] = exact_element(xw.get(), out);
     } else if (rational) {
-      mpfr_mul(num.get(), xw.get(), r.get(), MPFR_RNDN);            // exact
-      if (mpfr_div(q.get(), num.get(), D.get(), MPFR_RNDN) == 0) {  // dyadic: exact
-        y[i] = exact_element(q.get(), out);
-        continue;
-      }
-      // y_i = num / D, not dyadic; t = num / D rounded once: |t - y_i| <= 2^(EXP(t) - p - 1).
-      y[i] = ziv("rms norm", out, [&](mpfr_prec_t p, mpfr_ptr t) {
-        mpfr_div(t, num.get(), D.get(), MPFR_RNDN);
-        return mpfr_get_exp(t) - p;
-      });
+      mpfr_mul(num.get(), xw.get(), r.get(), MPFR_RNDN);             // exact
+      y[i] = quotient_element("rms norm", num.get(), D.get(), out);  // y_i = num / D
     } else {
       // c = sqrt(n D) (1 + e1) / D (1 + e2), t = x_i w_i c (1 + e3), |e_k| <= 2^-p, so
       // t = y_i (1 + e1)(1 + e2)(1 + e3) and |t - y_i| <= |y_i| 3.01 2^-p
@@ -404,53 +400,32 @@ std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span
 }
 
 // mean_var: the mean S / n and the variance N / (n (n - c)), N = n sum x^2 - S^2 (>= 0), S and N
-// exact (kRowSumBits, kSquareBits). Both are rationals whose denominators are below 2^64: one
-// is dyadic (a float's binade or a rounding boundary) only where the quotient at kMeanBits bits
-// is exact (ternary 0); otherwise it lies at least 2^-(149 + 24 + 64) of its magnitude's binade
-// away from every boundary of a 24-bit type (a boundary is a multiple of 2^(e - 24), the
-// numerator a multiple of 2^-298 over a denominator below 2^64), far beyond the quotient's
-// 2^-2048 relative error, so the quotient's own rounding (decided, which checks it) is the
-// correct one, and its binade is the exact value's.
-namespace {
-
-constexpr mpfr_prec_t kMeanBits = 2048;
-
-/// numerator / denominator correctly rounded to `out` (denominator > 0).
-ExactElement rational_element(mpfr_srcptr numerator, unsigned long denominator, DType out) {
-  MpValue q(kMeanBits), d(kMeanBits), err(32);
-  mpfr_set_ui(d.get(), denominator, MPFR_RNDN);  // exact: below 2^64
-  if (mpfr_div(q.get(), numerator, d.get(), MPFR_RNDN) == 0 || mpfr_zero_p(q.get()))
-    return exact_element(q.get(), out);
-  mpfr_set_ui_2exp(err.get(), 1, mpfr_get_exp(q.get()) - kMeanBits + 1, MPFR_RNDN);
-  const auto rounded = decided(q.get(), err.get(), out);
-  if (!rounded) throw std::runtime_error("mean_var reference: a rounding left undecided");
-  ExactElement e = exact_element(q.get(), out);
-  e.rounded = *rounded;
-  return e;
-}
-
-}  // namespace
-
-MeanVar mean_var_reference(std::span<const float> x, int correction, DType out) {
+// exact (kRowSumBits, kSquareBits: N's 618 bits fit kQuotientBits), each a quotient of exact
+// values with a denominator below 2^64 (quotient_element).
+MeanVar mean_var_reference(std::span<const float> x, int correction, DType mean_out,
+                           DType var_out) {
   const std::size_t n = x.size();
-  MeanVar r{ieee_element(kNaN, out), ieee_element(kNaN, out)};
+  MeanVar r{ieee_element(kNaN, mean_out), ieee_element(kNaN, var_out)};
   if (n == 0 || std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); })) return r;
   if (!all_finite(x)) {  // the mean's IEEE value (+-inf, or NaN for both), the variance NaN
     double sum = 0;
     for (float v : x) sum += static_cast<double>(v);
-    r.mean = ieee_element(sum / static_cast<double>(n), out);
+    r.mean = ieee_element(sum / static_cast<double>(n), mean_out);
     return r;
   }
   const WidestExponents range;
   const auto count = static_cast<unsigned long>(n);
-  MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), N(kSquareBits);
+  MpValue sum(kRowSumBits), sumsq(kSquareBits), square(kSquareBits), N(kSquareBits), den(128);
   exact_sums(x, sum.get(), sumsq.get(), square.get());
-  r.mean = rational_element(sum.get(), count, out);
+  mpfr_set_ui(den.get(), count, MPFR_RNDN);  // exact
+  r.mean = quotient_element("mean", sum.get(), den.get(), mean_out);
   if (static_cast<long long>(n) <= correction) return r;  // n - c <= 0: 0 / 0, NaN
   mpfr_mul_ui(N.get(), sumsq.get(), count, MPFR_RNDN);    // exact
   mpfr_sqr(square.get(), sum.get(), MPFR_RNDN);           // exact
   mpfr_sub(N.get(), N.get(), square.get(), MPFR_RNDN);    // exact, >= 0
-  r.var = rational_element(N.get(), count * (count - static_cast<unsigned long>(correction)), out);
+  mpfr_mul_ui(den.get(), den.get(), count - static_cast<unsigned long>(correction),
+              MPFR_RNDN);  // exact: below 2^64
+  r.var = quotient_element("variance", N.get(), den.get(), var_out);
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpfr_value.h"
@@ -110,6 +111,23 @@ std::vector<MpValue> independent_layer_norm(const std::vector<float>& x,
     mpfr_add_d(y.back().get(), y.back().get(), b[i], MPFR_RNDN);
   }
   return y;
+}
+
+/// The mean sum_j x_j / n and the variance sum_j (x_j - mean)^2 / (n - correction), two passes.
+std::pair<MpValue, MpValue> independent_mean_var(const std::vector<float>& x, int correction) {
+  const double n = static_cast<double>(x.size());
+  MpValue mu(kIndependentBits), var(kIndependentBits), t(kIndependentBits);
+  mpfr_set_zero(mu.get(), 1);
+  for (float v : x) mpfr_add_d(mu.get(), mu.get(), v, MPFR_RNDN);
+  mpfr_div_d(mu.get(), mu.get(), n, MPFR_RNDN);
+  mpfr_set_zero(var.get(), 1);
+  for (float v : x) {
+    mpfr_d_sub(t.get(), v, mu.get(), MPFR_RNDN);
+    mpfr_sqr(t.get(), t.get(), MPFR_RNDN);
+    mpfr_add(var.get(), var.get(), t.get(), MPFR_RNDN);
+  }
+  mpfr_div_d(var.get(), var.get(), n - correction, MPFR_RNDN);
+  return {std::move(mu), std::move(var)};
 }
 
 /// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i.
@@ -495,7 +513,40 @@ TEST(RowReductionReference, RandomRowsMatchIndependentMpfr) {
     }
     expect_element(logsumexp_reference(z, t), independent_logsumexp(z).get(), t,
                    describe("logsumexp", trial, t, 0));
+    for (int correction : {0, 1}) {
+      if (static_cast<int>(x.size()) <= correction) continue;
+      const MeanVar mv = mean_var_reference(x, correction, t, DType::F32);
+      const auto [mean, var] = independent_mean_var(x, correction);
+      expect_element(mv.mean, mean.get(), t, describe("mean", trial, t, 0));
+      expect_element(mv.var, var.get(), DType::F32, describe("variance", trial, t, correction));
+    }
   }
+}
+
+// Worked by hand: [1, 2] has mean 3/2 and deviations -+1/2: variance 1/4 over n, 1/2 over n - 1;
+// [1, 2, 4] has mean 7/3 (not dyadic: rounded) and sum of squared deviations 14/3.
+TEST(RowReductionReference, MeanVarExactRowsAndConventions) {
+  const MeanVar two = mean_var_reference(std::vector<float>{1, 2}, 0, DType::F32, DType::F32);
+  expect_exact(two.mean, 1.5, DType::F32, "mean [1, 2]");
+  expect_exact(two.var, 0.25, DType::F32, "variance [1, 2]");
+  expect_exact(mean_var_reference(std::vector<float>{1, 2}, 1, DType::F32, DType::F32).var, 0.5,
+               DType::F32, "unbiased variance [1, 2]");
+  const MeanVar three = mean_var_reference(std::vector<float>{1, 2, 4}, 1, DType::BF16, DType::F32);
+  EXPECT_EQ(three.mean.rounded, round_to(DType::BF16, static_cast<float>(7.0 / 3.0)));
+  EXPECT_EQ(three.var.rounded, static_cast<float>(7.0 / 3.0));  // (14/3) / 2, once rounded
+  // n <= correction: 0 / 0; NaN anywhere: both NaN; an infinity: the mean's IEEE value.
+  EXPECT_TRUE(
+      std::isnan(mean_var_reference(std::vector<float>{3}, 1, DType::F32, DType::F32).var.rounded));
+  const MeanVar nan = mean_var_reference(std::vector<float>{1, kNaN}, 0, DType::F32, DType::F32);
+  EXPECT_TRUE(std::isnan(nan.mean.rounded) && std::isnan(nan.var.rounded));
+  const MeanVar inf =
+      mean_var_reference(std::vector<float>{INFINITY, 0}, 0, DType::F32, DType::F32);
+  EXPECT_EQ(inf.mean.rounded, INFINITY);
+  EXPECT_TRUE(std::isnan(inf.var.rounded));
+  EXPECT_TRUE(std::isnan(
+      mean_var_reference(std::vector<float>{INFINITY, -INFINITY}, 0, DType::F32, DType::F32)
+          .mean.rounded));
+  EXPECT_TRUE(std::isnan(mean_var_reference({}, 0, DType::F32, DType::F32).mean.rounded));
 }
 
 TEST(RowReductionReference, LongRowsMatchIndependentMpfr) {

@@ -39,7 +39,7 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
 
 /// The condition term of every element of output `output` (>= 0; NaN or inf where an input is
 /// not finite), computed in binary64: from non-negative terms for the backward ops and rms_norm
-/// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm (below
+/// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm and mean_var (below
 /// (n + 8) 2^-53: the judge's slack, 2^-30, covers both).
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
                                       std::int64_t n, float eps);

@@ -56,9 +56,9 @@ struct MeanVar {
 };
 
 /// mean = sum_j x_j / n, var = sum_j (x_j - mean)^2 / (n - correction) (correction 0: biased,
-/// 1: unbiased, as torch.var_mean's). NaN anywhere, or n = 0: both NaN. +-inf (no NaN): the
-/// mean is the IEEE value of the sum over n (+-inf, NaN for both signs), the variance NaN.
-/// n <= correction: the variance NaN (0 / 0).
-MeanVar mean_var_reference(std::span<const float> x, int correction, DType out);
+/// 1: unbiased, as torch.var_mean's), correctly rounded to mean_out and var_out. NaN anywhere,
+/// or n = 0: both NaN. +-inf (no NaN): the mean is the IEEE value of the sum over n (+-inf, NaN
+/// for both signs), the variance NaN. n <= correction: the variance NaN (0 / 0).
+MeanVar mean_var_reference(std::span<const float> x, int correction, DType mean_out, DType var_out);
 
 }  // namespace osvs::oracle
