@@ -84,35 +84,6 @@ MpValue independent_logsumexp(const std::vector<float>& x) {
   return lse;
 }
 
-/// y_i = (x_i - mu) / sqrt(var + eps) w_i + b_i.
-std::vector<MpValue> independent_layer_norm(const std::vector<float>& x,
-                                            const std::vector<float>& w,
-                                            const std::vector<float>& b, float eps) {
-  const double n = static_cast<double>(x.size());
-  MpValue mu(kIndependentBits), var(kIndependentBits), t(kIndependentBits);
-  mpfr_set_zero(mu.get(), 1);
-  for (float v : x) mpfr_add_d(mu.get(), mu.get(), v, MPFR_RNDN);
-  mpfr_div_d(mu.get(), mu.get(), n, MPFR_RNDN);
-  mpfr_set_zero(var.get(), 1);
-  for (float v : x) {
-    mpfr_d_sub(t.get(), v, mu.get(), MPFR_RNDN);
-    mpfr_sqr(t.get(), t.get(), MPFR_RNDN);
-    mpfr_add(var.get(), var.get(), t.get(), MPFR_RNDN);
-  }
-  mpfr_div_d(var.get(), var.get(), n, MPFR_RNDN);
-  mpfr_add_d(var.get(), var.get(), eps, MPFR_RNDN);
-  mpfr_sqrt(var.get(), var.get(), MPFR_RNDN);  // the denominator
-  std::vector<MpValue> y;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    y.emplace_back(kIndependentBits);
-    mpfr_d_sub(y.back().get(), x[i], mu.get(), MPFR_RNDN);
-    mpfr_div(y.back().get(), y.back().get(), var.get(), MPFR_RNDN);
-    mpfr_mul_d(y.back().get(), y.back().get(), w[i], MPFR_RNDN);
-    mpfr_add_d(y.back().get(), y.back().get(), b[i], MPFR_RNDN);
-  }
-  return y;
-}
-
 /// The mean sum_j x_j / n and the variance sum_j (x_j - mean)^2 / (n - correction), two passes.
 std::pair<MpValue, MpValue> independent_mean_var(const std::vector<float>& x, int correction) {
   const double n = static_cast<double>(x.size());
@@ -128,6 +99,24 @@ std::pair<MpValue, MpValue> independent_mean_var(const std::vector<float>& x, in
   }
   mpfr_div_d(var.get(), var.get(), n - correction, MPFR_RNDN);
   return {std::move(mu), std::move(var)};
+}
+
+/// y_i = (x_i - mu) / sqrt(var + eps) w_i + b_i.
+std::vector<MpValue> independent_layer_norm(const std::vector<float>& x,
+                                            const std::vector<float>& w,
+                                            const std::vector<float>& b, float eps) {
+  auto [mu, var] = independent_mean_var(x, 0);
+  mpfr_add_d(var.get(), var.get(), eps, MPFR_RNDN);
+  mpfr_sqrt(var.get(), var.get(), MPFR_RNDN);  // the denominator
+  std::vector<MpValue> y;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    y.emplace_back(kIndependentBits);
+    mpfr_d_sub(y.back().get(), x[i], mu.get(), MPFR_RNDN);
+    mpfr_div(y.back().get(), y.back().get(), var.get(), MPFR_RNDN);
+    mpfr_mul_d(y.back().get(), y.back().get(), w[i], MPFR_RNDN);
+    mpfr_add_d(y.back().get(), y.back().get(), b[i], MPFR_RNDN);
+  }
+  return y;
 }
 
 /// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i.
