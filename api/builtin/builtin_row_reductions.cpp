@@ -1,5 +1,5 @@
-// osvs's reference logsumexp, LayerNorm, RMSNorm and mean / variance registered as row-wise
-// kernels, in f32 and bf16 (builtin_row_reductions.h).
+// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy, argmax and
+// top-k registered as row-wise kernels, in f32 and bf16 (builtin_row_reductions.h).
 #include "builtin_row_reductions.h"
 
 #define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                                         \
@@ -16,3 +16,9 @@ OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm_bf16, "osvs.rms_norm.bf16", RmsNorm, BF1
 OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var, "osvs.mean_var", MeanVar, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_unbiased, "osvs.mean_var_unbiased", MeanVarUnbiased, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_bf16, "osvs.mean_var.bf16", MeanVar, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy, "osvs.cross_entropy", CrossEntropy, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_bf16, "osvs.cross_entropy.bf16", CrossEntropy, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_argmax, "osvs.argmax", Argmax, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_argmax_bf16, "osvs.argmax.bf16", Argmax, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_topk, "osvs.topk", TopK, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_topk_bf16, "osvs.topk.bf16", TopK, BF16)

@@ -1,7 +1,7 @@
-// osvs's reference logsumexp, LayerNorm and RMSNorm (kernels/row_reductions.h) as row-wise
-// kernels: the declaration of each under a policy of its steps, which the registered entries take
-// as written (builtin_row_reductions.cpp) and the mutants with one step changed
-// (mutation/include/osvs/mutation/row_reduction_mutant_policies.h).
+// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy, argmax and
+// top-k (kernels/row_reductions.h) as row-wise kernels: the declaration of each under a policy of
+// its steps, which the registered entries take as written (builtin_row_reductions.cpp) and the
+// mutants with one step changed (mutation/include/osvs/mutation/row_reduction_mutant_policies.h).
 #pragma once
 
 #include <string>
@@ -20,14 +20,34 @@ inline RowwiseAccuracy reference_row_reduction_bound(RowwiseOp op) {
   if (op == RowwiseOp::LayerNorm) return RowwiseAccuracy::bound(ulps, 0x1p-49, 0x1p-51, where);
   if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased)
     return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-51, where);
+  if (op == RowwiseOp::CrossEntropy) return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-50, where);
+  if (op == RowwiseOp::Argmax || op == RowwiseOp::TopK) return RowwiseAccuracy::none();  // exact
   return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-53, where);
 }
 
 /// One row of `op` under Policy: the outputs from in (the op's arrays, signature(op)).
 template <class Policy>
-void reference_row_reduction(RowwiseOp op, float eps, const std::vector<std::vector<float>>& in,
+void reference_row_reduction(RowwiseOp op, const RowwiseParams& params,
+                             const std::vector<std::vector<float>>& in,
                              std::vector<std::vector<float>>& out) {
   const auto n = static_cast<std::int64_t>(in[0].size());
+  const float eps = params.eps;
+  if (op == RowwiseOp::CrossEntropy) {
+    out[0][0] = static_cast<float>(
+        cross_entropy_row<Policy>(in[0].data(), n, static_cast<std::int64_t>(in[1][0]),
+                                  params.ignore_index, params.label_smoothing));
+    return;
+  }
+  if (op == RowwiseOp::Argmax || op == RowwiseOp::TopK) {
+    const std::int64_t k = op == RowwiseOp::Argmax ? 1 : params.k;
+    std::vector<std::int64_t> top(static_cast<std::size_t>(k));
+    top_k_row<Policy>(in[0].data(), n, k, top.data());
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      out.back()[i] = static_cast<float>(top[i]);  // the indices (exact: n < 2^24)
+      if (op == RowwiseOp::TopK) out[0][i] = in[0][static_cast<std::size_t>(top[i])];
+    }
+    return;
+  }
   if (op == RowwiseOp::Logsumexp) {
     out[0][0] = static_cast<float>(logsumexp_row<Policy>(in[0].data(), n));
     return;
@@ -47,20 +67,28 @@ void reference_row_reduction(RowwiseOp op, float eps, const std::vector<std::vec
   for (std::size_t i = 0; i < y.size(); ++i) out[0][i] = static_cast<float>(y[i]);
 }
 
-/// The reference kernel of `op` (logsumexp, layer_norm, rms_norm, mean_var(_unbiased)) under
-/// Policy, every array of
-/// type t, with its derived contract; deterministic, batch invariant and strided, not bitwise
-/// order independent (its sums run left to right), scale invariant (its statistics scale exactly
-/// by powers of two).
+/// The element types of op's arrays for a kernel of values of type t: t, and i64 for an index.
+inline std::vector<DType> array_types(const std::vector<RowwiseArray>& arrays, DType t) {
+  std::vector<DType> types;
+  for (const RowwiseArray& a : arrays) types.push_back(a.index ? DType::I64 : t);
+  return types;
+}
+
+/// The reference kernel of `op` (logsumexp, layer_norm, rms_norm, mean_var(_unbiased),
+/// cross_entropy, argmax, topk) under Policy, every array of values of type t and every index
+/// i64, with its derived contract (argmax and topk: exact, ties to the lowest index, sorted);
+/// deterministic, batch invariant and strided, not bitwise order independent (its sums run
+/// left to right), scale invariant (its statistics scale exactly by powers of two; argmax's
+/// comparisons do not change).
 template <class Policy = RowReductionAsWritten>
 RowwiseKernel reference_row_kernel(std::string name, RowwiseOp op, DType t) {
   const RowwiseSignature& sig = signature(op);
   return RowwiseKernel(std::move(name), Where::Host)
       .op(op)
-      .types(std::vector<DType>(sig.inputs.size(), t), std::vector<DType>(sig.outputs.size(), t))
+      .types(array_types(sig.inputs, t), array_types(sig.outputs, t))
       .run([op](const RowwiseProblem& p) {
         for_each_host_row(p, signature(op), [&](const auto& in, auto& out) {
-          reference_row_reduction<Policy>(op, p.eps, in, out);
+          reference_row_reduction<Policy>(op, p, in, out);
         });
       })
       .accuracy(reference_row_reduction_bound(op));

@@ -11,8 +11,9 @@
 
 namespace osvs::builtin {
 
-/// Calls row(in, out) for each row of p: in[a] holds input a's row (cols floats), out[b] has
-/// room for output b's row (its width: cols, or 1) and is stored after the call.
+/// Calls row(in, out) for each row of p: in[a] holds input a's row (its width: cols, or 1 for a
+/// target), out[b] has room for output b's row (its width: cols, 1 or k) and is stored after
+/// the call.
 template <class RowFn>
 void for_each_host_row(const RowwiseProblem& p, const RowwiseSignature& sig, RowFn row) {
   const auto at = [](const auto& array, std::int64_t i) {
@@ -21,16 +22,17 @@ void for_each_host_row(const RowwiseProblem& p, const RowwiseSignature& sig, Row
   };
   std::vector<std::vector<float>> in(p.inputs.size()), out(p.outputs.size());
   for (std::size_t a = 0; a < in.size(); ++a) {
-    in[a].resize(static_cast<std::size_t>(p.cols));
+    in[a].resize(static_cast<std::size_t>(sig.inputs[a].width(p.cols, p.k)));
     if (sig.inputs[a].extent == Extent::Column)
       load_from(p.inputs[a].type, at(p.inputs[a], 0), in[a].data(), p.cols);
   }
   for (std::size_t b = 0; b < out.size(); ++b)
-    out[b].resize(static_cast<std::size_t>(sig.outputs[b].width(p.cols)));
+    out[b].resize(static_cast<std::size_t>(sig.outputs[b].width(p.cols, p.k)));
   for (std::int64_t i = 0; i < p.rows; ++i) {
     for (std::size_t a = 0; a < in.size(); ++a)
       if (sig.inputs[a].extent != Extent::Column)
-        load_from(p.inputs[a].type, at(p.inputs[a], i), in[a].data(), p.cols);
+        load_from(p.inputs[a].type, at(p.inputs[a], i), in[a].data(),
+                  static_cast<std::int64_t>(in[a].size()));
     row(in, out);
     for (std::size_t b = 0; b < out.size(); ++b)
       store_as(p.outputs[b].type, out[b].data(),

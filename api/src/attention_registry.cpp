@@ -79,6 +79,7 @@ std::string declaration_problem(const AttentionKernel& k) {
   if (const std::string why = api::name_problem(k.name()); !why.empty()) return why;
   if (!k.has_callable()) return who + " has no callable (.run(...))";
   if (k.in_types().empty() || k.masks().empty()) return who + " declares no in type or no mask";
+  if (const std::string why = api::value_types_problem(who, k.in_types()); !why.empty()) return why;
   if (k.paged_only() && k.page_sizes().empty())
     return who + " is paged only but declares no page size";
   for (int p : k.page_sizes())

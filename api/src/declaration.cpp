@@ -39,6 +39,14 @@ std::string derived_contract_problem(const RowKernel& k) {
   return "";
 }
 
+std::string value_types_problem(const std::string& who, const std::vector<DType>& types) {
+  for (DType t : types)
+    if (is_integer(t))
+      return who + " declares the index type " + to_string(t) +
+             " for values (only the row-wise kind's index arrays take one)";
+  return "";
+}
+
 std::string layout_problem(const Traits& t) {
   std::int64_t previous = 0;
   for (const RowLayout& l : t.layouts) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "osvs/api/row_kernel.h"
 
@@ -18,5 +19,9 @@ std::string derived_contract_problem(const RowKernel& k);
 /// Why the declared layouts cannot describe a kernel's paths (a nameless one, `from` outside
 /// 1 ... max_cols or not ascending, a negative piece), or "".
 std::string layout_problem(const Traits& t);
+
+/// Why `who` cannot declare `types` as its value types (an index type, i32 or i64, which only
+/// the row-wise kind's index arrays take), or "".
+std::string value_types_problem(const std::string& who, const std::vector<DType>& types);
 
 }  // namespace osvs::api

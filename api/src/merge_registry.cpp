@@ -43,6 +43,10 @@ std::string declaration_problem(const MergeKernel& k) {
   if (!k.has_callable()) return "merge kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.o_types().empty() || k.lse_bases().empty())
     return "merge kernel '" + k.name() + "' declares no o type or no lse base";
+  if (const std::string why =
+          api::value_types_problem("merge kernel '" + k.name() + "'", k.o_types());
+      !why.empty())
+    return why;
   if (k.supported_head_dims().empty())
     return "merge kernel '" + k.name() + "' declares no head_dim of 1 ... " +
            std::to_string(kAttnMaxHeadDim) + " (head_dims, head_dim_multiple)";

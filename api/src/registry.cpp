@@ -27,6 +27,10 @@ std::string declaration_problem(const RowKernel& k) {
   if (!k.has_callable()) return "kernel '" + k.name() + "' has no callable (.run(...))";
   if (k.traits().vector_width < 1 || k.traits().block < 0 || k.traits().max_cols < 1)
     return "kernel '" + k.name() + "': vector_width >= 1, block >= 0, max_cols >= 1";
+  if (const std::string why =
+          api::value_types_problem("kernel '" + k.name() + "'", {k.in_type(), k.out_type()});
+      !why.empty())
+    return why;
   if (const std::string why = api::layout_problem(k.traits()); !why.empty())
     return "kernel '" + k.name() + "': " + why;
   if (const std::string why = api::derived_contract_problem(k); !why.empty())

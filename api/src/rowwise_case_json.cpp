@@ -1,7 +1,8 @@
 // The row-wise kind's case in regression files: each input's rows as exact hex floats (a shared
-// array's one row), eps, the permutation, the subject's batch position, the arrays' paddings,
-// the shift and the scale exponent (eps, shift and scale_exponent absent in files written
-// before the row reductions: 0).
+// array's one row; an index array's integers likewise), eps, the permutation, the subject's
+// batch position, the arrays' paddings, the shift, the scale exponent, label_smoothing,
+// ignore_index and k (eps, shift and scale_exponent absent in files written before the row
+// reductions: 0; the last three before cross-entropy and top-k: 0, -100, 0).
 #include "case_json.h"
 #include "json_values.h"
 
@@ -22,7 +23,10 @@ json case_json(const RowwiseCase& c) {
           {"batch_position", c.batch_position},
           {"pads", c.pads},
           {"shift", floats({c.shift})[0]},
-          {"scale_exponent", c.scale_exponent}};
+          {"scale_exponent", c.scale_exponent},
+          {"label_smoothing", floats({c.label_smoothing})[0]},
+          {"ignore_index", c.ignore_index},
+          {"k", c.k}};
 }
 
 namespace {
@@ -54,6 +58,9 @@ void read_case(const json& in, RowwiseCase& c) {
   c.permutation = get<std::vector<std::int64_t>>(in, "permutation");
   c.batch_position = get<std::int64_t>(in, "batch_position");
   c.pads = get<std::vector<std::int64_t>>(in, "pads");
+  c.label_smoothing = optional_float(in, "label_smoothing");
+  c.ignore_index = in.contains("ignore_index") ? get<std::int64_t>(in, "ignore_index") : -100;
+  c.k = in.contains("k") ? get<std::int64_t>(in, "k") : 0;
 }
 
 }  // namespace osvs::api

@@ -15,9 +15,13 @@
 #include "osvs/api/row_laws.h"  // not_judged, is_not_judged
 #include "osvs/api/rowwise_ops.h"
 #include "osvs/kernels/hex.h"
+#include "rowwise_selection.h"
 
 namespace osvs {
 namespace {
+
+bool scale_bitwise(const RowwiseKernel& k);
+bool permutation_bitwise(const RowwiseKernel& k);
 
 /// What a finite output is held to: the accuracy contract, or the exact value's rounding itself
 /// (an empty row's convention).
@@ -59,6 +63,13 @@ std::string how_it_failed(float y, const oracle::ExactElement& e, Held held) {
   return held == Held::ToRounding ? "not the exact value" : "outside the contract";
 }
 
+/// cross_entropy's parameters and the row's target, as a judgement prints them ("" otherwise).
+std::string params_text(const RowwiseKernel& k, const RowInputs& in, const RowwiseParams& p) {
+  if (k.op() != RowwiseOp::CrossEntropy) return "";
+  return ", target " + std::to_string(static_cast<std::int64_t>(in[1][0])) + ", ignore_index " +
+         std::to_string(p.ignore_index) + ", label_smoothing " + readable(p.label_smoothing);
+}
+
 /// The judgement of some rows of a launch's outputs.
 struct RowsJudged {
   Verdict verdict;
@@ -69,8 +80,9 @@ struct RowsJudged {
 /// (any bits), an infinite rounding for that infinity, a finite exact value for an output within
 /// the contract (held == ToContract; not judged without one) or equal to its rounding (±0 alike).
 /// Every class of failure is a finding; the verdict's explanation is the first's.
-RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, float eps,
-                      const RowwiseOutputs& out, const std::vector<std::int64_t>& rows, Held held,
+RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs,
+                      const RowwiseParams& params, const RowwiseOutputs& out,
+                      const std::vector<std::int64_t>& rows, Held held,
                       const std::string& context) {
   const RowwiseSignature& sig = signature(k.op());
   const RowwiseAccuracy& a = k.accuracy();
@@ -80,9 +92,18 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, f
   for (std::int64_t row : rows) {
     const RowInputs in = row_of(k, inputs, row);
     if (!in_forward_range(k.op(), in, out.cols)) continue;  // no convention owed (rowwise_ops.h)
-    const auto exact = rowwise_exact(k.op(), in, out.cols, eps, k.out_types());
+    if (selects(k.op())) {  // exact under the tie rule (rowwise_selection.h)
+      const bool topk = k.op() == RowwiseOp::TopK;
+      const SelectionRow selection{in[0], out.cols, topk ? params.k : 1,
+                                   topk ? out.row(0, row) : nullptr, out.row(topk ? 1 : 0, row)};
+      r.judged += static_cast<int>(selection.k);
+      if (auto f = selection_problem(k, selection, context + "row " + std::to_string(row) + ": "))
+        add_finding(findings, std::move(*f));
+      continue;
+    }
+    const auto exact = rowwise_exact(k.op(), in, out.cols, params, k.out_types());
     for (std::size_t b = 0; b < sig.outputs.size(); ++b) {
-      const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols, eps);
+      const std::vector<double> cond = rowwise_condition(k.op(), b, in, out.cols, params);
       const DType t = k.out_types()[b];
       for (std::int64_t j = 0; j < out.widths[b]; ++j) {
         const float y = out.row(b, row)[j];
@@ -112,10 +133,11 @@ RowsJudged judge_rows(const RowwiseKernel& k, const std::vector<Rows>& inputs, f
           inputs_text += (i ? ", " : "") + sig.inputs[i].name + "[" + std::to_string(j) +
                          "] = " + readable(in[i][j]);
         if (per_row) inputs_text = "the row";
-        std::string why =
-            context + "row " + std::to_string(row) + ": " + element + " = " + readable(y) +
-            " for " + inputs_text + " (n = " + std::to_string(out.cols) +
-            (uses_eps(k.op()) ? ", eps " + readable(eps) : "") + "): exact " + readable(e.value);
+        std::string why = context + "row " + std::to_string(row) + ": " + element + " = " +
+                          readable(y) + " for " + inputs_text +
+                          " (n = " + std::to_string(out.cols) +
+                          (uses_eps(k.op()) ? ", eps " + readable(params.eps) : "") +
+                          params_text(k, in, params) + "): exact " + readable(e.value);
         if (tol > 0)
           why += ", error " + digits9(std::fabs(static_cast<double>(y) - e.value)) +
                  " > tolerance " + digits9(tol) + " (" + a.describe() + ", cond " + digits9(c) +
@@ -145,17 +167,23 @@ std::vector<std::int64_t> every_row(const RowwiseCase& c) {
 bool has_special_value(const RowwiseKernel& k, const std::vector<Rows>& inputs, std::int64_t r) {
   const RowInputs in = row_of(k, inputs, r);
   const auto n = static_cast<std::int64_t>(inputs[0][0].size());
-  for (const float* a : in)
-    for (std::int64_t j = 0; j < n; ++j)
-      if (!std::isfinite(a[j])) return true;
+  for (std::size_t a = 0; a < in.size(); ++a)
+    for (std::int64_t j = 0; j < n && !signature(k.op()).inputs[a].index; ++j)
+      if (!std::isfinite(in[a][j])) return true;
   return false;
 }
 
+/// Whether the laws can judge k's outputs on their own: against its contract, or exactly (the
+/// selecting ops).
+bool judgeable(const RowwiseKernel& k) {
+  return k.accuracy().declared || selects(k.op());
+}
+
 Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
-  const RowsJudged r = judge_rows(k, c.inputs, c.eps, out, every_row(c), Held::ToContract, "");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c);
+  const RowsJudged r = judge_rows(k, c.inputs, c, out, every_row(c), Held::ToContract, "");
   if (r.verdict.fails()) return r.verdict;
-  if (!k.accuracy().declared) return not_judged("no accuracy contract declared");
+  if (!judgeable(k)) return not_judged("no accuracy contract declared");
   if (r.judged == 0) return not_judged("no row within the forward's range (in_forward_range)");
   return r.verdict;
 }
@@ -163,10 +191,10 @@ Verdict check_accuracy(const RowwiseKernel& k, const RowwiseCase& c) {
 Verdict check_empty_rows(const RowwiseKernel& k, const RowwiseCase& c) {
   std::vector<std::int64_t> empty;
   for (std::int64_t r = 0; r < c.rows(); ++r)
-    if (is_empty_row(k.op(), row_of(k, c.inputs, r), c.cols())) empty.push_back(r);
+    if (is_empty_row(k.op(), row_of(k, c.inputs, r), c.cols(), c)) empty.push_back(r);
   if (empty.empty()) return not_judged("the case has no empty row");
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
-  return judge_rows(k, c.inputs, c.eps, out, empty, Held::ToRounding, "empty ").verdict;
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c);
+  return judge_rows(k, c.inputs, c, out, empty, Held::ToRounding, "empty ").verdict;
 }
 
 Verdict check_special_values(const RowwiseKernel& k, const RowwiseCase& c) {
@@ -174,8 +202,8 @@ Verdict check_special_values(const RowwiseKernel& k, const RowwiseCase& c) {
   for (std::int64_t r = 0; r < c.rows(); ++r)
     if (has_special_value(k, c.inputs, r)) special.push_back(r);
   if (special.empty()) return not_judged("the case has no row holding NaN or an infinity");
-  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c.eps);
-  const RowsJudged r = judge_rows(k, c.inputs, c.eps, out, special, Held::ToContract, "special ");
+  const RowwiseOutputs out = run_rowwise_kernel(k, c.inputs, c);
+  const RowsJudged r = judge_rows(k, c.inputs, c, out, special, Held::ToContract, "special ");
   if (r.judged == 0) return not_judged("no output with a NaN or infinite exact value");
   return r.verdict;
 }
@@ -191,7 +219,8 @@ std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, st
   const RowwiseSignature& sig = signature(k.op());
   for (std::size_t b = 0; b < sig.outputs.size(); ++b)
     for (std::int64_t j = 0; j < x.widths[b]; ++j) {
-      const bool per_row = sig.outputs[b].extent == Extent::Row;  // a reduced value: not permuted
+      // a reduced value (or topk's k): not permuted with the columns
+      const bool per_row = sig.outputs[b].extent != Extent::Element;
       const std::int64_t jy = perm.empty() || per_row ? j : perm[static_cast<std::size_t>(j)];
       const float u = x.row(b, rx)[j], v = y.row(b, ry)[jy];
       if (same_bits(u, v)) continue;
@@ -202,8 +231,8 @@ std::string first_difference(const RowwiseKernel& k, const RowwiseOutputs& x, st
 }
 
 Verdict check_determinism(const RowwiseKernel& k, const RowwiseCase& c) {
-  const RowwiseOutputs a = run_rowwise_kernel(k, c.inputs, c.eps),
-                       b = run_rowwise_kernel(k, c.inputs, c.eps);
+  const RowwiseOutputs a = run_rowwise_kernel(k, c.inputs, c),
+                       b = run_rowwise_kernel(k, c.inputs, c);
   for (std::int64_t r = 0; r < c.rows(); ++r)
     if (const std::string d = first_difference(
             k, a, r, b, r, {}, "row " + std::to_string(r) + ", first and second launch");
@@ -244,10 +273,9 @@ Verdict invariance(const RowwiseKernel& k, bool bitwise, const RowwiseCase& c,
     const std::string d = first_difference(k, alone, 0, other, r, perm, what);
     return d.empty() ? Verdict::pass() : Verdict::fail(d);
   }
-  const RowsJudged x =
-      judge_rows(k, subject_alone(c), c.eps, alone, {0}, Held::ToContract, "alone: ");
+  const RowsJudged x = judge_rows(k, subject_alone(c), c, alone, {0}, Held::ToContract, "alone: ");
   if (x.verdict.fails()) return x.verdict;
-  return judge_rows(k, other_inputs, c.eps, other, {r}, Held::ToContract, what + ": ").verdict;
+  return judge_rows(k, other_inputs, c, other, {r}, Held::ToContract, what + ": ").verdict;
 }
 
 Verdict check_batch_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
@@ -258,8 +286,8 @@ Verdict check_batch_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
     if (!shared(k, a))
       std::rotate(batch[a].begin(), batch[a].begin() + 1,
                   batch[a].begin() + 1 + static_cast<std::ptrdiff_t>(p));
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
-  const RowwiseOutputs in_batch = run_rowwise_kernel(k, batch, c.eps);
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c);
+  const RowwiseOutputs in_batch = run_rowwise_kernel(k, batch, c);
   return invariance(
       k, k.traits().batch_invariant, c, alone, batch, in_batch, static_cast<std::int64_t>(p), {},
       "the row alone vs at row " + std::to_string(p) + " of " + std::to_string(c.rows()));
@@ -269,8 +297,8 @@ Verdict check_strided(const RowwiseKernel& k, const RowwiseCase& c) {
   bool padded = false;
   for (std::int64_t pad : c.pads) padded = padded || pad > 0;
   if (!padded) return not_judged("no array is padded");
-  const RowwiseOutputs dense = run_rowwise_kernel(k, c.inputs, c.eps);
-  const RowwiseOutputs strided = run_rowwise_kernel(k, c.inputs, c.eps, c.pads);
+  const RowwiseOutputs dense = run_rowwise_kernel(k, c.inputs, c);
+  const RowwiseOutputs strided = run_rowwise_kernel(k, c.inputs, c, c.pads);
   std::string pads;
   for (std::int64_t pad : c.pads) pads += (pads.empty() ? "" : "/") + std::to_string(pad);
   for (std::int64_t r = 0; r < c.rows(); ++r)
@@ -285,29 +313,39 @@ Verdict check_strided(const RowwiseKernel& k, const RowwiseCase& c) {
 Verdict check_permutation(const RowwiseKernel& k, const RowwiseCase& c) {
   const auto n = static_cast<std::size_t>(c.cols());
   if (c.permutation.size() != n) return not_judged("no permutation of the row's columns");
-  std::vector<Rows> permuted = subject_alone(c);
-  for (Rows& a : permuted) {
-    std::vector<float> row(n);
-    for (std::size_t j = 0; j < n; ++j) row[j] = a[0][static_cast<std::size_t>(c.permutation[j])];
-    a[0] = std::move(row);
-  }
+  if (k.op() == RowwiseOp::CrossEntropy && c.ignore_index >= 0 &&
+      c.ignore_index < static_cast<std::int64_t>(n))
+    return not_judged("ignore_index names a column: a permuted target could become it");
   // out_permuted[j] must be out[perm[j]]: compare out[perm[j]] with out_permuted[j] through the
   // inverse, so that first_difference reads the alone launch in order.
   std::vector<std::int64_t> inverse(n);
   for (std::size_t j = 0; j < n; ++j)
     inverse[static_cast<std::size_t>(c.permutation[j])] = static_cast<std::int64_t>(j);
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
-  const RowwiseOutputs other = run_rowwise_kernel(k, permuted, c.eps);
-  return invariance(k, k.traits().order_independent, c, alone, permuted, other, 0, inverse,
+  std::vector<Rows> permuted = subject_alone(c);
+  for (std::size_t a = 0; a < permuted.size(); ++a) {
+    std::vector<float>& row = permuted[a][0];
+    if (signature(k.op()).inputs[a].index) {  // a column index: where its column went
+      for (float& t : row)
+        if (t >= 0 && t < static_cast<float>(n))
+          t = static_cast<float>(inverse[static_cast<std::size_t>(t)]);
+      continue;
+    }
+    std::vector<float> moved(n);
+    for (std::size_t j = 0; j < n; ++j) moved[j] = row[static_cast<std::size_t>(c.permutation[j])];
+    row = std::move(moved);
+  }
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c);
+  const RowwiseOutputs other = run_rowwise_kernel(k, permuted, c);
+  return invariance(k, permutation_bitwise(k), c, alone, permuted, other, 0, inverse,
                     "the row vs its columns permuted");
 }
 
 Verdict check_shift_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
   if (c.shift == 0) return not_judged("no shift");
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c);
   const auto shifted = subject_with_x(k, c, [&](double v) { return v + c.shift; });
   if (!shifted) return not_judged("x + c is not exact in x's type");
-  const RowwiseOutputs other = run_rowwise_kernel(k, *shifted, c.eps);
+  const RowwiseOutputs other = run_rowwise_kernel(k, *shifted, c);
   // logsumexp's result moves with the shift, layer_norm's rounds its mean otherwise: no bits to
   // compare, both launches within the contract.
   return invariance(k, false, c, alone, *shifted, other, 0, {},
@@ -317,12 +355,12 @@ Verdict check_shift_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
 Verdict check_scale_invariance(const RowwiseKernel& k, const RowwiseCase& c) {
   if (c.scale_exponent == 0) return not_judged("no scale");
   if (c.eps != 0) return not_judged("eps != 0: the exact result changes with the scale");
-  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c.eps);
+  const RowwiseOutputs alone = run_rowwise_kernel(k, subject_alone(c), c);
   const auto scaled =
       subject_with_x(k, c, [&](double v) { return std::ldexp(v, c.scale_exponent); });
   if (!scaled) return not_judged("x 2^k is not exact in x's type");
-  const RowwiseOutputs other = run_rowwise_kernel(k, *scaled, c.eps);
-  return invariance(k, k.traits().scale_invariant, c, alone, *scaled, other, 0, {},
+  const RowwiseOutputs other = run_rowwise_kernel(k, *scaled, c);
+  return invariance(k, scale_bitwise(k), c, alone, *scaled, other, 0, {},
                     "the row vs x 2^" + std::to_string(c.scale_exponent));
 }
 
@@ -335,12 +373,12 @@ std::string empty_rows_excluded(const RowwiseKernel& k) {
 std::string shift_excluded(const RowwiseKernel& k) {
   if (!shift_invariant(k.op()))
     return std::string(to_string(k.op())) + " does not move with (or ignore) a shift of x";
-  return k.accuracy().declared ? "" : k.name() + " declares no accuracy contract";
+  return judgeable(k) ? "" : k.name() + " declares no accuracy contract";
 }
 std::string scale_excluded(const RowwiseKernel& k) {
   if (!scale_invariant(k.op()))
     return std::string(to_string(k.op())) + " is not invariant under a scaling of x";
-  return k.traits().scale_invariant || k.accuracy().declared
+  return k.traits().scale_invariant || judgeable(k)
              ? ""
              : k.name() + " declares neither scale invariance nor an accuracy contract";
 }
@@ -348,13 +386,13 @@ bool never_bitwise(const RowwiseKernel&) {
   return false;
 }
 bool scale_bitwise(const RowwiseKernel& k) {
-  return k.traits().scale_invariant;
+  return k.traits().scale_invariant && scale_keeps_outputs(k.op());
 }
 std::string determinism_excluded(const RowwiseKernel& k) {
   return k.traits().deterministic ? "" : k.name() + " does not declare determinism";
 }
 std::string batch_excluded(const RowwiseKernel& k) {
-  return k.traits().batch_invariant || k.accuracy().declared
+  return k.traits().batch_invariant || judgeable(k)
              ? ""
              : k.name() + " declares neither batch invariance nor an accuracy contract";
 }
@@ -362,7 +400,7 @@ std::string strided_excluded(const RowwiseKernel& k) {
   return k.traits().strided ? "" : k.name() + " does not declare strided rows";
 }
 std::string permutation_excluded(const RowwiseKernel& k) {
-  return k.traits().order_independent || k.accuracy().declared
+  return k.traits().order_independent || judgeable(k)
              ? ""
              : k.name() + " declares neither order independence nor an accuracy contract";
 }
@@ -373,7 +411,7 @@ bool batch_bitwise(const RowwiseKernel& k) {
   return k.traits().batch_invariant;
 }
 bool permutation_bitwise(const RowwiseKernel& k) {
-  return k.traits().order_independent;
+  return k.traits().order_independent && !selects(k.op());  // indices move with the columns
 }
 
 }  // namespace
@@ -392,8 +430,9 @@ const std::vector<RowwiseLaw>& rowwise_laws() {
            "(NaN where it is NaN, its infinity where it rounds to one)",
            check_accuracy, nothing_excluded},
           {"empty_rows",
-           "a fully masked row (every y_j 0, every z_j or x_j -inf) gives the exact value's "
-           "rounding: dx 0 for softmax backward, dy for log-softmax backward, lse -inf",
+           "a fully masked row (every y_j 0, every z_j or x_j -inf; a cross-entropy target "
+           "ignore_index) gives the exact value's rounding: dx 0 for softmax backward, dy for "
+           "log-softmax backward, lse -inf, loss 0",
            check_empty_rows, empty_rows_excluded},
           {"special_values",
            "a row holding NaN or an infinity gives NaN where the exact value is NaN and the "
@@ -413,11 +452,11 @@ const std::vector<RowwiseLaw>& rowwise_laws() {
            check_permutation, permutation_excluded, false, permutation_bitwise},
           {"shift_invariance",
            "x + c (every sum exact) gives a result within the contract, as x does: logsumexp's "
-           "and the mean moved by c, layer_norm's and the variance unchanged",
+           "and the mean moved by c, layer_norm's, the variance and cross-entropy's unchanged",
            check_shift_invariance, shift_excluded, false, never_bitwise},
           {"scale_invariance",
-           "x 2^k with eps = 0 gives the norms' outputs of x (bits where declared, else both "
-           "within the contract)",
+           "x 2^k with eps = 0 gives the norms' and argmax's outputs of x, topk's values times 2^k "
+           "(bits where declared, else both within the contract or exact)",
            check_scale_invariance, scale_excluded, false, scale_bitwise},
       },
       kRowwiseLawNames, "rowwise_laws()");

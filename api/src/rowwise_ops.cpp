@@ -7,6 +7,7 @@
 
 #include "osvs/kernels/row_reductions.h"  // row_statistics
 #include "osvs/oracle/row_reduction_reference.h"
+#include "osvs/oracle/selection_reference.h"
 #include "osvs/oracle/softmax_backward_reference.h"
 
 namespace osvs {
@@ -31,14 +32,27 @@ RowMoments moments(const float* x, std::int64_t n) {
   return m;
 }
 
+/// An index as an exact element (index types hold it exactly: rowwise_kernel.h).
+oracle::ExactElement index_element(std::int64_t i) {
+  const auto v = static_cast<double>(i);
+  return {static_cast<float>(v), v, i == 0 ? oracle::kZeroBinade : std::ilogb(v)};
+}
+
+/// The cross-entropy row's target (its one element of the target array).
+std::int64_t target_of(const RowInputs& in) {
+  return static_cast<std::int64_t>(in.at(1)[0]);
+}
+
 }  // namespace
 
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
-                                                             std::int64_t n, float eps,
+                                                             std::int64_t n,
+                                                             const RowwiseParams& params,
                                                              const std::vector<DType>& out_types) {
   const auto m = static_cast<std::size_t>(n);
   const auto row = [&](std::size_t a) { return std::span<const float>(in.at(a), m); };
   const DType out = out_types.at(0);
+  const float eps = params.eps;
   switch (op) {
     case RowwiseOp::SoftmaxBackward:
       return {oracle::softmax_backward_reference(row(0), row(1), out)};
@@ -56,15 +70,45 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
           row(0), op == RowwiseOp::MeanVarUnbiased ? 1 : 0, out, out_types.at(1));
       return {{mv.mean}, {mv.var}};
     }
+    case RowwiseOp::CrossEntropy:
+      return {{oracle::cross_entropy_reference(row(0), target_of(in), params.ignore_index,
+                                               params.label_smoothing, out)}};
+    case RowwiseOp::Argmax:
+      return {{index_element(oracle::top_indices(row(0), 1)[0])}};
+    case RowwiseOp::TopK: {
+      std::vector<oracle::ExactElement> values, indices;
+      for (std::int64_t i : oracle::top_indices(row(0), params.k)) {
+        const float v = in.at(0)[i];
+        values.push_back({v, v, std::isfinite(v) && v != 0 ? std::ilogb(v) : oracle::kZeroBinade});
+        indices.push_back(index_element(i));
+      }
+      return {values, indices};
+    }
   }
   throw std::invalid_argument("row-wise op out of range");
 }
 
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
-                                      std::int64_t n, float eps) {
+                                      std::int64_t n, const RowwiseParams& params) {
   const float* a = in.at(0);
   const auto size = static_cast<std::size_t>(n);
+  const float eps = params.eps;
   if (op == RowwiseOp::Logsumexp) return {1.0};
+  if (selects(op))
+    return std::vector<double>(output == 0 && op == RowwiseOp::TopK ? params.k : 1, 0.0);
+  if (op == RowwiseOp::CrossEntropy) {
+    // 1 + sum_j w_j ((m - x_j) + log S), every term >= 0 (rowwise_ops.h).
+    const std::int64_t t = target_of(in);
+    if (t == params.ignore_index || t < 0 || t >= n) return {1.0};
+    double m = -INFINITY, s = 0;
+    for (std::int64_t j = 0; j < n; ++j) m = std::fmax(m, static_cast<double>(a[j]));
+    for (std::int64_t j = 0; j < n; ++j) s += std::exp(static_cast<double>(a[j]) - m);
+    const double log_s = std::log(s), ls = params.label_smoothing;
+    double smooth = 0;
+    for (std::int64_t j = 0; j < n; ++j) smooth += (m - static_cast<double>(a[j])) + log_s;
+    return {1 + (1 - ls) * ((m - static_cast<double>(a[t])) + log_s) +
+            (ls > 0 ? ls / static_cast<double>(n) * smooth : 0.0)};
+  }
   if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased) {
     // The mean's a; the variance's sigma (sigma + a): a variance errs by its own n u sigma^2 and
     // by its mean's error against the deviations, n u a sigma (docs/semantics.md §11.1).
@@ -103,15 +147,20 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const Ro
 
 bool has_empty_rows(RowwiseOp op) {
   return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward ||
-         op == RowwiseOp::Logsumexp;
+         op == RowwiseOp::Logsumexp || op == RowwiseOp::CrossEntropy;
 }
 
-bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n) {
+bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n, const RowwiseParams& params) {
   if (!has_empty_rows(op)) return false;
+  if (op == RowwiseOp::CrossEntropy) return n > 0 && target_of(in) == params.ignore_index;
   const float masked = masked_input(op);
   for (std::int64_t j = 0; j < n; ++j)
     if (!(in.at(0)[j] == masked)) return false;
   return n > 0;
+}
+
+bool selects(RowwiseOp op) {
+  return op == RowwiseOp::Argmax || op == RowwiseOp::TopK;
 }
 
 bool uses_eps(RowwiseOp op) {
@@ -120,11 +169,15 @@ bool uses_eps(RowwiseOp op) {
 
 bool shift_invariant(RowwiseOp op) {
   return op == RowwiseOp::Logsumexp || op == RowwiseOp::LayerNorm || op == RowwiseOp::MeanVar ||
-         op == RowwiseOp::MeanVarUnbiased;
+         op == RowwiseOp::MeanVarUnbiased || op == RowwiseOp::CrossEntropy;
 }
 
 bool scale_invariant(RowwiseOp op) {
-  return op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm;
+  return op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm || selects(op);
+}
+
+bool scale_keeps_outputs(RowwiseOp op) {
+  return scale_invariant(op) && op != RowwiseOp::TopK;
 }
 
 bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n) {

@@ -27,8 +27,18 @@ const char* to_string(RowwiseOp op) {
       return "mean_var";
     case RowwiseOp::MeanVarUnbiased:
       return "mean_var_unbiased";
+    case RowwiseOp::CrossEntropy:
+      return "cross_entropy";
+    case RowwiseOp::Argmax:
+      return "argmax";
+    case RowwiseOp::TopK:
+      return "topk";
   }
   return "?";
+}
+
+const char* to_string(Ties t) {
+  return t == Ties::Lowest ? "lowest" : "any";
 }
 
 const RowwiseSignature& signature(RowwiseOp op) {
@@ -39,6 +49,11 @@ const RowwiseSignature& signature(RowwiseOp op) {
   static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}}, {{"y"}}};
   static const RowwiseSignature rms_norm{{{"x"}, {"weight", shared}}, {{"y"}}};
   static const RowwiseSignature mean_var{{{"x"}}, {{"mean", Extent::Row}, {"var", Extent::Row}}};
+  static const RowwiseSignature cross_entropy{{{"x"}, {"target", Extent::Row, true}},
+                                              {{"loss", Extent::Row}}};
+  static const RowwiseSignature argmax{{{"x"}}, {{"index", Extent::Row, true}}};
+  static const RowwiseSignature topk{{{"x"}},
+                                     {{"values", Extent::K}, {"indices", Extent::K, true}}};
   switch (op) {
     case RowwiseOp::SoftmaxBackward:
       return softmax;
@@ -53,6 +68,12 @@ const RowwiseSignature& signature(RowwiseOp op) {
     case RowwiseOp::MeanVar:
     case RowwiseOp::MeanVarUnbiased:
       return mean_var;
+    case RowwiseOp::CrossEntropy:
+      return cross_entropy;
+    case RowwiseOp::Argmax:
+      return argmax;
+    case RowwiseOp::TopK:
+      return topk;
   }
   throw std::invalid_argument("row-wise op out of range");
 }
@@ -67,6 +88,17 @@ std::string declaration_problem(const RowwiseKernel& k) {
            std::to_string(k.out_types().size()) + " output types; " + to_string(k.op()) + " has " +
            std::to_string(sig.inputs.size()) + " inputs and " + std::to_string(sig.outputs.size()) +
            " output";
+  const auto type_problem = [&](const RowwiseArray& array, DType t) -> std::string {
+    if (array.index == is_integer(t)) return "";
+    return who + " declares " + to_string(t) + " for " + array.name + ", " +
+           (array.index ? "an index array (i32 or i64)" : "an array of values (f32, bf16, f16)");
+  };
+  for (std::size_t a = 0; a < sig.inputs.size(); ++a)
+    if (std::string why = type_problem(sig.inputs[a], k.in_types()[a]); !why.empty()) return why;
+  for (std::size_t b = 0; b < sig.outputs.size(); ++b)
+    if (std::string why = type_problem(sig.outputs[b], k.out_types()[b]); !why.empty()) return why;
+  if (k.op() == RowwiseOp::TopK && k.out_types()[0] != k.in_types()[0])
+    return who + ": topk's values are x's elements, of x's type " + to_string(k.in_types()[0]);
   const RowwiseAccuracy& a = k.accuracy();
   for (double term : {a.ulps, a.cond_rel, a.cond_rel_per_element})
     if (a.declared && !(std::isfinite(term) && term >= 0))

@@ -14,7 +14,8 @@ bool runnable(const RowwiseKernel& k, std::string* why_not) {
 }
 
 RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
-                                  float eps, const std::vector<std::int64_t>& pads) {
+                                  const RowwiseParams& params,
+                                  const std::vector<std::int64_t>& pads) {
   const RowwiseSignature& sig = signature(k.op());
   const std::size_t n_in = sig.inputs.size(), n_out = sig.outputs.size();
   if (inputs.size() != n_in)
@@ -24,9 +25,14 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
     throw std::invalid_argument("one row padding per array (" + std::to_string(n_in + n_out) +
                                 "), not " + std::to_string(pads.size()));
   RowwiseProblem p;
-  p.eps = eps;
+  static_cast<RowwiseParams&>(p) = params;
   p.rows = static_cast<std::int64_t>(inputs[0].size());
   p.cols = p.rows == 0 ? 0 : static_cast<std::int64_t>(inputs[0][0].size());
+  if (k.op() == RowwiseOp::TopK && p.rows > 0 && (p.k < 1 || p.k > p.cols))
+    throw std::invalid_argument("topk's k = " + std::to_string(p.k) + " outside 1 ... " +
+                                std::to_string(p.cols) + " (the row's length)");
+  if (k.op() == RowwiseOp::CrossEntropy && !(p.label_smoothing >= 0 && p.label_smoothing <= 1))
+    throw std::invalid_argument("label_smoothing outside [0, 1]");
   if (p.cols > k.traits().max_cols)
     throw std::invalid_argument("rows of " + std::to_string(p.cols) + " elements exceed kernel '" +
                                 k.name() + "''s max_cols " + std::to_string(k.traits().max_cols));
@@ -47,13 +53,14 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
                                   (shared ? " (one: it is every row's)" : ""));
     if (shared && pad(a) > 0)
       throw std::invalid_argument("input " + name + " is every row's (stride 0): no padding");
-    const std::int64_t stride = p.cols + pad(a);
-    images.push_back(input_rows_image(name, k.in_types()[a], inputs[a], p.cols, stride));
+    const std::int64_t width = sig.inputs[a].width(p.cols, p.k);
+    const std::int64_t stride = width + pad(a);
+    images.push_back(input_rows_image(name, k.in_types()[a], inputs[a], width, stride));
     p.inputs.push_back({nullptr, k.in_types()[a], shared ? 0 : stride});
   }
   const std::vector<std::vector<unsigned char>> inputs_before(images.begin(), images.end());
   for (std::size_t b = 0; b < n_out; ++b) {
-    const std::int64_t stride = sig.outputs[b].width(p.cols) + pad(n_in + b);
+    const std::int64_t stride = sig.outputs[b].width(p.cols, p.k) + pad(n_in + b);
     images.push_back(guarded_output(k.out_types()[b], static_cast<std::size_t>(p.rows * stride)));
     p.outputs.push_back({nullptr, k.out_types()[b], stride});
   }
@@ -80,7 +87,7 @@ RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows
   for (std::size_t b = 0; b < n_out; ++b) {
     const auto& image = images[n_in + b];
     const DType t = p.outputs[b].type;
-    const std::int64_t width = sig.outputs[b].width(p.cols);
+    const std::int64_t width = sig.outputs[b].width(p.cols, p.k);
     check_guard_zones(who, sig.outputs[b].name.c_str(), t, image);
     check_rows_written(who, sig.outputs[b].name, t, image.data() + kGuardBytes, p.rows, width,
                        p.outputs[b].stride);

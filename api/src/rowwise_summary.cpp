@@ -11,6 +11,9 @@ std::string case_summary(const RowwiseCase& c) {
   std::ostringstream s;
   s << c.rows() << " row(s) of " << c.cols() << " elements";
   if (c.eps != 0) s << ", eps " << hex(c.eps);
+  if (c.label_smoothing != 0) s << ", label_smoothing " << hex(c.label_smoothing);
+  if (c.ignore_index != -100) s << ", ignore_index " << c.ignore_index;
+  if (c.k != 0) s << ", k " << c.k;
   if (c.shift != 0) s << ", shifted by " << hex(c.shift);
   if (c.scale_exponent != 0) s << ", scaled by 2^" << c.scale_exponent;
   if (!c.permutation.empty()) s << ", permuted";
@@ -44,6 +47,9 @@ std::string kernel_summary(const RowwiseKernel& k) {
   for (std::size_t b = 0; b < sig.outputs.size(); ++b)
     s << (b ? ", " : "") << sig.outputs[b].name << " " << to_string(k.out_types()[b]);
   s << ") on " << to_string(k.where()) << ", contract " << k.accuracy().describe();
+  if (selects(k.op()))
+    s << ", ties " << to_string(k.traits().ties)
+      << (k.op() == RowwiseOp::TopK ? (k.traits().sorted ? ", sorted" : ", any order") : "");
   return s.str();
 }
 

@@ -21,8 +21,15 @@ inline constexpr std::uint16_t kSentinelF16 = 0x7da5u;
 /// whose payload no arithmetic produces; a field narrower than 64 bits never holds it.
 inline constexpr std::uint64_t kSentinel64 = 0x7ff5a5a5a5a5a5a5ull;
 
+/// An index array's (i32, i64): integers no row's index reaches.
+inline constexpr std::uint32_t kSentinelI32 = 0x7fa5a5a5u;
+
 inline void fill_sentinel(DType t, unsigned char* p, std::size_t bytes) {
-  if (t == DType::F32) {
+  if (t == DType::I64) {
+    for (std::size_t i = 0; i + 8 <= bytes; i += 8) std::memcpy(p + i, &kSentinel64, 8);
+    return;
+  }
+  if (t == DType::F32 || t == DType::I32) {
     for (std::size_t i = 0; i + 4 <= bytes; i += 4) std::memcpy(p + i, &kSentinel32, 4);
     return;
   }
@@ -31,7 +38,12 @@ inline void fill_sentinel(DType t, unsigned char* p, std::size_t bytes) {
 }
 
 inline bool is_sentinel(DType t, const unsigned char* p) {
-  if (t == DType::F32) {
+  if (t == DType::I64) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v == kSentinel64;
+  }
+  if (t == DType::F32 || t == DType::I32) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
     return v == kSentinel32;

@@ -240,7 +240,8 @@ std::vector<AttentionCase> declared_cases(const AttentionKernel&, const Attentio
   return {};
 }
 
-void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& r) {
+void reduce_case(const AttentionKernel&, const AttentionCase& smallest,
+                 const Reduction<AttentionCase>& r) {
   // Each candidate is built from the current smallest case (r.accept replaces it in place).
   for (std::size_t s = smallest.seqs.size();
        s-- > 0 && smallest.seqs.size() > 1 && !r.out_of_time();) {

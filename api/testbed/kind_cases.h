@@ -43,7 +43,7 @@ std::vector<RowCase> declared_cases(const RowKernel& k, const RowLaw& law);
 /// Row kernels: fewer rows; fewer columns, the same ones from every row, in chunks halving from
 /// half the row down to one (ddmin); a smaller batch around the subject row. `smallest` is the
 /// case being reduced, updated in place by each accepted candidate.
-void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r);
+void reduce_case(const RowKernel& k, const RowCase& smallest, const Reduction<RowCase>& r);
 
 /// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to).
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law);
@@ -53,7 +53,7 @@ std::vector<MergeCase> declared_cases(const MergeKernel& k, const MergeLaw& law)
 
 /// Merge kernels (the merge works row by row and component by component): one row, then one
 /// component, then fewer partials.
-void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r);
+void reduce_case(const MergeKernel& k, const MergeCase& smallest, const Reduction<MergeCase>& r);
 
 /// Attention kernels: problems drawn from k's declaration (attention_cases.cpp).
 rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law);
@@ -63,7 +63,8 @@ std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const Attent
 
 /// Attention kernels: fewer sequences, then fewer keys and queries of each, one kv head, a
 /// smaller head_dim, no spare pages.
-void reduce_case(const AttentionCase& smallest, const Reduction<AttentionCase>& r);
+void reduce_case(const AttentionKernel& k, const AttentionCase& smallest,
+                 const Reduction<AttentionCase>& r);
 
 /// State reductions: rows in k's declared domain (ties, mixed magnitudes, a large common offset;
 /// up to 40 elements, at times 250 ... 599) under a random schedule (gen::schedule), folded in one
@@ -75,7 +76,8 @@ std::vector<ReductionCase> declared_cases(const ReductionKernel& k, const Reduct
 
 /// State reductions: the one-chunk schedule of the row, fewer elements (in blocks halving down to
 /// one, each chunk keeping the rest of its own), simpler values (0, 1, the value truncated).
-void reduce_case(const ReductionCase& smallest, const Reduction<ReductionCase>& r);
+void reduce_case(const ReductionKernel& k, const ReductionCase& smallest,
+                 const Reduction<ReductionCase>& r);
 
 /// Row-wise kernels: batches of the forward's outputs (softmax y, log-softmax z of random logits)
 /// and upstream gradients (small integers, mixed magnitudes, a common offset that makes dx
@@ -88,6 +90,7 @@ std::vector<RowwiseCase> declared_cases(const RowwiseKernel& k, const RowwiseLaw
 
 /// Row-wise kernels: fewer rows (row 0 stays), fewer columns of every input (in chunks halving
 /// down to one), simpler upstream gradients (0, 1, the value truncated).
-void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r);
+void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
+                 const Reduction<RowwiseCase>& r);
 
 }  // namespace osvs::testbed

@@ -180,7 +180,7 @@ void judge_declared_cases(LawRun<Case>& run, const std::vector<Case>& cases, con
 /// One search of run_law: the declared cases (judge_declared_cases), then RapidCheck over
 /// law_cases(k, law) with the failures of the classes in
 /// `known` set aside (without_known), then, while the law still fails and the budget lasts, the
-/// kind's reductions of the smallest case (reduce_case).
+/// kind's reductions of the smallest case (reduce_case, which may read k's declaration).
 template <class K>
 LawRun<typename K::Case> search_law(
     const typename K::Law& law, const typename K::Kernel& k, double shrink_seconds,
@@ -219,7 +219,7 @@ LawRun<typename K::Case> search_law(
   for (int pass = 0, before = -1;
        pass < kReductionPasses && run.shrink_steps != before && !out_of_time(); ++pass) {
     before = run.shrink_steps;
-    reduce_case(*run.smallest, reduction);
+    reduce_case(k, *run.smallest, reduction);
   }
   return run;
 }

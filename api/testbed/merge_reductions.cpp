@@ -46,7 +46,7 @@ rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
   return rc::gen::map(gen::merge_case(head_dim), [&k](MergeCase c) { return fit_to(k, c); });
 }
 
-void reduce_case(const MergeCase& smallest, const Reduction<MergeCase>& r) {
+void reduce_case(const MergeKernel&, const MergeCase& smallest, const Reduction<MergeCase>& r) {
   for (std::int64_t row = 0;
        smallest.parts[0].rows > 1 && row < smallest.parts[0].rows && !r.out_of_time(); ++row)
     r.accept(restricted(smallest, row, -1));

@@ -110,7 +110,8 @@ std::vector<ReductionCase> declared_cases(const ReductionKernel&, const Reductio
   return {};
 }
 
-void reduce_case(const ReductionCase& smallest, const Reduction<ReductionCase>& r) {
+void reduce_case(const ReductionKernel&, const ReductionCase& smallest,
+                 const Reduction<ReductionCase>& r) {
   if (smallest.schedule.slot_chunk.size() > 1)
     r.accept({whole_row_schedule(smallest.schedule.row)});
   for (auto block = static_cast<std::int64_t>(smallest.schedule.row.size()) / 2;

@@ -26,7 +26,7 @@ std::vector<RowCase> declared_cases(const RowKernel& k, const RowLaw& law) {
   return layout_cases(k, law.name);
 }
 
-void reduce_case(const RowCase& smallest, const Reduction<RowCase>& r) {
+void reduce_case(const RowKernel&, const RowCase& smallest, const Reduction<RowCase>& r) {
   // Later rows first: the subject row 0 stays the subject when a later one goes.
   for (std::size_t i = smallest.rows.size(); i-- > 0 && smallest.rows.size() > 1;)
     r.accept(without_element(smallest, &RowCase::rows, i));

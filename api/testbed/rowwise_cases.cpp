@@ -6,8 +6,11 @@
 // (-inf) elements; the norms' x with a common offset (the mean up to 2^20 times the spread: a
 // one-pass variance cancels there), weights near 1, small biases and eps of 1e-5, 1e-6 or 0;
 // row 0 masked for empty_rows, holding NaN or infinities for special_values; paddings, a batch
-// position, a permutation, a shift and a scale for the invariances. And the reductions of a
-// failing case: fewer rows, fewer columns, simpler values, eps 0.
+// position, a permutation, a shift and a scale for the invariances; cross-entropy's logits as
+// logsumexp's, targets in the row or ignore_index (-100, -1 or 0), label smoothing 0, 0.1, 0.25
+// or 1; argmax's and topk's x of ties (small integers, zeros of either sign) or mixed
+// magnitudes, masked elements, and k from 1 to n. And the reductions of a failing case: fewer
+// rows, fewer columns, simpler values, eps 0, no label smoothing, a smaller k.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -126,6 +129,26 @@ float special_value_of(RowwiseOp op, std::size_t a) {
   return special_value(RowwiseOp::SoftmaxBackward, 1);  // NaN, +inf or -inf
 }
 
+/// n elements for argmax and topk: logits() (ties of small integers, or mixed magnitudes), every
+/// zero of a random sign (+0 and -0 tie), in one row of four masked (-inf) elements.
+std::vector<float> selection_input(std::int64_t n, DType t) {
+  const bool masked = *rc::gen::inRange(0, 4) == 0;
+  std::vector<float> x;
+  for (double v : logits(n)) {
+    float e = round_to(t, static_cast<float>(v));
+    if (e == 0 && *rc::gen::arbitrary<bool>()) e = -0.0f;
+    if (masked && *rc::gen::inRange(0, 4) == 0) e = -std::numeric_limits<float>::infinity();
+    x.push_back(e);
+  }
+  return x;
+}
+
+/// A cross-entropy row's target: one of the n columns, or ignore_index in one row of six.
+float target(std::int64_t n, std::int64_t ignore_index) {
+  if (*rc::gen::inRange(0, 6) == 0) return static_cast<float>(ignore_index);
+  return static_cast<float>(*rc::gen::inRange<std::int64_t>(0, n));
+}
+
 /// A shift c with x_j + c exact in t for every x_j of the row (none if the draw has none).
 float exact_shift(const std::vector<float>& x, DType t) {
   for (int e = *rc::gen::inRange(-2, 10); e >= -6; --e) {
@@ -153,6 +176,15 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   RowwiseCase c;
   c.inputs.resize(sig.inputs.size());
   const std::vector<DType>& t = k.in_types();
+  if (op == RowwiseOp::CrossEntropy) {
+    c.ignore_index = *rc::gen::element<std::int64_t>(-100, -100, -100, -1, 0);
+    if (k.traits().label_smoothing)
+      c.label_smoothing = *rc::gen::element(0.0f, 0.0f, 0.0f, 0.1f, 0.25f, 1.0f);
+  }
+  if (op == RowwiseOp::TopK)
+    c.k = *rc::gen::weightedOneOf<std::int64_t>(
+        {{3, rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(n, 4) + 1)},
+         {1, rc::gen::inRange<std::int64_t>(1, n + 1)}});
   for (int r = 0; r < rows; ++r) {
     switch (op) {
       case RowwiseOp::SoftmaxBackward:
@@ -162,6 +194,14 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
         break;
       case RowwiseOp::Logsumexp:
         c.inputs[0].push_back(logsumexp_input(n, t[0]));
+        break;
+      case RowwiseOp::CrossEntropy:
+        c.inputs[0].push_back(logsumexp_input(n, t[0]));
+        c.inputs[1].push_back({target(n, c.ignore_index)});
+        break;
+      case RowwiseOp::Argmax:
+      case RowwiseOp::TopK:
+        c.inputs[0].push_back(selection_input(n, t[0]));
         break;
       case RowwiseOp::LayerNorm:
       case RowwiseOp::RmsNorm:
@@ -175,12 +215,17 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
     if (sig.inputs[a].extent == Extent::Column)
       c.inputs[a].push_back(affine(n, t[a], sig.inputs[a].name == "weight"));
   if (uses_eps(op)) c.eps = *rc::gen::element(1e-5f, 1e-5f, 1e-6f, 0.0f);
-  if (law == "empty_rows" && has_empty_rows(op))
+  if (law == "empty_rows" && op == RowwiseOp::CrossEntropy)
+    c.inputs[1][0] = {static_cast<float>(c.ignore_index)};
+  else if (law == "empty_rows" && has_empty_rows(op))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(op));
   if (law == "special_values") {
     const auto count = *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(n, 3) + 1);
+    std::vector<std::size_t> values;  // the arrays of values (an index holds no special value)
+    for (std::size_t a = 0; a < sig.inputs.size(); ++a)
+      if (!sig.inputs[a].index) values.push_back(a);
     for (std::int64_t i = 0; i < count; ++i) {
-      const auto a = static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, sig.inputs.size()));
+      const std::size_t a = *rc::gen::elementOf(values);
       const auto j = static_cast<std::size_t>(*rc::gen::inRange<std::int64_t>(0, n));
       c.inputs[a][0][j] = special_value_of(op, a);
     }
@@ -213,11 +258,33 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   return c;
 }
 
-/// c without columns [first, first + count) of every row of every input (column_removal.h).
-RowwiseCase without_columns(const RowwiseCase& c, std::size_t first, std::size_t count) {
+/// c without columns [first, first + count) of every row of every input of values
+/// (column_removal.h); a target past them moves down with its column, one among them takes the
+/// first column left after them (still failing or not, a valid case); topk's k at most the
+/// shorter row.
+RowwiseCase without_columns(const RowwiseKernel& k, const RowwiseCase& c, std::size_t first,
+                            std::size_t count) {
   RowwiseCase out = c;
-  for (Rows& a : out.inputs) erase_columns(a, first, count);
+  const RowwiseSignature& sig = signature(k.op());
+  const auto n = static_cast<std::int64_t>(c.cols() - static_cast<std::int64_t>(count));
+  for (std::size_t a = 0; a < out.inputs.size(); ++a) {
+    if (!sig.inputs[a].index) {
+      erase_columns(out.inputs[a], first, count);
+      continue;
+    }
+    for (auto& row : out.inputs[a])
+      for (float& t : row) {
+        const auto i = static_cast<std::int64_t>(t);
+        if (t == static_cast<float>(c.ignore_index) || i < static_cast<std::int64_t>(first))
+          continue;
+        t = static_cast<float>(
+            i >= static_cast<std::int64_t>(first + count)
+                ? i - static_cast<std::int64_t>(count)
+                : std::min<std::int64_t>(static_cast<std::int64_t>(first), n - 1));
+      }
+  }
   out.permutation = permutation_without_columns(c.permutation, first, count);
+  out.k = std::min(out.k, n);
   return out;
 }
 
@@ -249,7 +316,8 @@ std::vector<RowwiseCase> declared_cases(const RowwiseKernel&, const RowwiseLaw&)
   return {};
 }
 
-void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
+void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
+                 const Reduction<RowwiseCase>& r) {
   for (std::size_t i = static_cast<std::size_t>(smallest.rows()); i-- > 1 && !r.out_of_time();)
     r.accept(without_row(smallest, i));
   for (auto chunk = static_cast<std::size_t>(smallest.cols()) / 2; chunk >= 1 && !r.out_of_time();
@@ -257,7 +325,7 @@ void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
     for (std::size_t first = 0;
          first + chunk <= static_cast<std::size_t>(smallest.cols()) && !r.out_of_time();)
       if (static_cast<std::size_t>(smallest.cols()) <= chunk ||
-          !r.accept(without_columns(smallest, first, chunk)))
+          !r.accept(without_columns(k, smallest, first, chunk)))
         first += chunk;
   // Simpler values of every input: 0, 1, the value truncated, each taken only where it is
   // simpler than the value now (simplicity(): a strict order, so no pass undoes another); a
@@ -265,10 +333,12 @@ void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
   // candidate is not kept. Then no eps.
   for (std::size_t a = 0; a < smallest.inputs.size(); ++a)
     for (std::size_t row = 0; row < smallest.inputs[a].size() && !r.out_of_time(); ++row)
-      for (std::size_t j = 0; j < static_cast<std::size_t>(smallest.cols()) && !r.out_of_time();
-           ++j)
+      for (std::size_t j = 0; j < smallest.inputs[a][row].size() && !r.out_of_time(); ++j)
         for (float simpler : {0.0f, 1.0f, std::trunc(smallest.inputs[a][row][j])}) {
           const float now = smallest.inputs[a][row][j];
+          // an index (a target) only to column 0, which every row has
+          if (signature(k.op()).inputs[a].index && (simpler != 0 || now == smallest.ignore_index))
+            continue;
           if (simplicity(simpler) >= simplicity(now) || std::isnan(now) || std::isinf(now))
             continue;
           RowwiseCase candidate = smallest;
@@ -279,6 +349,16 @@ void reduce_case(const RowwiseCase& smallest, const Reduction<RowwiseCase>& r) {
     RowwiseCase candidate = smallest;
     candidate.eps = 0;
     r.accept(candidate);
+  }
+  if (smallest.label_smoothing != 0 && !r.out_of_time()) {
+    RowwiseCase candidate = smallest;
+    candidate.label_smoothing = 0;
+    r.accept(candidate);
+  }
+  for (std::int64_t k_smaller = 1; k_smaller < smallest.k && !r.out_of_time(); ++k_smaller) {
+    RowwiseCase candidate = smallest;
+    candidate.k = k_smaller;
+    if (r.accept(candidate)) break;
   }
 }
 

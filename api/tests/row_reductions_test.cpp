@@ -1,4 +1,5 @@
-// The row reductions of the row-wise kind (logsumexp, layer_norm, rms_norm): the tightness of the
+// The row reductions of the row-wise kind (logsumexp, layer_norm, rms_norm, mean_var,
+// cross_entropy): the tightness of the
 // reference kernels' derived bounds (worst observed error over the bound on seeded rows with
 // large common offsets, which must not exceed 1 and is printed), their conventions, the runner's
 // shared arrays and one-a-row outputs, and the invariance laws failing on kernels that break them.
@@ -27,15 +28,16 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 struct Worst {
   double ratio = 0, ulps = 0;
 };
-void measure(const RowwiseKernel& k, const std::vector<Rows>& in, float eps, Worst& w) {
-  const RowwiseOutputs out = run_rowwise_kernel(k, in, eps);
+void measure(const RowwiseKernel& k, const std::vector<Rows>& in, const RowwiseParams& params,
+             Worst& w) {
+  const RowwiseOutputs out = run_rowwise_kernel(k, in, params);
   RowInputs row;
   for (const Rows& a : in) row.push_back(a[0].data());
   const std::int64_t n = out.cols;
-  const auto exact = rowwise_exact(k.op(), row, n, eps, k.out_types());
+  const auto exact = rowwise_exact(k.op(), row, n, params, k.out_types());
   const RowwiseAccuracy& a = k.accuracy();
   for (std::size_t b = 0; b < exact.size(); ++b) {
-    const auto cond = rowwise_condition(k.op(), b, row, n, eps);
+    const auto cond = rowwise_condition(k.op(), b, row, n, params);
     const DType t = k.out_types()[b];
     for (std::size_t j = 0; j < exact[b].size(); ++j) {
       const auto& e = exact[b][j];
@@ -72,7 +74,7 @@ TEST(RowReductions, TheDerivedBoundsHoldAndAreMeasured) {
         std::vector<Rows> in = {{x}};
         if (op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm) in.push_back({w});
         if (op == RowwiseOp::LayerNorm) in.push_back({b});
-        measure(k, in, uses_eps(op) ? 1e-5f : 0.0f, worst);
+        measure(k, in, {.eps = uses_eps(op) ? 1e-5f : 0.0f}, worst);
       }
       std::cout << "[ osvs     ] " << to_string(op) << " " << to_string(t)
                 << ": worst error / derived bound " << digits9(worst.ratio) << ", worst "
@@ -80,6 +82,32 @@ TEST(RowReductions, TheDerivedBoundsHoldAndAreMeasured) {
       EXPECT_LE(worst.ratio, 1.0);
       EXPECT_GT(worst.ratio, 0.0);
     }
+}
+
+TEST(RowReductions, TheCrossEntropyBoundHoldsAndIsMeasured) {
+  std::mt19937 rng(20261207);
+  std::uniform_int_distribution<int> len(1, 64), offset_exp(0, 20);
+  std::normal_distribution<double> normal(0, 1);
+  const float smoothing[] = {0.0f, 0.1f, 1.0f};
+  for (DType t : {DType::F32, DType::BF16}) {
+    const RowwiseKernel k = reference_row_kernel("test.ce", RowwiseOp::CrossEntropy, t);
+    Worst worst;
+    for (int trial = 0; trial < 300; ++trial) {
+      const auto n = static_cast<std::size_t>(len(rng));
+      // Logits sharing an offset up to 2^20 on every other row: lse - x_t must not lose it.
+      const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
+      std::vector<float> x;
+      for (std::size_t j = 0; j < n; ++j)
+        x.push_back(round_to(t, static_cast<float>(offset + 4 * normal(rng))));
+      const auto target = static_cast<float>(rng() % n);
+      measure(k, {{x}, {{target}}}, {.label_smoothing = smoothing[trial % 3]}, worst);
+    }
+    std::cout << "[ osvs     ] cross_entropy " << to_string(t) << ": worst error / derived bound "
+              << digits9(worst.ratio) << ", worst " << digits9(worst.ulps)
+              << " ulp (300 rows, n <= 64, offsets up to 2^20, smoothing 0, 0.1, 1)\n";
+    EXPECT_LE(worst.ratio, 1.0);
+    EXPECT_GT(worst.ratio, 0.0);
+  }
 }
 
 TEST(RowReductions, TheReferenceKernelsKeepTheConventions) {
@@ -94,9 +122,9 @@ TEST(RowReductions, TheReferenceKernelsKeepTheConventions) {
   // A constant row with eps = 0: 0 / 0, NaN, as the oracle says; with eps > 0, the bias.
   const RowwiseKernel ln = reference_row_kernel("test.ln", RowwiseOp::LayerNorm, DType::F32);
   const std::vector<Rows> constant = {{{3.0f, 3.0f}}, {{2.0f, 2.0f}}, {{0.5f, -0.5f}}};
-  const RowwiseOutputs nan = run_rowwise_kernel(ln, constant, 0.0f);
+  const RowwiseOutputs nan = run_rowwise_kernel(ln, constant, {.eps = 0.0f});
   EXPECT_TRUE(std::isnan(nan.out[0][0]) && std::isnan(nan.out[0][1]));
-  const RowwiseOutputs bias = run_rowwise_kernel(ln, constant, 1e-5f);
+  const RowwiseOutputs bias = run_rowwise_kernel(ln, constant, {.eps = 1e-5f});
   EXPECT_EQ(bias.out[0], (std::vector<float>{0.5f, -0.5f}));
 }
 
@@ -110,7 +138,7 @@ TEST(RowReductions, TheRunnerSharesWeightsAndRefusesOtherShapes) {
                                 static_cast<float>(-3 * r), static_cast<float>(-8 * r)}));
   EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}, {1, 1}}, {{1, 2}, {1, 2}}}),
                std::invalid_argument);  // a weight per row: it is every row's
-  EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}}, {{1, 2}}}, 0, {0, 1, 0}),
+  EXPECT_THROW(run_rowwise_kernel(rms, {{{3.0f, 4.0f}}, {{1, 2}}}, {}, {0, 1, 0}),
                std::invalid_argument);  // a shared array padded
 }
 

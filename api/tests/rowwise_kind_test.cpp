@@ -96,7 +96,7 @@ TEST(RowwiseKind, TheRunnerNamesWhatAKernelDidToMemory) {
   const std::vector<Rows> batch = {{{0.25f, 0.75f}}, {{1, 2}}};
   const auto failure = [&](const RowwiseKernel& k, std::vector<std::int64_t> pads = {}) {
     try {
-      run_rowwise_kernel(k, batch, 0, pads);
+      run_rowwise_kernel(k, batch, {}, pads);
     } catch (const KernelFailure& e) {
       return std::string(e.what());
     }
@@ -115,7 +115,7 @@ TEST(RowwiseKind, TheRunnerNamesWhatAKernelDidToMemory) {
                     {0, 0, 1}),
             "kernel 'test.writes_padding' wrote into row 0's padding (column 2) (outside the "
             "output)");
-  const RowwiseOutputs out = run_rowwise_kernel(softmax_reference(), batch, 0, {1, 2, 3});
+  const RowwiseOutputs out = run_rowwise_kernel(softmax_reference(), batch, {}, {1, 2, 3});
   EXPECT_EQ(out.out[0], (std::vector<float>{-0.1875f, 0.1875f}));
 }
 
@@ -176,8 +176,8 @@ TEST(RowwiseKind, TheDerivedBoundHoldsAndItsTermsAreMeasured) {
         }
         const RowwiseOutputs out = run_rowwise_kernel(k, {{in0}, {dy}});
         const RowInputs row = {in0.data(), dy.data()};
-        const auto exact = rowwise_exact(op, row, n, 0, {t});
-        const auto cond = rowwise_condition(op, 0, row, n, 0);
+        const auto exact = rowwise_exact(op, row, n, RowwiseParams{}, {t});
+        const auto cond = rowwise_condition(op, 0, row, n, RowwiseParams{});
         for (int j = 0; j < n; ++j) {
           const auto& e = exact[0][static_cast<std::size_t>(j)];
           const double ulp =

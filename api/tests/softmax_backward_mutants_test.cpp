@@ -1,7 +1,8 @@
 // The row-wise mutants under the row-wise laws: the softmax backward ones
 // (mutation/include/osvs/mutation/softmax_backward_mutant_policies.h) and the row reduction ones
 // (row_reduction_mutant_policies.h), each declared as its original (osvs.softmax_backward,
-// osvs.log_softmax_backward, osvs.logsumexp_row, osvs.layer_norm, osvs.rms_norm, f32) is: the law
+// osvs.log_softmax_backward, osvs.logsumexp_row, osvs.layer_norm, osvs.rms_norm, osvs.mean_var,
+// osvs.cross_entropy, osvs.argmax, osvs.topk, f32) is: the law
 // named below must kill each mutant (run on its own: another law may kill it too, as accuracy
 // kills most), its counterexample shrunk to one row of at most three elements. The shrunk cases
 // are saved
@@ -75,6 +76,18 @@ const std::vector<BackwardMutant>& mutants() {
        kDeclareReduction<OnePassVariance>, RowwiseOp::MeanVar},
       {"var_mean_correction_ignored", "var_mean's unbiased variance divided by n", "accuracy",
        kDeclareReduction<BiasedForUnbiased>, RowwiseOp::MeanVarUnbiased},
+      {"ce_ignore_index_ignored", "cross_entropy never compares the target with ignore_index",
+       "empty_rows", kDeclareReduction<IgnoreIndexIgnored>, RowwiseOp::CrossEntropy},
+      {"ce_smoothing_dropped", "cross_entropy accepts label_smoothing and drops it", "accuracy",
+       kDeclareReduction<SmoothingDropped>, RowwiseOp::CrossEntropy},
+      {"ce_loss_from_rounded_lse", "cross_entropy as lse - x_t in binary32", "accuracy",
+       kDeclareReduction<LossFromRoundedLse>, RowwiseOp::CrossEntropy},
+      {"argmax_nan_passed_over", "argmax passes NaN over (x > best)", "special_values",
+       kDeclareReduction<NanPassedOver>, RowwiseOp::Argmax},
+      {"argmax_last_of_ties", "argmax keeps the last of equal elements (x >= best)", "accuracy",
+       kDeclareReduction<LastOfTies>, RowwiseOp::Argmax},
+      {"topk_last_of_ties", "topk keeps the last of equal elements, declared lowest-first",
+       "accuracy", kDeclareReduction<LastOfTies>, RowwiseOp::TopK},
   };
   return all;
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "osvs/kernels/dtype_bits.h"
 #include "osvs/kernels/enum_names.h"
@@ -18,9 +20,34 @@ float float_of(std::uint32_t u) {
 }  // namespace
 
 namespace {
-constexpr EnumName<DType> kDTypeNames[] = {
-    {DType::F32, "f32"}, {DType::BF16, "bf16"}, {DType::F16, "f16"}};
+constexpr EnumName<DType> kDTypeNames[] = {{DType::F32, "f32"},
+                                           {DType::BF16, "bf16"},
+                                           {DType::F16, "f16"},
+                                           {DType::I32, "i32"},
+                                           {DType::I64, "i64"}};
+
+void require_float_type(DType t, const char* what) {
+  if (is_integer(t))
+    throw std::invalid_argument(std::string(what) + " of the index type " + to_string(t) +
+                                ": it is not a floating type");
+}
+
+/// v stored as an integer of type T: NaN as T's minimum (padding), an integer within T's range
+/// as itself, anything else refused.
+template <class T>
+T integer_of(float v) {
+  if (std::isnan(v)) return std::numeric_limits<T>::min();
+  if (!(std::trunc(v) == v) || !(v >= static_cast<float>(std::numeric_limits<T>::min())) ||
+      !(v < -static_cast<float>(std::numeric_limits<T>::min())))
+    throw std::invalid_argument("an index array takes integers of its type, not " +
+                                std::to_string(static_cast<double>(v)));
+  return static_cast<T>(v);
+}
 }  // namespace
+
+bool is_integer(DType t) {
+  return t == DType::I32 || t == DType::I64;
+}
 
 const char* to_string(DType t) {
   return name_in(kDTypeNames, t);
@@ -31,18 +58,31 @@ std::optional<DType> parse_dtype(std::string_view s) {
 }
 
 std::size_t size_of(DType t) {
-  return t == DType::F32 ? 4 : 2;
+  switch (t) {
+    case DType::F32:
+    case DType::I32:
+      return 4;
+    case DType::BF16:
+    case DType::F16:
+      return 2;
+    case DType::I64:
+      return 8;
+  }
+  return 0;
 }
 
 int precision_of(DType t) {
+  require_float_type(t, "precision");
   return t == DType::F32 ? 24 : t == DType::BF16 ? 8 : 11;
 }
 
 int min_exponent_of(DType t) {
+  require_float_type(t, "minimum exponent");
   return t == DType::F16 ? -14 : -126;
 }
 
 float max_finite_of(DType t) {
+  require_float_type(t, "largest finite value");
   switch (t) {
     case DType::F32:
       return std::numeric_limits<float>::max();
@@ -50,6 +90,9 @@ float max_finite_of(DType t) {
       return float_of(0x7f7f0000u);
     case DType::F16:
       return 65504.0f;
+    case DType::I32:
+    case DType::I64:
+      break;
   }
   return 0;
 }
@@ -78,6 +121,9 @@ float round_to(DType t, float x) {
       return from_bf16_bits(to_bf16_bits(x));
     case DType::F16:
       return from_f16_bits(to_f16_bits(x));
+    case DType::I32:
+    case DType::I64:
+      return std::nearbyint(x);
   }
   return x;
 }
@@ -86,6 +132,18 @@ void store_as(DType t, const float* src, void* dst, std::int64_t n) {
   if (n <= 0) return;  // an empty row may come with null pointers
   if (t == DType::F32) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
+    return;
+  }
+  if (t == DType::I32 || t == DType::I64) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (t == DType::I32) {
+        const std::int32_t v = integer_of<std::int32_t>(src[i]);
+        std::memcpy(static_cast<unsigned char*>(dst) + i * 4, &v, 4);
+      } else {
+        const std::int64_t v = integer_of<std::int64_t>(src[i]);
+        std::memcpy(static_cast<unsigned char*>(dst) + i * 8, &v, 8);
+      }
+    }
     return;
   }
   auto* out = static_cast<std::uint16_t*>(dst);
@@ -97,6 +155,20 @@ void load_from(DType t, const void* src, float* dst, std::int64_t n) {
   if (n <= 0) return;
   if (t == DType::F32) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
+    return;
+  }
+  if (t == DType::I32 || t == DType::I64) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (t == DType::I32) {
+        std::int32_t v;
+        std::memcpy(&v, static_cast<const unsigned char*>(src) + i * 4, 4);
+        dst[i] = static_cast<float>(v);
+      } else {
+        std::int64_t v;
+        std::memcpy(&v, static_cast<const unsigned char*>(src) + i * 8, 8);
+        dst[i] = static_cast<float>(v);
+      }
+    }
     return;
   }
   const auto* in = static_cast<const std::uint16_t*>(src);

@@ -167,6 +167,51 @@ ExactElement quotient_element(const char* what, mpfr_srcptr num, mpfr_srcptr den
   });
 }
 
+/// A row's first largest finite element m = x_k and the other finite elements' x_j - m, exact
+/// (kDiffBits: two floats' difference has at most 277 significant bits).
+struct MaxAndRest {
+  bool finite = false;  ///< the row has a finite element
+  float m = 0;
+  std::vector<MpValue> d;
+};
+
+MaxAndRest max_and_rest(std::span<const float> x) {
+  MaxAndRest row;
+  std::size_t k = x.size();
+  for (std::size_t j = 0; j < x.size(); ++j)
+    if (std::isfinite(x[j]) && (k == x.size() || x[j] > x[k])) k = j;
+  if (k == x.size()) return row;
+  row.finite = true;
+  row.m = x[k];
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    if (j == k || !std::isfinite(x[j])) continue;
+    row.d.emplace_back(kDiffBits);
+    mpfr_set_flt(row.d.back().get(), x[j], MPFR_RNDN);
+    mpfr_sub_d(row.d.back().get(), row.d.back().get(), row.m, MPFR_RNDN);  // exact
+  }
+  return row;
+}
+
+/// R' = sum_j exp(d_j) at R's precision p, for R = sum_j exp(d_j) (d_j <= 0, d non-empty).
+/// e_j = exp(d_j) rounded to nearest at p bits: |e_j' - e_j| <= 2^-p e_j, or < 2^emin_min where
+/// it underflows (d_j < -3e18). R' = sum_j e_j' rounded once (mpfr_sum): off from the exact sum
+/// of the e_j' by at most 2^-p of it. So
+///   |R' - R| <= 2^-p R (2 + 2^-p) + 2U,   U < n 2^emin_min < 2^(33 - 2^62) the underflows',
+/// hence R <= (R' + 2U)(1 + 2^-100) < (2^EXP(R') + 2U)(1 + 2^-100), and
+///   |R' - R| < 2^(EXP(R') + 2 - p)   wherever EXP(R') >= -2^30 (U is then below 2^-(2^61) R').
+void sum_of_exps(mpfr_ptr R, const std::vector<MpValue>& d) {
+  const mpfr_prec_t p = mpfr_get_prec(R);
+  std::vector<MpValue> e;
+  std::vector<mpfr_ptr> terms;
+  e.reserve(d.size());
+  for (const MpValue& dj : d) {
+    e.emplace_back(p);
+    mpfr_exp(e.back().get(), dj.get(), MPFR_RNDN);
+    terms.push_back(e.back().get());
+  }
+  mpfr_sum(R, terms.data(), terms.size(), MPFR_RNDN);
+}
+
 }  // namespace
 
 // logsumexp. m = x_k the first maximum among the finite elements; R = sum_{j != k, x_j finite}
@@ -184,37 +229,14 @@ ExactElement logsumexp_reference(std::span<const float> x, DType out) {
     return ieee_element(kNaN, out);
   if (std::any_of(x.begin(), x.end(), [](float v) { return v == INFINITY; }))
     return ieee_element(INFINITY, out);
-  std::size_t k = x.size();
-  for (std::size_t j = 0; j < x.size(); ++j)
-    if (std::isfinite(x[j]) && (k == x.size() || x[j] > x[k])) k = j;
-  if (k == x.size()) return ieee_element(-INFINITY, out);  // every element -inf
   const WidestExponents range;
-  const float m = x[k];
-  std::vector<MpValue> d;  // x_j - m, exact (kDiffBits)
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    if (j == k || !std::isfinite(x[j])) continue;
-    d.emplace_back(kDiffBits);
-    mpfr_set_flt(d.back().get(), x[j], MPFR_RNDN);
-    mpfr_sub_d(d.back().get(), d.back().get(), m, MPFR_RNDN);  // exact
-  }
-  if (d.empty()) return float_element(m, out);  // S = 1
+  const MaxAndRest row = max_and_rest(x);
+  if (!row.finite) return ieee_element(-INFINITY, out);  // every element -inf
+  const float m = row.m;
+  if (row.d.empty()) return float_element(m, out);  // S = 1
   for (mpfr_prec_t p : kZivBits) {
-    // e_j = exp(d_j) rounded to nearest at p bits: |e_j' - e_j| <= 2^-p e_j, or < 2^emin_min
-    // where it underflows (d_j < -3e18). R' = sum_j e_j' rounded once (mpfr_sum): off from the
-    // exact sum of the e_j' by at most 2^-p of it. So
-    //   |R' - R| <= 2^-p R (2 + 2^-p) + 2U,   U < n 2^emin_min < 2^(33 - 2^62) the underflows',
-    // hence R <= (R' + 2U)(1 + 2^-100) < (2^EXP(R') + 2U)(1 + 2^-100), and
-    //   |R' - R| < 2^(EXP(R') + 2 - p)   wherever EXP(R') >= -2^30 (U is then below 2^-(2^61) R').
-    std::vector<MpValue> e;
-    std::vector<mpfr_ptr> terms;
-    e.reserve(d.size());
-    for (const MpValue& dj : d) {
-      e.emplace_back(p);
-      mpfr_exp(e.back().get(), dj.get(), MPFR_RNDN);
-      terms.push_back(e.back().get());
-    }
     MpValue R(p), L(p), t(p);
-    mpfr_sum(R.get(), terms.data(), terms.size(), MPFR_RNDN);
+    sum_of_exps(R.get(), row.d);
     const bool tiny = mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) <= -301;
     if (tiny && m != 0) {
       // R < (2^-301 + 2U)(1 + 2^-100) < 2^-300, and lse = m + log1p(R) lies in (m, m + 2^-300].
@@ -427,6 +449,103 @@ MeanVar mean_var_reference(std::span<const float> x, int correction, DType mean_
               MPFR_RNDN);  // exact: below 2^64
   r.var = quotient_element("variance", N.get(), den.get(), var_out);
   return r;
+}
+
+// cross_entropy. With weights w_t = (1 - eps) + eps / n, w_j = eps / n (j != t), which sum to 1,
+//   loss = sum_j w_j (lse - x_j) = lse - (1 - eps) x_t - (eps / n) sum_j x_j,
+// every term lse - x_j >= 0 (a term of weight 0 is absent: eps = 0 keeps the target's alone).
+// The special rows are the extended reals' (header): the loss is NaN where a present term is
+// NaN or inf - inf, +inf where one is +inf. In a finite row, with m, R and L = log1p(R) as
+// logsumexp's (lse = m + L),
+//   n loss = n L + K,   K = n (m - x_t) + eps (n x_t - sum_j x_j),   Q = K / n >= 0
+// (m >= x_t and m >= the mean). K is exact: m - x_t at kDiffBits, n (m - x_t) 17 bits more,
+// n x_t - sum_j x_j at kRowSumBits, its product with eps 24 bits more: below 400 bits at
+// kNumeratorBits (each operation's ternary checked). K is a multiple of 2^-298 (floats are
+// multiples of 2^-149, eps too).
+//   R = 0 (one finite element): loss = Q, rational: quotient_element.
+//   R > 0: lse is irrational (logsumexp above), so loss = lse - rational is: Ziv on
+//     t = L' + Q' (below), unless R is tiny:
+//   R' < 2^-701 (so R < 2^-700, and 0 < L <= R): Q = 0 makes loss = L, which Ziv decides on
+//     L' alone while R' is above 2^-2^30 (and below it rounds to +0 everywhere, logsumexp's
+//     convention). Q > 0: Q >= 2^-298 / n >= 2^-322 (n < 2^24). A rounding boundary b of any
+//     type or of double (at most 55 significant bits: a midpoint or a power of two) within
+//     2^-402 of Q has |b| > 2^-323, so it is a multiple of 2^-378, and so is n b; then
+//     K - n b, a multiple of 2^-378, is 0 or at least 2^-378, i.e. |Q - b| = 0 or >= 2^-402.
+//     Hence (Q, Q + 2^-402) holds no boundary, and loss in (Q, Q + 2^-700) rounds (to every
+//     type and to double) and has the binade of any number there: w = Q rounded up at 1024
+//     bits, one step above where that is exact (w - Q <= 2^(EXP(Q) - 1023) <= 2^-893: Q < 2^130).
+ExactElement cross_entropy_reference(std::span<const float> x, std::int64_t target,
+                                     std::int64_t ignore_index, float label_smoothing, DType out) {
+  if (target == ignore_index) return ieee_element(0.0, out);
+  const auto n = static_cast<std::int64_t>(x.size());
+  if (n == 0 || n >= (std::int64_t{1} << 24))
+    throw std::invalid_argument("cross_entropy reference: a row of 1 ... 2^24 - 1 elements");
+  if (target < 0 || target >= n)
+    throw std::invalid_argument("cross_entropy reference: target " + std::to_string(target) +
+                                " outside the row of " + std::to_string(n) +
+                                " and not ignore_index");
+  const float eps = label_smoothing;
+  if (!(eps >= 0 && eps <= 1))
+    throw std::invalid_argument("cross_entropy reference: label_smoothing outside [0, 1]");
+  const float xt = x[static_cast<std::size_t>(target)];
+  // The special rows: which terms are present, and whether one is NaN or +inf.
+  const bool any_nan = std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); });
+  const bool any_pinf = std::any_of(x.begin(), x.end(), [](float v) { return v == INFINITY; });
+  const bool any_ninf = std::any_of(x.begin(), x.end(), [](float v) { return v == -INFINITY; });
+  const bool all_ninf = std::all_of(x.begin(), x.end(), [](float v) { return v == -INFINITY; });
+  if (eps > 0) {  // every term present
+    if (any_nan || any_pinf || all_ninf) return ieee_element(kNaN, out);
+    if (any_ninf) return ieee_element(INFINITY, out);
+  } else {  // the target's term alone
+    if (any_nan || all_ninf || xt == INFINITY) return ieee_element(kNaN, out);
+    if (any_pinf || xt == -INFINITY) return ieee_element(INFINITY, out);
+  }
+  const WidestExponents range;
+  const MaxAndRest row = max_and_rest(x);
+  const auto checked = [](int ternary) {
+    if (ternary != 0) throw std::logic_error("cross_entropy reference: an inexact step of K");
+  };
+  MpValue K(kNumeratorBits), sum(kNumeratorBits), scratch(kNumeratorBits), den(64);
+  mpfr_set_flt(K.get(), row.m, MPFR_RNDN);
+  checked(mpfr_sub_d(K.get(), K.get(), xt, MPFR_RNDN));
+  checked(mpfr_mul_si(K.get(), K.get(), static_cast<long>(n), MPFR_RNDN));
+  if (eps > 0) {
+    mpfr_set_zero(sum.get(), 1);
+    for (float v : x) checked(mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN));
+    mpfr_set_flt(scratch.get(), xt, MPFR_RNDN);
+    checked(mpfr_mul_si(scratch.get(), scratch.get(), static_cast<long>(n), MPFR_RNDN));
+    checked(mpfr_sub(scratch.get(), scratch.get(), sum.get(), MPFR_RNDN));
+    checked(mpfr_mul_d(scratch.get(), scratch.get(), eps, MPFR_RNDN));
+    checked(mpfr_add(K.get(), K.get(), scratch.get(), MPFR_RNDN));
+  }
+  mpfr_set_si(den.get(), static_cast<long>(n), MPFR_RNDN);
+  if (row.d.empty()) return quotient_element("cross_entropy", K.get(), den.get(), out);  // R = 0
+  for (mpfr_prec_t p : kZivBits) {
+    MpValue R(p), L(p), Q(p), t(p);
+    sum_of_exps(R.get(), row.d);
+    const bool underflowed = mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) < -(mpfr_exp_t{1} << 30);
+    if (mpfr_zero_p(K.get()) && underflowed) return ExactElement{0.0f, 0.0, kZeroBinade};
+    if (!mpfr_zero_p(K.get()) && (underflowed || mpfr_get_exp(R.get()) <= -701)) {
+      MpValue w(1024);
+      if (mpfr_div(w.get(), K.get(), den.get(), MPFR_RNDU) == 0) mpfr_nextabove(w.get());
+      return exact_element(w.get(), out);
+    }
+    // |L' - L| <= |R' - R| + 2^(EXP(L') - p - 1) (log1p is 1-Lipschitz on [0, inf)); Q' = K / n
+    // rounded adds 2^(EXP(Q') - p - 1), t = L' + Q' rounded 2^(EXP(t) - p - 1). Four terms, each
+    // at most 2^(M - p), M = max(EXP(R') + 2, EXP(L') - 1, EXP(Q') - 1, EXP(t) - 1):
+    // err <= 2^(M + 2 - p).
+    mpfr_log1p(L.get(), R.get(), MPFR_RNDN);
+    mpfr_div(Q.get(), K.get(), den.get(), MPFR_RNDN);
+    mpfr_add(t.get(), L.get(), Q.get(), MPFR_RNDN);
+    if (mpfr_zero_p(t.get())) continue;
+    mpfr_exp_t M =
+        std::max({mpfr_get_exp(R.get()) + 2, mpfr_get_exp(L.get()) - 1, mpfr_get_exp(t.get()) - 1});
+    if (!mpfr_zero_p(Q.get())) M = std::max(M, mpfr_get_exp(Q.get()) - 1);
+    if (const auto decided_loss = ziv_decided(t.get(), M + 2 - p, out)) return *decided_loss;
+  }
+  throw std::runtime_error(
+      "cross_entropy reference: a rounding is undecided at 8192 bits (an output within 2^-8000 "
+      "of a rounding boundary)");
 }
 
 }  // namespace osvs::oracle

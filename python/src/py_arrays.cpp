@@ -26,6 +26,9 @@ dl::dtype float_bits(int bits) {
 dl::dtype dlpack_type(DType t) {
   if (t == DType::F32) return float_bits(32);
   if (t == DType::F16) return float_bits(16);
+  if (is_integer(t))
+    return {static_cast<std::uint8_t>(dl::dtype_code::Int),
+            static_cast<std::uint8_t>(8 * size_of(t)), 1};
   return {static_cast<std::uint8_t>(dl::dtype_code::UInt), 16, 1};  // bf16 bits
 }
 
@@ -38,7 +41,19 @@ bool accepted(dl::dtype d, DType t) {
 }
 
 const char* python_name(DType t) {
-  return t == DType::F32 ? "float32" : t == DType::F16 ? "float16" : "uint16 (bfloat16 bits)";
+  switch (t) {
+    case DType::F32:
+      return "float32";
+    case DType::F16:
+      return "float16";
+    case DType::BF16:
+      return "uint16 (bfloat16 bits)";
+    case DType::I32:
+      return "int32";
+    case DType::I64:
+      return "int64";
+  }
+  return "?";
 }
 
 CpuArray cpu_array(nb::handle array, const char* what) {

@@ -25,7 +25,9 @@ std::vector<DType> types_of(const nb::dict& d, const char* key) {
   std::vector<DType> out;
   for (const std::string& name : nb::cast<std::vector<std::string>>(d[key])) {
     const auto t = parse_dtype(name);
-    if (!t) throw std::invalid_argument(std::string(key) + ": '" + name + "': f32, f16 or bf16");
+    if (!t)
+      throw std::invalid_argument(std::string(key) + ": '" + name +
+                                  "': f32, f16 or bf16 (i32 or i64 for an index array)");
     out.push_back(*t);
   }
   return out;
@@ -41,15 +43,23 @@ RowwiseOp op_of(const std::string& name) {
 }
 
 /// The layout of array `a` of a launch: rows x cols at its stride, a shared (Column) array's
-/// cols elements, a Row array's one element a row (a 1-D array of rows elements).
+/// cols elements, a Row array's one element a row (a 1-D array of rows elements), a K array's
+/// rows x k.
 Layout layout_of(const RowwiseArray& a, const RowwiseProblem& p, std::int64_t stride) {
   if (a.extent == Extent::Column) return Layout{{p.cols}, {1}};
   if (a.extent == Extent::Row) return Layout{{p.rows}, {stride}};
-  return row_layout(p.rows, p.cols, stride);
+  return row_layout(p.rows, a.width(p.cols, p.k), stride);
 }
 
-/// The launch's inputs handed to Python with its eps, call(inputs, eps), and its output copied
-/// back; a kernel that writes into an array it was given has modified its input.
+Ties ties_of(const std::string& name) {
+  if (name == "lowest") return Ties::Lowest;
+  if (name == "any") return Ties::Any;
+  throw std::invalid_argument("ties '" + name + "': lowest or any");
+}
+
+/// The launch's inputs handed to Python with its parameters, call(inputs, {eps, label_smoothing,
+/// ignore_index, k}), and its outputs copied back; a kernel that writes into an array it was
+/// given has modified its input.
 void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
@@ -58,12 +68,18 @@ void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p
     for (std::size_t a = 0; a < p.inputs.size(); ++a)
       inputs.append(strided_array(p.inputs[a].ptr, p.inputs[a].type,
                                   layout_of(sig.inputs[a], p, p.inputs[a].stride)));
-    const nb::object out = call(inputs, p.eps);
+    nb::dict params;
+    params["eps"] = p.eps;
+    params["label_smoothing"] = p.label_smoothing;
+    params["ignore_index"] = p.ignore_index;
+    params["k"] = p.k;
+    const nb::object out = call(inputs, params);
     for (std::size_t a = 0; a < p.inputs.size(); ++a)
       if (!unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type,
                      layout_of(sig.inputs[a], p, p.inputs[a].stride)))
         throw std::runtime_error("the kernel modified its input " + sig.inputs.at(a).name);
-    // One output as the result, several as a sequence of them (mean_var: (mean, var)).
+    // One output as the result, several as a sequence of them (mean_var: (mean, var); topk:
+    // (values, indices)).
     const bool several = sig.outputs.size() > 1;
     if (several && (!nb::isinstance<nb::sequence>(out) || nb::len(out) != sig.outputs.size()))
       throw std::runtime_error("the kernel's result: a sequence of " +
@@ -91,6 +107,9 @@ RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
       .batch_invariant(get_or<bool>(d, "batch_invariant", true))
       .order_independent(get_or<bool>(d, "order_independent", false))
       .scale_invariant(get_or<bool>(d, "scale_invariant", true))
+      .ties(ties_of(get_or<std::string>(d, "ties", "lowest")))
+      .sorted(get_or<bool>(d, "sorted", true))
+      .label_smoothing(get_or<bool>(d, "label_smoothing", true))
       .description(get_or<std::string>(d, "description", ""));
   if (d.contains("accuracy") && !d["accuracy"].is_none()) {
     const auto terms = nb::cast<std::vector<double>>(d["accuracy"]);

@@ -1,15 +1,20 @@
 // RowwiseKernel: a black-box row kernel over several arrays under test. Each row i of an M x N
 // launch reads row i of every input array and writes row i of every output array; each array
-// has its element type (f32, bf16, f16), its extent (N elements a row, one a row, or N shared by
-// every row) and its row stride. The op says what the outputs are (rowwise_ops.h):
+// has its element type (f32, bf16, f16; i32 or i64 for an index array), its extent (N elements
+// a row, one a row, k a row, or N shared by every row) and its row stride. The op says what the
+// outputs are (rowwise_ops.h):
 //   softmax_backward      (y, dy) -> dx = y (dy - sum_j y_j dy_j)   torch's _softmax_backward_data
 //   log_softmax_backward  (z, dy) -> dx = dy - exp(z) sum_j dy_j    _log_softmax_backward_data
 //   logsumexp             (x) -> lse, one a row                     torch.logsumexp(x, -1)
 //   layer_norm            (x, weight, bias) -> y, eps               torch.nn.functional.layer_norm
 //   rms_norm              (x, weight) -> y, eps                     torch.nn.functional.rms_norm
 //   mean_var              (x) -> (mean, var), one each a row        torch.var_mean(x, -1,
-//   correction=0) mean_var_unbiased     (x) -> (mean, var), var over n - 1        torch.var_mean(x,
-//   -1)
+//                                                                   correction=0)
+//   mean_var_unbiased     (x) -> (mean, var), var over n - 1        torch.var_mean(x, -1)
+//   cross_entropy         (x, target: index, one a row) -> loss,    torch.nn.functional.
+//                         one a row; ignore_index, label_smoothing  cross_entropy(reduction='none')
+//   argmax                (x) -> index, one a row                   torch.argmax(x, -1)
+//   topk                  (x) -> (values, indices), k a row         torch.topk(x, k, -1)
 // (weight and bias: N elements shared by every row).
 //
 //   osvs::RowwiseKernel("my_softmax_backward", osvs::Where::Device)
@@ -22,7 +27,7 @@
 //
 // The laws (rowwise_laws.h): accuracy within the declared contract, empty (fully masked) rows,
 // special values (NaN and infinities), determinism, batch invariance, strided layouts and
-// permutation equivariance.
+// permutation equivariance, shift and scale invariance where the op has them.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +48,10 @@ enum class RowwiseOp {
   LayerNorm,
   RmsNorm,
   MeanVar,
-  MeanVarUnbiased
+  MeanVarUnbiased,
+  CrossEntropy,
+  Argmax,
+  TopK
 };
 
 /// Every op, in declaration order.
@@ -51,10 +59,11 @@ inline constexpr RowwiseOp kRowwiseOps[] = {
     RowwiseOp::SoftmaxBackward, RowwiseOp::LogSoftmaxBackward,
     RowwiseOp::Logsumexp,       RowwiseOp::LayerNorm,
     RowwiseOp::RmsNorm,         RowwiseOp::MeanVar,
-    RowwiseOp::MeanVarUnbiased};
+    RowwiseOp::MeanVarUnbiased, RowwiseOp::CrossEntropy,
+    RowwiseOp::Argmax,          RowwiseOp::TopK};
 
 /// "softmax_backward", "log_softmax_backward", "logsumexp", "layer_norm", "rms_norm",
-/// "mean_var", "mean_var_unbiased".
+/// "mean_var", "mean_var_unbiased", "cross_entropy", "argmax", "topk".
 const char* to_string(RowwiseOp op);
 
 /// How many elements an array holds for a launch of `rows` rows of `cols` elements.
@@ -62,20 +71,27 @@ enum class Extent {
   Element,  ///< cols a row, at the array's row stride
   Row,      ///< one a row (a row's reduced value), at the array's row stride
   Column,   ///< cols in all, shared by every row (stride 0): LayerNorm's weight and bias
+  K,        ///< the launch's k a row, at the array's row stride: top-k's values and indices
 };
 
-/// An array of an op: its name and extent.
+/// An array of an op: its name, extent and whether it holds indices (an integer type: i32 or
+/// i64) rather than values (f32, bf16, f16).
 struct RowwiseArray {
   std::string name;
   Extent extent = Extent::Element;
-  /// The elements a row of it holds: cols, or 1 for Extent::Row.
-  std::int64_t width(std::int64_t cols) const { return extent == Extent::Row ? 1 : cols; }
+  bool index = false;
+  /// The elements a row of it holds: cols, 1 for Extent::Row, k for Extent::K.
+  std::int64_t width(std::int64_t cols, std::int64_t k = 0) const {
+    return extent == Extent::Row ? 1 : extent == Extent::K ? k : cols;
+  }
 };
 
 /// An op's input and output arrays, in the order a launch holds them: softmax_backward (y, dy)
 /// -> (dx), log_softmax_backward (z, dy) -> (dx), logsumexp (x) -> (lse: Row), layer_norm
-/// (x, weight: Column, bias: Column) -> (y), rms_norm (x, weight: Column) -> (y). Input 0 is
-/// always an Element array, the one whose rows the laws draw.
+/// (x, weight: Column, bias: Column) -> (y), rms_norm (x, weight: Column) -> (y), mean_var (x)
+/// -> (mean: Row, var: Row), cross_entropy (x, target: Row index) -> (loss: Row), argmax (x) ->
+/// (index: Row index), topk (x) -> (values: K, indices: K index). Input 0 is always an Element
+/// array of values, the one whose rows the laws draw.
 struct RowwiseSignature {
   std::vector<RowwiseArray> inputs;
   std::vector<RowwiseArray> outputs;
@@ -95,19 +111,30 @@ struct RowArrayOut {
   std::int64_t stride = 0;
 };
 
+/// The scalar parameters of a launch, each read by the ops named (the others ignore it).
+struct RowwiseParams {
+  /// layer_norm and rms_norm: the epsilon added to the variance (mean square), exactly this
+  /// float; 0 for the other ops.
+  float eps = 0;
+  /// cross_entropy: the weight eps of the uniform distribution mixed into the target, in
+  /// [0, 1] (torch's label_smoothing), exactly this float.
+  float label_smoothing = 0;
+  /// cross_entropy: a row whose target is this value has loss 0 (torch's default -100).
+  std::int64_t ignore_index = -100;
+  /// topk: how many of a row's largest elements, 1 <= k <= cols.
+  std::int64_t k = 0;
+};
+
 /// One launch: `rows` rows of `cols` elements; element (i, j) of input a at
 /// inputs[a].ptr + i * inputs[a].stride + j (stride 0 for a Column array: every row reads the
-/// same cols elements), of output b likewise (j = 0 only, for a Row output). The kernel writes
-/// the width (cols, or 1) elements of each row of each output and nothing else. stream: the
-/// cudaStream_t to launch on (Where::Device) or null (Where::Host).
-struct RowwiseProblem : Launch {
+/// same cols elements), of output b likewise (j = 0 only, for a Row output; j < k for a K one).
+/// The kernel writes the width (cols, 1 or k) elements of each row of each output and nothing
+/// else. stream: the cudaStream_t to launch on (Where::Device) or null (Where::Host).
+struct RowwiseProblem : Launch, RowwiseParams {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::vector<RowArrayIn> inputs;    ///< in the op's order (signature(op))
   std::vector<RowArrayOut> outputs;  ///< in the op's order
-  /// layer_norm and rms_norm: the epsilon added to the variance (mean square), exactly this
-  /// float; 0 for the other ops.
-  float eps = 0;
 
   template <class T>
   const T* in(std::size_t a) const {
@@ -123,10 +150,11 @@ struct RowwiseProblem : Launch {
 ///   |o_i - exact_i| <= ulps * ulp_out(exact_i) + (cond_rel + cond_rel_per_element * n) * cond_i
 /// where ulp_out is the ulp of the output type (subnormal grid included) and cond_i the op's
 /// condition term (rowwise_ops.h; softmax backward |y_i| (|dy_i| + sum_j |y_j dy_j|), logsumexp
-/// 1, the norms' in docs/semantics.md §11). A contract
-/// in ulps alone is wrong where the output cancels (dy_i - sum_j y_j dy_j near 0): there an error
-/// of a few roundings of the sum is many ulps of dx. docs/semantics.md §11 derives the terms for
-/// osvs's own kernels.
+/// 1, the norms' and cross-entropy's in docs/semantics.md §11). A contract in ulps alone is
+/// wrong where the output cancels (dy_i - sum_j y_j dy_j near 0): there an error of a few
+/// roundings of the sum is many ulps of dx. docs/semantics.md §11 derives the terms for osvs's
+/// own kernels. Index outputs (argmax's, topk's) and the values topk selects have no contract:
+/// they are exact, under the declared tie rule.
 struct RowwiseAccuracy {
   bool declared = false;
   double ulps = 0;
@@ -143,6 +171,13 @@ struct RowwiseAccuracy {
   std::string describe() const;
 };
 
+/// Which index argmax and topk return among equal elements (+0 and -0 are equal; NaN, the
+/// largest of all, equals NaN).
+enum class Ties {
+  Lowest,  ///< the lowest index first (torch.argmax's documented rule)
+  Any,     ///< any of them (torch.topk's: its order among ties is unspecified)
+};
+
 /// What shapes the laws' cases and which invariances are held bit for bit.
 struct RowwiseTraits {
   std::int64_t max_cols = std::int64_t{1} << 16;  ///< longest row the kernel accepts
@@ -152,6 +187,12 @@ struct RowwiseTraits {
   bool order_independent = false;  ///< permuting a row permutes its outputs bit for bit
   /// layer_norm, rms_norm with eps = 0: x scaled by a power of two gives the same bits.
   bool scale_invariant = true;
+  /// argmax, topk: the tie rule.
+  Ties ties = Ties::Lowest;
+  /// topk: the k values in descending order (NaN first), else in any order.
+  bool sorted = true;
+  /// cross_entropy: accepts label_smoothing > 0 (else the laws draw 0 only).
+  bool label_smoothing = true;
 };
 
 class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
@@ -173,6 +214,9 @@ class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
   RowwiseKernel& batch_invariant(bool b) { return (traits_.batch_invariant = b, *this); }
   RowwiseKernel& order_independent(bool o = true) { return (traits_.order_independent = o, *this); }
   RowwiseKernel& scale_invariant(bool s) { return (traits_.scale_invariant = s, *this); }
+  RowwiseKernel& ties(Ties t) { return (traits_.ties = t, *this); }
+  RowwiseKernel& sorted(bool s) { return (traits_.sorted = s, *this); }
+  RowwiseKernel& label_smoothing(bool l) { return (traits_.label_smoothing = l, *this); }
 
   // --- reading the declaration
   RowwiseOp op() const { return op_; }
@@ -189,9 +233,13 @@ class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
   RowwiseTraits traits_;
 };
 
+/// "lowest", "any".
+const char* to_string(Ties t);
+
 /// Why a row-wise kernel's declaration is unusable, or "": no name or callable, types that do
-/// not match the op's arrays, a contract with a negative or non-finite term, max_cols < 1, or a
-/// skip / known defect naming no row-wise law (registry.h's register_kernel refuses it).
+/// not match the op's arrays (a value type for an index array or the reverse), a contract with a
+/// negative or non-finite term, max_cols < 1, or a skip / known defect naming no row-wise law
+/// (registry.h's register_kernel refuses it).
 std::string declaration_problem(const RowwiseKernel& k);
 
 }  // namespace osvs

@@ -14,12 +14,13 @@
 namespace osvs {
 
 /// A batch for each input array of the op: inputs[a][r] is row r of input a (a Column array,
-/// shared by every row, holds one row), every row of every input the same length, each value
-/// exactly one of that input's type. Row 0 is the subject of the laws that follow one row
-/// (batch_invariance, permutation, shift_invariance, scale_invariance).
-struct RowwiseCase {
+/// shared by every row, holds one row), every row of every input its array's width (cols, or 1
+/// for a Row array: a cross-entropy's target), each value exactly one of that input's type. Row
+/// 0 is the subject of the laws that follow one row (batch_invariance, permutation,
+/// shift_invariance, scale_invariance). The launch's parameters (eps, label_smoothing,
+/// ignore_index, k) are the case's.
+struct RowwiseCase : RowwiseParams {
   std::vector<Rows> inputs;
-  float eps = 0;                          ///< layer_norm, rms_norm (exactly this float)
   std::vector<std::int64_t> permutation;  ///< of the subject row's columns (permutation)
   std::int64_t batch_position = 0;        ///< where the subject row sits (batch_invariance)
   std::vector<std::int64_t> pads;         ///< per array, inputs then outputs (strided)
@@ -37,8 +38,8 @@ struct RowwiseCase {
 /// How RapidCheck prints a case: its shape and its inputs' first values as hex floats.
 void showValue(const RowwiseCase& c, std::ostream& os);
 
-/// The kernel's outputs, converted exactly to float: out[b][r * widths[b] + j] (width cols, or 1
-/// for a Row output).
+/// The kernel's outputs, converted exactly to float: out[b][r * widths[b] + j] (width cols, 1
+/// for a Row output, k for a K one; indices exactly, rowwise_kernel.h).
 struct RowwiseOutputs {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
@@ -47,15 +48,18 @@ struct RowwiseOutputs {
   const float* row(std::size_t b, std::int64_t r) const { return out[b].data() + r * widths[b]; }
 };
 
-/// Runs k on the batch (eps: the launch's, for the ops that read it), each array with `pads[a]`
-/// extra elements a row (none when empty; inputs then outputs; a Column input takes none).
+/// Runs k on the batch (params: the launch's, each read by the ops that read it), each array
+/// with `pads[a]` extra elements a row (none when empty; inputs then outputs; a Column input
+/// takes none).
 /// Throws KernelFailure when the kernel throws, modifies an input, writes outside an output's
 /// rows or leaves an output element unwritten; std::invalid_argument for a batch it does not
 /// accept (another number of inputs, rows of other lengths, a Column input of other than one
 /// row, values not exact in their input type, more columns than max_cols, padding for a kernel
-/// that is not strided); DeviceUnavailable for a device kernel where no device is usable.
+/// that is not strided, topk's k outside 1 ... cols, label_smoothing outside [0, 1]);
+/// DeviceUnavailable for a device kernel where no device is usable.
 RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
-                                  float eps = 0, const std::vector<std::int64_t>& pads = {});
+                                  const RowwiseParams& params = {},
+                                  const std::vector<std::int64_t>& pads = {});
 
 /// A row-wise kernel runs here: a host one always, a device one where a device is.
 bool runnable(const RowwiseKernel& k, std::string* why_not);

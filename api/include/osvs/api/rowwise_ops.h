@@ -15,7 +15,12 @@
 //                         cond_i = |x_i w_i| r, r = 1 / sqrt(sum_j x_j^2 / n + eps)
 //   mean_var(_unbiased)   input x, outputs mean and var (one each a row), var over n (n - 1);
 //                         cond of the mean a = sum_j |x_j| / n, of the var sigma (sigma + a)
-// The norms and mean_var have no empty row.
+//   cross_entropy         inputs (x, target), loss = sum_j w_j (lse - x_j), w_t = 1 - eps +
+//                         eps / n, w_j = eps / n; cond = 1 + sum_j w_j (lse - x_j) = 1 + loss;
+//                         empty: target = ignore_index (loss 0)
+//   argmax, topk          input x; the first index (the first k) of the rank order
+//                         (oracle/selection_reference.h); exact, no condition term
+// The norms, mean_var, argmax and topk have no empty row.
 #pragma once
 
 #include <cstdint>
@@ -34,27 +39,36 @@ using RowInputs = std::vector<const float*>;
 /// The exact outputs of one row: [output][element], each output its width (n, or 1)
 /// (oracle/softmax_backward_reference.h, oracle/row_reduction_reference.h).
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
-                                                             std::int64_t n, float eps,
+                                                             std::int64_t n,
+                                                             const RowwiseParams& params,
                                                              const std::vector<DType>& out_types);
 
 /// The condition term of every element of output `output` (>= 0; NaN or inf where an input is
 /// not finite), computed in binary64: from non-negative terms for the backward ops and rms_norm
-/// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm and mean_var (below
-/// (n + 8) 2^-53: the judge's slack, 2^-30, covers both).
+/// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm and mean_var
+/// (below (n + 8) 2^-53: the judge's slack, 2^-30, covers both); cross_entropy's from
+/// non-negative terms and a logsumexp in binary64, (n + 3) 2^-53 relative (the 1 absorbs the
+/// log's absolute error). 0 for the selecting ops, which have no contract.
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
-                                      std::int64_t n, float eps);
+                                      std::int64_t n, const RowwiseParams& params);
 
-/// Whether the op has empty (fully masked) rows: the backward ops and logsumexp.
+/// Whether the op has empty (fully masked) rows: the backward ops, logsumexp and cross_entropy.
 bool has_empty_rows(RowwiseOp op);
 
-/// The row is empty for the op (fully masked: every y_j = 0, every z_j or x_j = -inf), n >= 1.
-bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n);
+/// The row is empty for the op (fully masked: every y_j = 0, every z_j or x_j = -inf; a
+/// cross-entropy's target ignore_index), n >= 1.
+bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n, const RowwiseParams& params);
+
+/// Whether the op selects elements (argmax, topk): its outputs are judged exactly under the
+/// kernel's tie rule (api/src/rowwise_selection.h), not against a contract.
+bool selects(RowwiseOp op);
 
 /// Whether the op reads eps (layer_norm, rms_norm).
 bool uses_eps(RowwiseOp op);
 
-/// The invariances the op has in exact arithmetic: x + c (logsumexp: lse + c; layer_norm: the
-/// same y) and 2^k x with eps = 0 (layer_norm, rms_norm: the same y).
+/// The invariances the op has in exact arithmetic: x + c (logsumexp: lse + c; layer_norm and
+/// cross_entropy: the same outputs) and 2^k x with eps = 0 (layer_norm, rms_norm, argmax: the
+/// same outputs; topk: its values times 2^k).
 bool shift_invariant(RowwiseOp op);
 bool scale_invariant(RowwiseOp op);
 
@@ -66,7 +80,10 @@ bool scale_invariant(RowwiseOp op);
 bool in_forward_range(RowwiseOp op, const RowInputs& in, std::int64_t n);
 
 /// The value an empty row's input takes (0 for y, -inf for z and x), which the generators mask
-/// with.
+/// with (cross_entropy masks its target instead: ignore_index).
 float masked_input(RowwiseOp op);
+
+/// Whether the op's outputs are unchanged by 2^k x (norms, argmax; not topk's values).
+bool scale_keeps_outputs(RowwiseOp op);
 
 }  // namespace osvs

@@ -4,6 +4,12 @@
 // emin -14). Every bf16 and fp16 value is exactly a float, so rows are generated and judged as
 // floats; float -> bf16 / fp16 rounds to nearest, ties to even, overflowing to +-inf and keeping
 // NaN a NaN (its payload truncated, the quiet bit set).
+//
+// i32 and i64 are the index arrays of the row-wise kind (a cross-entropy's targets, an argmax's
+// or a top-k's indices). Their values are integers below 2^24 in magnitude (rows are at most
+// 2^24 elements long), which a float holds exactly, so they travel through the same float rows;
+// store_as refuses a value that is not an integer of the type, load_from rounds an integer past
+// 2^24 to the nearest float (such an index lies outside every row either way).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +18,10 @@
 
 namespace osvs {
 
-enum class DType { F32, BF16, F16 };
+enum class DType { F32, BF16, F16, I32, I64 };
+
+/// i32 and i64: the index types (no precision, exponent or largest finite value).
+bool is_integer(DType t);
 
 const char* to_string(DType t);
 std::optional<DType> parse_dtype(std::string_view s);
@@ -20,7 +29,8 @@ std::optional<DType> parse_dtype(std::string_view s);
 /// Bytes per element.
 std::size_t size_of(DType t);
 
-/// Significand bits, counting the implicit one (24, 8, 11).
+/// Significand bits, counting the implicit one (24, 8, 11); std::invalid_argument for an index
+/// type, as for the two below.
 int precision_of(DType t);
 
 /// Exponent of the smallest normal number (-126, -126, -14).
@@ -37,10 +47,13 @@ std::uint16_t to_f16_bits(float x);
 float from_bf16_bits(std::uint16_t b);
 float from_f16_bits(std::uint16_t b);
 
-/// x rounded to the type, as a float (identity for F32).
+/// x rounded to the type, as a float (identity for F32; to the nearest integer, ties to even,
+/// for an index type, NaN kept).
 float round_to(DType t, float x);
 
-/// Writes n floats into `dst` (an array of type t) and reads them back.
+/// Writes n floats into `dst` (an array of type t) and reads them back. An index type takes
+/// integers within its range and NaN (stored as the type's minimum: padding, never an index);
+/// anything else is std::invalid_argument.
 void store_as(DType t, const float* src, void* dst, std::int64_t n);
 void load_from(DType t, const void* src, float* dst, std::int64_t n);
 

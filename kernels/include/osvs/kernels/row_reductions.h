@@ -1,4 +1,5 @@
-// osvs's reference logsumexp, LayerNorm and RMSNorm (host), one row at a time, as templates over
+// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy, argmax and
+// top-k (host), one row at a time, as templates over
 // a policy of their steps: RowReductionAsWritten below is the kernel registered
 // (api/builtin/builtin_row_reductions.cpp); mutation/ derives its mutants from it, each hiding
 // one member (mutation/include/osvs/mutation/row_reduction_mutant_policies.h). Each computes in
@@ -9,6 +10,10 @@
 //   layer_norm  mu = sum_j x_j / n (compensated sum), v = sum_j (x_j - mu)^2 / n,
 //               y_i = (x_i - mu) / sqrt(v + eps) w_i + b_i
 //   rms_norm    q = sum_j x_j^2 / n, y_i = x_i / sqrt(q + eps) w_i
+//   cross_entropy  m and log d as logsumexp's, t_j = (m - x_j) + log d (= lse - x_j, without
+//               forming lse), loss = (1 - eps) t_t + (eps / n) sum_j t_j
+//   argmax, topk   a scan (a partial sort) under the rank order: NaN largest, then by value,
+//               ties to the lowest index (oracle/selection_reference.h states the same order)
 //
 // Error bounds (docs/semantics.md §11 states the contracts; the derivations are here). u = 2^-53,
 // gamma_k = k u / (1 - k u). The output step o = fl_o(fl_32(P)) of a binary64 result P adds at
@@ -57,6 +62,21 @@
 // 2^-51 n) cond (6 u (1 + 2^-7) < 2^-50, 2 u (1 + 2^-7) < 2^-51). n <= c gives 0 / 0 = NaN, as
 // the oracle does; an infinite x an infinite (or NaN) mean and a NaN variance.
 //
+// cross_entropy, cond = 1 + loss = 1 + sum_j w_j t_j (every t_j >= 0). m is exact; m - x_j is
+// rounded once (u of it, and m - x_j <= t_j); log d errs by delta <= (3.37 n + 1) u (logsumexp's
+// derivation above, without its final addition); t_j^ rounded once more: |t_j^ - t_j| <= 2 u t_j
+// + delta. The weights: 1 - eps exact, eps / n rounded, each product rounded, the n non-negative
+// products summed left to right (gamma_(n+2) of the sum). With sum_j w_j = 1:
+//   |P - loss| <= (n + 5) u loss + (4 n + 4) u <= (4 n + 5) u cond (1 + 2^-40).
+// The contract: (1.5 + 2^-14) ulp_o(loss) + (2^-50 + 2^-50 n) cond (5 u (1 + 2^-7) < 2^-50,
+// 4 u (1 + 2^-7) < 2^-50). The special rows follow the IEEE evaluation of the same formula: NaN
+// from a NaN, from inf - inf (t_j at an x_j = +inf) or -inf - -inf (a row of -inf), +inf from
+// t_j = +inf (lse = +inf, or x_j = -inf where its weight is not 0), as the oracle's extended
+// reals give (oracle/row_reduction_reference.h); a term of weight 0 is skipped, not 0 inf. A
+// target equal to ignore_index gives 0.
+//
+// argmax and topk are exact: they compare and copy, and the oracle's order is theirs.
+//
 // rms_norm, cond_i = |x_i w_i| r, r = 1 / sqrt(q + eps): q^ = sum of exact squares, n - 1
 // additions and a division, gamma_n relative; + eps, sqrt, division: r^ within (n/2 + 3) u; two
 // products: |P - y_i| <= (n/2 + 5) u cond_i (1 + 2^-40). The contract: (1.5 + 2^-14) ulp_o(y_i)
@@ -85,6 +105,18 @@ struct RowReductionAsWritten {
   static constexpr bool eps_inside_sqrt = true;
   /// layer_norm and rms_norm: the statistics in binary64, not binary32.
   static constexpr bool statistics_in_double = true;
+  /// cross_entropy: a target equal to ignore_index gives 0 (else column 0's loss, the target
+  /// clamped into the row, as a kernel that never compares it gives).
+  static constexpr bool honour_ignore_index = true;
+  /// cross_entropy: the label-smoothing term (eps / n) sum_j (lse - x_j) added.
+  static constexpr bool smoothing_term = true;
+  /// cross_entropy: lse - x_j as (m - x_j) + log d in binary64, not lse rounded to binary32 and
+  /// x_j subtracted there (which loses u |lse| where the logits share a large offset).
+  static constexpr bool loss_from_log_softmax = true;
+  /// argmax, topk: NaN ranks above every number (else it is passed over, as x > best does).
+  static constexpr bool nan_is_largest = true;
+  /// argmax, topk: among equal elements the lowest index first (else the highest).
+  static constexpr bool first_of_ties = true;
 };
 
 namespace detail {
@@ -113,9 +145,15 @@ double inverse_scale(double v, float eps) {
 
 }  // namespace detail
 
-/// logsumexp of the row (binary64, to be rounded to the output type through binary32).
+/// A row's logsumexp as m + log d (binary64): m = max_j x_j, d = sum_j exp(x_j - m); the
+/// special rows as m alone (log d = 0): NaN, +inf, or -inf for a row of -inf.
+struct LogSumExpParts {
+  double m;
+  double log_d;
+};
+
 template <class Policy = RowReductionAsWritten>
-double logsumexp_row(const float* x, std::int64_t n) {
+LogSumExpParts logsumexp_parts(const float* x, std::int64_t n) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   double m = -inf;
   bool nan = false;
@@ -123,15 +161,71 @@ double logsumexp_row(const float* x, std::int64_t n) {
     nan = nan || std::isnan(x[j]);
     m = std::fmax(m, static_cast<double>(x[j]));
   }
-  if (nan) return std::numeric_limits<double>::quiet_NaN();
-  if (m == inf) return inf;
-  if (Policy::guard_empty_row && m == -inf) return -inf;
+  if (nan) return {std::numeric_limits<double>::quiet_NaN(), 0};
+  if (m == inf) return {inf, 0};
+  if (Policy::guard_empty_row && m == -inf) return {-inf, 0};
   const double shift = Policy::subtract_max ? m : 0.0;
   double d = 0;
   for (std::int64_t j = 0; j < n; ++j) d += std::exp(static_cast<double>(x[j]) - shift);
   // (the mutant without the max: exp(x) in binary32, as a kernel that skips it overflows)
-  if (!Policy::subtract_max) return std::log(static_cast<double>(static_cast<float>(d)));
-  return m + std::log(d);
+  if (!Policy::subtract_max) return {0, std::log(static_cast<double>(static_cast<float>(d)))};
+  return {m, std::log(d)};
+}
+
+/// logsumexp of the row (binary64, to be rounded to the output type through binary32).
+template <class Policy = RowReductionAsWritten>
+double logsumexp_row(const float* x, std::int64_t n) {
+  const LogSumExpParts lse = logsumexp_parts<Policy>(x, n);
+  return lse.m + lse.log_d;
+}
+
+/// The cross-entropy loss of the row with target `target` (binary64, to be rounded to the output
+/// type through binary32).
+template <class Policy = RowReductionAsWritten>
+double cross_entropy_row(const float* x, std::int64_t n, std::int64_t target,
+                         std::int64_t ignore_index, float label_smoothing) {
+  if (Policy::honour_ignore_index && target == ignore_index) return 0;
+  const std::int64_t t = target < 0 ? 0 : target >= n ? n - 1 : target;
+  const LogSumExpParts lse = logsumexp_parts<Policy>(x, n);
+  const auto term = [&](std::int64_t j) {  // lse - x_j
+    if (!Policy::loss_from_log_softmax)
+      return static_cast<double>(static_cast<float>(lse.m + lse.log_d) - x[j]);
+    return (lse.m - static_cast<double>(x[j])) + lse.log_d;
+  };
+  const double eps = Policy::smoothing_term ? label_smoothing : 0.0;
+  double loss = eps < 1 ? (1 - eps) * term(t) : 0.0;
+  if (eps > 0) {
+    const double w = eps / static_cast<double>(n);
+    for (std::int64_t j = 0; j < n; ++j) loss += w * term(j);
+  }
+  return loss;
+}
+
+/// Whether element a ranks above element b under the policy (the rank order above).
+template <class Policy = RowReductionAsWritten>
+bool ranks_above(const float* x, std::int64_t a, std::int64_t b) {
+  const bool na = std::isnan(x[a]), nb = std::isnan(x[b]);
+  if (na || nb) {
+    if (!Policy::nan_is_largest) return !na && nb;  // a NaN is passed over
+    if (na != nb) return na;
+  } else if (x[a] != x[b]) {
+    return x[a] > x[b];
+  }
+  return Policy::first_of_ties ? a < b : a > b;
+}
+
+/// The indices of the row's k largest elements, in rank order (argmax: k = 1).
+template <class Policy = RowReductionAsWritten>
+void top_k_row(const float* x, std::int64_t n, std::int64_t k, std::int64_t* out) {
+  std::int64_t filled = 0;
+  for (std::int64_t j = 0; j < n; ++j) {  // insertion into the k kept, in rank order
+    std::int64_t at = filled < k ? filled++ : k;
+    while (at > 0 && ranks_above<Policy>(x, j, out[at - 1])) {
+      if (at < k) out[at] = out[at - 1];
+      --at;
+    }
+    if (at < k) out[at] = j;
+  }
 }
 
 /// A row's mean and variance (over n - correction), in binary64.

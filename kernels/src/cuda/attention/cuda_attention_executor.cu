@@ -1,5 +1,6 @@
 // The CUDA attention executor: uploads a case, launches the kernels of attention_kernels.cuh and
 // downloads the results. Every runtime call's status is checked.
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,9 @@ decltype(auto) dispatch_dtype(DType t, F&& f) {
       return f(std::integral_constant<DType, DType::F16>{});
     case DType::F32:
       break;
+    case DType::I32:
+    case DType::I64:
+      throw std::invalid_argument("attention o of an index type");
   }
   return f(std::integral_constant<DType, DType::F32>{});
 }

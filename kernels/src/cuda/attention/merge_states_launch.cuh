@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "attention_kernels.cuh"
 #include "osvs/kernels/dtype.h"
@@ -38,6 +39,9 @@ void launch_merge_states_with(DType o_type, const void* o_a, const float* lse_a,
                                                            rows, head_dim, base, s);
     case DType::F32:
       break;
+    case DType::I32:
+    case DType::I64:
+      throw std::invalid_argument("merge o of an index type");
   }
   launch_merge_states_typed<DType::F32, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out, rows,
                                                 head_dim, base, s);

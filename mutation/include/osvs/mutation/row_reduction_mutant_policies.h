@@ -1,8 +1,9 @@
 // The row reduction mutants' policies: each is RowReductionAsWritten
 // (kernels/include/osvs/kernels/row_reductions.h) with one step changed, a bug a logsumexp,
-// LayerNorm or RMSNorm kernel can ship. The reference kernels' own templates instantiate them
-// (api/builtin/builtin_row_reductions.h); api/tests/softmax_backward_mutants_test.cpp holds each
-// to the row-wise laws, declared as its original is.
+// LayerNorm, RMSNorm, cross-entropy, argmax or top-k kernel can ship. The reference kernels' own
+// templates instantiate them (api/builtin/builtin_row_reductions.h);
+// api/tests/softmax_backward_mutants_test.cpp holds each to the row-wise laws, declared as its
+// original is.
 #pragma once
 
 #include "osvs/kernels/row_reductions.h"
@@ -44,6 +45,31 @@ struct EpsOutsideSqrt : RowReductionAsWritten {
 /// binary64 reference's.
 struct StatisticsInFloat : RowReductionAsWritten {
   static constexpr bool statistics_in_double = false;
+};
+
+/// cross_entropy that never compares the target with ignore_index: an ignored row gets a loss.
+struct IgnoreIndexIgnored : RowReductionAsWritten {
+  static constexpr bool honour_ignore_index = false;
+};
+
+/// cross_entropy that accepts label_smoothing and drops it.
+struct SmoothingDropped : RowReductionAsWritten {
+  static constexpr bool smoothing_term = false;
+};
+
+/// cross_entropy as lse - x_t in binary32: a large common logit offset costs u |lse|.
+struct LossFromRoundedLse : RowReductionAsWritten {
+  static constexpr bool loss_from_log_softmax = false;
+};
+
+/// argmax and topk that pass NaN over (x > best is false for NaN), as fmax does.
+struct NanPassedOver : RowReductionAsWritten {
+  static constexpr bool nan_is_largest = false;
+};
+
+/// argmax and topk that keep the last of equal elements (x >= best), declared lowest-first.
+struct LastOfTies : RowReductionAsWritten {
+  static constexpr bool first_of_ties = false;
 };
 
 }  // namespace osvs::mutation

@@ -27,8 +27,19 @@
 //   with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 ->
 //   every y_i NaN (D = 0: 0 * inf). Where w_i is not finite, y_i is the IEEE double of (x_i r) w_i
 //   with r = sqrt(n D) / D rounded to double.
+//
+// cross_entropy(x, t) = sum_j w_j (lse - x_j) = lse - (1 - eps) x_t - (eps / n) sum_j x_j, with
+// w_t = (1 - eps) + eps / n, w_j = eps / n (eps: label_smoothing in [0, 1]; torch's
+// cross_entropy with reduction 'none'):
+//   t = ignore_index -> +0 (whatever the row holds). Otherwise the extended reals' value, a
+//   term of weight 0 absent (eps = 0 keeps the target's alone): NaN where a present term is NaN
+//   (a NaN x, lse - x_j = inf - inf at an x_j = +inf, -inf - -inf in a row of -inf only), else
+//   +inf where one is +inf (lse = +inf, or an x_j = -inf: a masked logit with eps > 0, or the
+//   target masked). t outside [0, n) and not ignore_index, n = 0 or n >= 2^24, or eps outside
+//   [0, 1]: std::invalid_argument.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -48,6 +59,10 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
 /// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) * w_i, each correctly rounded to `out`.
 std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
                                              float eps, DType out);
+
+/// The cross-entropy loss of the row with target index `target`, correctly rounded to `out`.
+ExactElement cross_entropy_reference(std::span<const float> x, std::int64_t target,
+                                     std::int64_t ignore_index, float label_smoothing, DType out);
 
 /// The mean and the variance of a row, each correctly rounded to `out`.
 struct MeanVar {
