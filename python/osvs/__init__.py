@@ -14,11 +14,12 @@ C++ core's (osvs._core); see python/README.md.
 """
 
 from ._attention import AttentionKernel, AttentionProblem
-from ._check import (attention_laws, check, check_attention, check_log_softmax,
-                     check_layer_norm, check_log_softmax_backward, check_logsumexp, check_mean_var,
-                     check_merge, check_reduction, check_rms_norm, check_row_reduction,
-                     check_softmax, check_softmax_backward, merge_laws, read_regression,
-                     reduction_laws, replay, row_laws, rowwise_laws)
+from ._check import (attention_laws, check, check_argmax, check_attention, check_cross_entropy,
+                     check_log_softmax, check_layer_norm, check_log_softmax_backward,
+                     check_logsumexp, check_mean_var, check_merge, check_reduction,
+                     check_rms_norm, check_row_reduction, check_softmax, check_softmax_backward,
+                     check_topk, merge_laws, read_regression, reduction_laws, replay, row_laws,
+                     rowwise_laws)
 from ._declare import MergeKernel, SoftmaxKernel, derived
 from ._exact import ExactAttention, exact_attention
 from ._reduction import Reduction
@@ -31,7 +32,8 @@ __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_
            "check_reduction", "reduction_laws", "Reduction", "check_softmax_backward",
            "check_log_softmax_backward", "rowwise_laws", "SoftmaxBackwardKernel",
            "REFERENCE_BACKWARD_BOUND", "check_row_reduction", "check_logsumexp",
-           "check_layer_norm", "check_rms_norm", "check_mean_var", "RowReductionKernel",
+           "check_layer_norm", "check_rms_norm", "check_mean_var", "check_cross_entropy",
+           "check_argmax", "check_topk", "RowReductionKernel",
            "RowwiseKernel",
            "replay", "read_regression", "row_laws", "merge_laws", "attention_laws",
            "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",

@@ -34,9 +34,14 @@ def to_host(obj: Any, what: str) -> np.ndarray:
 
 
 #: The element types a row kernel may declare, with the NumPy dtypes they travel as: bfloat16,
-#: which NumPy lacks, as its bits (uint16 in; uint16 or int16 back).
+#: which NumPy lacks, as its bits (uint16 in; uint16 or int16 back). int64 and int32 are the
+#: index arrays' (a cross-entropy's targets, argmax's and topk's indices).
 ELEMENT_TYPES = {"float32": ("f32", (np.float32,)), "float16": ("f16", (np.float16,)),
-                 "bfloat16": ("bf16", (np.uint16, np.int16))}
+                 "bfloat16": ("bf16", (np.uint16, np.int16)), "int64": ("i64", (np.int64,)),
+                 "int32": ("i32", (np.int32,))}
+
+#: The index types among ELEMENT_TYPES.
+INDEX_TYPES = ("int64", "int32")
 
 
 def _bfloat16_bits(obj: Any) -> Any:

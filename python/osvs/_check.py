@@ -233,6 +233,26 @@ def check_mean_var(fn: Callable[[Any], Any], *, name: str, unbiased: bool = Fals
                                **kwargs)
 
 
+def check_cross_entropy(fn: Callable[..., Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="cross_entropy"``:
+    ``fn(x, target, ignore_index, label_smoothing) -> loss``, target (int64 unless
+    ``index_dtype``) and loss of shape (rows,), as torch's cross_entropy(reduction='none');
+    ``label_smoothing=False`` if the kernel has none (the laws then draw 0 only)."""
+    return check_row_reduction(fn, op="cross_entropy", name=name, **kwargs)
+
+
+def check_argmax(fn: Callable[[Any], Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="argmax"``: ``fn(x) -> index`` of shape (rows,), exact
+    under the declared ``ties`` ("lowest", torch.argmax's rule, or "any")."""
+    return check_row_reduction(fn, op="argmax", name=name, **kwargs)
+
+
+def check_topk(fn: Callable[[Any, int], Any], *, name: str, **kwargs) -> CheckResult:
+    """check_row_reduction with ``op="topk"``: ``fn(x, k) -> (values, indices)``, each of shape
+    (rows, k), exact under the declared ``ties`` and ``sorted`` (descending, NaN first)."""
+    return check_row_reduction(fn, op="topk", name=name, **kwargs)
+
+
 def read_regression(path: Union[str, os.PathLike]) -> dict:
     """A regression file's record: kernel, law, expectation, provenance and case."""
     return _core.read_regression(os.fspath(path))

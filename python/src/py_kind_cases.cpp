@@ -148,6 +148,9 @@ nb::dict case_dict(const RowwiseCase& c) {
   d["pads"] = c.pads;
   d["shift"] = c.shift;
   d["scale_exponent"] = c.scale_exponent;
+  d["label_smoothing"] = c.label_smoothing;
+  d["ignore_index"] = c.ignore_index;
+  d["k"] = c.k;
   d["summary"] = RowwiseKind::summary(c);
   std::ostringstream text;
   showValue(c, text);
