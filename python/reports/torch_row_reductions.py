@@ -1,4 +1,5 @@
-"""torch's logsumexp, layer_norm, rms_norm and var_mean (f32, bf16) on the GPU, row-wise laws.
+"""torch's logsumexp, layer_norm, rms_norm, var_mean, cross_entropy, argmax and topk (f32, bf16)
+on the GPU, row-wise laws.
 
 Through osvs.check_row_reduction: the kernels get CUDA tensors (``to_input``) and return CUDA
 tensors, read back through DLPack.
@@ -21,9 +22,18 @@ in the form of docs/semantics.md §11.1:
 - var_mean (mean_var, mean_var_unbiased): a binary32 mean errs by about n u a (cond a), a
   two-pass or Welford variance by n u sigma^2 and the mean's error against the deviations, n u a
   sigma (cond sigma (sigma + a)): 2 ulp + (8 + 2 n) u cond, first order as layer_norm's.
+- cross_entropy (reduction 'none'), cond = 1 + loss = 1 + sum_j w_j (lse - x_j): torch takes
+  log_softmax (x_j - m rounded, u |x_j - m|; log d as logsumexp's, (4 + 3.4 n) u absolute; the
+  difference rounded, u |log p_j|) and sums w_j (-log p_j) (n non-negative terms, gamma_n of
+  the sum): 2 ulp + (8 + 4 n) u cond. A bf16 input gets bf16 log-probabilities (half a bf16 ulp
+  of each -log p_j, i.e. of the loss where eps = 0): inside the 2 ulp of the bf16 output.
+- argmax and topk compare and copy: exact, no contract. torch.argmax documents the first index
+  of a tie (ties="lowest"); torch.topk documents no order among equal elements (ties="any"),
+  its values sorted (sorted=True).
 A law that fails is a finding, printed and saved with its shrunk case.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -43,7 +53,7 @@ U = 2.0 ** -24
 #: (ulps, cond_rel, cond_rel_per_element) of a binary32 kernel, derived above.
 CONTRACTS = {"logsumexp": (2.0, 8 * U, 4 * U), "layer_norm": (2.0, 8 * U, 2 * U),
              "rms_norm": (2.0, 8 * U, 1.01 * U), "mean_var": (2.0, 8 * U, 2 * U),
-             "mean_var_unbiased": (2.0, 8 * U, 2 * U)}
+             "mean_var_unbiased": (2.0, 8 * U, 2 * U), "cross_entropy": (2.0, 8 * U, 4 * U)}
 
 
 def logsumexp(x):
@@ -68,25 +78,45 @@ def var_mean_unbiased(x):
     return mean, var
 
 
-def kernels():
-    """(name, check keywords): the whole adapter of each kernel."""
+def cross_entropy(x, target, ignore_index, label_smoothing):
+    return torch.nn.functional.cross_entropy(x, target, ignore_index=ignore_index,
+                                             label_smoothing=label_smoothing, reduction="none")
+
+
+def argmax(x):
+    return torch.argmax(x, dim=1)
+
+
+def topk(x, k):
+    return torch.topk(x, k, dim=1)
+
+
+def kernels(ops=None):
+    """(name, check keywords): the whole adapter of each kernel (of `ops`, default all)."""
     out = []
     for dtype, suffix in (("float32", ""), ("bfloat16", ".bf16")):
         for op, fn in (("logsumexp", logsumexp), ("layer_norm", layer_norm),
                        ("rms_norm", rms_norm), ("mean_var", var_mean_biased),
-                       ("mean_var_unbiased", var_mean_unbiased)):
+                       ("mean_var_unbiased", var_mean_unbiased),
+                       ("cross_entropy", cross_entropy)):
             out.append((f"torch.{op}{suffix}",
                         dict(fn=fn, op=op, accuracy=CONTRACTS[op], to_input=to_cuda, dtype=dtype,
                              bound_derivation="python/reports/torch_row_reductions.py")))
-    return out
+        out.append((f"torch.argmax{suffix}",
+                    dict(fn=argmax, op="argmax", ties="lowest", to_input=to_cuda, dtype=dtype)))
+        out.append((f"torch.topk{suffix}",
+                    dict(fn=topk, op="topk", ties="any", to_input=to_cuda, dtype=dtype)))
+    return [(name, kw) for name, kw in out if ops is None or kw["op"] in ops]
 
 
 def main():
     args = arguments(__doc__.splitlines()[0])
     machine = cuda_machine(torch, contract="binary32 kernels' contracts derived in this "
                                            "script's docstring")
-    run("torch logsumexp, layer_norm, rms_norm and var_mean under osvs (Python bindings, GPU)",
-        kernels(), args, machine, check=osvs.check_row_reduction)
+    ops = os.environ.get("OSVS_TORCH_OPS")  # e.g. "cross_entropy,argmax,topk": those alone
+    run("torch logsumexp, layer_norm, rms_norm, var_mean, cross_entropy, argmax and topk under "
+        "osvs (Python bindings, GPU)", kernels(ops.split(",") if ops else None), args, machine,
+        check=osvs.check_row_reduction)
 
 
 if __name__ == "__main__":
