@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "osvs/formal/exp_facts.h"
+#include "osvs/formal/log_facts.h"
 
 namespace osvs::formal {
 namespace {
@@ -21,7 +21,7 @@ ContextScope::~ContextScope() {
   g_active = previous_;
 }
 
-Context::Context() : facts(exp_facts()) {}
+Context::Context() : facts(all_facts()) {}
 
 z3::expr Context::fresh_bits(const std::string& prefix) {
   return z_.bv_const((prefix + "!" + std::to_string(counter_++)).c_str(), 32);

@@ -15,6 +15,7 @@ std::string Domain::name() const {
   add(d_sign_clear, "d_sign_clear");
   add(no_nan, "no_nan");
   add(finite, "finite");
+  add(partial, "partial");
   const auto values = [&](const std::vector<float>& v, const char* what) {
     if (v.empty()) return;
     std::string list;
@@ -44,6 +45,14 @@ z3::expr Domain::contains(const SymState& s) const {
   if (d_sign_clear) c = c && (nan_state || s.d.bits().extract(31, 31) == z.bv_val(0, 1));
   if (no_nan) c = c && !nan_state && !s.m.fp().mk_is_nan() && !s.d.fp().mk_is_nan();
   if (finite) c = c && !s.m.fp().mk_is_inf() && !s.d.fp().mk_is_inf();
+  if (partial) {
+    const z3::expr lse = s.m.fp(), o_bits = s.d.bits();
+    const z3::expr plus_inf = fp_constant(z, __builtin_huge_valf());
+    const z3::expr ordinary =
+        !lse.mk_is_nan() && !z3::expr(z, Z3_mk_fpa_eq(z, lse, plus_inf)) &&
+        (!z3::expr(z, Z3_mk_fpa_eq(z, lse, minus_inf)) || o_bits == z.bv_val(0u, 32));
+    c = c && (nan_state || ordinary);
+  }
   const auto one_of = [&](const std::vector<float>& v, const z3::expr& bits) {
     if (v.empty()) return;
     z3::expr any = z.bool_val(false);

@@ -41,9 +41,10 @@ std::string describe(const ProofResult& r) {
   if (!r.counterexample) return s + "not proven";
   const Counterexample& c = *r.counterexample;
   s += c.reproduced ? "COUNTEREXAMPLE"
-                    : "counterexample of the model only (not on this machine's exp)";
+                    : "counterexample of the model only (not on this machine's exp / log)";
   s += " a = " + text(c.a);
   if (r.law == Law::Commutativity) s += ", b = " + text(c.b);
+  if (c.identity_from_model) s += ", identity = " + text(c.b);
   s += ": " + text(c.lhs) + " vs " + text(c.rhs);
   for (const ExpValue& v : c.exps)
     s += "; " + v.function + "(" + hex(v.argument) + ") model " + hex(v.model) + ", host " +

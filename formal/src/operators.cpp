@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine_combine.h"
+#include "osvs/formal/attention_merge.h"
 #include "osvs/kernels/combine_hardened.h"
 #include "osvs/kernels/combine_seed.h"
 
@@ -46,6 +47,20 @@ std::vector<FormalOperator> make_operators() {
     return {l, claimed, kWellFormedNoNanSignClear,
             "NaN states are its declared known defect; d = -0 comes out +0"};
   }));
+  const auto merge_claim = [](Law l, bool claimed) -> LawClaim {
+    if (!is_identity_law(l))
+      return {l, claimed, kEveryState,
+              "every (lse, o): a NaN lse, and an o that comes out NaN, "
+              "are canonical; a tie takes b^(+-0) = 1"};
+    // Outside: a NaN or +inf lse merges to the canonical NaN row, and an empty partial's o comes
+    // out +0 (the documented empty result), whatever it held (formal/README.md has the solver's
+    // counterexamples).
+    return {l, claimed, kAttentionPartial,
+            "a partial the merge can hold: NaN / +inf lse only as the canonical NaN row, an empty "
+            "one with o = +0"};
+  };
+  ops.push_back(formal_operator<AttentionMerge>(merge_claim));
+  ops.push_back(formal_operator<AttentionMergeBase2>(merge_claim));
   return ops;
 }
 

@@ -4,18 +4,23 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "osvs/formal/exp_facts.h"
 #include "osvs/formal/prove.h"
+#include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/exp.h"
 
 namespace osvs::formal {
 namespace {
 
+// The CPU model's exps and logs (lse_math.h: kexp, exp2 and the logs of the attention kernels).
 float host_function(const std::string& name, float x) {
-  if (name == "exp") return osvs::kexp(x);  // the CPU model's exp (exp.h)
-  if (name == "exp2") return std::exp2(x);
+  if (name == "exp") return osvs::kexp(x);
+  if (name == "exp2") return osvs::lse_exp(LseBase::Two, x);
+  if (name == "log") return osvs::lse_log(LseBase::E, x);
+  if (name == "log2") return osvs::lse_log(LseBase::Two, x);
   throw std::invalid_argument("osvs::formal: no host function for '" + name + "'");
 }
 
@@ -24,6 +29,8 @@ std::uint32_t bits_in(const z3::model& model, const z3::expr& bv) {
 }
 
 float float_in(const z3::model& model, const z3::expr& fp) {
+  // SMT has one NaN, and the bits z3 gives for it through to_ieee_bv are any (0 included).
+  if (model.eval(fp.mk_is_nan(), true).is_true()) return std::numeric_limits<float>::quiet_NaN();
   return std::bit_cast<float>(bits_in(model, fp.mk_to_ieee_bv()));
 }
 

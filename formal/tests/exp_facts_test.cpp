@@ -14,7 +14,7 @@ namespace {
 TEST(ExpFacts, EveryFactHoldsForEveryExpItStandsFor) {
   const exhaustive::DeviceDescription device = exhaustive::describe_device();
   int checked = 0;
-  for (const ExpFact& fact : exp_facts()) {
+  for (const FunctionFact& fact : exp_facts()) {
     for (const std::string& name : exps_standing_for(fact.function)) {
       exhaustive::ExpUnderTest e = exhaustive::find_exp(name);
       if (e.side == exhaustive::Side::Device && !device.present) {

@@ -34,6 +34,16 @@ TEST(Laws, EngineCombineExample) {
   check_operator("engine_combine");
 }
 
+// The attention merge of (lse, o) partials, head_dim 1 (attention_merge.h), in either base: its
+// commutativity over every (lse, o) and its identity laws over the partials it can hold.
+TEST(Laws, AttentionMerge) {
+  check_operator("attention_merge");
+}
+
+TEST(Laws, AttentionMergeBase2) {
+  check_operator("attention_merge_base2");
+}
+
 // The found defect of the example, the tie of +0 and -0 with equal d's, shown directly too.
 TEST(Laws, EngineCombineZeroTieIsTheDefectFound) {
   const FormalOperator& op = find_formal_operator("engine_combine");

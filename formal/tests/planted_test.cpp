@@ -45,8 +45,8 @@ TEST(Planted, LessEqualIsAnEquivalentMutant) {
 // Without the facts exp(+-0) = 1 the hardened combine's tie is no longer symmetric: each fact is
 // there because a proof needs it.
 TEST(Planted, ProofNeedsTheZeroFacts) {
-  std::vector<ExpFact> facts;
-  for (const ExpFact& f : exp_facts())
+  std::vector<FunctionFact> facts;
+  for (const FunctionFact& f : exp_facts())
     if (f.first != 0x00000000u && f.first != 0x80000000u) facts.push_back(f);
   ProveOptions o;
   o.facts = facts;
@@ -56,8 +56,8 @@ TEST(Planted, ProofNeedsTheZeroFacts) {
 }
 
 TEST(Planted, ProofNeedsTheNanFacts) {
-  std::vector<ExpFact> facts;
-  for (const ExpFact& f : exp_facts())
+  std::vector<FunctionFact> facts;
+  for (const FunctionFact& f : exp_facts())
     if (f.statement.find("NaN") == std::string::npos) facts.push_back(f);
   ProveOptions o;
   o.facts = facts;

@@ -2,6 +2,8 @@
 //
 //   osvs_formal                                  every operator, every law it declares
 //   osvs_formal --combine seed --law commutativity
+//   osvs_formal --combine attention_merge         the merge of (lse, o) partials, base e
+//                                                (attention_merge_base2: base 2)
 //   osvs_formal --smt2 DIR                       also writes each query as SMT-LIB 2
 //
 // Exit status: 0 when every claimed law is proven and every unclaimed one has a counterexample

@@ -1,6 +1,6 @@
 // Where a proof's symbolic values live: the z3 context, the definitions of computed values' bits,
-// the uninterpreted exps with every application made, and the Explorer that runs an operator's
-// source once per path (explore.h).
+// the uninterpreted exps and logs with every application made, and the Explorer that runs an
+// operator's source once per path (explore.h).
 #pragma once
 
 #include <z3++.h>
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "osvs/formal/exp_fact.h"
+#include "osvs/formal/function_fact.h"
 #include "osvs/formal/sym.h"
 
 namespace osvs::formal {
@@ -38,8 +38,8 @@ class Explorer {
   std::unordered_map<unsigned, bool> seen_;
 };
 
-/// One application f(arg) of an uninterpreted exp, kept so that a model's exp values can be
-/// compared with the real exp (refinement of a counterexample, solve.h).
+/// One application f(arg) of an uninterpreted exp or log, kept so that a model's values can be
+/// compared with the real function's (refinement of a counterexample, prove.h).
 struct Application {
   std::string function;
   z3::expr argument;  ///< the argument's bits
@@ -64,7 +64,8 @@ class Context {
   void define(const z3::expr& definition) { definitions_.push_back(definition); }
   const std::vector<z3::expr>& definitions() const { return definitions_; }
 
-  /// f(x) for the exp `name` ("exp", "exp2"): the facts of exp_facts.h where they apply (an
+  /// f(x) for the exp or log `name` ("exp", "exp2", "log", "log2"): the facts of exp_facts.h and
+  /// log_facts.h where they apply (an
   /// if-then-else on x's bits), else g(bits of x) for an uninterpreted g over 32-bit vectors.
   /// Recorded. (The function is over bits, not over the floating-point sort: z3 4.8.12 returned
   /// models that broke asserted equations of a function over floats; over bit-vectors the
@@ -72,8 +73,8 @@ class Context {
   Sym apply(const std::string& name, const Sym& x);
   /// The uninterpreted g of `name`, 32 bits to 32 bits.
   z3::func_decl function(const std::string& name);
-  /// The facts apply() builds in (exp_facts() unless a test removes one).
-  std::vector<ExpFact> facts;
+  /// The facts apply() builds in (all_facts() unless a test removes one).
+  std::vector<FunctionFact> facts;
   const std::vector<Application>& applications() const { return applications_; }
 
   /// True (the default): a*b + c contracts to one fma, as nvcc --fmad=true and the CPU model with

@@ -8,6 +8,10 @@
 //                  a combine adds non-negative terms to a non-negative d)
 //   no_nan         and no NaN anywhere (the canonical NaN state excluded)
 //   finite         and m, d finite
+//   partial        the attention merge's (lse, o) (carried in (m, d), attention_merge.h): a
+//                  partial the merge can hold (docs/semantics.md §8): the canonical NaN row (lse
+//                  and o the canonical NaN), or lse neither NaN nor +inf (those merge to the NaN
+//                  row), and lse = -inf only with o = +0 (the documented empty result)
 #pragma once
 
 #include <string>
@@ -22,6 +26,8 @@ struct Domain {
   bool d_sign_clear = false;
   bool no_nan = false;
   bool finite = false;
+  /// An attention partial (lse, o) as the merge can hold it (above); independent of the others.
+  bool partial = false;
   /// When set, m is one of these (a counterexample search narrowed to a few maxima, so that the
   /// exp meets few arguments; never a proof's domain).
   std::vector<float> m_values;
@@ -43,5 +49,10 @@ inline const Domain kWellFormedSignClear{true, true};
 inline const Domain kWellFormedNoNan{true, false, true};
 inline const Domain kWellFormedNoNanSignClear{true, true, true};
 inline const Domain kFinite{true, true, true, true};
+inline const Domain kAttentionPartial = [] {
+  Domain d;
+  d.partial = true;
+  return d;
+}();
 
 }  // namespace osvs::formal

@@ -17,12 +17,12 @@
 
 #include "osvs/exhaustive/exact_exp.h"
 #include "osvs/formal/context.h"
-#include "osvs/formal/exp_fact.h"
+#include "osvs/formal/function_fact.h"
 
 namespace osvs::formal {
 
 /// Every fact the proofs may use.
-const std::vector<ExpFact>& exp_facts();
+const std::vector<FunctionFact>& exp_facts();
 
 /// The base of an uninterpreted function's exp; throws std::invalid_argument for another name.
 exhaustive::ExpBase base_of(const std::string& function);

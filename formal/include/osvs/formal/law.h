@@ -23,7 +23,8 @@ enum class Law {
 const char* to_string(Law law);
 std::optional<Law> parse_law(std::string_view name);
 
-/// One application of an uninterpreted exp in the model, with the real exp's value there.
+/// One application of an uninterpreted exp or log in the model, with the real function's value
+/// there (a NaN model value is reported as the quiet NaN: SMT has one NaN).
 struct ExpValue {
   std::string function;
   float argument = 0;
@@ -33,11 +34,14 @@ struct ExpValue {
 
 /// The solver's model: the inputs, and both sides of the law on the CPU model (real exp).
 struct Counterexample {
-  State a{};                ///< the first operand (the state s of an identity law)
-  State b{};                ///< the second operand of commutativity
-  State lhs{}, rhs{};       ///< the law's two sides, on this machine's CPU model
+  State a{};           ///< the first operand (the state s of an identity law)
+  State b{};           ///< the second operand of commutativity
+  State lhs{}, rhs{};  ///< the law's two sides, on this machine's CPU model
+  /// An identity law of an operator whose identity is a family (prove.h, identity_of): b holds
+  /// the identity the law used (for identity_of_identity, a holds the first one too).
+  bool identity_from_model = false;
   bool reproduced = false;  ///< the CPU model shows lhs != rhs bitwise
-  int refinements = 0;      ///< exp values pinned to the host's before it reproduced
+  int refinements = 0;      ///< exp / log values pinned to the host's before it reproduced
   std::vector<ExpValue> exps;
 };
 

@@ -35,7 +35,7 @@ struct ProveOptions {
   /// Pin the exp at the differences of the domain's m_values / fixed_m (a search's maxima).
   bool pin_search_maxima = true;
   /// The exp facts the query may use (exp_facts.h); a test removes one to show it is needed.
-  std::optional<std::vector<ExpFact>> facts;
+  std::optional<std::vector<FunctionFact>> facts;
 };
 
 /// The symbolic query of one law, built from an operator's source.
@@ -54,6 +54,23 @@ ProofResult solve_law(Context& ctx, const LawQuery& q, const ConcreteSides& conc
 
 namespace detail {
 
+/// The identity an identity law combines with. Op::initial(), or where Op's identity is a family
+/// (an empty attention partial: lse = -inf, its o anything, docs/semantics.md §8) the member
+/// Op::identity_from(free) that takes its free fields from `free` (the query's b, left free by
+/// every domain, so that the law is asked of every member).
+template <class Op, class S>
+S identity_of(const S& free) {
+  if constexpr (requires { Op::identity_from(free); })
+    return Op::identity_from(free);
+  else
+    return Op::initial();
+}
+
+template <class Op>
+inline constexpr bool kIdentityIsAFamily = requires(State s) {
+  Op::identity_from(s);
+};
+
 inline SymState input_state(Context& ctx, const char* name, const Domain& domain, std::size_t i) {
   const std::string n = name;
   const Sym d = Sym::from_bits(ctx.z().bv_const((n + ".d").c_str(), 32));
@@ -64,7 +81,7 @@ inline SymState input_state(Context& ctx, const char* name, const Domain& domain
 template <class Op>
 LawQuery build_query(Context& ctx, Law law, const Domain& domain) {
   SymState a = input_state(ctx, "a", domain, 0), b = input_state(ctx, "b", domain, 1);
-  const SymState e = Op::initial();
+  const SymState e = identity_of<Op>(b);
   int runs_l = 0, runs_r = 0;
   const auto run = [&](const SymState& x, const SymState& y, int* runs) {
     return explore<SymState>(
@@ -79,15 +96,19 @@ LawQuery build_query(Context& ctx, Law law, const Domain& domain) {
       return {a, b, run(e, a, &runs_l), a, domain.contains(a), runs_l};
     case Law::IdentityRight:
       return {a, b, run(a, e, &runs_l), a, domain.contains(a), runs_l};
-    case Law::IdentityOfIdentity:
-      return {a, b, run(e, e, &runs_l), e, ctx.z().bool_val(true), runs_l};
+    case Law::IdentityOfIdentity: {
+      // Two members of the identity family (the same one where it is no family), initial() the
+      // result.
+      const SymState first = identity_of<Op>(a), result = Op::initial();
+      return {a, b, run(first, e, &runs_l), result, ctx.z().bool_val(true), runs_l};
+    }
   }
   throw std::logic_error("osvs::formal: unknown law");
 }
 
 template <class Op>
 std::pair<State, State> concrete_sides(Law law, State a, State b) {
-  const State e = Op::initial();
+  const State e = identity_of<Op>(b);
   switch (law) {
     case Law::Commutativity:
       return {Op::combine(a, b), Op::combine(b, a)};
@@ -96,7 +117,7 @@ std::pair<State, State> concrete_sides(Law law, State a, State b) {
     case Law::IdentityRight:
       return {Op::combine(a, e), a};
     case Law::IdentityOfIdentity:
-      return {Op::combine(e, e), e};
+      return {Op::combine(identity_of<Op>(a), e), Op::initial()};
   }
   throw std::logic_error("osvs::formal: unknown law");
 }
@@ -118,6 +139,13 @@ ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {
         for (float y : *ms) o.pins.push_back(x - y);
   ProofResult r = solve_law(
       ctx, q, [law](State a, State b) { return detail::concrete_sides<Op>(law, a, b); }, o);
+  if (r.counterexample && law != Law::Commutativity && detail::kIdentityIsAFamily<Op>) {
+    // The identity members the law used, for the record (describe prints them).
+    if (law == Law::IdentityOfIdentity)
+      r.counterexample->a = detail::identity_of<Op>(r.counterexample->a);
+    r.counterexample->b = detail::identity_of<Op>(r.counterexample->b);
+    r.counterexample->identity_from_model = true;
+  }
   r.op = Op::kName;
   r.law = law;
   r.domain = law == Law::IdentityOfIdentity ? "the identity alone" : domain.name();

@@ -12,6 +12,8 @@
 //   fmax_k                     CUDA fmaxf, by fp_model.h's own rule (detail::fmax_rule)
 //   kexp, exp2f                uninterpreted functions "exp" and "exp2" (exp_facts.h says what is
 //                              assumed of them and how each assumption is checked)
+//   lse_exp, lse_log           lse_math.h's b^x and log_b(x) of the attention kernels: "exp" /
+//                              "exp2" and the uninterpreted "log" / "log2" (log_facts.h)
 //
 // is_nan and unordered need nothing here: hd.h writes them over the scalar type.
 #pragma once
@@ -20,6 +22,7 @@
 
 #include "osvs/formal/context.h"
 #include "osvs/formal/sym.h"
+#include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/fp_model.h"
 
 namespace osvs::formal {
@@ -51,6 +54,12 @@ inline Sym kexp(const Sym& x) {
 }
 inline Sym exp2f(const Sym& x) {
   return active().apply("exp2", x);
+}
+inline Sym lse_exp(LseBase base, const Sym& x) {
+  return base == LseBase::E ? kexp(x) : exp2f(x);
+}
+inline Sym lse_log(LseBase base, const Sym& x) {
+  return active().apply(base == LseBase::E ? "log" : "log2", x);
 }
 
 }  // namespace osvs::formal

@@ -5,6 +5,8 @@
 // double-double.
 #pragma once
 
+#include <type_traits>
+
 #include "osvs/kernels/hd.h"
 
 #if !defined(__CUDA_ARCH__)
@@ -55,6 +57,19 @@ OSVS_HD float div_rn(float a, float b) {
 #else
   return a / b;
 #endif
+}
+
+/// sub_rn and div_rn over a scalar class type: formal/'s symbolic binary32 (formal/README.md),
+/// whose operators round once to nearest even, so that code written over its scalar (the
+/// attention merge's steps) instantiates with it. Never chosen for float or double: the
+/// overloads above are.
+template <class F>
+requires std::is_class_v<F> F sub_rn(F a, F b) {
+  return a - b;
+}
+template <class F>
+requires std::is_class_v<F> F div_rn(F a, F b) {
+  return a / b;
 }
 
 }  // namespace detail

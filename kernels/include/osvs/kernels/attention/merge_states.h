@@ -30,40 +30,42 @@
 
 namespace osvs {
 
-/// What merging two lse's decided, for the lanes' o updates.
-struct LseMerge {
-  float lse;         ///< the merged lse
-  float e;           ///< b^(small.lse - big.lse)
-  float d;           ///< 1 + e
+/// What merging two lse's decided, for the lanes' o updates. F is float in the kernels; formal/
+/// instantiates the merge with its symbolic binary32 (merge_policy.h).
+template <class F>
+struct LseMergeOf {
+  F lse;             ///< the merged lse
+  F e;               ///< b^(small.lse - big.lse)
+  F d;               ///< 1 + e
   bool a_is_small;   ///< the first operand is the small one
   bool small_empty;  ///< o = big.o, bitwise
   bool both_empty;   ///< o = +0
   bool nan;          ///< o = canonical NaN
 };
+using LseMerge = LseMergeOf<float>;
 
 /// The merge of the lse's, each step as Policy writes it (merge_policy.h: MergeAsWritten in every
 /// kernel under test; a mutant of mutation/ changes one step, on the CPU model and the device).
-template <class Policy = MergeAsWritten>
-OSVS_HD LseMerge merge_lse(float lse_a, float lse_b, LseBase declared_base) {
+template <class Policy = MergeAsWritten, class F>
+OSVS_HD LseMergeOf<F> merge_lse(F lse_a, F lse_b, LseBase declared_base) {
   const LseBase base = Policy::base(declared_base);
-  LseMerge r;
-  r.a_is_small = Policy::a_is_small(lse_a, lse_b);
-  const float big = r.a_is_small ? lse_b : lse_a;
-  const float small = r.a_is_small ? lse_a : lse_b;
-  r.nan = Policy::nan(lse_a, lse_b, big);
-  r.small_empty = Policy::small_empty(small);
-  r.both_empty = Policy::both_empty(big);
-  r.e = r.small_empty ? 0.0f : lse_exp(base, detail::sub_rn(small, big));
-  r.d = detail::add_rn(1.0f, r.e);
-  r.lse =
-      r.nan ? canonical_nan() : (r.small_empty ? big : Policy::merged_lse(big, lse_log(base, r.d)));
-  if (!r.small_empty) r.e = Policy::o_weight(base, small, r.e, r.lse);
-  return r;
+  const bool a_is_small = Policy::a_is_small(lse_a, lse_b);
+  const F big = a_is_small ? lse_b : lse_a;
+  const F small = a_is_small ? lse_a : lse_b;
+  const bool nan = Policy::nan(lse_a, lse_b, big);
+  const bool small_empty = Policy::small_empty(small);
+  const bool both_empty = Policy::both_empty(big);
+  const F e = small_empty ? F(0.0f) : lse_exp(base, detail::sub_rn(small, big));
+  const F d = detail::add_rn(F(1.0f), e);
+  const F lse =
+      nan ? F(canonical_nan()) : (small_empty ? big : Policy::merged_lse(big, lse_log(base, d)));
+  const F weight = small_empty ? e : Policy::o_weight(base, small, e, lse);
+  return {lse, weight, d, a_is_small, small_empty, both_empty, nan};
 }
 
-template <class Policy = MergeAsWritten>
-OSVS_HD float merge_o(const LseMerge& r, float o_a, float o_b) {
-  return combine_o_component(r, o_a, o_b, [&](float small, float big) {
+template <class Policy = MergeAsWritten, class F>
+OSVS_HD F merge_o(const LseMergeOf<F>& r, F o_a, F o_b) {
+  return combine_o_component(r, o_a, o_b, [&](F small, F big) {
     return Policy::normalised(Policy::rescaled_sum(small, r.e, big), r.d);
   });
 }

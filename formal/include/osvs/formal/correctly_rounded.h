@@ -1,0 +1,17 @@
+// The value a fact asserts: the correctly rounded result of an uninterpreted function's real
+// counterpart, never a typed constant.
+//
+//   exp, exp2   exhaustive/'s exact_exp (the reference its measurement uses)
+//   log, log2   MPFR's log / log2 rounded to 24 bits, to nearest even
+#pragma once
+
+#include <string>
+
+namespace osvs::formal {
+
+/// f(x) correctly rounded to binary32 for f one of the uninterpreted functions ("exp", "exp2",
+/// "log", "log2"). The logs are defined here for x > 0 with a result of 0 or in the normal range
+/// (every input a fact states); other inputs and other names throw std::invalid_argument.
+float correctly_rounded(const std::string& function, float x);
+
+}  // namespace osvs::formal

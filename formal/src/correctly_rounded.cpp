@@ -1,0 +1,45 @@
+#include "osvs/formal/correctly_rounded.h"
+
+#include <mpfr.h>
+
+#include <cfloat>
+#include <cmath>
+#include <stdexcept>
+
+#include "osvs/formal/exp_facts.h"
+#include "osvs/kernels/hex.h"
+
+namespace osvs::formal {
+namespace {
+
+// log_b(x) rounded once to 24 bits. MPFR rounds correctly in its own exponent range, which
+// contains binary32's normal range, so the float is binary32's correct rounding wherever the
+// result is 0 (exact, x = 1) or normal; the caller is refused otherwise.
+float mpfr_log(float x, bool base2) {
+  if (!(x > 0.0f) || std::isinf(x))
+    throw std::invalid_argument("osvs::formal: no fact of log at " + hex(x));
+  mpfr_t in, out;
+  mpfr_init2(in, 24);
+  mpfr_init2(out, 24);
+  mpfr_set_flt(in, x, MPFR_RNDN);  // exact: 24 bits hold every float
+  if (base2)
+    mpfr_log2(out, in, MPFR_RNDN);
+  else
+    mpfr_log(out, in, MPFR_RNDN);
+  const float r = mpfr_get_flt(out, MPFR_RNDN);  // exact: out has 24 bits
+  mpfr_clear(in);
+  mpfr_clear(out);
+  if (r != 0.0f && !(std::fabs(r) >= FLT_MIN && std::fabs(r) <= FLT_MAX))
+    throw std::invalid_argument("osvs::formal: log at " + hex(x) + " is not normal");
+  return r;
+}
+
+}  // namespace
+
+float correctly_rounded(const std::string& function, float x) {
+  if (function == "log") return mpfr_log(x, false);
+  if (function == "log2") return mpfr_log(x, true);
+  return exhaustive::exact_exp(x, base_of(function)).rounded;  // base_of throws for another name
+}
+
+}  // namespace osvs::formal
