@@ -62,13 +62,14 @@ OSVS_HD float div_rn(float a, float b) {
 /// sub_rn and div_rn over a scalar class type: formal/'s symbolic binary32 (formal/README.md),
 /// whose operators round once to nearest even, so that code written over its scalar (the
 /// attention merge's steps) instantiates with it. Never chosen for float or double: the
-/// overloads above are.
-template <class F>
-requires std::is_class_v<F> F sub_rn(F a, F b) {
+/// overloads above are. (SFINAE, not a requires-clause: the public headers stay C++17, as a
+/// consumer project may compile them.)
+template <class F, std::enable_if_t<std::is_class_v<F>, int> = 0>
+F sub_rn(F a, F b) {
   return a - b;
 }
-template <class F>
-requires std::is_class_v<F> F div_rn(F a, F b) {
+template <class F, std::enable_if_t<std::is_class_v<F>, int> = 0>
+F div_rn(F a, F b) {
   return a / b;
 }
 
