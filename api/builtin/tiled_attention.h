@@ -116,6 +116,7 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .alibi()
       .kv_splits(KvSplit::Size, {4, 8, 16})
       .split_bitwise(false)
+      .cascade_merge(where == Where::Device ? "osvs.merge_states" : "osvs.merge_states.cpu_model")
       .accuracy(tiled_attention_accuracy(where))
       .description(where == Where::Device
                        ? "osvs's tiled online-softmax attention on the device, one thread a row "

@@ -38,11 +38,13 @@ Verdict check_page_layout(const AttentionKernel& k, const AttentionCase& c);
 Verdict check_split_invariance(const AttentionKernel& k, const AttentionCase& c);
 Verdict check_chunked_prefill(const AttentionKernel& k, const AttentionCase& c);
 Verdict check_prefill_decode(const AttentionKernel& k, const AttentionCase& c);
+Verdict check_cascade(const AttentionKernel& k, const AttentionCase& c);  // attention_cascade_law
 
 // Why k's declaration rules a law across calls out, "" when it takes part.
 std::string excluded_without_pages(const AttentionKernel& k);
 std::string excluded_without_splits(const AttentionKernel& k);
 std::string excluded_without_chunks(const AttentionKernel& k);
 std::string excluded_without_decode(const AttentionKernel& k);
+std::string excluded_without_cascade(const AttentionKernel& k);
 
 }  // namespace osvs::attention_across_calls

@@ -328,6 +328,11 @@ bool asks_bits(const AttentionKernel&) {
   return true;
 }
 
+/// A law across calls that never asks for bits (cascade: a merge rounds where one call does not).
+bool never_bits(const AttentionKernel&) {
+  return false;
+}
+
 /// An invariance that asks for the same bits unless the kernel declares it not bitwise (then
 /// for every call within the contract).
 template <bool (AttentionKernel::*Bitwise)() const>
@@ -386,6 +391,11 @@ const std::vector<AttentionLaw>& attention_laws() {
            "the prefill's last row (or, where declared not bitwise, both within the contract)",
            on_declared<check_prefill_decode>, excluded_without_decode, false,
            bits_if<&AttentionKernel::decode_bitwise>},
+          {"cascade",
+           "a shared prefix's partial and the suffix's, each a call, merged by the declared "
+           "merge kernel give the one call within the merge bound of two partials within the "
+           "contract",
+           on_declared<check_cascade>, excluded_without_cascade, false, never_bits},
       },
       kAttentionLawNames, "attention_laws()");
   return laws;

@@ -92,6 +92,9 @@ std::string declaration_problem(const AttentionKernel& k) {
     if (d < 1 || d > kAttnMaxHeadDim)
       return who + " declares head_dim " + std::to_string(d) + " outside 1 ... " +
              std::to_string(kAttnMaxHeadDim);
+  if (!k.cascade_merge().empty() && !k.writes_lse())
+    return who + " names a cascade merge (" + k.cascade_merge() +
+           ") but writes no lse: a merge reads the partials' lse";
   const AttentionAccuracy& a = k.accuracy();
   if (!(a.o_ulps >= 0 && a.o_ulps_per_key >= 0 && a.o_per_score >= 0 && a.lse_ulps >= 0 &&
         a.lse_ulps_per_key >= 0 && a.lse_per_score >= 0 && a.o_underflow >= 0))

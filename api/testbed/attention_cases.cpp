@@ -162,7 +162,10 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
   // least in the first sequence.
   const bool chunked = law.name == "chunked_prefill";
   const std::int64_t fewest_queries = chunked || law.name == "prefill_decode" ? 2 : 1;
-  return rc::gen::exec([&k, poison, fewest_sequences, chunked, fewest_queries] {
+  // The cascade law needs a key prefix every query sees: no window (a causal mask or none), no
+  // sinks and no ALiBi (attention_cascade_law.cpp says why).
+  const bool cascade = law.name == "cascade";
+  return rc::gen::exec([&k, poison, fewest_sequences, chunked, fewest_queries, cascade] {
     AttentionCase c;
     c.in_type = *rc::gen::elementOf(k.in_types());
     const int batch = *rc::gen::inRange(fewest_sequences, 4);
@@ -193,6 +196,8 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
         poison && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
     if (chunked && mask != MaskKind::Causal && mask != MaskKind::Window)
       mask = k.supports(MaskKind::Causal) ? MaskKind::Causal : MaskKind::Window;
+    if (cascade && mask == MaskKind::Window)
+      mask = k.supports(MaskKind::Causal) ? MaskKind::Causal : MaskKind::None;
     c.mask.kind = mask;
     c.mask.align = k.mask_align();
     if (mask != MaskKind::None && k.square_masks())
@@ -204,10 +209,11 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
     if (k.softcap() && *rc::gen::arbitrary<bool>())
       c.softcap = *rc::gen::elementOf(std::vector<float>{1.0f, 5.0f, 20.0f, 50.0f});
-    if (k.alibi() && *rc::gen::arbitrary<bool>())  // ALiBi's 2^(-8h/H), and slopes of 24 bits
+    if (k.alibi() && !cascade &&
+        *rc::gen::arbitrary<bool>())  // ALiBi's 2^(-8h/H), and slopes of 24 bits
       for (int h = 0; h < c.heads_q; ++h)
         c.alibi_slopes.push_back(*rc::gen::elementOf(kAlibiSlopes));
-    if (k.sinks() && *rc::gen::arbitrary<bool>())
+    if (k.sinks() && !cascade && *rc::gen::arbitrary<bool>())
       for (int h = 0; h < c.heads_q; ++h)
         c.sinks.push_back(static_cast<float>(*rc::gen::inRange(-32, 33)) / 8.0f);
     const bool paged =

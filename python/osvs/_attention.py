@@ -78,7 +78,10 @@ class AttentionKernel:
     keys a sequence), ``square_masks`` (a masked sequence has as many queries
     as keys),
     ``empty_row_lse`` ("-inf" or "+inf"), ``accuracy`` (o_ulps, o_ulps_per_key, o_per_score,
-    lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``."""
+    lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``; ``cascade_merge``: the
+    registered merge kernel that merges its partials for the cascade law (a shared prefix's
+    (o, lse) and the suffix's, each a call; "osvs.merge_states.cpu_model" is osvs's own), "":
+    none (the law is skipped)."""
 
     kind = "attention"  # the core's kind of kernel
 
@@ -111,6 +114,7 @@ class AttentionKernel:
     empty_row_lse: str = "-inf"
     accuracy: Tuple[float, float, float, float, float, float] = (2, 0, 0, 8, 0, 0)
     conventions: Sequence[str] = ()
+    cascade_merge: str = ""
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     to_input: Optional[Callable[[np.ndarray], Any]] = None
@@ -137,7 +141,8 @@ class AttentionKernel:
                 "lse_bases": list(self.lse_bases), "lse_layout": self.lse_layout,
                 "empty_row_lse": self.empty_row_lse,
                 "accuracy": tuple(float(a) for a in self.accuracy),
-                "conventions": list(self.conventions), "skip": dict(self.skip),
+                "conventions": list(self.conventions), "cascade_merge": self.cascade_merge,
+                "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect)}
 
     def call(self, q, k, v, cu_q, cu_k, table, meta):

@@ -163,6 +163,7 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   if (writes_lse)
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
+  if (d.contains("cascade_merge")) k.cascade_merge(nb::cast<std::string>(d["cascade_merge"]));
   k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), false));
   return declared(std::move(k), d);
 }

@@ -70,7 +70,8 @@ def attention(q, k, v, p, honour_mask=True, honour_pages=True):
 # it is: every law across calls, split_invariance included, applies to it.
 DECLARATION = dict(masks=("none", "causal", "window"), gqa=True, page_sizes=(2, 4),
                    lse_bases=("e",), softcap=True, sinks=True, alibi=True,
-                   split_by="size", kv_splits=(2, 4), accuracy=(1, 0, 0, 4, 0, 0))
+                   split_by="size", kv_splits=(2, 4), accuracy=(1, 0, 0, 4, 0, 0),
+                   cascade_merge="osvs.merge_states.cpu_model")
 
 
 def test_a_float64_reference_passes_every_law():
@@ -82,8 +83,10 @@ def test_a_float64_reference_passes_every_law():
     assert certificate["passes"]
     invariances = {i["law"]: i for i in certificate["invariances"]}
     assert set(invariances) == {"poison", "gqa", "determinism", "batch_invariance", "page_layout",
-                                "split_invariance", "chunked_prefill", "prefill_decode"}
-    assert all(i["asks"] == "bitwise" and i["shape_classes"] > 0 for i in invariances.values())
+                                "split_invariance", "chunked_prefill", "prefill_decode",
+                                "cascade"}
+    assert all(i["asks"] == ("contract" if law == "cascade" else "bitwise")
+               and i["shape_classes"] > 0 for law, i in invariances.items())
 
 
 def test_ignoring_the_mask_fails_and_replays():

@@ -202,6 +202,13 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   /// A decode step (one query a sequence) may round otherwise than the last row of a prefill:
   /// prefill_decode then asks for the contract, not the bits.
   AttentionKernel& decode_bitwise(bool b) { return (decode_bitwise_ = b, *this); }
+  /// The registered merge kernel (its name) that merges its partials in a cascade: the cascade
+  /// law runs it on a shared prefix's (o, lse) and the suffix's, each a call of this kernel, and
+  /// holds the merge to the derived merge bound of two partials within this kernel's contract
+  /// (docs/semantics.md §9.3). Needs the lse (.lse(...)); "" (default): no cascade.
+  AttentionKernel& cascade_merge(std::string merge_kernel) {
+    return (cascade_merge_ = std::move(merge_kernel), *this);
+  }
   /// It takes sequences of different lengths in one batch (default); false: every sequence of
   /// a problem has the same q_len and the same k_len.
   AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
@@ -249,6 +256,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool split_bitwise() const { return split_bitwise_; }
   bool chunk_bitwise() const { return chunk_bitwise_; }
   bool decode_bitwise() const { return decode_bitwise_; }
+  const std::string& cascade_merge() const { return cascade_merge_; }
   bool varlen() const { return varlen_; }
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
@@ -281,6 +289,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool split_bitwise_ = true;
   bool chunk_bitwise_ = true;
   bool decode_bitwise_ = true;
+  std::string cascade_merge_;
   bool varlen_ = true;
   std::vector<int> page_sizes_;
   bool paged_only_ = false;

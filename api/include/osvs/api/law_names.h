@@ -23,7 +23,7 @@ inline constexpr std::string_view kMergeLawNames[] = {
 inline constexpr std::string_view kAttentionLawNames[] = {
     "accuracy",        "empty_rows",       "poison",      "gqa",
     "determinism",     "batch_invariance", "page_layout", "split_invariance",
-    "chunked_prefill", "prefill_decode"};
+    "chunked_prefill", "prefill_decode",   "cascade"};
 
 inline constexpr std::string_view kReductionLawNames[] = {
     "commutativity", "identity", "special_values", "accuracy", "associativity", "cpu_model"};
