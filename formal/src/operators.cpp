@@ -7,6 +7,7 @@
 #include "engine_combine.h"
 #include "osvs/formal/attention_merge.h"
 #include "osvs/kernels/combine_hardened.h"
+#include "osvs/kernels/combine_mutants.h"
 #include "osvs/kernels/combine_seed.h"
 
 namespace osvs::formal {
@@ -23,6 +24,18 @@ std::vector<FormalOperator> make_operators() {
     // (m, -0) (+) (-inf, 0) gives (m, +0): fma(0, 0, -0) = +0. No reduction makes d = -0.
     return {l, claimed, kWellFormedSignClear,
             "identity of a state the operator can hold: d = -0 comes out +0"};
+  }));
+  // A registered mutant of hardened (combine_mutants.h): the tie rule of m dropped. It is held
+  // to hardened's declarations, so its commutativity is claimed and the solver must break it (a
+  // known defect); both executors run it, so its counterexample is replayed on the device too.
+  // The search fixes the maxima to +0 and -0: the exp meets only its facts there.
+  ops.push_back(formal_operator<MutantUnorderedTies>([](Law l, bool claimed) -> LawClaim {
+    if (!is_identity_law(l)) {
+      Domain search = kWellFormedNoNan;
+      search.fixed_m = {0.0f, -0.0f};
+      return {l, claimed, search, "a planted defect: the solver finds the +-0 tie", true};
+    }
+    return {l, claimed, kWellFormedSignClear, "as hardened: its identity is hardened's"};
   }));
   ops.push_back(formal_operator<SeedCombine>([](Law l, bool claimed) -> LawClaim {
     // Not claimed: the solver must find the FMA contraction's asymmetry on ordinary states. The

@@ -30,6 +30,11 @@ TEST(Laws, Hardened) {
   check_operator("hardened");
 }
 
+// The registered mutant without hardened's tie rule: identity proven, commutativity broken.
+TEST(Laws, MutantUnorderedTies) {
+  check_operator("mutant_unordered_ties");
+}
+
 TEST(Laws, EngineCombineExample) {
   check_operator("engine_combine");
 }

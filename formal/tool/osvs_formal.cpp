@@ -5,25 +5,56 @@
 //   osvs_formal --combine attention_merge         the merge of (lse, o) partials, base e
 //                                                (attention_merge_base2: base 2)
 //   osvs_formal --smt2 DIR                       also writes each query as SMT-LIB 2
+//   osvs_formal --write-regressions DIR [--executor cpu|cuda]
+//                                                writes each counterexample as a regression file
+//                                                under DIR/<law>/<id>.json (regression_file.h),
+//                                                after the executor (default cpu) confirms it
 //
 // Exit status: 0 when every claimed law is proven and every unclaimed one has a counterexample
-// the CPU model reproduces; 1 otherwise; 2 on a bad argument.
+// the CPU model reproduces (and, with --write-regressions, the executor confirms every
+// counterexample of an operator it can run); 1 otherwise; 2 on a bad argument.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "osvs/formal/operators.h"
+#include "osvs/formal/regression_file.h"
+
+namespace {
+
+/// Writes r's counterexample under dir and says where, or why not. False when the executor runs
+/// the operator but does not confirm the counterexample; an operator or law that no regression
+/// file can name is reported, not a failure.
+bool write_regression_of(const osvs::formal::ProofResult& r, osvs::Executor& executor,
+                         const std::string& dir) {
+  const osvs::formal::WrittenCounterexample w =
+      osvs::formal::write_counterexample(r, executor, dir);
+  if (!w.file.empty()) {
+    std::cout << "     regression " << (w.new_file ? "written: " : "already there: ")
+              << w.file.string() << std::endl;
+    return true;
+  }
+  std::cout << "     no regression file: " << w.why_not << std::endl;
+  return !w.confirmation.has_value();  // a replay ran and did not confirm: a failure
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace osvs::formal;
   CLI::App app{"osvs_formal: SMT proofs of the combine operators' exact laws"};
-  std::string combine, law_name, smt2_dir;
+  std::string combine, law_name, smt2_dir, regression_dir, executor_name = "cpu";
   bool no_fmad = false, smt2_only = false;
   app.add_option("--combine", combine, "one operator (default: all)");
   app.add_option("--law", law_name, "one law (commutativity, identity_left, ...)");
   app.add_option("--smt2", smt2_dir, "write each query as SMT-LIB 2 into DIR");
+  app.add_option("--write-regressions", regression_dir,
+                 "write each counterexample as a regression file under DIR/<law>/");
+  app.add_option("--executor", executor_name,
+                 "the executor that confirms a counterexample before it is written (cpu, cuda)");
   app.add_flag("--no-fmad", no_fmad, "model --fmad=false: no contraction");
   app.add_flag("--smt2-only", smt2_only, "write the queries (--smt2), solve nothing");
   CLI11_PARSE(app, argc, argv);
@@ -36,6 +67,12 @@ int main(int argc, char** argv) {
     std::optional<Law> only;
     if (!law_name.empty() && !(only = parse_law(law_name)))
       throw std::invalid_argument("unknown law '" + law_name + "'");
+    std::unique_ptr<osvs::Executor> executor;
+    if (!regression_dir.empty()) {
+      std::string why_not;
+      if (!(executor = osvs::make_executor(executor_name, &why_not)))
+        throw std::invalid_argument("no " + executor_name + " executor: " + why_not);
+    }
     ProveOptions options;
     options.fmad = !no_fmad;
     options.keep_smt2 = !smt2_dir.empty();
@@ -52,6 +89,8 @@ int main(int argc, char** argv) {
                   << (c.claimed ? (c.known_defect ? "known defect " : "claimed      ")
                                 : "not claimed  ")
                   << describe(r) << std::endl;
+        if (executor && r.counterexample)
+          ok = write_regression_of(r, *executor, regression_dir) && ok;
         if (options.keep_smt2) {
           std::filesystem::create_directories(smt2_dir);
           std::ofstream(std::filesystem::path(smt2_dir) /

@@ -152,18 +152,26 @@ Verdict verdict_from(const JsonField& f) {
 
 // --- Provenance
 json to_json(const Provenance& p) {
-  return {{"osvs_commit", p.osvs_commit}, {"date", p.date},        {"executor", p.executor},
-          {"device", p.device},           {"nvcc", p.nvcc},        {"rc_reproduce", p.rc_reproduce},
-          {"rc_seed", p.rc_seed},         {"found_by", p.found_by}};
+  json j = {
+      {"osvs_commit", p.osvs_commit}, {"date", p.date},        {"executor", p.executor},
+      {"device", p.device},           {"nvcc", p.nvcc},        {"rc_reproduce", p.rc_reproduce},
+      {"rc_seed", p.rc_seed},         {"found_by", p.found_by}};
+  // Written only where set, so that the files of the other finders keep their text.
+  if (!p.solver.empty()) j["solver"] = p.solver;
+  if (p.any_exp) j["any_exp"] = true;
+  return j;
 }
 
 Provenance provenance_from(const JsonField& f) {
-  f.only_keys(
-      {"osvs_commit", "date", "executor", "device", "nvcc", "rc_reproduce", "rc_seed", "found_by"});
-  return Provenance{f.at("osvs_commit").as_string(), f.at("date").as_string(),
-                    f.at("executor").as_string(),    f.at("device").as_string(),
-                    f.at("nvcc").as_string(),        f.at("rc_reproduce").as_string(),
-                    f.at("rc_seed").as_string(),     f.at("found_by").as_string()};
+  f.only_keys({"osvs_commit", "date", "executor", "device", "nvcc", "rc_reproduce", "rc_seed",
+               "found_by", "solver", "any_exp"});
+  Provenance p{f.at("osvs_commit").as_string(), f.at("date").as_string(),
+               f.at("executor").as_string(),    f.at("device").as_string(),
+               f.at("nvcc").as_string(),        f.at("rc_reproduce").as_string(),
+               f.at("rc_seed").as_string(),     f.at("found_by").as_string()};
+  if (f.has("solver")) p.solver = f.at("solver").as_string();
+  if (f.has("any_exp")) p.any_exp = f.at("any_exp").as_bool();
+  return p;
 }
 
 // --- Expectation

@@ -60,7 +60,9 @@ ReplayOutcome replay_record(const RegressionRecord& r, const std::filesystem::pa
   // seed's FMA asymmetry depends on the exact bits of the exp (CUDA expf, glibc expf or the
   // portable exp), so it is replayed on that executor with that exp only. A fixed bug (Holds)
   // must stay fixed everywhere.
-  if (r.expectation == Expectation::Violates) {
+  // A counterexample that depends on no exp value beyond the facts every exp satisfies
+  // (Provenance::any_exp, set by formal/) is a fact about every executor.
+  if (r.expectation == Expectation::Violates && !r.provenance.any_exp) {
     const std::string found_with = arithmetic_of(r.provenance.executor, r.provenance.device);
     const std::string here = arithmetic_of(executor.name(), executor.describe());
     if (!r.provenance.executor.empty() && found_with != here) {

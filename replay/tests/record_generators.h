@@ -110,7 +110,9 @@ inline rc::Gen<Provenance> any_provenance() {
       rc::gen::set(&Provenance::device, any_text()), rc::gen::set(&Provenance::nvcc, any_text()),
       rc::gen::set(&Provenance::rc_reproduce, any_text()),
       rc::gen::set(&Provenance::rc_seed, any_text()),
-      rc::gen::set(&Provenance::found_by, any_text()));
+      rc::gen::set(&Provenance::found_by, any_text()),
+      rc::gen::set(&Provenance::solver, any_text()),
+      rc::gen::set(&Provenance::any_exp, rc::gen::arbitrary<bool>()));
 }
 
 /// A record with a non-empty property name (the reader refuses an empty one).

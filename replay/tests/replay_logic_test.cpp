@@ -46,6 +46,19 @@ TEST(ReplayLogic, GpuOnlyRecordsSkipOnTheCpuAndRunOnAGpu) {
   EXPECT_EQ(replay_record(r, "x.json", gpu, testing::fake_lookup).status, ReplayStatus::Met);
 }
 
+TEST(ReplayLogic, ADefectIsReplayedWithItsArithmeticUnlessItDependsOnNoExpValue) {
+  RegressionRecord r = record(2.0f, Expectation::Violates);
+  r.provenance.executor = "cpu";
+  r.provenance.device = "CPU model (glibc expf)";
+  testing::FakeGpuExecutor gpu;
+  const ReplayOutcome elsewhere = replay_record(r, "x.json", gpu, testing::fake_lookup);
+  EXPECT_EQ(elsewhere.status, ReplayStatus::Skipped) << elsewhere.message;
+  EXPECT_NE(elsewhere.message.find("found with cpu with glibc expf"), std::string::npos)
+      << elsewhere.message;
+  r.provenance.any_exp = true;  // an SMT counterexample on the exp facts alone (formal/)
+  EXPECT_EQ(replay_record(r, "x.json", gpu, testing::fake_lookup).status, ReplayStatus::Met);
+}
+
 TEST(ReplayLogic, UnknownPropertyAndThrowingPropertyAreErrorsNamingTheFile) {
   RegressionRecord r = record(1.0f, Expectation::Holds);
   r.property = "no_such_property";

@@ -74,7 +74,8 @@ inline bool same_bits(const Verdict& a, const Verdict& b) {
 inline bool same_bits(const Provenance& a, const Provenance& b) {
   return a.osvs_commit == b.osvs_commit && a.date == b.date && a.executor == b.executor &&
          a.device == b.device && a.nvcc == b.nvcc && a.rc_reproduce == b.rc_reproduce &&
-         a.rc_seed == b.rc_seed && a.found_by == b.found_by;
+         a.rc_seed == b.rc_seed && a.found_by == b.found_by && a.solver == b.solver &&
+         a.any_exp == b.any_exp;
 }
 
 inline bool same_bits(const RegressionRecord& a, const RegressionRecord& b) {

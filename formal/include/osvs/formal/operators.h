@@ -33,8 +33,9 @@ struct FormalOperator {
   std::function<ProofResult(Law, const Domain&, const ProveOptions&)> prove;
 };
 
-/// hardened, seed, engine_combine (examples/combine_operator), attention_merge and
-/// attention_merge_base2 (attention_merge.h: the merge of (lse, o) partials, head_dim 1).
+/// hardened, mutant_unordered_ties (hardened's tie rule dropped), seed, engine_combine
+/// (examples/combine_operator), attention_merge and attention_merge_base2 (attention_merge.h: the
+/// merge of (lse, o) partials, head_dim 1).
 const std::vector<FormalOperator>& formal_operators();
 
 /// The one named `name`; throws std::invalid_argument listing the names otherwise.

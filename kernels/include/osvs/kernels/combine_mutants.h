@@ -38,10 +38,12 @@ struct MutantNaiveIdentity : SeedCombine {
 /// so (-0, d) (+) (+0, d') and (+0, d') (+) (-0, d) differ in the sign of m.
 struct MutantUnorderedTies : HardenedCombine {
   static constexpr const char* kName = "mutant_unordered_ties";
-  OSVS_HD static State combine(State a, State b) {
-    const State r = HardenedCombine::combine(a, b);
+  /// S is State; formal/ instantiates the same source with a symbolic state and finds the tie.
+  template <class S>
+  OSVS_HD static S combine(S a, S b) {
+    const S r = HardenedCombine::combine(a, b);
     if (is_nan(r.m)) return r;
-    return State{a.m < b.m ? b.m : a.m, r.d};  // the bug: the first operand's m on a tie
+    return S{a.m < b.m ? b.m : a.m, r.d};  // the bug: the first operand's m on a tie
   }
 };
 

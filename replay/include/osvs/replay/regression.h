@@ -27,7 +27,15 @@ struct Provenance {
   std::string nvcc;          ///< nvcc version the kernels were built with ("" for cpu-only)
   std::string rc_reproduce;  ///< RapidCheck's reproduce string, extra information only
   std::string rc_seed;       ///< RapidCheck seed, extra information only
-  std::string found_by;      ///< "rapidcheck", "fuzz", "audit", "hand"
+  std::string found_by;      ///< "rapidcheck", "fuzz", "audit", "hand", "smt"
+  /// A counterexample of an SMT proof (found_by "smt", formal/): the solver, the operator, the
+  /// law, the domain and the solver's time, in words. Written only when not empty.
+  std::string solver;
+  /// The violation depends on no exp value beyond the facts every exp satisfies (exp(+-0) = 1,
+  /// exp(NaN) = NaN; formal.exp_facts checks them on each executor's exp): a `violates` file is
+  /// then replayed on every executor, not only with the arithmetic it was found with. Set only by
+  /// a finder that knows every exp argument of the case (formal/). Written only when true.
+  bool any_exp = false;
 };
 
 struct RegressionRecord {
