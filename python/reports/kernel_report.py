@@ -73,8 +73,14 @@ def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> N
     results = {"provenance": provenance, "kernels": {}}
     certificates = []  # each kernel's determinism certificate (CheckResult.certificate())
     report = [f"# {title}", "", "```", json.dumps(provenance, indent=1), "```", ""]
+    # OSVS_LAWS="cascade,accuracy": those laws alone (a run on the device that adds one law)
+    laws = [law for law in os.environ.get("OSVS_LAWS", "").split(",") if law]
+    if laws:
+        provenance["laws"] = laws
     for name, spec in kernels:
         start = time.time()
+        if laws:
+            spec = {**spec, "laws": laws}
         try:
             r = check(name=name, seed=args.seed, max_cases=args.max_cases,
                                    shrink_seconds=args.shrink_seconds,

@@ -34,6 +34,8 @@ from torch_triton_gpu import to_cuda  # noqa: E402
 import osvs  # noqa: E402
 
 CONTRACT = (2, 1, 4, 8, 1, 4)
+#: The merge of the cascade law's partials (flex_attention returns its lse): osvs's own.
+CASCADE_MERGE = "osvs.merge_states.cpu_model"
 HEAD_DIMS = (8, 16, 32)
 TORCH_TYPE = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -252,7 +254,7 @@ def kernels(only=None):
             out.append(("torch.flex_attention", dict(fn=fn, dtypes=types, gqa=True,
                                                      masks=("none", "causal", "window"),
                                                      mask_align="bottom-right", lse_bases=("e",),
-                                                     **FLEX_DOMAIN,
+                                                     cascade_merge=CASCADE_MERGE, **FLEX_DOMAIN,
                                                      **{**common, "head_dims": (16,)})))
     # The same kernel with a score_mod: softcap and ALiBi (the declarations that draw them).
     if only and only not in "torch.flex_attention.score_mod":
@@ -264,7 +266,7 @@ def kernels(only=None):
         out.append(("torch.flex_attention.score_mod",
                     dict(fn=fn, dtypes=types, gqa=True, masks=("none", "causal", "window"),
                          mask_align="bottom-right", lse_bases=("e",), softcap=True, alibi=True,
-                         **FLEX_DOMAIN, **{**common, "head_dims": (16,)})))
+                         cascade_merge=CASCADE_MERGE, **FLEX_DOMAIN, **{**common, "head_dims": (16,)})))
     return out, probed
 
 
