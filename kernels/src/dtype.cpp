@@ -43,6 +43,23 @@ T integer_of(float v) {
                                 std::to_string(static_cast<double>(v)));
   return static_cast<T>(v);
 }
+
+/// n floats stored as integers of type T (integer_of), and read back (exact below 2^24).
+template <class T>
+void store_integers(const float* src, void* dst, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T v = integer_of<T>(src[i]);
+    std::memcpy(static_cast<unsigned char*>(dst) + i * sizeof(T), &v, sizeof(T));
+  }
+}
+template <class T>
+void load_integers(const void* src, float* dst, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, static_cast<const unsigned char*>(src) + i * sizeof(T), sizeof(T));
+    dst[i] = static_cast<float>(v);
+  }
+}
 }  // namespace
 
 bool is_integer(DType t) {
@@ -134,18 +151,8 @@ void store_as(DType t, const float* src, void* dst, std::int64_t n) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
     return;
   }
-  if (t == DType::I32 || t == DType::I64) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (t == DType::I32) {
-        const std::int32_t v = integer_of<std::int32_t>(src[i]);
-        std::memcpy(static_cast<unsigned char*>(dst) + i * 4, &v, 4);
-      } else {
-        const std::int64_t v = integer_of<std::int64_t>(src[i]);
-        std::memcpy(static_cast<unsigned char*>(dst) + i * 8, &v, 8);
-      }
-    }
-    return;
-  }
+  if (t == DType::I32) return store_integers<std::int32_t>(src, dst, n);
+  if (t == DType::I64) return store_integers<std::int64_t>(src, dst, n);
   auto* out = static_cast<std::uint16_t*>(dst);
   for (std::int64_t i = 0; i < n; ++i)
     out[i] = t == DType::BF16 ? to_bf16_bits(src[i]) : to_f16_bits(src[i]);
@@ -157,20 +164,8 @@ void load_from(DType t, const void* src, float* dst, std::int64_t n) {
     std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
     return;
   }
-  if (t == DType::I32 || t == DType::I64) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (t == DType::I32) {
-        std::int32_t v;
-        std::memcpy(&v, static_cast<const unsigned char*>(src) + i * 4, 4);
-        dst[i] = static_cast<float>(v);
-      } else {
-        std::int64_t v;
-        std::memcpy(&v, static_cast<const unsigned char*>(src) + i * 8, 8);
-        dst[i] = static_cast<float>(v);
-      }
-    }
-    return;
-  }
+  if (t == DType::I32) return load_integers<std::int32_t>(src, dst, n);
+  if (t == DType::I64) return load_integers<std::int64_t>(src, dst, n);
   const auto* in = static_cast<const std::uint16_t*>(src);
   for (std::int64_t i = 0; i < n; ++i)
     dst[i] = t == DType::BF16 ? from_bf16_bits(in[i]) : from_f16_bits(in[i]);
