@@ -199,14 +199,29 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
   RowwiseCase c;
   const RowwiseSignature& sig = signature(k.op());
   const std::size_t rows = 1 + in.below(3), n = 1 + in.below(64);
+  // cross_entropy's parameters and topk's k, each a value the runner takes (rowwise_kernel.h)
+  if (k.op() == RowwiseOp::CrossEntropy) {
+    constexpr std::int64_t kIgnoreIndices[] = {-100, -1, 0};
+    c.ignore_index = kIgnoreIndices[in.below(3)];
+    constexpr float kSmoothing[] = {0.0f, 0.1f, 1.0f};
+    if (k.traits().label_smoothing) c.label_smoothing = kSmoothing[in.below(3)];
+  }
+  if (k.op() == RowwiseOp::TopK) c.k = 1 + in.below(static_cast<std::uint32_t>(n));
   c.inputs.resize(k.in_types().size());
   for (std::size_t a = 0; a < c.inputs.size(); ++a) {
     const bool shared = sig.inputs[a].extent == Extent::Column;
     for (std::size_t r = 0; r < (shared ? 1 : rows); ++r)
-      c.inputs[a].push_back(decode_floats(in, n, k.in_types()[a]));
+      if (sig.inputs[a].index)  // a target: a column, or ignore_index in one row of four
+        c.inputs[a].push_back({in.below(4) == 0
+                                   ? static_cast<float>(c.ignore_index)
+                                   : static_cast<float>(in.below(static_cast<std::uint32_t>(n)))});
+      else
+        c.inputs[a].push_back(decode_floats(in, n, k.in_types()[a]));
   }
   if (uses_eps(k.op())) c.eps = in.below(2) == 0 ? 0.0f : 1e-5f;
-  if (law.name == "empty_rows" && has_empty_rows(k.op()))
+  if (law.name == "empty_rows" && k.op() == RowwiseOp::CrossEntropy)
+    c.inputs[1][0] = {static_cast<float>(c.ignore_index)};
+  else if (law.name == "empty_rows" && has_empty_rows(k.op()))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(k.op()));
   if (law.name == "permutation") {
     c.permutation.resize(n);
