@@ -35,13 +35,7 @@ void run_cpu_model(const Shape& s, const RowProblem& p) {
 
 const bool registered = (register_shapes(Where::Host, run_cpu_model), true);
 
-/// The merge-states kernel's CPU model on the launch's buffers.
-void merge_cpu_model(const MergeProblem& p) {
-  store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base));
-}
-
-const bool merge_registered =
-    (register_kernel(declare_merge(Where::Host).run(merge_cpu_model)), true);
+const bool merge_registered = (register_kernel(merge_cpu_model_kernel()), true);
 
 /// osvs's own combine operators through the testbed's white-box half, as a user's would be. The
 /// seed does not claim the true identity (combine_seed.h): the laws are run to show it fails.

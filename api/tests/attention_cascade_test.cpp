@@ -11,9 +11,7 @@
 #include "law_run.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/kind.h"
-#include "osvs/api/merge_host_io.h"
 #include "osvs/api/registry.h"
-#include "osvs/kernels/attention/merge_model.h"
 #include "tiled_attention.h"
 
 namespace osvs::test {
@@ -44,23 +42,13 @@ void unweighted_merge(const MergeProblem& p) {
   }
 }
 
-/// osvs's merge-states CPU model, as osvs.merge_states.cpu_model is (builtin_host.cpp: this
-/// test program links no builtin entry).
-void model_merge(const MergeProblem& p) {
-  store_result(p, merge_states_model(operand_a(p), operand_b(p), p.base));
-}
-
 const char* kUnweighted = "osvs.test.unweighted_merge";
-const char* kModel = "osvs.test.model_merge";
+const char* kModel = "osvs.merge_states.cpu_model";
 
 AttentionKernel tiled(const char* name, const std::string& merge) {
   if (find_registered<MergeKernel>(kUnweighted) == nullptr) {
     register_kernel(MergeKernel(kUnweighted, Where::Host).run(unweighted_merge));
-    MergeKernel model = builtin::declare_merge(Where::Host).run(model_merge);
-    register_kernel(MergeKernel(kModel, Where::Host)
-                        .run(model_merge)
-                        .o_types(model.o_types())
-                        .lse_bases(model.lse_bases()));
+    register_kernel(builtin::merge_cpu_model_kernel());  // (this program links no builtin entry)
   }
   return builtin::declare_tiled_attention(name, builtin::tiled_attention<TiledAttention>)
       .cascade_merge(merge);

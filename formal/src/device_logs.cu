@@ -46,12 +46,14 @@ constexpr int kBlock = 128;
 void evaluate_log_on_device(const std::string& name, const float* in, float* out, std::size_t n) {
   const DeviceLog which = device_log(name);
   if (n == 0) return;
-  cuda::DeviceBuffer<float> inputs(n), outputs(n);
-  OSVS_CUDA_CHECK(cudaMemcpy(inputs.get(), in, n * sizeof(float), cudaMemcpyHostToDevice));
+  // One stream orders the copies (pinned staging, cuda_check.cuh's StreamBuffer) with the launch.
+  const cudaStream_t stream = cudaStreamPerThread;
+  cuda::StreamBuffer<float> inputs(n, stream), outputs(n, stream);
+  inputs.upload(in);
   const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
-  evaluate_kernel<<<blocks, kBlock>>>(which, inputs.get(), outputs.get(), n);
-  cuda::check_launch("evaluate_kernel");
-  OSVS_CUDA_CHECK(cudaMemcpy(out, outputs.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+  evaluate_kernel<<<blocks, kBlock, 0, stream>>>(which, inputs.get(), outputs.get(), n);
+  cuda::check_stream_launch("evaluate_kernel", stream);
+  outputs.download(out);
 }
 
 }  // namespace osvs::formal

@@ -9,6 +9,7 @@
 
 #include "osvs/kernels/dtype_bits.h"
 #include "osvs/kernels/enum_names.h"
+#include "osvs/kernels/hex.h"
 
 namespace osvs {
 namespace {
@@ -39,8 +40,7 @@ T integer_of(float v) {
   if (std::isnan(v)) return std::numeric_limits<T>::min();
   if (!(std::trunc(v) == v) || !(v >= static_cast<float>(std::numeric_limits<T>::min())) ||
       !(v < -static_cast<float>(std::numeric_limits<T>::min())))
-    throw std::invalid_argument("an index array takes integers of its type, not " +
-                                std::to_string(static_cast<double>(v)));
+    throw std::invalid_argument("an index array takes integers of its type, not " + hex(v));
   return static_cast<T>(v);
 }
 

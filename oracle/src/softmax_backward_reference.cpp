@@ -68,8 +68,13 @@ ExactElement ziv_element(float z, float dy, mpfr_srcptr S, DType out) {
       const double inf = mpfr_sgn(S) > 0 ? -INFINITY : INFINITY;
       return ieee_element(inf, out);
     }
-    if (mpfr_zero_p(e.get())) {  // exp(z) underflowed: dx = dy - sign(S) tiny
-      if (dy == 0) return ieee_element(mpfr_sgn(S) > 0 ? -0.0 : 0.0, out);
+    // dx = dy - sign(S) tiny, with dy != 0 a float and 0 < |P| < 2^(EXP(dy) - 129): dx lies
+    // strictly between dy and dy's 128-bit neighbour towards -sign(S) (2^(EXP(dy) - 129) away
+    // at least, at a power of two), where no number of at most 127 significant bits lies (no
+    // rounding boundary of any type or of double, no power of two), so it rounds as that
+    // neighbour does and has its binade. Ziv could never decide it: at every precision up to
+    // 8192 bits dy - P rounds to dy itself, and at a power of two that straddles the binade.
+    const auto beside_dy = [&] {
       MpValue near(128);
       mpfr_set_flt(near.get(), dy, MPFR_RNDN);
       if (mpfr_sgn(S) > 0)
@@ -77,8 +82,14 @@ ExactElement ziv_element(float z, float dy, mpfr_srcptr S, DType out) {
       else
         mpfr_nextabove(near.get());
       return exact_element(near.get(), out);
+    };
+    if (mpfr_zero_p(e.get())) {  // exp(z) underflowed
+      if (dy == 0) return ieee_element(mpfr_sgn(S) > 0 ? -0.0 : 0.0, out);
+      return beside_dy();
     }
     mpfr_mul(P.get(), e.get(), S, MPFR_RNDN);
+    // |P| <= 2^EXP(P) (1 + 2^-p) < 2^(EXP(dy) - 129) where EXP(P) <= EXP(dy) - 131.
+    if (dy != 0 && mpfr_get_exp(P.get()) <= std::ilogb(dy) + 1 - 131) return beside_dy();
     mpfr_d_sub(t.get(), dy, P.get(), MPFR_RNDN);
     if (mpfr_zero_p(t.get())) continue;  // |dx| below the error: a higher precision
     const mpfr_exp_t scale = std::max(mpfr_get_exp(P.get()) + 2, mpfr_get_exp(t.get())) - p + 1;

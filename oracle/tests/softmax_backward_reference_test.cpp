@@ -65,6 +65,20 @@ TEST(SoftmaxBackwardReference, SpecialValues) {
   EXPECT_EQ(log[2].rounded, static_cast<float>(1 - std::exp(-1.0) * 3));
 }
 
+// A log-probability so negative that exp(z) S is far below dy's last bit but still a number
+// MPFR holds (exp(-1e18) is about 2^(-1.44e18), above its 2^(-2^62)): dx = dy - tiny lies just
+// below dy = 1, a power of two (found by the registered fuzzer: Ziv never decided it). It rounds
+// to 1 in every type and in double, and its binade is -1.
+TEST(SoftmaxBackwardReference, ATinyTermBelowAPowerOfTwo) {
+  for (DType t : {DType::F32, DType::BF16, DType::F16}) {
+    const auto dx =
+        log_softmax_backward_reference(std::vector<float>{-1e18f, 0}, std::vector<float>{1, 1}, t);
+    EXPECT_EQ(dx[0].rounded, 1.0f) << to_string(t);
+    EXPECT_EQ(dx[0].value, 1.0) << to_string(t);
+    EXPECT_EQ(dx[0].binade, -1) << to_string(t);
+  }
+}
+
 TEST(SoftmaxBackwardReference, Bf16TiesToEven) {
   // dx_0 = (dy_0 - dy_1) / 4 = 2^-2 (1 + 2^-8): halfway between 2^-2 and 2^-2 + 2^-9 in bf16.
   const auto dx = softmax_backward_reference(std::vector<float>{0.5f, 0.5f},

@@ -46,9 +46,9 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
 /// The condition term of every element of output `output` (>= 0; NaN or inf where an input is
 /// not finite), computed in binary64: from non-negative terms for the backward ops and rms_norm
 /// (relative error below (n + 2) 2^-53), with a compensated mean for layer_norm and mean_var
-/// (below (n + 8) 2^-53: the judge's slack, 2^-30, covers both); cross_entropy's from
-/// non-negative terms and a logsumexp in binary64, (n + 3) 2^-53 relative (the 1 absorbs the
-/// log's absolute error). 0 for the selecting ops, which have no contract.
+/// (below (n + 8) 2^-53: the judge's slack, 2^-30, covers both); cross_entropy's is 1 plus osvs's
+/// reference loss in binary64, (4 n + 5) 2^-53 relative (below 2^-30 for n < 2^20). 0 for the
+/// selecting ops, which have no contract.
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
                                       std::int64_t n, const RowwiseParams& params);
 
