@@ -96,6 +96,22 @@ struct AttentionAccuracy {
   double o_underflow = 0;
 };
 
+/// A backward kernel's declared contract (docs/semantics.md §9.4), the same for each gradient
+/// element X (dq, dk, dv, and delta where written): with M_X its magnitude (the sum of the
+/// absolute values of the terms X sums, oracle/attention_backward_reference.h) and n_X the
+/// number of those terms (kept keys for dq and delta, the query rows that keep the key for dk and
+/// dv), S and d as for the forward,
+///   |X - exact| <= (ulps + ulps_per_term n_X) ulp_T(M_X) + per_score (d + 1) S 2^-24 M_X
+///                  + underflow n_X 2^-149
+/// T the in type (f32 for delta). The cancellation of dS = P (dP - D) is in M_X: a gradient that
+/// is small beside its terms is judged in the scale of its terms, as a float kernel rounds them.
+struct AttentionGradAccuracy {
+  double ulps = 4;
+  double ulps_per_term = 0;
+  double per_score = 0;
+  double underflow = 0;
+};
+
 /// One launch (docs/semantics.md §9). batch sequences, sequence s with queries
 /// cu_seqlens_q[s] ... cu_seqlens_q[s + 1] - 1 and keys 0 ... k_len(s) - 1,
 /// k_len(s) = cu_seqlens_k[s + 1] - cu_seqlens_k[s]. Every tensor is dense, row-major, in the
@@ -142,6 +158,19 @@ struct AttentionProblem : Launch {
   /// asks for, one of the declared values; 0: the kernel's own choice.
   int kv_splits = 0;
 
+  // --- A backward kernel's launch (AttentionKernel::backward, docs/semantics.md §9.4): o (out
+  // type) and, when the kernel declares an lse, lse hold the forward's outputs as osvs's oracle
+  // rounds them (inputs here, never to be written); dout [total_q, heads_q, head_dim_v] (in type)
+  // is the gradient of o. The kernel writes dq like q, dk like k and dv like v (in type,
+  // contiguous K/V) and, where it declares writes_delta, delta (f32, laid out as lse_layout
+  // says) = sum_c dout_c o_c of each (token, head).
+  bool backward = false;
+  const void* dout_ptr = nullptr;
+  void* dq_ptr = nullptr;
+  void* dk_ptr = nullptr;
+  void* dv_ptr = nullptr;
+  float* delta = nullptr;
+
   std::int64_t lse_offset(std::int64_t token, int head) const {
     return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
                                                     : token * heads_q + head;
@@ -161,6 +190,22 @@ struct AttentionProblem : Launch {
   template <class T>
   T* o() const {
     return typed<T>(o_ptr);
+  }
+  template <class T>
+  const T* dout() const {
+    return typed<T>(dout_ptr);
+  }
+  template <class T>
+  T* dq() const {
+    return typed<T>(dq_ptr);
+  }
+  template <class T>
+  T* dk() const {
+    return typed<T>(dk_ptr);
+  }
+  template <class T>
+  T* dv() const {
+    return typed<T>(dv_ptr);
   }
 };
 
@@ -239,6 +284,14 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   }
   AttentionKernel& empty_row_lse(EmptyRowLse e) { return (empty_lse_ = e, *this); }
   AttentionKernel& accuracy(AttentionAccuracy a) { return (accuracy_ = a, *this); }
+  /// It computes attention's gradients, not its forward (the backward fields of
+  /// AttentionProblem; docs/semantics.md §9.4), and with `writes_delta` the row term delta =
+  /// sum_c dout_c o_c too. Its contract is grad_accuracy's; the laws across calls that cut a
+  /// forward (pages, splits, chunks, decode steps, cascades) do not apply to it.
+  AttentionKernel& backward(bool writes_delta = false) {
+    return (backward_ = true, writes_delta_ = writes_delta, *this);
+  }
+  AttentionKernel& grad_accuracy(AttentionGradAccuracy a) { return (grad_accuracy_ = a, *this); }
   /// What it documents about NaN bits and zero signs (value_conventions.h).
   AttentionKernel& value_conventions(ValueConventions c) { return (conventions_ = c, *this); }
 
@@ -272,6 +325,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttnLseLayout lse_layout() const { return lse_layout_; }
   EmptyRowLse empty_row_lse() const { return empty_lse_; }
   const AttentionAccuracy& accuracy() const { return accuracy_; }
+  bool backward() const { return backward_; }
+  bool writes_delta() const { return writes_delta_; }
+  const AttentionGradAccuracy& grad_accuracy() const { return grad_accuracy_; }
   const ValueConventions& value_conventions() const { return conventions_; }
   bool supports(MaskKind m) const;
 
@@ -304,6 +360,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttnLseLayout lse_layout_ = AttnLseLayout::HeadsTokens;
   EmptyRowLse empty_lse_ = EmptyRowLse::NegInf;
   AttentionAccuracy accuracy_;
+  bool backward_ = false;
+  bool writes_delta_ = false;
+  AttentionGradAccuracy grad_accuracy_;
   ValueConventions conventions_;
 };
 
