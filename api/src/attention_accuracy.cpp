@@ -7,12 +7,8 @@
 #include <string>
 
 namespace osvs {
-namespace {
 
-/// S of every (token, head) row (AttentionAccuracy): the largest scale sum_c |q_c k_jc| over
-/// its kept keys, in double (each product exact, the sum within 2^-44 relative: a bound's
-/// parameter, not a value judged).
-std::vector<double> score_magnitudes(const AttentionCase& c) {
+std::vector<double> attention_score_magnitudes(const AttentionCase& c) {
   const int group = c.heads_q / c.heads_kv;
   std::vector<double> out(static_cast<std::size_t>(c.total_q() * c.heads_q), 0.0);
   for (std::size_t s = 0; s < c.seqs.size(); ++s) {
@@ -42,6 +38,8 @@ std::vector<double> score_magnitudes(const AttentionCase& c) {
   }
   return out;
 }
+
+namespace {
 
 /// V_c of one (token, head) row (AttentionAccuracy::o_underflow): max |v_jc| over its kept keys.
 std::vector<double> value_maxima(const AttentionCase& c, std::size_t row) {
@@ -85,7 +83,7 @@ std::vector<AttentionElementError> attention_errors(const AttentionKernel& k,
                                                     const AttentionCase& c,
                                                     const AttentionOutputs& out,
                                                     const AttentionExact& e) {
-  const std::vector<double> score = score_magnitudes(c);
+  const std::vector<double> score = attention_score_magnitudes(c);
   const AttentionAccuracy& a = k.accuracy();
   const std::size_t dv = static_cast<std::size_t>(c.head_dim_v);
   const double dot_terms = c.head_dim_qk + 1.0;
@@ -115,7 +113,7 @@ std::vector<AttentionElementError> attention_errors(const AttentionKernel& k,
     }
     if (out.lse.empty()) continue;
     AttentionElementError x;
-    x.is_lse = true;
+    x.output = AttnOutput::Lse;
     x.row = row;
     x.got = out.lse[row];
     x.exact_rounded = e.lse_rounded[row];
@@ -132,11 +130,32 @@ std::vector<AttentionElementError> attention_errors(const AttentionKernel& k,
   return errors;
 }
 
-std::string attention_element_name(const AttentionElementError& e, int heads_q) {
-  const std::string at = "[token " + std::to_string(e.row / static_cast<std::size_t>(heads_q)) +
-                         "][head " + std::to_string(e.row % static_cast<std::size_t>(heads_q)) +
-                         "]";
-  return e.is_lse ? "lse" + at : "o" + at + "[" + std::to_string(e.component) + "]";
+std::string attention_element_name(AttnOutput what, std::size_t row, std::size_t component,
+                                   const AttentionCase& c) {
+  const bool by_key = what == AttnOutput::Dk || what == AttnOutput::Dv;
+  const auto heads = static_cast<std::size_t>(by_key ? c.heads_kv : c.heads_q);
+  const std::string at = "[token " + std::to_string(row / heads) + "][" +
+                         (by_key ? "kv head " : "head ") + std::to_string(row % heads) + "]";
+  const std::string cpt = "[" + std::to_string(component) + "]";
+  switch (what) {
+    case AttnOutput::O:
+      return "o" + at + cpt;
+    case AttnOutput::Lse:
+      return "lse" + at;
+    case AttnOutput::Dq:
+      return "dq" + at + cpt;
+    case AttnOutput::Dk:
+      return "dk" + at + cpt;
+    case AttnOutput::Dv:
+      return "dv" + at + cpt;
+    case AttnOutput::Delta:
+      return "delta" + at;
+  }
+  return "?";
+}
+
+std::string attention_element_name(const AttentionElementError& e, const AttentionCase& c) {
+  return attention_element_name(e.output, e.row, e.component, c);
 }
 
 }  // namespace osvs

@@ -65,7 +65,7 @@ PartialBounds partial_bounds(const AttentionCase& c, const AttentionOutputs& out
   for (const AttentionElementError& e : errors) {
     oracle::AttnBound& r = b.rows[e.row];
     r.empty = false;
-    if (e.is_lse)
+    if (e.output == AttnOutput::Lse)
       r.lse_abs = e.allowed;
     else if (e.magnitude > 0)
       r.o_rel = std::max(r.o_rel, e.allowed / e.magnitude);
@@ -160,17 +160,18 @@ Verdict check_cut(const AttentionKernel& k, const MergeKernel& merger, const Att
       const double got = merged.o[i * dv + cpt], want = exact.o[row * dv + cpt];
       const double tol = oracle::o_tolerance(bound, exact.magnitude[row * dv + cpt]);
       if (!(std::fabs(got - want) <= tol))
-        return Verdict::fail(where + where_o(row, c.heads_q, cpt) + " = " + readable(got) +
-                             ", exact " + readable(want) + ": error " +
+        return Verdict::fail(where + attention_element_name(AttnOutput::O, row, cpt, c) + " = " +
+                             readable(got) + ", exact " + readable(want) + ": error " +
                              digits9(std::fabs(got - want)) + " > " + digits9(tol) +
                              ", the merge bound of the partials' contracts");
     }
     const double got = merged.lse[i], want = exact.lse[row];
     const double tol = oracle::lse_tolerance(bound, want);
     if (!(std::fabs(got - want) <= tol))
-      return Verdict::fail(where + where_lse(row, c.heads_q) + " = " + readable(got) + ", exact " +
-                           readable(want) + ": error " + digits9(std::fabs(got - want)) + " > " +
-                           digits9(tol) + ", the merge bound of the partials' contracts");
+      return Verdict::fail(where + attention_element_name(AttnOutput::Lse, row, 0, c) + " = " +
+                           readable(got) + ", exact " + readable(want) + ": error " +
+                           digits9(std::fabs(got - want)) + " > " + digits9(tol) +
+                           ", the merge bound of the partials' contracts");
   }
   return Verdict::pass();
 }

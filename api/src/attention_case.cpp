@@ -104,7 +104,10 @@ std::string attention_case_problem(const AttentionCase& c) {
     return why;
   if (std::string why = values_problem(c.k, tk * hk * c.head_dim_qk, c.in_type, "k"); !why.empty())
     return why;
-  return values_problem(c.v, tk * hk * c.head_dim_v, c.in_type, "v");
+  if (std::string why = values_problem(c.v, tk * hk * c.head_dim_v, c.in_type, "v"); !why.empty())
+    return why;
+  if (c.dout.empty()) return "";  // a forward's case
+  return values_problem(c.dout, tq * hq * c.head_dim_v, c.in_type, "dout");
 }
 
 }  // namespace osvs

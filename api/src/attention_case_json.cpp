@@ -41,7 +41,8 @@ json case_json(const AttentionCase& c) {
           {"kv_splits", c.kv_splits},
           {"q", floats(c.q)},
           {"k", floats(c.k)},
-          {"v", floats(c.v)}};
+          {"v", floats(c.v)},
+          {"dout", floats(c.dout)}};
 }
 
 void read_case(const json& in, AttentionCase& c) {
@@ -83,6 +84,8 @@ void read_case(const json& in, AttentionCase& c) {
   c.q = floats_of(field(in, "q"), "input.q");
   c.k = floats_of(field(in, "k"), "input.k");
   c.v = floats_of(field(in, "v"), "input.v");
+  // (a forward's case, and files written before backward kernels: no dout)
+  c.dout = in.contains("dout") ? floats_of(in.at("dout"), "input.dout") : std::vector<float>{};
   if (const std::string why = attention_case_problem(c); !why.empty())
     throw std::runtime_error("field 'input': " + why);
 }

@@ -15,6 +15,7 @@ AttentionCase with_parts(const AttentionCase& c, const std::vector<SequencePart>
   out.q.clear();
   out.k.clear();
   out.v.clear();
+  out.dout.clear();
   const auto q_row = static_cast<std::size_t>(c.heads_q * c.head_dim_qk),
              k_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_qk),
              v_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_v);
@@ -30,6 +31,9 @@ AttentionCase with_parts(const AttentionCase& c, const std::vector<SequencePart>
     append(out.q, c.q, c.q_start(p.seq) + p.q_begin, p.q_end - p.q_begin, q_row);
     append(out.k, c.k, c.k_start(p.seq) + p.k_begin, p.k_len, k_row);
     append(out.v, c.v, c.k_start(p.seq) + p.k_begin, p.k_len, v_row);
+    if (!c.dout.empty())
+      append(out.dout, c.dout, c.q_start(p.seq) + p.q_begin, p.q_end - p.q_begin,
+             static_cast<std::size_t>(c.heads_q * c.head_dim_v));
   }
   out.page_order.clear();
   for (std::int64_t p = 0; c.page_size > 0 && p < out.logical_pages(); ++p)
@@ -45,6 +49,18 @@ std::vector<std::int64_t> rows_in(const AttentionCase& c, const std::vector<Sequ
       for (int h = 0; h < c.heads_q; ++h)
         rows[static_cast<std::size_t>((c.q_start(p.seq) + i) * c.heads_q + h)] =
             token * c.heads_q + h;
+  return rows;
+}
+
+std::vector<std::int64_t> key_rows_in(const AttentionCase& c,
+                                      const std::vector<SequencePart>& parts) {
+  std::vector<std::int64_t> rows(static_cast<std::size_t>(c.total_k() * c.heads_kv), -1);
+  std::int64_t token = 0;
+  for (const SequencePart& p : parts)
+    for (std::int64_t j = p.k_begin; j < p.k_begin + p.k_len; ++j, ++token)
+      for (int g = 0; g < c.heads_kv; ++g)
+        rows[static_cast<std::size_t>((c.k_start(p.seq) + j) * c.heads_kv + g)] =
+            token * c.heads_kv + g;
   return rows;
 }
 

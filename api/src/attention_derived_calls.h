@@ -29,6 +29,11 @@ AttentionCase with_parts(const AttentionCase& c, const std::vector<SequencePart>
 /// For each row of c, its row in with_parts(c, parts), or -1 where no part holds its query.
 std::vector<std::int64_t> rows_in(const AttentionCase& c, const std::vector<SequencePart>& parts);
 
+/// For each (key token, kv head) row of c, its row in with_parts(c, parts), or -1 where no part
+/// holds its key (the rows of a backward kernel's dk and dv).
+std::vector<std::int64_t> key_rows_in(const AttentionCase& c,
+                                      const std::vector<SequencePart>& parts);
+
 /// Each row of c its own.
 std::vector<std::int64_t> same_positions(const AttentionCase& c);
 

@@ -11,19 +11,15 @@
 
 namespace osvs::attention_law_parts {
 
-/// "o[token 3][head 1][2]" / "lse[token 3][head 1]" of a row (token * heads + head).
-std::string where_o(std::size_t row, int heads, std::size_t c);
-std::string where_lse(std::size_t row, int heads);
-
 /// k's outputs on c with its empty-row lse read as -inf (osvs's convention).
 AttentionOutputs run(const AttentionKernel& k, const AttentionCase& c, const AttentionFill& f = {});
 
 /// a and b hold the same bits, under k's conventions (any NaN; either zero sign).
 bool same(float a, float b, const ValueConventions& v);
 
-/// The first element where two runs' outputs differ, or "".
-std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& b, int heads,
-                             int dv, const ValueConventions& v);
+/// The first element where two runs' outputs on case c differ (o, lse, dq, dk, dv, delta), or "".
+std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& b,
+                             const AttentionCase& c, const ValueConventions& v);
 
 /// The accuracy law's verdict on k's outputs `out` for c: every element within its contract.
 Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const AttentionOutputs& out);

@@ -13,15 +13,6 @@
 namespace osvs {
 namespace attention_law_parts {
 
-/// "o[token 3][head 1][2]" / "lse[token 3][head 1]".
-std::string where_o(std::size_t row, int heads, std::size_t c) {
-  return "o[token " + std::to_string(row / heads) + "][head " + std::to_string(row % heads) + "][" +
-         std::to_string(c) + "]";
-}
-std::string where_lse(std::size_t row, int heads) {
-  return "lse[token " + std::to_string(row / heads) + "][head " + std::to_string(row % heads) + "]";
-}
-
 /// The kernel's outputs with its empty-row lse read as -inf (osvs's convention).
 AttentionOutputs run(const AttentionKernel& k, const AttentionCase& c, const AttentionFill& f) {
   AttentionOutputs out = run_attention_kernel(k, c, f);
@@ -38,31 +29,61 @@ bool same(float a, float b, const ValueConventions& v) {
   return v.either_zero_sign && a == 0 && b == 0;
 }
 
-/// The first element where two runs' outputs differ, or "".
-std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& b, int heads,
-                             int dv, const ValueConventions& v) {
-  for (std::size_t i = 0; i < a.o.size(); ++i)
-    if (!same(a.o[i], b.o[i], v))
-      return where_o(i / dv, heads, i % dv) + " is " + readable(a.o[i]) + " and " +
-             readable(b.o[i]);
-  for (std::size_t i = 0; i < a.lse.size(); ++i)
-    if (!same(a.lse[i], b.lse[i], v))
-      return where_lse(i, heads) + " is " + readable(a.lse[i]) + " and " + readable(b.lse[i]);
+/// The first element where two runs' outputs on case c differ, or "".
+std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& b,
+                             const AttentionCase& c, const ValueConventions& v) {
+  const std::tuple<AttnOutput, const std::vector<float>&, const std::vector<float>&, int>
+      outputs[] = {
+          {AttnOutput::O, a.o, b.o, c.head_dim_v},     {AttnOutput::Lse, a.lse, b.lse, 1},
+          {AttnOutput::Dq, a.dq, b.dq, c.head_dim_qk}, {AttnOutput::Dk, a.dk, b.dk, c.head_dim_qk},
+          {AttnOutput::Dv, a.dv, b.dv, c.head_dim_v},  {AttnOutput::Delta, a.delta, b.delta, 1}};
+  for (const auto& [what, x, y, dim] : outputs)
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+      if (!same(x[i], y[i], v))
+        return attention_element_name(what, i / static_cast<std::size_t>(dim),
+                                      i % static_cast<std::size_t>(dim), c) +
+               " is " + readable(x[i]) + " and " + readable(y[i]);
   return "";
+}
+
+/// A backward kernel's accuracy: every gradient element within its contract.
+Verdict grad_accuracy_of(const AttentionKernel& k, const AttentionCase& c,
+                         const AttentionOutputs& out) {
+  const AttentionGradExact e = exact_attention_backward(c);
+  if (!e.finite) return Verdict::vacuous("an input the gradients read is not finite");
+  std::vector<Finding> findings;
+  std::string first;
+  double worst = 0;
+  for (const AttentionElementError& x : attention_grad_errors(k, c, out, e)) {
+    if (x.within()) continue;  // a NaN fails here
+    const std::string name = attention_element_name(x, c);
+    const std::string what = name.substr(0, name.find('['));
+    const std::string why = name + " = " + readable(x.got) + ", exact " + digits9(x.exact) +
+                            " (magnitude M = " + digits9(x.magnitude) + "): error " +
+                            digits9(x.error / x.unit) + " ulp of M > contract " +
+                            digits9(x.allowed / x.unit) + " (" + std::to_string(x.kept) +
+                            " terms, score magnitude S = " + digits9(x.score) + ")";
+    add_finding(findings, {what + (std::isnan(x.got) ? " is NaN" : " outside its contract"), why});
+    const double ratio = std::isnan(x.error) ? INFINITY : x.error / x.allowed;
+    if (first.empty() || ratio > worst) first = why, worst = ratio;
+  }
+  if (findings.empty()) return Verdict::pass();
+  return Verdict::fail(first, {}, findings);
 }
 
 /// The accuracy law's verdict on k's outputs `out` for c: every element attention_errors measures
 /// within its contract.
 Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const AttentionOutputs& out) {
+  if (k.backward()) return grad_accuracy_of(k, c, out);
   std::vector<Finding> findings;
   std::string first;
   double worst = 0;
   for (const AttentionElementError& x :
        attention_errors(k, c, out, exact_attention(c, c.in_type))) {
     if (x.within()) continue;  // a NaN fails here
-    if (!x.is_lse) {
-      const std::string why = where_o(x.row, c.heads_q, x.component) + " = " + readable(x.got) +
-                              ", exact " + readable(x.exact_rounded) +
+    if (x.output == AttnOutput::O) {
+      const std::string why = attention_element_name(AttnOutput::O, x.row, x.component, c) + " = " +
+                              readable(x.got) + ", exact " + readable(x.exact_rounded) +
                               " (rounded; magnitude M = " + digits9(x.magnitude) + "): error " +
                               digits9(x.error / x.unit) + " ulp of M > contract " +
                               digits9(x.allowed / x.unit) + " (" + std::to_string(x.kept) +
@@ -72,10 +93,11 @@ Verdict accuracy_of(const AttentionKernel& k, const AttentionCase& c, const Atte
       if (first.empty() || ratio > worst) first = why, worst = ratio;
       continue;
     }
-    const std::string why = where_lse(x.row, c.heads_q) + " = " + readable(x.got) + ", exact " +
-                            readable(x.exact_rounded) + ": error " + digits9(x.error / x.unit) +
-                            " ulp > contract " + digits9(x.allowed / x.unit) + " (" +
-                            std::to_string(x.kept) + " kept keys)";
+    const std::string why = attention_element_name(AttnOutput::Lse, x.row, 0, c) + " = " +
+                            readable(x.got) + ", exact " + readable(x.exact_rounded) + ": error " +
+                            digits9(x.error / x.unit) + " ulp > contract " +
+                            digits9(x.allowed / x.unit) + " (" + std::to_string(x.kept) +
+                            " kept keys)";
     add_finding(findings, {std::isnan(x.got) ? "lse is NaN" : "lse outside its contract", why});
     if (first.empty()) first = why;
   }
@@ -111,7 +133,52 @@ AttentionCase with_empty_kv(AttentionCase c) {
   return c;
 }
 
+/// A backward kernel's empty rows (docs/semantics.md §9.4): a row that keeps no key has dq = +0
+/// and delta = +0, a key no row keeps dk = dv = +0 (no term reaches them).
+Verdict check_grad_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
+  const AttentionGradExact probe = exact_attention_backward(given);
+  if (!probe.finite) return Verdict::vacuous("an input the gradients read is not finite");
+  const auto none = [](const std::vector<std::int64_t>& n) {
+    return std::find(n.begin(), n.end(), 0) != n.end();
+  };
+  const bool has_empty = none(probe.kept) || none(probe.attended);
+  if (!has_empty && k.min_k_len() > 0)
+    return Verdict::vacuous("every row keeps a key and every key is kept, and " + k.name() +
+                            " takes no sequence without keys");
+  const AttentionCase c = has_empty ? given : with_empty_kv(given);
+  const AttentionGradExact e = has_empty ? probe : exact_attention_backward(c);
+  const AttentionOutputs out = run(k, c);
+  std::vector<Finding> findings;
+  // Every element of `got` (dim a row) in a row whose term count is 0 must be +0.
+  const auto expect_zero = [&](AttnOutput what, const std::vector<float>& got, std::size_t dim,
+                               const std::vector<std::int64_t>& terms, const char* why) {
+    for (std::size_t row = 0; row < terms.size() && !got.empty(); ++row) {
+      if (terms[row] != 0) continue;
+      for (std::size_t cpt = 0; cpt < dim; ++cpt) {
+        const float x = got[row * dim + cpt];
+        if (same(x, 0.0f, k.value_conventions())) continue;
+        AttentionElementError at;
+        at.output = what;
+        at.row = row;
+        at.component = cpt;
+        const std::string name = attention_element_name(at, c);
+        add_finding(findings, {name.substr(0, name.find('[')) + " of an empty row is not +0",
+                               name + " = " + readable(x) + " for " + why + " (expected +0)"});
+      }
+    }
+  };
+  const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
+             dv = static_cast<std::size_t>(c.head_dim_v);
+  expect_zero(AttnOutput::Dq, out.dq, dqk, e.kept, "a row that keeps no key");
+  expect_zero(AttnOutput::Delta, out.delta, 1, e.kept, "a row that keeps no key");
+  expect_zero(AttnOutput::Dk, out.dk, dqk, e.attended, "a key that no row keeps");
+  expect_zero(AttnOutput::Dv, out.dv, dv, e.attended, "a key that no row keeps");
+  if (findings.empty()) return Verdict::pass();
+  return Verdict::fail(findings.front().explanation, {}, findings);
+}
+
 Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
+  if (k.backward()) return check_grad_empty_rows(k, given);
   const AttentionExact probe = exact_attention(given, given.in_type);
   const bool has_empty = std::find(probe.kept.begin(), probe.kept.end(), 0) != probe.kept.end();
   if (!has_empty && k.min_k_len() > 0)
@@ -129,14 +196,14 @@ Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
       const float o = out.o[row * dv + cpt];
       if (same(o, 0.0f, conv)) continue;
       add_finding(findings, {std::isnan(o) ? "empty row's o is NaN" : "empty row's o is not +0",
-                             where_o(row, c.heads_q, cpt) + " = " + readable(o) +
-                                 " for a row that attends to no key (expected +0)"});
+                             attention_element_name(AttnOutput::O, row, cpt, c) + " = " +
+                                 readable(o) + " for a row that attends to no key (expected +0)"});
     }
     if (!out.lse.empty() && c.sinks.empty() && out.lse[row] != -INFINITY)  // with sinks: sink
       add_finding(findings,
                   {"empty row's lse",
-                   where_lse(row, c.heads_q) + " = " + readable(out.lse[row]) +
-                       " for a row that attends to no key (declared: " +
+                   attention_element_name(AttnOutput::Lse, row, 0, c) + " = " +
+                       readable(out.lse[row]) + " for a row that attends to no key (declared: " +
                        (k.empty_row_lse() == EmptyRowLse::PosInf ? "+inf" : "-inf") + ")"});
   }
   if (findings.empty()) return Verdict::pass();
@@ -176,8 +243,7 @@ Verdict check_poison(const AttentionKernel& k, const AttentionCase& c) {
   for (const float poison : {NAN, INFINITY, 1e30f}) {
     const AttentionCase poisoned = with_masked_keys(c, poison, &any_masked);
     const AttentionOutputs dirty = run(k, poisoned, AttentionFill{poison});
-    const std::string diff =
-        first_difference(clean, dirty, c.heads_q, c.head_dim_v, k.value_conventions());
+    const std::string diff = first_difference(clean, dirty, c, k.value_conventions());
     if (!diff.empty())
       add_finding(findings, {"poison " + readable(poison),
                              "with " + readable(poison) +
@@ -226,6 +292,16 @@ AttentionCase with_shared_kv(AttentionCase c) {
         q.insert(q.end(), from, from + c.head_dim_qk);
       }
     c.q = std::move(q);
+    if (!c.dout.empty()) {  // (a backward's case: each duplicated head its dout too)
+      std::vector<float> dout;
+      for (std::size_t t = 0; t < tq; ++t)
+        for (int h = 0; h < 2 * c.heads_q; ++h) {
+          const auto from =
+              c.dout.begin() + static_cast<std::ptrdiff_t>((t * c.heads_q + h / 2) * c.head_dim_v);
+          dout.insert(dout.end(), from, from + c.head_dim_v);
+        }
+      c.dout = std::move(dout);
+    }
     for (std::vector<float>* per_head : {&c.sinks, &c.alibi_slopes}) {
       if (per_head->empty()) continue;
       std::vector<float> twice;
@@ -257,9 +333,12 @@ AttentionCase with_shared_kv(AttentionCase c) {
 
 Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
   const AttentionCase shared = with_shared_kv(given), repeated = with_kv_repeated(shared);
-  const AttentionOutputs a = run(k, shared);
-  const AttentionOutputs b = run(k, repeated);
-  if (!k.gqa_bitwise()) {  // both within the contract of the one exact result
+  AttentionOutputs a = run(k, shared);
+  AttentionOutputs b = run(k, repeated);
+  // A backward kernel's dk and dv of a shared kv head sum its group's: the copies' are the
+  // terms of that sum, not its bits. Both within the contract; dq and delta bitwise if declared.
+  const bool backward = k.backward();
+  if (!k.gqa_bitwise() || backward) {  // both within the contract of the one exact result
     for (const auto& [c, out, how] : {std::tuple{&shared, &a, "sharing kv heads"},
                                       std::tuple{&repeated, &b, "with a kv copy each"}}) {
       Verdict v = accuracy_of(k, *c, *out);
@@ -268,10 +347,10 @@ Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
         return v;
       }
     }
-    return Verdict::pass();
+    if (!k.gqa_bitwise()) return Verdict::pass();
+    a.dk.clear(), a.dv.clear(), b.dk.clear(), b.dv.clear();
   }
-  const std::string diff =
-      first_difference(a, b, shared.heads_q, shared.head_dim_v, k.value_conventions());
+  const std::string diff = first_difference(a, b, shared, k.value_conventions());
   if (diff.empty()) return Verdict::pass();
   return Verdict::fail(std::to_string(shared.heads_q) + " query heads sharing " +
                        std::to_string(shared.heads_kv) +
@@ -280,7 +359,7 @@ Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
 
 Verdict check_determinism(const AttentionKernel& k, const AttentionCase& c) {
   const AttentionOutputs a = run(k, c), b = run(k, c);
-  const std::string diff = first_difference(a, b, c.heads_q, c.head_dim_v, k.value_conventions());
+  const std::string diff = first_difference(a, b, c, k.value_conventions());
   if (diff.empty()) return Verdict::pass();
   return Verdict::fail("two runs of the same case: " + diff);
 }
@@ -347,10 +426,12 @@ const std::vector<AttentionLaw>& attention_laws() {
       {
           {"accuracy",
            "every o and lse of a row with a kept key is within the declared contract of the exact "
-           "attention",
+           "attention (a backward kernel: every dq, delta of such a row and dk, dv of a kept key "
+           "within its gradient contract)",
            on_declared<check_accuracy>, nothing_excluded},
           {"empty_rows",
-           "a query that attends to no key gives o = +0 and the declared lse of an empty row",
+           "a query that attends to no key gives o = +0 and the declared lse of an empty row (a "
+           "backward kernel: dq = delta = +0, and dk = dv = +0 for a key no query keeps)",
            on_declared<check_empty_rows>, excluded_without_empty_rows},
           {"poison",
            "NaN, inf or 1e30 in the keys no query keeps and in unused page slots leaves every "
@@ -358,7 +439,8 @@ const std::vector<AttentionLaw>& attention_laws() {
            on_declared<check_poison>, excluded_without_outside, false, asks_bits},
           {"gqa",
            "query heads sharing a kv head give the bits they give with a copy each (or, where "
-           "declared not bitwise, both are within the contract)",
+           "declared not bitwise, both are within the contract; a backward kernel: both within "
+           "the contract, dq and delta bitwise)",
            on_declared<check_gqa>, excluded_without_gqa, false,
            bits_if<&AttentionKernel::gqa_bitwise>},
           {"determinism", "two runs of the same case give the same bits",
@@ -405,7 +487,7 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
   const auto& types = k.in_types();
   if (std::find(types.begin(), types.end(), c.in_type) == types.end()) {
     c.in_type = types.front();
-    for (auto* x : {&c.q, &c.k, &c.v})
+    for (auto* x : {&c.q, &c.k, &c.v, &c.dout})
       for (float& v : *x) v = round_to(c.in_type, v);
   }
   if (!k.softcap()) c.softcap = 0;
@@ -431,6 +513,13 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
   if (k.writes_lse() &&
       std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
     c.base = k.lse_bases().front();
+  if (k.backward() &&
+      c.dout.size() != static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_v)) {
+    // A forward's case: a fixed dout, the values 1/4, -1/2, 3/4, -1, ... (exact in any in type)
+    c.dout.resize(static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_v));
+    for (std::size_t i = 0; i < c.dout.size(); ++i)
+      c.dout[i] = static_cast<float>(i % 4 + 1) * (i % 2 == 0 ? 0.25f : -0.25f);
+  }
   return c;
 }
 

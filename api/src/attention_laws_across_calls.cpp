@@ -8,9 +8,11 @@
 // only where the kernel declares it; the rows the calls share are compared.
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "attention_derived_calls.h"
 #include "attention_law_parts.h"
+#include "osvs/api/attention_accuracy.h"
 #include "osvs/kernels/hex.h"
 
 namespace osvs::attention_across_calls {
@@ -20,11 +22,13 @@ using namespace attention_law_parts;
 using namespace attention_derived_calls;
 
 /// An invariance law's verdict on two runs of the same attention in other forms: the bits of
-/// the rows `a` and `b` share (rows_of_b[i]: b's row of a's row i, or none) under k's
-/// conventions where `bitwise`, else both runs within the contract.
+/// the rows `a` and `b` share (rows_of_b[i]: b's row of a's row i, or none; key_rows_of_b
+/// likewise for a backward kernel's dk and dv, by (key token, kv head)) under k's conventions
+/// where `bitwise`, else both runs within the contract.
 Verdict same_rows(const AttentionKernel& k, bool bitwise, const AttentionCase& ca,
                   const AttentionOutputs& a, const AttentionCase& cb, const AttentionOutputs& b,
-                  const std::vector<std::int64_t>& rows_of_b, const std::string& how) {
+                  const std::vector<std::int64_t>& rows_of_b, const std::string& how,
+                  const std::vector<std::int64_t>& key_rows_of_b = {}) {
   if (!bitwise) {
     for (const auto& [c, out] : {std::pair{&ca, &a}, std::pair{&cb, &b}}) {
       Verdict v = accuracy_of(k, *c, *out);
@@ -35,19 +39,26 @@ Verdict same_rows(const AttentionKernel& k, bool bitwise, const AttentionCase& c
     }
     return Verdict::pass();
   }
-  const auto dv = static_cast<std::size_t>(ca.head_dim_v);
   const ValueConventions& conv = k.value_conventions();
-  for (std::size_t row = 0; row < rows_of_b.size(); ++row) {
-    if (rows_of_b[row] < 0) continue;
-    const auto other = static_cast<std::size_t>(rows_of_b[row]);
-    for (std::size_t c = 0; c < dv; ++c)
-      if (!same(a.o[row * dv + c], b.o[other * dv + c], conv))
-        return Verdict::fail(how + ": " + where_o(row, ca.heads_q, c) + " is " +
-                             readable(a.o[row * dv + c]) + ", then " +
-                             readable(b.o[other * dv + c]));
-    if (!a.lse.empty() && !same(a.lse[row], b.lse[other], conv))
-      return Verdict::fail(how + ": " + where_lse(row, ca.heads_q) + " is " + readable(a.lse[row]) +
-                           ", then " + readable(b.lse[other]));
+  const std::tuple<AttnOutput, const std::vector<float>&, const std::vector<float>&,
+                   const std::vector<std::int64_t>&, int>
+      outputs[] = {{AttnOutput::O, a.o, b.o, rows_of_b, ca.head_dim_v},
+                   {AttnOutput::Lse, a.lse, b.lse, rows_of_b, 1},
+                   {AttnOutput::Dq, a.dq, b.dq, rows_of_b, ca.head_dim_qk},
+                   {AttnOutput::Delta, a.delta, b.delta, rows_of_b, 1},
+                   {AttnOutput::Dk, a.dk, b.dk, key_rows_of_b, ca.head_dim_qk},
+                   {AttnOutput::Dv, a.dv, b.dv, key_rows_of_b, ca.head_dim_v}};
+  for (const auto& [what, x, y, rows, dim] : outputs) {
+    if (x.empty() || y.empty()) continue;
+    const auto d = static_cast<std::size_t>(dim);
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      if (rows[row] < 0) continue;
+      const auto other = static_cast<std::size_t>(rows[row]);
+      for (std::size_t c = 0; c < d; ++c)
+        if (!same(x[row * d + c], y[other * d + c], conv))
+          return Verdict::fail(how + ": " + attention_element_name(what, row, c, ca) + " is " +
+                               readable(x[row * d + c]) + ", then " + readable(y[other * d + c]));
+    }
   }
   return Verdict::pass();
 }
@@ -105,8 +116,8 @@ Verdict check_batch_invariance(const AttentionKernel& k, const AttentionCase& c)
   for (const auto& [order, how] : batches) {
     const std::vector<SequencePart> parts = whole(c, order);
     const AttentionCase other = with_parts(c, parts);
-    const Verdict v =
-        same_rows(k, k.batch_bitwise(), c, given, other, run(k, other), rows_in(c, parts), how);
+    const Verdict v = same_rows(k, k.batch_bitwise(), c, given, other, run(k, other),
+                                rows_in(c, parts), how, key_rows_in(c, parts));
     if (v.fails()) return v;
   }
   return Verdict::pass();
@@ -238,6 +249,8 @@ std::string excluded_without_splits(const AttentionKernel& k) {
 }
 
 std::string excluded_without_chunks(const AttentionKernel& k) {
+  if (k.backward())
+    return k.name() + " computes gradients: its keys' gradients sum over every query of one call";
   if (!k.supports(MaskKind::Causal) && !k.supports(MaskKind::Window))
     return k.name() +
            " supports neither a causal mask nor a window: a chunk of queries against its KV "
@@ -254,6 +267,8 @@ std::string excluded_without_chunks(const AttentionKernel& k) {
 }
 
 std::string excluded_without_decode(const AttentionKernel& k) {
+  if (k.backward())
+    return k.name() + " computes gradients: a decode step has no backward of its own";
   if (k.mask_align() == MaskAlign::TopLeft)
     return k.name() +
            " aligns its diagonal top-left: a decode step's query would sit at the "

@@ -70,6 +70,12 @@ std::string describe(const AttentionAccuracy& a) {
          (a.o_underflow > 0 ? ", o underflow " + digits9(a.o_underflow) + " n (V + 1) 2^-149" : "");
 }
 
+std::string describe(const AttentionGradAccuracy& a) {
+  return "dq, dk, dv and delta within " + digits9(a.ulps) + " + " + digits9(a.ulps_per_term) +
+         " n ulp + " + digits9(a.per_score) + " (d + 1) S 2^-24 M" +
+         (a.underflow > 0 ? " + " + digits9(a.underflow) + " n 2^-149" : "");
+}
+
 bool AttentionKernel::supports(MaskKind m) const {
   return std::find(masks_.begin(), masks_.end(), m) != masks_.end();
 }
@@ -95,6 +101,15 @@ std::string declaration_problem(const AttentionKernel& k) {
   if (!k.cascade_merge().empty() && !k.writes_lse())
     return who + " names a cascade merge (" + k.cascade_merge() +
            ") but writes no lse: a merge reads the partials' lse";
+  if (k.backward()) {  // docs/semantics.md §9.4: what a backward kernel takes
+    if (!k.page_sizes().empty() || k.splits() || !k.cascade_merge().empty() || k.sinks())
+      return who +
+             " computes gradients (backward) but declares pages, KV splits, a cascade merge or "
+             "attention sinks: a backward kernel reads contiguous K/V without sinks, in one call";
+    const AttentionGradAccuracy& g = k.grad_accuracy();
+    if (!(g.ulps >= 0 && g.ulps_per_term >= 0 && g.per_score >= 0 && g.underflow >= 0))
+      return who + " declares a gradient contract that is not a number of ulps >= 0";
+  }
   const AttentionAccuracy& a = k.accuracy();
   if (!(a.o_ulps >= 0 && a.o_ulps_per_key >= 0 && a.o_per_score >= 0 && a.lse_ulps >= 0 &&
         a.lse_ulps_per_key >= 0 && a.lse_per_score >= 0 && a.o_underflow >= 0))

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "guarded_output.h"
+#include "osvs/api/attention_laws.h"  // exact_attention: a backward kernel's o and lse
 
 namespace osvs {
 namespace {
@@ -49,6 +50,120 @@ Bytes staged_kv(const AttentionCase& c, const std::vector<float>& x, int dim, fl
   return staged(c.in_type, paged.data(), paged.size());
 }
 
+/// The forward's o (in the out type) and lse (f32, in c's base, laid out as k declares, an empty
+/// row's as k declares it) as osvs's oracle rounds them: a backward kernel's inputs.
+std::pair<Bytes, Bytes> forward_of(const AttentionKernel& k, const AttentionCase& c,
+                                   const AttentionProblem& p) {
+  const AttentionExact e = exact_attention(c, p.out_type);
+  Bytes lse;
+  if (k.writes_lse()) {
+    std::vector<float> laid(static_cast<std::size_t>(p.total_q * c.heads_q));
+    const float empty = k.empty_row_lse() == EmptyRowLse::PosInf ? INFINITY : -INFINITY;
+    for (std::int64_t t = 0; t < p.total_q; ++t)
+      for (int h = 0; h < c.heads_q; ++h) {
+        const auto row = static_cast<std::size_t>(t * c.heads_q + h);
+        laid[static_cast<std::size_t>(p.lse_offset(t, h))] =
+            e.kept[row] == 0 ? empty : e.lse_rounded[row];
+      }
+    lse = bytes_of(laid);
+  }
+  return {staged(p.out_type, e.o_rounded.data(), e.o_rounded.size()), std::move(lse)};
+}
+
+/// The n elements of type t of a guarded output read back as floats; KernelFailure naming the
+/// first one left unwritten (`where(i)`).
+template <class Where>
+std::vector<float> read_back(const std::string& who, const char* what, DType t, const Bytes& image,
+                             std::size_t n, const Where& where) {
+  check_guard_zones(who, what, t, image);
+  std::vector<float> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char* at = image.data() + kGuardBytes + i * size_of(t);
+    if (is_sentinel(t, at)) throw KernelFailure(who + "left " + where(i) + " unwritten");
+    load_from(t, at, &out[i], 1);
+  }
+  return out;
+}
+
+/// "dk[token 3][head 1][2]": element i of a [tokens, heads, dim] output.
+std::string element_of(const char* what, std::size_t i, int heads, int dim) {
+  const auto d = static_cast<std::size_t>(dim), h = static_cast<std::size_t>(heads);
+  return std::string(what) + "[token " + std::to_string(i / (d * h)) + "][head " +
+         std::to_string(i / d % h) + "][" + std::to_string(i % d) + "]";
+}
+
+/// An f32 output of one value a (token, head), laid out as p.lse_layout says, read back in
+/// (token, head) order; KernelFailure naming the first one left unwritten.
+std::vector<float> read_back_per_row(const std::string& who, const char* what, const Bytes& image,
+                                     const AttentionProblem& p) {
+  check_guard_zones(who, what, DType::F32, image);
+  std::vector<float> out(static_cast<std::size_t>(p.total_q * p.heads_q));
+  for (std::int64_t t = 0; t < p.total_q; ++t)
+    for (int h = 0; h < p.heads_q; ++h) {
+      const unsigned char* at =
+          image.data() + kGuardBytes + static_cast<std::size_t>(p.lse_offset(t, h)) * sizeof(float);
+      if (is_sentinel(DType::F32, at))
+        throw KernelFailure(who + "left " + what + "[token " + std::to_string(t) + "][head " +
+                            std::to_string(h) + "] unwritten");
+      std::memcpy(&out[static_cast<std::size_t>(t * p.heads_q + h)], at, sizeof(float));
+    }
+  return out;
+}
+
+/// A backward kernel's launch on c (docs/semantics.md §9.4): q, k, v, dout and the forward's o
+/// and lse in, dq, dk, dv and (declared) delta out.
+AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, AttentionProblem p,
+                              std::vector<Bytes> in) {
+  const std::string who = "attention kernel '" + k.name() + "' ";
+  p.backward = true;
+  auto [o, lse] = forward_of(k, c, p);
+  in.push_back(staged(c.in_type, c.dout.data(), c.dout.size()));
+  in.push_back(std::move(o));
+  in.push_back(k.writes_lse() ? std::move(lse) : Bytes(sizeof(float), 0));
+  const std::vector<Bytes> in0 = in;
+  const std::size_t delta_n =
+      k.writes_delta() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
+  Bytes dq = guarded_output(c.in_type, c.q.size()), dk = guarded_output(c.in_type, c.k.size()),
+        dv = guarded_output(c.in_type, c.v.size()), delta = guarded_output(DType::F32, delta_n);
+  std::vector<std::vector<unsigned char>*> images;
+  for (Bytes& b : in) images.push_back(&b);
+  for (Bytes* b : {&dq, &dk, &dv, &delta}) images.push_back(b);
+  const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
+    AttentionProblem q = p;
+    q.q_ptr = image[0];
+    q.k_ptr = image[1];
+    q.v_ptr = image[2];
+    q.cu_seqlens_q = reinterpret_cast<const std::int32_t*>(image[3]);
+    q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
+    q.alibi_slopes = c.alibi_slopes.empty() ? nullptr : reinterpret_cast<const float*>(image[7]);
+    q.dout_ptr = image[8];
+    q.o_ptr = image[9];
+    q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[10]) : nullptr;
+    q.dq_ptr = image[11] + kGuardBytes;
+    q.dk_ptr = image[12] + kGuardBytes;
+    q.dv_ptr = image[13] + kGuardBytes;
+    q.delta = k.writes_delta() ? reinterpret_cast<float*>(image[14] + kGuardBytes) : nullptr;
+    q.stream = stream;
+    k(q);
+  };
+  launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device, images,
+                   launch);
+  const char* inputs[] = {
+      "q",    "k", "v",  "cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks", "alibi_slopes",
+      "dout", "o", "lse"};
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
+  AttentionOutputs out;
+  out.dq = read_back(who, "dq", c.in_type, dq, c.q.size(),
+                     [&](std::size_t i) { return element_of("dq", i, c.heads_q, c.head_dim_qk); });
+  out.dk = read_back(who, "dk", c.in_type, dk, c.k.size(),
+                     [&](std::size_t i) { return element_of("dk", i, c.heads_kv, c.head_dim_qk); });
+  out.dv = read_back(who, "dv", c.in_type, dv, c.v.size(),
+                     [&](std::size_t i) { return element_of("dv", i, c.heads_kv, c.head_dim_v); });
+  if (delta_n > 0) out.delta = read_back_per_row(who, "delta", delta, p);
+  return out;
+}
+
 }  // namespace
 
 std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
@@ -63,6 +178,8 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
   if (c.page_size > 0 && std::find(pages.begin(), pages.end(), c.page_size) == pages.end())
     return "page size " + std::to_string(c.page_size);
   if (c.page_size == 0 && k.paged_only()) return "contiguous K/V";
+  if (k.backward() && c.page_size > 0) return "paged K/V (a backward kernel reads contiguous K/V)";
+  if (k.backward() && c.dout.empty()) return "a case without dout (a forward's case)";
   if (k.writes_lse() &&
       std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
     return std::string("lse base ") + to_string(c.base);
@@ -146,6 +263,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
                         bytes_of(table),
                         bytes_of(c.sinks),
                         bytes_of(c.alibi_slopes)};
+  if (k.backward()) return run_backward(k, c, p, std::move(in));
   const std::vector<Bytes> in0 = in;
   const std::size_t o_n = static_cast<std::size_t>(p.total_q) * c.heads_q * c.head_dim_v;
   const std::size_t lse_n = k.writes_lse() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
@@ -174,31 +292,10 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
                           "block_table", "sinks", "alibi_slopes"};
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
-  check_guard_zones(who, "o", p.out_type, o);
-  check_guard_zones(who, "lse", DType::F32, lse);
   AttentionOutputs out;
-  out.o.resize(o_n);
-  const std::size_t es = size_of(p.out_type);
-  for (std::size_t i = 0; i < o_n; ++i) {
-    const unsigned char* at = o.data() + kGuardBytes + i * es;
-    if (is_sentinel(p.out_type, at)) {
-      const std::size_t dv = static_cast<std::size_t>(c.head_dim_v);
-      const std::size_t token = i / (dv * c.heads_q), head = i / dv % c.heads_q;
-      throw KernelFailure(who + "left o[token " + std::to_string(token) + "][head " +
-                          std::to_string(head) + "][" + std::to_string(i % dv) + "] unwritten");
-    }
-    load_from(p.out_type, at, &out.o[i], 1);
-  }
-  out.lse.resize(lse_n);
-  for (std::int64_t t = 0; t < p.total_q && lse_n > 0; ++t)
-    for (int h = 0; h < c.heads_q; ++h) {
-      const unsigned char* at =
-          lse.data() + kGuardBytes + static_cast<std::size_t>(p.lse_offset(t, h)) * sizeof(float);
-      if (is_sentinel(DType::F32, at))
-        throw KernelFailure(who + "left lse[token " + std::to_string(t) + "][head " +
-                            std::to_string(h) + "] unwritten");
-      std::memcpy(&out.lse[static_cast<std::size_t>(t * c.heads_q + h)], at, sizeof(float));
-    }
+  out.o = read_back(who, "o", p.out_type, o, o_n,
+                    [&](std::size_t i) { return element_of("o", i, c.heads_q, c.head_dim_v); });
+  if (lse_n > 0) out.lse = read_back_per_row(who, "lse", lse, p);
   return out;
 }
 

@@ -50,6 +50,7 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
   out.q.clear();
   out.k.clear();
   out.v.clear();
+  out.dout.clear();
   out.page_order.clear();
   out.heads_kv = static_cast<int>(kept.kv_heads.size());
   out.heads_q = out.heads_kv * static_cast<int>(kept.group_heads.size());
@@ -83,8 +84,10 @@ AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
     if (kept.keep[s]) {
       const AttentionSequence l = kept.lens[s];
       out.seqs.push_back(l);
-      for (std::int64_t i = 0; i < l.q_len; ++i)
+      for (std::int64_t i = 0; i < l.q_len; ++i) {
         take(out.q, c.q, c.q_start(s) + i, c.heads_q, q_heads, false);
+        if (!c.dout.empty()) take(out.dout, c.dout, c.q_start(s) + i, c.heads_q, q_heads, true);
+      }
       for (std::int64_t j = kept.first_key[s]; j < kept.first_key[s] + l.k_len; ++j) {
         take(out.k, c.k, c.k_start(s) + j, c.heads_kv, kept.kv_heads, false);
         take(out.v, c.v, c.k_start(s) + j, c.heads_kv, kept.kv_heads, true);
@@ -234,6 +237,8 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     fill(c.q, static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_qk));
     fill(c.k, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_qk));
     fill(c.v, static_cast<std::size_t>(c.total_k() * c.heads_kv * c.head_dim_v));
+    if (k.backward())
+      fill(c.dout, static_cast<std::size_t>(c.total_q() * c.heads_q * c.head_dim_v));
     // A split parameter of the declared ones, or the kernel's own choice (0); drawn last, so
     // that a kernel's other draws are those of a kernel without splits.
     if (!k.split_values().empty() && *rc::gen::arbitrary<bool>())

@@ -113,7 +113,7 @@ AttentionWorstCase worst_case(const Source& s, const AttentionElementError& e) {
   AttentionWorstCase w;
   w.source = s.name;
   w.summary = case_summary(s.c);
-  w.element = attention_element_name(e, s.c.heads_q);
+  w.element = attention_element_name(e, s.c);
   w.got = readable(e.got);
   w.exact = readable(e.exact_rounded);
   w.ulps = e.ulps();
@@ -139,8 +139,8 @@ void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCa
     }
     const auto errors = attention_errors(k, cases[i].c, out, *exact[i]);
     for (const AttentionElementError& e : errors) {
-      (e.is_lse ? lse_ulps : o_ulps).push_back(e.ulps());
-      if (!e.is_lse) a.o_histogram.add(e.ulps());
+      (e.output == AttnOutput::Lse ? lse_ulps : o_ulps).push_back(e.ulps());
+      if (e.output == AttnOutput::O) a.o_histogram.add(e.ulps());
       tightness.push_back(e.tightness());
       a.over_contract += e.within() ? 0 : 1;
     }

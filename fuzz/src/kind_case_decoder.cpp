@@ -158,6 +158,7 @@ AttentionCase decode_case(ByteReader& in, const AttentionKernel& k, const Attent
   values(c.q, c.total_q() * c.heads_q * c.head_dim_qk);
   values(c.k, c.total_k() * c.heads_kv * c.head_dim_qk);
   values(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
+  if (k.backward()) values(c.dout, c.total_q() * c.heads_q * c.head_dim_v);
   return c;
 }
 

@@ -95,6 +95,7 @@ nb::dict case_dict(const AttentionCase& c) {
   d["q"] = vector_array(c.q);
   d["k"] = vector_array(c.k);
   d["v"] = vector_array(c.v);
+  if (!c.dout.empty()) d["dout"] = vector_array(c.dout);
   d["summary"] = AttentionKind::summary(c);
   return d;
 }

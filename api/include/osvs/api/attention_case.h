@@ -47,6 +47,9 @@ struct AttentionCase {
   /// q [total_q, heads_q, head_dim_qk]; k [total_k, heads_kv, head_dim_qk]; v [total_k,
   /// heads_kv, head_dim_v] (logical: sequence after sequence).
   std::vector<float> q, k, v;
+  /// For a backward kernel: the gradient of o, [total_q, heads_q, head_dim_v] (like o); empty
+  /// for a forward kernel (fit_to gives a backward kernel's case without one a fixed one).
+  std::vector<float> dout;
 
   std::int64_t total_q() const;
   std::int64_t total_k() const;
@@ -65,10 +68,13 @@ struct AttentionCase {
 std::string attention_case_problem(const AttentionCase& c);
 
 /// The kernel's outputs, read back as floats: o [total_q, heads_q, head_dim_v] and, when it
-/// writes one, lse [total_q * heads_q] in (token, head) order, in the case's base.
+/// writes one, lse [total_q * heads_q] in (token, head) order, in the case's base. A backward
+/// kernel's instead: dq like q, dk like k, dv like v and, when it writes it, delta [total_q *
+/// heads_q] in (token, head) order (o and lse stay empty).
 struct AttentionOutputs {
   std::vector<float> o;
   std::vector<float> lse;
+  std::vector<float> dq, dk, dv, delta;
 };
 
 }  // namespace osvs

@@ -369,6 +369,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
 /// The contract in a line, its figures with 9 significant digits: "o within 5 + 4 n ulp + 4
 /// (d + 1) S 2^-24 M, lse within 6 + 2 n ulp + 2 (d + 1) S 2^-24".
 std::string describe(const AttentionAccuracy& a);
+/// A backward kernel's: "dq, dk, dv and delta within 4 + 1 n ulp + 2 (d + 1) S 2^-24 M".
+std::string describe(const AttentionGradAccuracy& a);
 
 const char* to_string(MaskKind m);   ///< "none", "causal", "window"
 const char* to_string(MaskAlign a);  ///< "bottom-right", "top-left"

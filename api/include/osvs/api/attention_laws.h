@@ -27,7 +27,8 @@ const std::vector<AttentionLaw>& attention_laws();
 /// cut), heads_kv it cannot share (no gqa) heads_q (kv heads repeated), pages of a size it does
 /// not read its first page size (or contiguous K/V), a base it does not write its first, a split
 /// parameter it does not take its own choice (0), and
-/// sequences of different lengths (not varlen) the first one's lengths.
+/// sequences of different lengths (not varlen) the first one's lengths; a backward kernel's case
+/// without a dout gets a fixed one (1/4, -1/2, 3/4, -1, repeated).
 AttentionCase fit_to(const AttentionKernel& k, AttentionCase c);
 
 /// The exact attention of every (query token, head) of c: o correctly rounded to `out` and as a
@@ -43,5 +44,20 @@ struct AttentionExact {
   std::int64_t mpfr_queries = 0;
 };
 AttentionExact exact_attention(const AttentionCase& c, DType out);
+
+/// The exact gradients of c's attention for its dout (oracle/attention_backward_reference.h, one
+/// call a sequence and kv head): dq like c.q, dk like c.k, dv like c.v, delta a (token, head),
+/// each with its magnitude; the kept keys of each (token, head) row and the rows that keep each
+/// (key token, kv head). Every value is within error * its magnitude + 2^-1000 of the exact one.
+/// finite is false when an input the gradients read is not finite (nothing else is then filled).
+struct AttentionGradExact {
+  bool finite = true;
+  std::vector<double> dq, dq_magnitude, dk, dk_magnitude, dv, dv_magnitude;
+  std::vector<double> delta, delta_magnitude;
+  std::vector<std::int64_t> kept, attended;
+  double error = 0;
+  std::int64_t mpfr_groups = 0;  ///< (sequence, kv head) groups the MPFR path decided
+};
+AttentionGradExact exact_attention_backward(const AttentionCase& c);
 
 }  // namespace osvs
