@@ -41,8 +41,14 @@ std::string kernel_summary(const AttentionKernel& k) {
     for (int v : k.split_values()) s << " " << v;
   }
   s << (k.softcap() ? ", softcap" : "") << (k.sinks() ? ", sinks" : "")
-    << (k.alibi() ? ", alibi" : "") << (k.writes_lse() ? ", writes lse" : ", no lse")
-    << ", contract " << describe(k.accuracy());
+    << (k.alibi() ? ", alibi" : "");
+  if (k.backward()) {  // (its o columns in the audit count its gradient elements)
+    s << ", backward: dq, dk, dv" << (k.writes_delta() ? " and delta" : "")
+      << (k.writes_lse() ? " from the forward's o and lse" : " from the forward's o")
+      << ", gradient contract " << describe(k.grad_accuracy());
+    return s.str();
+  }
+  s << (k.writes_lse() ? ", writes lse" : ", no lse") << ", contract " << describe(k.accuracy());
   return s.str();
 }
 

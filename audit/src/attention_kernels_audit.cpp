@@ -125,7 +125,10 @@ AttentionWorstCase worst_case(const Source& s, const AttentionElementError& e) {
 /// Runs k on every case and measures every element the accuracy law judges.
 void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCache& cache,
              int threads, AttentionKernelAccuracy& a) {
-  const auto exact = exact_of(cases, cache, threads);
+  // A backward kernel's exact gradients are computed case by case (its cases draw a dout of
+  // their own: nothing to share), and its gradient elements fill the o columns.
+  const auto exact = k.backward() ? std::vector<std::shared_ptr<const AttentionExact>>{}
+                                  : exact_of(cases, cache, threads);
   std::vector<double> o_ulps, lse_ulps, tightness;
   std::vector<CaseWorst> worst;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -137,7 +140,9 @@ void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCa
         a.first_failed_case = cases[i].name + " (" + case_summary(cases[i].c) + "): " + e.what();
       continue;
     }
-    const auto errors = attention_errors(k, cases[i].c, out, *exact[i]);
+    const auto errors = k.backward() ? attention_grad_errors(k, cases[i].c, out,
+                                                             exact_attention_backward(cases[i].c))
+                                     : attention_errors(k, cases[i].c, out, *exact[i]);
     for (const AttentionElementError& e : errors) {
       (e.output == AttnOutput::Lse ? lse_ulps : o_ulps).push_back(e.ulps());
       if (e.output == AttnOutput::O) a.o_histogram.add(e.ulps());

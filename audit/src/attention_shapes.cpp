@@ -70,8 +70,8 @@ void set_pages(const AttentionKernel& k, AttentionCase& c, bool paged, std::mt19
   std::shuffle(c.page_order.begin(), c.page_order.end(), rng);
 }
 
-/// q, k and v from N(0, 1), rounded to the case's type.
-void fill_values(AttentionCase& c, std::mt19937_64& rng) {
+/// q, k and v (and a backward kernel's dout) from N(0, 1), rounded to the case's type.
+void fill_values(const AttentionKernel& k, AttentionCase& c, std::mt19937_64& rng) {
   std::normal_distribution<float> normal;
   const auto fill = [&](std::vector<float>& x, std::int64_t n) {
     x.resize(static_cast<std::size_t>(n));
@@ -80,6 +80,7 @@ void fill_values(AttentionCase& c, std::mt19937_64& rng) {
   fill(c.q, c.total_q() * c.heads_q * c.head_dim_qk);
   fill(c.k, c.total_k() * c.heads_kv * c.head_dim_qk);
   fill(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
+  if (k.backward()) fill(c.dout, c.total_q() * c.heads_q * c.head_dim_v);
 }
 
 }  // namespace
@@ -109,7 +110,7 @@ std::vector<NamedAttentionCase> realistic_attention_cases(const AttentionKernel&
       AttentionCase c = frame(k, s.mask, type);
       set_lengths(k, c, s.seqs);
       set_pages(k, c, s.paged, rng);
-      fill_values(c, rng);
+      fill_values(k, c, rng);
       if (undeclared_in(k, c).empty() && attention_case_problem(c).empty())
         out.push_back({name, std::move(c)});
     }

@@ -53,6 +53,13 @@ class AttentionProblem:
     # the split count or size (as the kernel's split_by declares) the launch asks for; 0: the
     # kernel's own choice (always 0 for a kernel that declares no splits)
     kv_splits: int = 0
+    # A backward kernel's (``backward=True``) inputs: the gradient of o, shape (total_q, heads_q,
+    # head_dim_v), in dtype (bfloat16 as its bits, as q), and the forward's o (the same shape)
+    # and lse (float32, in the declared layout) as osvs's oracle rounds them (lse None when the
+    # kernel declares no lse_bases).
+    dout: Optional[np.ndarray] = None
+    o: Optional[np.ndarray] = None
+    lse: Optional[np.ndarray] = None
 
     @property
     def causal(self) -> bool:
@@ -61,7 +68,12 @@ class AttentionProblem:
 
 @dataclasses.dataclass
 class AttentionKernel:
-    """A black-box attention forward: ``fn(q, k, v, problem) -> o`` or ``(o, lse)``.
+    """A black-box attention forward: ``fn(q, k, v, problem) -> o`` or ``(o, lse)``; with
+    ``backward=True`` its gradients: ``fn(q, k, v, problem) -> (dq, dk, dv)`` (``(dq, dk, dv,
+    delta)`` with ``writes_delta``), shaped like q, k and v, in their type (delta float32, the lse's
+    layout), from ``problem.dout`` (and the forward's ``problem.o`` and ``problem.lse`` if it
+    reads them), judged by ``grad_accuracy`` (ulps, ulps_per_term, per_score, underflow;
+    docs/semantics.md §9.4).
 
     q, k, v come as NumPy arrays of ``dtype`` (bfloat16 as its uint16 bits, which ``to_input``
     may turn into what the kernel takes, e.g. a torch tensor on the GPU); o is returned in the
@@ -115,6 +127,9 @@ class AttentionKernel:
     accuracy: Tuple[float, float, float, float, float, float] = (2, 0, 0, 8, 0, 0)
     conventions: Sequence[str] = ()
     cascade_merge: str = ""
+    backward: bool = False
+    writes_delta: bool = False
+    grad_accuracy: Tuple[float, float, float, float] = (4, 0, 0, 0)
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     to_input: Optional[Callable[[np.ndarray], Any]] = None
@@ -142,6 +157,8 @@ class AttentionKernel:
                 "empty_row_lse": self.empty_row_lse,
                 "accuracy": tuple(float(a) for a in self.accuracy),
                 "conventions": list(self.conventions), "cascade_merge": self.cascade_merge,
+                "backward": bool(self.backward), "writes_delta": bool(self.writes_delta),
+                "grad_accuracy": tuple(float(a) for a in self.grad_accuracy),
                 "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect)}
 
@@ -167,6 +184,14 @@ class AttentionKernel:
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype,
             kv_splits=int(meta["kv_splits"]))
+        if self.backward:
+            problem.dout = meta["dout"].reshape(q.shape[0], hq, dv)
+            problem.o = meta["o"].reshape(q.shape[0], hq, dv)
+            if meta["lse"] is not None:
+                problem.lse = meta["lse"].reshape(
+                    (hq, q.shape[0]) if self.lse_layout == "heads_tokens" else (q.shape[0], hq))
+            if self.to_input:
+                problem.dout, problem.o = self.to_input(problem.dout), self.to_input(problem.o)
         args = [q, k, v]
         if self.to_input:
             args = [self.to_input(a) for a in args]
@@ -179,6 +204,18 @@ class AttentionKernel:
                 raise ValueError(f"{what}: shape {a.shape}, expected {shape}")
             return a
 
+        if self.backward:
+            want = 4 if self.writes_delta else 3
+            if not isinstance(result, (tuple, list)) or len(result) != want:
+                raise TypeError("a backward attention kernel returns (dq, dk, dv" +
+                                (", delta)" if self.writes_delta else ")"))
+            grads = [shaped(g, "the kernel's " + n, x.shape, dtype).reshape(x.shape[0], -1)
+                     for g, n, x in zip(result[:3], ("dq", "dk", "dv"), (q, k, v))]
+            if self.writes_delta:
+                lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
+                grads.append(np.ascontiguousarray(
+                    shaped(result[3], "the kernel's delta", lse_shape)).reshape(-1))
+            return tuple(grads)
         o_shape = (total_q, hq, dv)
         if not self.lse_bases:
             return shaped(result, "the kernel's o", o_shape, dtype).reshape(total_q, hq * dv)

@@ -20,6 +20,32 @@ nb::list ints(const std::int32_t* x, std::int64_t n) {
   return out;
 }
 
+/// A backward kernel's launch: dout, o and lse to Python, (dq, dk, dv[, delta]) back.
+void call_python_backward(const nb::callable& call, const AttentionProblem& p, nb::object q,
+                          nb::object k, nb::object v, nb::list cu_q, nb::list cu_k, nb::dict meta) {
+  const std::int64_t o_cols = std::int64_t{p.heads_q} * p.head_dim_v;
+  const nb::object dout = rows_array(p.dout_ptr, p.in_type, p.total_q, o_cols, o_cols);
+  meta["dout"] = dout;
+  meta["o"] = rows_array(p.o_ptr, p.out_type, p.total_q, o_cols, o_cols);
+  meta["lse"] = p.lse != nullptr
+                    ? rows_array(p.lse, DType::F32, 1, p.total_q * p.heads_q, p.total_q * p.heads_q)
+                    : nb::none();
+  const nb::object result = call(q, k, v, cu_q, cu_k, nb::none(), meta);
+  const nb::tuple out = nb::cast<nb::tuple>(result);
+  if (out.size() != (p.delta != nullptr ? 4u : 3u))
+    throw std::runtime_error("the kernel's result: expected (dq, dk, dv[, delta])");
+  const std::int64_t q_cols = std::int64_t{p.heads_q} * p.head_dim_qk;
+  const std::int64_t k_cols = std::int64_t{p.heads_kv} * p.head_dim_qk;
+  const std::int64_t v_cols = std::int64_t{p.heads_kv} * p.head_dim_v;
+  copy_rows_out(out[0], p.dq_ptr, p.in_type, p.total_q, q_cols, q_cols, "the kernel's dq");
+  copy_rows_out(out[1], p.dk_ptr, p.in_type, p.total_k, k_cols, k_cols, "the kernel's dk");
+  copy_rows_out(out[2], p.dv_ptr, p.in_type, p.total_k, v_cols, v_cols, "the kernel's dv");
+  if (p.delta != nullptr)
+    copy_vector_out(out[3], p.delta, p.total_q * p.heads_q, "the kernel's delta");
+  if (!rows_unchanged(dout, p.dout_ptr, p.in_type, p.total_q, o_cols, o_cols))
+    throw std::runtime_error("the kernel modified its input dout");
+}
+
 void call_python(const nb::callable& call, const AttentionProblem& p, bool writes_lse) {
   nb::gil_scoped_acquire gil;
   call_unless_interrupted([&] {
@@ -61,12 +87,21 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     meta["head_dim_qk"] = p.head_dim_qk;
     meta["head_dim_v"] = p.head_dim_v;
     meta["dtype"] = to_string(p.in_type);
+    const auto inputs_unchanged = [&] {
+      if (!rows_unchanged(q, p.q_ptr, p.in_type, p.total_q, q_cols, q_cols) ||
+          !rows_unchanged(k, p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols) ||
+          !rows_unchanged(v, p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols))
+        throw std::runtime_error("the kernel modified its input arrays");
+    };
+    if (p.backward) {
+      call_python_backward(call, p, q, k, v, ints(p.cu_seqlens_q, p.batch + 1),
+                           ints(p.cu_seqlens_k, p.batch + 1), meta);
+      inputs_unchanged();
+      return;
+    }
     const nb::object result = call(q, k, v, ints(p.cu_seqlens_q, p.batch + 1),
                                    ints(p.cu_seqlens_k, p.batch + 1), table, meta);
-    if (!rows_unchanged(q, p.q_ptr, p.in_type, p.total_q, q_cols, q_cols) ||
-        !rows_unchanged(k, p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols) ||
-        !rows_unchanged(v, p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols))
-      throw std::runtime_error("the kernel modified its input arrays");
+    inputs_unchanged();
     if (!writes_lse) {
       copy_rows_out(result, p.o_ptr, p.out_type, p.total_q, o_cols, o_cols, "the kernel's o");
       return;
@@ -164,6 +199,14 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
   if (d.contains("cascade_merge")) k.cascade_merge(nb::cast<std::string>(d["cascade_merge"]));
+  if (d.contains("backward") && nb::cast<bool>(d["backward"])) {
+    const nb::tuple g = nb::cast<nb::tuple>(d["grad_accuracy"]);
+    if (g.size() != 4)
+      throw std::invalid_argument("grad_accuracy: (ulps, ulps_per_term, per_score, underflow)");
+    k.backward(nb::cast<bool>(d["writes_delta"]))
+        .grad_accuracy({nb::cast<double>(g[0]), nb::cast<double>(g[1]), nb::cast<double>(g[2]),
+                        nb::cast<double>(g[3])});
+  }
   k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), false));
   return declared(std::move(k), d);
 }
