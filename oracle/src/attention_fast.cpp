@@ -71,13 +71,13 @@
 #include <mpfr.h>
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "attention_terms_dd.h"
 #include "double_double.h"
 #include "exp_double_double.h"
 #include "mpfr_thread_caches.h"
@@ -86,110 +86,29 @@ namespace osvs::oracle::detail {
 namespace {
 
 constexpr double kU = kDdU;
-constexpr double kFarGap = 600;           // keys further below the maximum are left out (step 3)
-constexpr double kFar = 0x1p-865;         // e^-600 < 2^-865.6
+constexpr double kFar = 0x1p-865;         // e^-600 < 2^-865.6 (kFarGap, step 3)
 constexpr double kTermFloor = 0x1p-1071;  // 8 2^-1074: a term's products below the normals
 constexpr double kDivFloor = 0x1p-1060;   // dd_div below its range
 constexpr double kTaken = 0x1p-54;        // the accuracy a taken output has before its rounding
 
-double gamma_of(double k) {
-  return k * kU / (1 - k * kU);
-}
-
-/// acc(n, rho) of step 4.
-double acc_bound(double n, double rho) {
-  return 1.01 * gamma_of(2 * n) * (1.01 * n * kU + rho);
-}
-
-/// H + L, main + rest terms added by TwoSum into H and roundings into L (step 4).
-struct Acc {
-  double h = 0, l = 0;
-  void add(double main, double rest) {
-    const DoubleDouble s = two_sum(h, main);
-    h = s.h;
-    l += s.l + rest;
-  }
-  DoubleDouble value() const { return two_sum(h, l); }
-};
-
-struct FastConstants {
-  std::array<DoubleDouble, 5> e_minus_128j{};  // e^(-128 J), J = 0..4
-  DoubleDouble log2e;
-};
-
-FastConstants make_constants() {
+/// log2(e) as a double-double from MPFR (1.01 u^2, step 6).
+DoubleDouble make_log2e() {
   free_mpfr_caches_at_thread_exit();
-  FastConstants c;
   mpfr_t v, scratch;
   mpfr_init2(v, 400);
   mpfr_init2(scratch, 400);
-  for (int j = 0; j < 5; ++j) {
-    mpfr_set_si(v, -128 * j, MPFR_RNDN);
-    mpfr_exp(v, v, MPFR_RNDN);
-    c.e_minus_128j[static_cast<std::size_t>(j)] = to_double_double(v, scratch);
-  }
   mpfr_set_ui(v, 1, MPFR_RNDN);
   mpfr_exp(v, v, MPFR_RNDN);
   mpfr_log2(v, v, MPFR_RNDN);
-  c.log2e = to_double_double(v, scratch);
+  const DoubleDouble c = to_double_double(v, scratch);
   mpfr_clear(v);
   mpfr_clear(scratch);
   return c;
 }
 
-const FastConstants& constants() {
-  static const FastConstants c = make_constants();
+const DoubleDouble& log2e() {
+  static const DoubleDouble c = make_log2e();
   return c;
-}
-
-/// e^t for t.h >= -kFarGap (step 3), within 2^-95; false when exp_dd refuses.
-bool weight(DoubleDouble t, DoubleDouble* out) {
-  if (t.h >= -128) return exp_dd(t, out);
-  const int j = static_cast<int>(-t.h / 128);  // 1..4
-  const DoubleDouble a = two_sum(t.h, 128.0 * j);
-  DoubleDouble e;
-  if (!exp_dd(two_sum(a.h, a.l + t.l), &e)) return false;
-  *out = dd_mul(e, constants().e_minus_128j[static_cast<std::size_t>(j)]);
-  return true;
-}
-
-/// The score of key j: s^ (normalized) and its bound delta (step 1).
-struct Score {
-  DoubleDouble s;
-  double delta;
-};
-
-Score score_of(const float* q, const float* k, int dim, float scale) {
-  constexpr int kLanes = 4;  // independent cascades (c mod 4): latency, not a chain of dim sums
-  double hi[kLanes] = {}, lo[kLanes] = {}, p_abs[kLanes] = {};
-  int c = 0;
-  for (; c + kLanes <= dim; c += kLanes)
-    for (int r = 0; r < kLanes; ++r) {
-      const double p = static_cast<double>(q[c + r]) * static_cast<double>(k[c + r]);  // exact
-      const DoubleDouble s = two_sum(hi[r], p);
-      hi[r] = s.h;
-      lo[r] += s.l;
-      p_abs[r] += std::fabs(p);
-    }
-  for (; c < dim; ++c) {
-    const double p = static_cast<double>(q[c]) * static_cast<double>(k[c]);
-    const DoubleDouble s = two_sum(hi[0], p);
-    hi[0] = s.h;
-    lo[0] += s.l;
-    p_abs[0] += std::fabs(p);
-  }
-  double h = hi[0], l = lo[0], a = p_abs[0];
-  for (int r = 1; r < kLanes; ++r) {
-    const DoubleDouble s = two_sum(h, hi[r]);
-    h = s.h;
-    l += s.l + lo[r];
-    a += p_abs[r];
-  }
-  const DoubleDouble s = dd_mul(two_sum(h, l), static_cast<double>(scale));
-  const double d = dim + kLanes;
-  const double delta = 1.0201 * d * d * kU * kU * a * std::fabs(double{scale}) +
-                       8.1 * kU * kU * std::fabs(s.h) + d * 0x1p-1074 + 0x1p-1000;
-  return {s, delta};
 }
 
 /// lo and hi, each computed in double and moved two ulps outward, around x +- err (step 5).
@@ -259,13 +178,8 @@ std::optional<AttentionReference> attention_reference_fast(const AttentionQuery&
   double m = -INFINITY;
   for (std::size_t i = 0; i < n_kept; ++i) {
     w.scores[i] = score_of(a.q, a.k + w.keys[i] * dqk, dqk, a.scale);
-    if (a.alibi_slope != 0) {  // step 1's bias
-      Score& x = w.scores[i];
-      const auto dist = static_cast<double>(std::llabs(a.alibi_position - w.keys[i]));
-      const DoubleDouble b = two_prod(-static_cast<double>(a.alibi_slope), dist);  // exact
-      x.delta += 3.06 * kU * kU * (std::fabs(x.s.h) + std::fabs(b.h));
-      x.s = dd_add(x.s, b);
-    }
+    if (a.alibi_slope != 0)  // step 1's bias
+      add_alibi_bias(w.scores[i], a.alibi_slope, std::llabs(a.alibi_position - w.keys[i]));
     // q is finite: a NaN or inf in k makes the score NaN or inf (finite floats cannot overflow it)
     if (!std::isfinite(w.scores[i].s.h) || !std::isfinite(w.scores[i].s.l)) return std::nullopt;
     m = std::max(m, w.scores[i].s.h);
@@ -369,7 +283,7 @@ std::optional<AttentionReference> attention_reference_fast(const AttentionQuery&
   double err = 1.01 * eps_d + 1.01 * (0x1p-96 + 8.1 * kU * kU) + 0x1p-105 +
                2 * kU * kU * std::fabs(l.h) + 1.01 * kU * kU * (std::fabs(m) + std::fabs(l.h));
   if (a.base == LseBase::Two) {
-    lse = dd_mul(lse, constants().log2e);
+    lse = dd_mul(lse, log2e());
     err = 1.45 * err + 9.2 * kU * kU * std::fabs(lse.h);
   }
   if (!(err <= kTaken * std::fabs(lse.h))) return std::nullopt;

@@ -54,6 +54,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention_exact_terms.h"
 #include "attention_fast.h"
 #include "mpfr_thread_caches.h"
 #include "mpfr_value.h"
@@ -62,32 +63,19 @@ namespace osvs::oracle {
 namespace {
 
 using detail::decided;
+using detail::exact_dot;
 using detail::MpValue;
+using detail::require_exact;
 using detail::round_to_type;
 
-constexpr mpfr_prec_t kScoreBits = 1200;
+constexpr mpfr_prec_t kScoreBits = detail::kExactDotBits;
 constexpr mpfr_prec_t kCapBits = 1400;
 constexpr double kGap = 4096;
 constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096};
 
-void require_exact(int ternary, const char* what) {
-  if (ternary != 0)
-    throw std::logic_error(std::string("attention reference: inexact ") + what +
-                           " (the exactness argument in attention_reference.cpp is broken)");
-}
-
 /// The exact score of key j.
 MpValue exact_score(const AttentionQuery& a, std::int64_t j) {
-  MpValue acc(kScoreBits), product(kScoreBits);
-  mpfr_set_zero(acc.get(), 1);
-  const float* k = a.k + j * a.head_dim;
-  for (int c = 0; c < a.head_dim; ++c) {
-    require_exact(mpfr_set_flt(product.get(), a.q[c], MPFR_RNDN), "q");
-    require_exact(mpfr_mul_d(product.get(), product.get(), k[c], MPFR_RNDN), "q k");
-    require_exact(mpfr_add(acc.get(), acc.get(), product.get(), MPFR_RNDN), "dot");
-  }
-  require_exact(mpfr_mul_d(acc.get(), acc.get(), a.scale, MPFR_RNDN), "score");
-  return acc;
+  return exact_dot(a.q, a.k + j * a.head_dim, a.head_dim, a.scale);
 }
 
 bool all_finite(const float* x, std::int64_t n) {
@@ -134,16 +122,11 @@ std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<st
   return round_to_type(mean.get(), t);
 }
 
-/// x -= slope |position - j|, the ALiBi bias of key j: exactly (the product of a float and an
-/// integer below 2^62 has at most 86 bits), when x's precision holds the difference (the callers'
-/// 1200 bits do for an exact score; a softcapped one is rounded once, in their bound).
+/// x -= slope |position - j|, the ALiBi bias of key j (subtract_alibi_bias: exact when x's
+/// precision holds the difference; the callers' 1200 bits do for an exact score, a softcapped one
+/// is rounded once, in their bound).
 int subtract_alibi_bias(mpfr_ptr x, const AttentionQuery& a, std::int64_t j) {
-  MpValue bias(96);
-  require_exact(mpfr_set_flt(bias.get(), a.alibi_slope, MPFR_RNDN), "slope");
-  require_exact(mpfr_mul_si(bias.get(), bias.get(),
-                            static_cast<long>(std::llabs(a.alibi_position - j)), MPFR_RNDN),
-                "ALiBi bias");
-  return mpfr_sub(x, x, bias.get(), MPFR_RNDN);
+  return detail::subtract_alibi_bias(x, a.alibi_slope, std::llabs(a.alibi_position - j));
 }
 
 /// Per output component c, at precision p, both from +0: N_c = sum_j w_j v_jc, the numerator of

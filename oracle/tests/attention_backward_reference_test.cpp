@@ -1,0 +1,465 @@
+// The exact attention gradients (attention_backward_reference.h): the fast path against the MPFR
+// interval path, closed forms derived by hand, central finite differences of
+// f = sum_rc dout_rc o_rc computed in MPFR, non-finite inputs, and independence from the number
+// of threads. Every comparison allows exactly what the header promises: error * magnitude +
+// 2^-1000 per value.
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "mpfr_value.h"
+#include "osvs/oracle/attention_backward_reference.h"
+
+namespace osvs::oracle {
+namespace {
+
+using detail::MpValue;
+
+constexpr double kAbs = 0x1p-1000;
+
+/// A group's data, owned.
+struct Data {
+  std::int64_t rows = 0, keys = 0;
+  int dim = 1, v_dim = 1;
+  std::vector<float> q, dout, k, v, slope;
+  std::vector<std::int64_t> position;
+  std::vector<std::uint8_t> masked;  // empty: every row keeps every key
+  float scale = 1, softcap = 0;
+
+  Data(std::int64_t r, std::int64_t n, int d, int dv) : rows(r), keys(n), dim(d), v_dim(dv) {
+    q.assign(static_cast<std::size_t>(r * d), 0.0f);
+    dout.assign(static_cast<std::size_t>(r * dv), 0.0f);
+    k.assign(static_cast<std::size_t>(n * d), 0.0f);
+    v.assign(static_cast<std::size_t>(n * dv), 0.0f);
+  }
+  bool kept(std::int64_t i, std::int64_t j) const {
+    return masked.empty() || masked[static_cast<std::size_t>(i * keys + j)] == 0;
+  }
+  AttentionBackwardGroup group() const {
+    AttentionBackwardGroup g;
+    g.rows = rows;
+    g.kv_len = keys;
+    g.head_dim = dim;
+    g.v_dim = v_dim;
+    g.q = q.data();
+    g.dout = dout.data();
+    g.k = k.data();
+    g.v = v.data();
+    g.masked = masked.empty() ? nullptr : masked.data();
+    g.scale = scale;
+    g.softcap = softcap;
+    if (!slope.empty()) {
+      g.alibi_slope = slope.data();
+      g.alibi_position = position.data();
+    }
+    return g;
+  }
+};
+
+/// Random floats: normal times 2^e, e in [-lo, hi].
+void fill(std::vector<float>& x, std::mt19937_64& rng, int spread) {
+  std::normal_distribution<float> normal;
+  std::uniform_int_distribution<int> e(-spread, spread);
+  for (float& y : x) y = std::ldexp(normal(rng), e(rng));
+}
+
+Data random_data(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> rows(1, 6), keys(1, 8), dim(1, 5), pick(0, 5);
+  Data d(rows(rng), keys(rng), dim(rng), dim(rng));
+  fill(d.q, rng, 2);
+  fill(d.k, rng, 2);
+  fill(d.v, rng, 3);
+  fill(d.dout, rng, 3);
+  if (pick(rng) == 0)  // large scores: keys far below the maximum (e^-745 and beyond)
+    for (float& x : d.q) x *= 256;
+  const float scales[] = {1.0f, 0.5f, -0.25f, 0.70710678f, 3.0f, 0.125f};
+  d.scale = scales[pick(rng)];
+  if (pick(rng) < 4) {  // a mask: some rows fully masked, some keys never attended
+    std::bernoulli_distribution masked(pick(rng) < 3 ? 0.3 : 0.7);
+    d.masked.resize(static_cast<std::size_t>(d.rows * d.keys));
+    for (auto& m : d.masked) m = masked(rng) ? 1 : 0;
+  }
+  if (pick(rng) < 2) {  // ALiBi
+    std::uniform_int_distribution<int> e(-8, 1);
+    std::uniform_int_distribution<std::int64_t> pos(0, d.keys + 3);
+    for (std::int64_t i = 0; i < d.rows; ++i) {
+      d.slope.push_back(std::ldexp(1.0f, e(rng)));
+      d.position.push_back(pos(rng));
+    }
+  }
+  return d;
+}
+
+/// |a - b| <= tol * mag + abs for every element.
+void expect_close(const std::vector<double>& a, const std::vector<double>& b,
+                  const std::vector<double>& mag, double tol, double abs, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_LE(std::fabs(a[i] - b[i]), tol * mag[i] + abs)
+        << what << "[" << i << "]: " << a[i] << " vs " << b[i] << " (magnitude " << mag[i] << ")";
+}
+
+std::vector<double> largest(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> m(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) m[i] = 1.01 * std::max(a[i], b[i]);
+  return m;
+}
+
+/// fast and mpfr agree within both bounds.
+void expect_agree(const AttentionBackwardReference& a, const AttentionBackwardReference& b) {
+  const double tol = a.error + b.error, abs = 2 * kAbs;
+  expect_close(a.dq, b.dq, largest(a.dq_magnitude, b.dq_magnitude), tol, abs, "dq");
+  expect_close(a.dk, b.dk, largest(a.dk_magnitude, b.dk_magnitude), tol, abs, "dk");
+  expect_close(a.dv, b.dv, largest(a.dv_magnitude, b.dv_magnitude), tol, abs, "dv");
+  expect_close(a.delta, b.delta, largest(a.delta_magnitude, b.delta_magnitude), tol, abs, "delta");
+  const auto mags = [&](const std::vector<double>& x, const std::vector<double>& y,
+                        const char* what) { expect_close(x, y, largest(x, y), tol, abs, what); };
+  mags(a.dq_magnitude, b.dq_magnitude, "dq magnitude");
+  mags(a.dk_magnitude, b.dk_magnitude, "dk magnitude");
+  mags(a.dv_magnitude, b.dv_magnitude, "dv magnitude");
+  mags(a.delta_magnitude, b.delta_magnitude, "delta magnitude");
+  EXPECT_EQ(a.kept, b.kept);
+  EXPECT_EQ(a.attended, b.attended);
+}
+
+TEST(AttentionBackwardReference, FastAgreesWithMpfrOnRandomGroups) {
+  std::mt19937_64 rng(20240611);
+  int fast = 0;
+  for (int t = 0; t < 300; ++t) {
+    SCOPED_TRACE(t);
+    const Data d = random_data(rng);
+    const AttentionBackwardReference a = attention_backward_reference(d.group());
+    const AttentionBackwardReference b = attention_backward_reference_mpfr(d.group());
+    ASSERT_TRUE(a.finite);
+    ASSERT_TRUE(b.finite);
+    EXPECT_LE(a.error, 0x1p-40);
+    EXPECT_LE(b.error, 0x1p-51);
+    EXPECT_FALSE(b.mpfr);
+    fast += a.mpfr ? 0 : 1;
+    expect_agree(a, b);
+  }
+  EXPECT_EQ(fast, 300);  // no softcap, moderate values: the fast path decides every group
+}
+
+/// Both paths: the reference (fast unless a softcap) and MPFR alone.
+std::vector<AttentionBackwardReference> both(const Data& d) {
+  return {attention_backward_reference(d.group()), attention_backward_reference_mpfr(d.group())};
+}
+
+TEST(AttentionBackwardReference, OneKeptKeyGivesZeroDqAndDvEqualToDout) {
+  // Row r keeps key r only: P = 1, delta_r = dP_rr, dS = 0, so dq = dk = 0 and dv_r = dout_r.
+  std::mt19937_64 rng(7);
+  Data d(4, 4, 3, 2);
+  fill(d.q, rng, 1);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);
+  fill(d.dout, rng, 1);
+  d.masked.assign(16, 1);
+  for (int r = 0; r < 4; ++r) d.masked[static_cast<std::size_t>(r * 4 + r)] = 0;
+  for (const AttentionBackwardReference& x : both(d)) {
+    ASSERT_TRUE(x.finite);
+    for (std::size_t i = 0; i < x.dq.size(); ++i) {
+      EXPECT_LE(std::fabs(x.dq[i]), x.error * x.dq_magnitude[i] + kAbs);
+      EXPECT_LE(std::fabs(x.dk[i]), x.error * x.dk_magnitude[i] + kAbs);
+    }
+    for (std::size_t i = 0; i < x.dv.size(); ++i) {
+      EXPECT_LE(std::fabs(x.dv[i] - d.dout[i]), x.error * x.dv_magnitude[i] + kAbs);
+      EXPECT_LE(std::fabs(x.dv_magnitude[i] - std::fabs(d.dout[i])),
+                x.error * x.dv_magnitude[i] + kAbs);
+    }
+    for (int r = 0; r < 4; ++r) {
+      double dp = 0;  // exact: two products of floats
+      for (int c = 0; c < 2; ++c)
+        dp += double{d.dout[static_cast<std::size_t>(r * 2 + c)]} *
+              double{d.v[static_cast<std::size_t>(r * 2 + c)]};
+      const auto at = static_cast<std::size_t>(r);
+      EXPECT_LE(std::fabs(x.delta[at] - dp),
+                x.error * x.delta_magnitude[at] + kAbs + 0x1p-52 * std::fabs(dp));
+    }
+  }
+}
+
+TEST(AttentionBackwardReference, EqualScoresGiveUniformWeights) {
+  // q = 0: every score 0, P_rj = 1 / n_r. Then dv_j = sum_r dout_r / n_r,
+  // dq_r = scale / n_r sum_j (dP_rj - delta_r) k_j with delta_r = sum_j dP_rj / n_r, and
+  // dk = 0 with magnitude 0 (every q is 0). Expected values at 2000 bits.
+  std::mt19937_64 rng(11);
+  Data d(5, 6, 3, 4);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);
+  fill(d.dout, rng, 1);
+  d.scale = 0.375f;
+  d.masked.assign(30, 0);
+  for (int r = 0; r < 5; ++r)
+    for (int j = r + 2; j < 6; ++j) d.masked[static_cast<std::size_t>(r * 6 + j)] = 1;  // causal
+  constexpr mpfr_prec_t kBits = 2000;
+  std::vector<double> dq(15), dv(24, 0.0);
+  std::vector<MpValue> dv_exact;
+  for (int i = 0; i < 24; ++i) {
+    dv_exact.emplace_back(kBits);
+    mpfr_set_zero(dv_exact.back().get(), 1);
+  }
+  MpValue x(kBits), delta(kBits), acc(kBits);
+  for (int r = 0; r < 5; ++r) {
+    const int n = std::min(r + 2, 6);
+    std::vector<MpValue> dp;
+    mpfr_set_zero(delta.get(), 1);
+    for (int j = 0; j < n; ++j) {
+      dp.emplace_back(kBits);
+      mpfr_set_zero(dp.back().get(), 1);
+      for (int c = 0; c < 4; ++c) {
+        mpfr_set_flt(x.get(), d.dout[static_cast<std::size_t>(r * 4 + c)], MPFR_RNDN);
+        mpfr_mul_d(x.get(), x.get(), d.v[static_cast<std::size_t>(j * 4 + c)], MPFR_RNDN);
+        mpfr_add(dp.back().get(), dp.back().get(), x.get(), MPFR_RNDN);
+        mpfr_set_flt(x.get(), d.dout[static_cast<std::size_t>(r * 4 + c)], MPFR_RNDN);
+        mpfr_div_si(x.get(), x.get(), n, MPFR_RNDN);
+        mpfr_add(dv_exact[static_cast<std::size_t>(j * 4 + c)].get(),
+                 dv_exact[static_cast<std::size_t>(j * 4 + c)].get(), x.get(), MPFR_RNDN);
+      }
+      mpfr_add(delta.get(), delta.get(), dp.back().get(), MPFR_RNDN);
+    }
+    mpfr_div_si(delta.get(), delta.get(), n, MPFR_RNDN);
+    for (int c = 0; c < 3; ++c) {
+      mpfr_set_zero(acc.get(), 1);
+      for (int j = 0; j < n; ++j) {
+        mpfr_sub(x.get(), dp[static_cast<std::size_t>(j)].get(), delta.get(), MPFR_RNDN);
+        mpfr_mul_d(x.get(), x.get(), d.k[static_cast<std::size_t>(j * 3 + c)], MPFR_RNDN);
+        mpfr_add(acc.get(), acc.get(), x.get(), MPFR_RNDN);
+      }
+      mpfr_mul_d(acc.get(), acc.get(), d.scale / static_cast<double>(n), MPFR_RNDN);
+      dq[static_cast<std::size_t>(r * 3 + c)] = mpfr_get_d(acc.get(), MPFR_RNDN);
+    }
+  }
+  for (std::size_t i = 0; i < 24; ++i) dv[i] = mpfr_get_d(dv_exact[i].get(), MPFR_RNDN);
+  for (const AttentionBackwardReference& y : both(d)) {
+    ASSERT_TRUE(y.finite);
+    // (the expectations are rounded to double: u of them more)
+    std::vector<double> mq(dq.size()), mv(dv.size());
+    for (std::size_t i = 0; i < dq.size(); ++i)
+      mq[i] = y.dq_magnitude[i] + 0x1p-52 * std::fabs(dq[i]) / std::max(y.error, 0x1p-60);
+    for (std::size_t i = 0; i < dv.size(); ++i)
+      mv[i] = y.dv_magnitude[i] + 0x1p-52 * std::fabs(dv[i]) / std::max(y.error, 0x1p-60);
+    expect_close(y.dq, dq, mq, y.error, kAbs, "dq");
+    expect_close(y.dv, dv, mv, y.error, kAbs, "dv");
+    for (std::size_t i = 0; i < y.dk.size(); ++i) {
+      EXPECT_EQ(y.dk_magnitude[i], 0.0);
+      EXPECT_LE(std::fabs(y.dk[i]), kAbs);
+    }
+  }
+}
+
+TEST(AttentionBackwardReference, ZeroUpstreamGradientGivesZeros) {
+  std::mt19937_64 rng(3);
+  Data d(3, 5, 4, 3);
+  fill(d.q, rng, 1);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);  // dout = 0: dP = delta = dS = 0
+  for (const AttentionBackwardReference& x : both(d)) {
+    ASSERT_TRUE(x.finite);
+    for (const auto* out : {&x.dq, &x.dk, &x.dv, &x.delta, &x.dq_magnitude, &x.dk_magnitude,
+                            &x.dv_magnitude, &x.delta_magnitude})
+      for (double y : *out) EXPECT_EQ(y, 0.0);
+  }
+}
+
+/// f = sum_rc dout_rc o_rc in MPFR at kFdBits for real q and k (the header's forward: scores,
+/// softcap, ALiBi, the softmax over kept keys).
+constexpr mpfr_prec_t kFdBits = 1500;
+
+void forward_f(const Data& d, const std::vector<MpValue>& q, const std::vector<MpValue>& k,
+               mpfr_ptr f) {
+  MpValue s(kFdBits), x(kFdBits), m(kFdBits), den(kFdBits), num(kFdBits);
+  mpfr_set_zero(f, 1);
+  for (std::int64_t r = 0; r < d.rows; ++r) {
+    std::vector<MpValue> w;
+    std::vector<std::int64_t> keys;
+    for (std::int64_t j = 0; j < d.keys; ++j) {
+      if (!d.kept(r, j)) continue;
+      keys.push_back(j);
+      mpfr_set_zero(s.get(), 1);
+      for (int c = 0; c < d.dim; ++c) {
+        mpfr_mul(x.get(), q[static_cast<std::size_t>(r * d.dim + c)].get(),
+                 k[static_cast<std::size_t>(j * d.dim + c)].get(), MPFR_RNDN);
+        mpfr_add(s.get(), s.get(), x.get(), MPFR_RNDN);
+      }
+      mpfr_mul_d(s.get(), s.get(), d.scale, MPFR_RNDN);
+      if (d.softcap > 0) {
+        mpfr_div_d(s.get(), s.get(), d.softcap, MPFR_RNDN);
+        mpfr_tanh(s.get(), s.get(), MPFR_RNDN);
+        mpfr_mul_d(s.get(), s.get(), d.softcap, MPFR_RNDN);
+      }
+      if (!d.slope.empty())
+        mpfr_sub_d(s.get(), s.get(),
+                   double{d.slope[static_cast<std::size_t>(r)]} *
+                       static_cast<double>(std::llabs(d.position[static_cast<std::size_t>(r)] - j)),
+                   MPFR_RNDN);
+      w.emplace_back(kFdBits);
+      mpfr_set(w.back().get(), s.get(), MPFR_RNDN);
+    }
+    if (keys.empty()) continue;
+    mpfr_set(m.get(), w[0].get(), MPFR_RNDN);
+    for (const MpValue& y : w) mpfr_max(m.get(), m.get(), y.get(), MPFR_RNDN);
+    mpfr_set_zero(den.get(), 1);
+    mpfr_set_zero(num.get(), 1);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      mpfr_sub(x.get(), w[i].get(), m.get(), MPFR_RNDN);
+      mpfr_exp(x.get(), x.get(), MPFR_RNDN);
+      mpfr_add(den.get(), den.get(), x.get(), MPFR_RNDN);
+      double dp = 0;  // dout_r . v_j: small exact test values
+      for (int c = 0; c < d.v_dim; ++c)
+        dp += double{d.dout[static_cast<std::size_t>(r * d.v_dim + c)]} *
+              double{d.v[static_cast<std::size_t>(keys[i] * d.v_dim + c)]};
+      mpfr_mul_d(x.get(), x.get(), dp, MPFR_RNDN);
+      mpfr_add(num.get(), num.get(), x.get(), MPFR_RNDN);
+    }
+    mpfr_div(num.get(), num.get(), den.get(), MPFR_RNDN);
+    mpfr_add(f, f, num.get(), MPFR_RNDN);
+  }
+}
+
+std::vector<MpValue> to_mp(const std::vector<float>& x) {
+  std::vector<MpValue> y;
+  for (float v : x) {
+    y.emplace_back(kFdBits);
+    mpfr_set_flt(y.back().get(), v, MPFR_RNDN);
+  }
+  return y;
+}
+
+/// (f(x + h e_i) - f(x - h e_i)) / 2h, h = 2^-60, for x = q (of_q) or k.
+double central_difference(const Data& d, bool of_q, std::size_t i) {
+  std::vector<MpValue> q = to_mp(d.q), k = to_mp(d.k);
+  mpfr_ptr x = of_q ? q[i].get() : k[i].get();
+  MpValue plus(kFdBits), minus(kFdBits);
+  mpfr_add_d(x, x, 0x1p-60, MPFR_RNDN);
+  forward_f(d, q, k, plus.get());
+  mpfr_sub_d(x, x, 0x1p-59, MPFR_RNDN);
+  forward_f(d, q, k, minus.get());
+  mpfr_sub(plus.get(), plus.get(), minus.get(), MPFR_RNDN);
+  mpfr_mul_2si(plus.get(), plus.get(), 59, MPFR_RNDN);
+  return mpfr_get_d(plus.get(), MPFR_RNDN);
+}
+
+/// dq and dk against central differences: the truncation error is O(h^2) = O(2^-120), far below
+/// the bound (2^-80 allowed for it).
+void expect_finite_differences(const Data& d, const AttentionBackwardReference& x) {
+  ASSERT_TRUE(x.finite);
+  for (std::size_t i = 0; i < x.dq.size(); ++i)
+    EXPECT_LE(std::fabs(x.dq[i] - central_difference(d, true, i)),
+              x.error * x.dq_magnitude[i] + 0x1p-52 * std::fabs(x.dq[i]) + 0x1p-80)
+        << "dq[" << i << "]";
+  for (std::size_t i = 0; i < x.dk.size(); ++i)
+    EXPECT_LE(std::fabs(x.dk[i] - central_difference(d, false, i)),
+              x.error * x.dk_magnitude[i] + 0x1p-52 * std::fabs(x.dk[i]) + 0x1p-80)
+        << "dk[" << i << "]";
+}
+
+Data finite_difference_data() {
+  std::mt19937_64 rng(5);
+  Data d(3, 3, 2, 2);
+  // v and dout small multiples of 1/8: dout . v exact in double (forward_f)
+  std::uniform_int_distribution<int> small(-16, 16);
+  for (float& y : d.v) y = static_cast<float>(small(rng)) / 8;
+  for (float& y : d.dout) y = static_cast<float>(small(rng)) / 8;
+  fill(d.q, rng, 0);
+  fill(d.k, rng, 0);
+  d.scale = 0.70710678f;
+  d.masked = {0, 0, 1, 0, 0, 0, 1, 0, 0};
+  d.slope = {0.5f, 0.25f, 0.0f};
+  d.position = {0, 1, 2};
+  return d;
+}
+
+TEST(AttentionBackwardReference, GradientsMatchFiniteDifferences) {
+  const Data d = finite_difference_data();
+  for (const AttentionBackwardReference& x : both(d)) expect_finite_differences(d, x);
+}
+
+TEST(AttentionBackwardReference, SoftcapGradientsMatchFiniteDifferences) {
+  Data d = finite_difference_data();
+  d.softcap = 1.5f;
+  for (float& y : d.q) y *= 2;  // scores near the cap: t = 1 - tanh^2 well below 1
+  const AttentionBackwardReference x = attention_backward_reference(d.group());
+  EXPECT_TRUE(x.mpfr);  // the fast path has no certified tanh
+  expect_finite_differences(d, x);
+  expect_finite_differences(d, attention_backward_reference_mpfr(d.group()));
+}
+
+TEST(AttentionBackwardReference, NonFiniteInputs) {
+  std::mt19937_64 rng(9);
+  Data d(3, 4, 2, 2);
+  fill(d.q, rng, 1);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);
+  fill(d.dout, rng, 1);
+  d.masked = {0, 0, 1, 1,   //
+              0, 0, 0, 1,   //
+              1, 1, 1, 1};  // key 3 is never attended, row 2 keeps nothing
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const auto with = [&](std::vector<float> Data::*field, std::size_t at, float value) {
+    Data e = d;
+    (e.*field)[at] = value;
+    return both(e);
+  };
+  for (const auto& x : with(&Data::q, 1, nan)) EXPECT_FALSE(x.finite);     // row 0 keeps keys
+  for (const auto& x : with(&Data::dout, 2, inf)) EXPECT_FALSE(x.finite);  // row 1
+  for (const auto& x : with(&Data::k, 4, -inf)) EXPECT_FALSE(x.finite);    // key 2, row 1's
+  for (const auto& x : with(&Data::v, 0, nan)) EXPECT_FALSE(x.finite);     // key 0
+  Data e = d;  // NaN where nothing is kept: key 3's k and v, row 2's q and dout
+  e.k[6] = e.v[7] = e.q[4] = e.dout[5] = nan;
+  for (const auto& x : both(e)) {
+    ASSERT_TRUE(x.finite);
+    for (std::size_t c = 6; c < 8; ++c) {
+      EXPECT_EQ(x.dk[c], 0.0);
+      EXPECT_EQ(x.dv[c], 0.0);
+      EXPECT_EQ(x.dk_magnitude[c], 0.0);
+      EXPECT_EQ(x.dv_magnitude[c], 0.0);
+    }
+    EXPECT_EQ(x.dq[4], 0.0);
+    EXPECT_EQ(x.dq[5], 0.0);
+    EXPECT_EQ(x.delta[2], 0.0);
+    EXPECT_EQ(x.delta_magnitude[2], 0.0);
+    EXPECT_EQ(x.kept[2], 0);
+    EXPECT_EQ(x.attended[3], 0);
+  }
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+TEST(AttentionBackwardReference, ResultDoesNotDependOnWorkers) {
+  std::mt19937_64 rng(13);
+  Data d(70, 45, 8, 6);
+  fill(d.q, rng, 1);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);
+  fill(d.dout, rng, 1);
+  d.scale = 0.35355339f;
+  d.masked.resize(static_cast<std::size_t>(70 * 45));
+  std::bernoulli_distribution drop(0.2);
+  for (std::int64_t r = 0; r < 70; ++r)
+    for (std::int64_t j = 0; j < 45; ++j)
+      d.masked[static_cast<std::size_t>(r * 45 + j)] = (j > r % 45 || drop(rng)) ? 1 : 0;
+  const AttentionBackwardReference a = attention_backward_reference(d.group(), 1);
+  const AttentionBackwardReference b = attention_backward_reference(d.group(), 4);
+  ASSERT_FALSE(a.mpfr);
+  EXPECT_TRUE(same_bits(a.dq, b.dq) && same_bits(a.dk, b.dk) && same_bits(a.dv, b.dv) &&
+              same_bits(a.delta, b.delta) && same_bits(a.dq_magnitude, b.dq_magnitude) &&
+              same_bits(a.dk_magnitude, b.dk_magnitude) &&
+              same_bits(a.dv_magnitude, b.dv_magnitude) &&
+              same_bits(a.delta_magnitude, b.delta_magnitude));
+  EXPECT_EQ(a.error, b.error);
+}
+
+}  // namespace
+}  // namespace osvs::oracle
