@@ -1,0 +1,27 @@
+// The attention backward mutants on the host (the catalogue: attention_backward_mutants.h; the
+// check: attention_mutants.h). The unmutated kernel passes every law (the builtin testbed).
+#include <gtest/gtest.h>
+
+#include "attention_backward_mutants.h"
+
+namespace osvs::test {
+namespace {
+
+template <class P>
+struct HostBackwardRun {
+  static void run(const AttentionProblem& p) { builtin::tiled_attention_backward<P>(p); }
+};
+
+class AttentionBackwardMutant : public ::testing::TestWithParam<Mutant> {};
+
+TEST_P(AttentionBackwardMutant, IsKilledAndShrunkSmall) {
+  expect_killed_small(GetParam(), Where::Host, builtin::declare_tiled_attention_backward,
+                      "osvs.attention_backward_mutant.");
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionBackwardMutant,
+                         ::testing::ValuesIn(attention_backward_mutants<HostBackwardRun>()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace osvs::test
