@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
+#include "attention_backward_mutant_policies.h"
 #include "osvs/kernels/hex.h"
 #include "tiled_attention_backward.h"
 
@@ -45,6 +47,7 @@ struct Backward {
   }
 
   /// Runs the kernel with every output poisoned first (each element must be written).
+  template <class P = Kernel>
   void run() {
     dq.assign(q.size(), NAN);
     dk.assign(k.size(), NAN);
@@ -62,7 +65,7 @@ struct Backward {
     p.delta = delta.data();
     p.cu_seqlens_q = cu_q.data();
     p.cu_seqlens_k = cu_k.data();
-    builtin::tiled_attention_backward<Kernel>(p);
+    builtin::tiled_attention_backward<P>(p);
   }
 };
 
@@ -226,18 +229,23 @@ double ulp_f32(long double m) {
   return std::ldexp(1.0, std::max(e, -126) - 23);
 }
 
-/// |got - exact| within the declared contract: (ulps + ulps_per_term n) ulp_f32(M) +
-/// per_score (d + 1) S 2^-24 M + underflow n 2^-149.
-void expect_within(const std::vector<float>& got, const std::vector<long double>& exact,
-                   const std::vector<long double>& mag, const std::vector<long double>& terms,
-                   long double s, int d, const char* what) {
+/// The elements of `got` not within the declared contract of `exact`: (ulps + ulps_per_term n)
+/// ulp_f32(M) + per_score (d + 1) S 2^-24 M + underflow n 2^-149; each a test failure where
+/// `report`.
+std::size_t outside(const std::vector<float>& got, const std::vector<long double>& exact,
+                    const std::vector<long double>& mag, const std::vector<long double>& terms,
+                    long double s, int d, const char* what, bool report) {
   const AttentionGradAccuracy a = builtin::tiled_attention_backward_accuracy();
+  std::size_t count = 0;
   for (std::size_t e = 0; e < got.size(); ++e) {
     const long double n = terms[e];
     const long double bound = (a.ulps + a.ulps_per_term * n) * ulp_f32(mag[e]) +
                               a.per_score * (d + 1) * s * 0x1p-24L * mag[e] +
                               a.underflow * n * 0x1p-149L;
     const long double err = std::fabs(static_cast<long double>(got[e]) - exact[e]);
+    // (a NaN is outside too)
+    if (!(err <= bound && err <= 0.1L * mag[e] + 0x1p-140L)) ++count;
+    if (!report) continue;
     EXPECT_LE(err, bound) << what << "[" << e << "]: " << readable(got[e]) << ", exact "
                           << readable(static_cast<double>(exact[e])) << ", magnitude "
                           << readable(static_cast<double>(mag[e]));
@@ -245,6 +253,7 @@ void expect_within(const std::vector<float>& got, const std::vector<long double>
     // ulps of M, so an output off by a tenth of M is caught
     EXPECT_LE(err, 0.1L * mag[e] + 0x1p-140L) << what << "[" << e << "]";
   }
+  return count;
 }
 
 void fill(Backward& b) {
@@ -258,22 +267,46 @@ void fill(Backward& b) {
   }
 }
 
-/// Every output of `b` against the long-double gradients, within the contract (S the largest
-/// over the problem's rows: a bound's parameter).
-void expect_contract(Backward& b) {
+/// The outputs of `b` (kernel P) outside the contract of the long-double gradients (S the
+/// largest over the problem's rows: a bound's parameter); each a test failure where `report`.
+template <class P = Kernel>
+std::size_t expect_contract(Backward& b, bool report = true) {
   const Exact x = forward_and_exact(b);
-  b.run();
+  b.run<P>();
   long double s = 0;
   for (long double r : x.row_s) s = std::max(s, r);
-  expect_within(b.dq, x.dq, x.dq_mag, x.dq_n, s, b.d, "dq");
-  expect_within(b.dk, x.dk, x.dk_mag, x.dk_n, s, b.d, "dk");
-  expect_within(b.dv, x.dv, x.dv_mag, x.dk_n, s, b.d, "dv");
+  std::size_t count = outside(b.dq, x.dq, x.dq_mag, x.dq_n, s, b.d, "dq", report) +
+                      outside(b.dk, x.dk, x.dk_mag, x.dk_n, s, b.d, "dk", report) +
+                      outside(b.dv, x.dv, x.dv_mag, x.dk_n, s, b.d, "dv", report);
   std::vector<long double> keys(b.lse.size(), 0);
   for (int h = 0; h < b.heads_q; ++h)
     for (int i = 0; i < b.lq; ++i)
       keys[static_cast<std::size_t>(h * b.lq + i)] =
           x.dq_n[static_cast<std::size_t>((i * b.heads_q + h) * b.d)];
-  expect_within(b.delta, x.delta, x.delta_mag, keys, s, b.d, "delta");
+  return count + outside(b.delta, x.delta, x.delta_mag, keys, s, b.d, "delta", report);
+}
+
+/// The hand-built cases below, each of kernel P: the outputs outside the contract.
+template <class P>
+std::size_t outside_on_the_cases() {
+  std::size_t count = 0;
+  Backward plain(1, 1);
+  fill(plain);
+  plain.p.scale = 0.5f;
+  count += expect_contract<P>(plain, false);
+  Backward causal(2, 1);
+  fill(causal);
+  causal.p.mask = {MaskKind::Causal, MaskAlign::BottomRight, -1, -1};
+  causal.p.base = LseBase::Two;
+  causal.p.scale = 0.75f;
+  count += expect_contract<P>(causal, false);
+  Backward capped(2, 1);
+  fill(capped);
+  const std::vector<float> slopes = {0.5f, 0.25f};
+  capped.p.softcap = 1;
+  capped.p.alibi_slopes = slopes.data();
+  capped.p.scale = 2;
+  return count + expect_contract<P>(capped, false);
 }
 
 TEST(TiledAttentionBackward, WithinContractUnmasked) {
@@ -360,6 +393,40 @@ TEST(TiledAttentionBackward, Deterministic) {
   for (std::size_t e = 0; e < dq.size(); ++e) expect_bits(b.dq[e], dq[e], "dq", e);
   for (std::size_t e = 0; e < dk.size(); ++e) expect_bits(b.dk[e], dk[e], "dk", e);
   for (std::size_t e = 0; e < dv.size(); ++e) expect_bits(b.dv[e], dv[e], "dv", e);
+}
+
+}  // namespace
+}  // namespace osvs::test
+
+namespace osvs::test {
+namespace {
+
+// Before the laws: each inaccurate mutant (attention_backward_mutant_policies.h) leaves the
+// contract on one of the hand-built cases, and the varying-order one changes bits between launches.
+TEST(TiledAttentionBackward, MutantsLeaveTheContract) {
+  EXPECT_EQ(outside_on_the_cases<Kernel>(), 0u);
+  EXPECT_GT(outside_on_the_cases<DeltaFromBf16O>(), 0u);
+  EXPECT_GT(outside_on_the_cases<DqMissingScale>(), 0u);
+  EXPECT_GT(outside_on_the_cases<GqaHeadsOverwrite>(), 0u);
+  EXPECT_GT(outside_on_the_cases<MaskForwardOnly>(), 0u);
+  EXPECT_GT(outside_on_the_cases<SoftcapDerivativeDropped>(), 0u);
+  EXPECT_GT(outside_on_the_cases<LseBaseTwoAsE>(), 0u);
+  EXPECT_GT(outside_on_the_cases<DeltaNotSubtracted>(), 0u);
+  EXPECT_EQ(outside_on_the_cases<RowsInVaryingOrder>(), 0u);  // accurate
+}
+
+TEST(TiledAttentionBackward, VaryingOrderMutantChangesBits) {
+  Backward b(2, 1);  // 4 rows on every key
+  fill(b);
+  forward_and_exact(b);
+  b.run<RowsInVaryingOrder>();
+  const std::vector<float> dk = b.dk, dv = b.dv;
+  b.run<RowsInVaryingOrder>();
+  bool differ = false;
+  for (std::size_t e = 0; e < dk.size(); ++e)
+    differ = differ || std::memcmp(&dk[e], &b.dk[e], sizeof(float)) != 0 ||
+             std::memcmp(&dv[e], &b.dv[e], sizeof(float)) != 0;
+  EXPECT_TRUE(differ);
 }
 
 }  // namespace
