@@ -5,7 +5,8 @@
 // kills it must shrink its counterexample to at most 2 sequences, 8 keys a sequence (12 for the
 // one defect that needs three splits of 4), head_dim 4, 2 kv heads and 2 query heads (4 for the
 // one defect that needs them). One catalogue for both executors: the host's
-// (attention_mutants_test.cpp) and the device's (tiled_attention_device_test.cpp).
+// (attention_mutants_test.cpp) and the device's (tiled_attention_device_test.cpp); the backward
+// kernel's catalogue (attention_backward_mutants.h) goes through the same check.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -109,12 +110,19 @@ inline bool killed_small(const AttentionLaw& law, const AttentionKernel& k, cons
   return true;
 }
 
-/// The mutant m, declared as the kernel on `where` is, is killed by some law (the one it names
-/// first), and by the other law it names, each with its counterexample shrunk small.
-inline void expect_killed_small(const Mutant& m, Where where) {
+/// How a catalogue's kernel is declared (its name, its run, where it runs): the forward's
+/// builtin::declare_tiled_attention, the backward's builtin::declare_tiled_attention_backward.
+using DeclareAttention = AttentionKernel (*)(const std::string&, void (*)(const AttentionProblem&),
+                                             Where);
+
+/// The mutant m, declared by `declare` as the kernel on `where` is (named `prefix` + its name), is
+/// killed by some law (the one it names first), and by the other law it names, each with its
+/// counterexample shrunk small.
+inline void expect_killed_small(const Mutant& m, Where where,
+                                DeclareAttention declare = builtin::declare_tiled_attention,
+                                const char* prefix = "osvs.attention_mutant.") {
   const std::string suffix = where == Where::Device ? ".device" : "";
-  const AttentionKernel k = builtin::declare_tiled_attention(
-      std::string("osvs.attention_mutant.") + m.name + suffix, m.run, where);
+  const AttentionKernel k = declare(std::string(prefix) + m.name + suffix, m.run, where);
   std::string first;
   for (const AttentionLaw& law : AttentionKind::laws()) {
     if (!why_skipped<AttentionKind>(k, law).empty()) continue;

@@ -1,0 +1,128 @@
+// osvs's own attention backward kernel on the host: flash-attention 2's backward in f32 arithmetic,
+// P recomputed from the forward's lse, one (sequence, kv head) at a time
+// (tiled_attention_backward_group.h). It is an entry of the attention kind like any user's
+// backward kernel (builtin_attention.cpp), and the original of the attention backward mutants (a
+// Policy with one defect each, api/tests/attention_backward_mutant_policies.h).
+//
+// Per (sequence s, kv head g), the query heads h of its group in order, each one's query rows i
+// in order (r = (i, h)), the keys j that row keeps (key_kept) in order:
+//   delta_r = sum_c dout_rc o_rc, a chain of fmas from +0 over the GIVEN o (the forward's output,
+//     rounded to the out type; flash-attention 2's preprocessing), written to p.delta (f32, laid
+//     out as the lse) when given;
+//   w_rj = the score as the forward rounds it (tiled_attention.h): fl(fl(q . k_j) scale), with a
+//     softcap c fl(c tanhf(x)), x = fl(score / c), with ALiBi less fl(a_h |distance|);
+//   P_rj = expf(fl(w_rj - lse_r)), or with a base-2 lse exp2f(fl(fl(w_rj log2(e)) - lse_r));
+//   dP_rj = dout_r . v_j (fmas from +0), dS_rj = fl(P_rj fl(dP_rj - delta_r)), with a softcap
+//     times t_rj = sech^2(x) = 1 - tanh^2(x), computed as fl(fl(4 e) / fl((1 + e)^2)),
+//     e = expf(-2 |x|) (1 - tanh^2 would cancel where tanh nears 1);
+//   dq_r = fl(scale (sum_j dS_rj k_j)), the sum fmas from +0 in key order;
+//   dk_j (dv_j) = sum over the group's heads in order of fl(scale (sum_i dS_rj q_r))
+//     (sum_i P_rj dout_r), each head's sum fmas from +0 in row order: a kv head with one query
+//     head gives that head's bits, and GQA the left-to-right sum of the heads' own;
+//   each written in the in type. A row that keeps no key (its lse -inf, never read): dq = +0,
+//   delta = +0; a key no row keeps: dk = dv = +0. Every element of dq, dk and dv is written.
+//
+// Its contract, to first order in u = 2^-24 (glibc's expf and exp2f within 1 ulp, 2 u
+// relatively; a relative error k u of a value of magnitude M is within k ulp_f32(M) <= k ulp_T(M),
+// since ulp_f32(M) > u M): each term of dq, dk and dv (dS_rj k_jc, dS_rj q_rc, P_rj dout_rc) is
+// within E u of its exact value times its magnitude (S_rj |k_jc| etc., S_rj = P (|dP| + D) t the
+// oracle's), where E sums
+//   P_rj: the score (d + 1) S (d fmas and the scale); a softcap's division, tanhf and product 4 c
+//     and an ALiBi bias's rounding and subtraction 2 (|s| + |b|), together <= 6 S (the laws' S
+//     takes the softcap plus the bias); w log2(e) (base 2) S; the given lse within 0.5 ulp, u
+//     |lse|, and the subtraction 0.5 u (|w| + |lse|), with |lse| <= S + ln n_r (lse within [max w,
+//     max w + ln n_r], n_r the row's kept keys): (d + 1) S + 9 S + 1.5 ln n_r; the exp 2. A base-2
+//     lse read through exp2f costs no base change beyond w log2(e).
+//   t_rj (a softcap): the score's error moves x by (d + 1) S0 u / c (S0 the unsoftcapped dot's
+//     size, <= S) and t by 2 |tanh x| that relatively; the computation: x's rounding doubled in
+//     the exp's argument 2 |x|, expf 2, 1 + e 1 (and e's error halved: e / (1 + e) <= 1/2), the
+//     square twice that plus 1, the division 1: 4 |x| + 8, |x| <= S0 / c. With c >= 1 (the cases
+//     draw 1, 5, 20, 50; a smaller c scales these by 1 / c, as it scales the exact derivative's
+//     sensitivity): 2 (d + 1) S + 4 S + 8.
+//   dP - delta: dP's dv fmas dv |dP|, delta's dv fmas dv D (D = sum_j P |dP| >= sum_c |dout o|),
+//     the subtraction 1 (|dP| + D); the given o within 0.5 ulp_T of o_c, |o_c| <= M_c, so delta
+//     within u_T D (u_T = 2^-24, 2^-8 bf16, 2^-11 f16: o rounded to bf16 errs by up to 2^-8 of
+//     sum_c |dout_c o_c|, not 2^-9) which in ulps of T (ulp_T(M) > u_T M) is one ulp_T(M_X): with
+//     dv <= 16 (the declared head_dims, v as q/k) 17 + 1 ulp_T;
+//   the products P (dP - delta) and times t: 2.
+// Per term: (d + 1) S + 9 S + 2 (d + 1) S + 4 S = 3 (d + 1) S + 13 S <= 9.5 (d + 1) S (d + 1 >= 2),
+// and 2 + 1.5 ln n_r + 8 + 17 + 1 + 2 with ln n_r <= ln 2^31 (k_len an int32): 62.25. The sums:
+// a chain of n fmas from +0 rounds each term at most n times (n u of the magnitude; dk and dv's
+// per-head chains and the sum over h together at most n_X / group + group - 1 <= n_X); the scale
+// (dq, dk) 1; the final rounding to T 0.5 ulp_T. In AttentionGradAccuracy's terms:
+//   ulps 64 (62.25 + 1 + 0.5), ulps_per_term 1, per_score 10 (9.5 rounded up).
+// dv (no t, no dP - delta) and delta in f32 (dv + 1 <= 17 ulp_f32) are inside it. Delta from an o
+// of bf16 or f16 errs by u_T D, 2^16 (2^13) ulp_f32(D): inside no f32 contract, only one in the
+// ulps of o's type; the interface judges delta in f32 (attention_kernel.h), a mismatch for such a
+// kernel that the laws must settle, not the figures.
+// Underflow: a chain's add, the scale and the products below 2^-126 err by up to 2^-150
+// absolutely each: underflow 2 (n_X 2^-149 covering 2 n_X 2^-150). A weight P below 2^-126 errs
+// by up to 2^-149 absolutely and a sech^2 likewise; its term's error is that times the rest of the
+// term (|dout_c|, |dP - delta| |k_jc| |scale|), which n_X 2^-149 carries no factor for (the
+// forward's o_underflow carries V_c + 1): outside these figures.
+// The ln n_r term is the given lse's size (|lse| <= S + ln n_r); a contract with S taken as
+// max(S, |lse|) would carry it in per_score instead.
+#pragma once
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "osvs/osvs.h"
+#include "tiled_attention_backward_group.h"
+
+namespace osvs::builtin {
+
+/// Whether a launch takes its rows in reverse order: never, or (the mutant) every other launch,
+/// as float atomics land in an order of their own.
+template <class P>
+bool rows_reversed() {
+  if (!P::rows_in_varying_order) return false;
+  static std::atomic<unsigned> launches{0};
+  return launches++ % 2 == 1;
+}
+
+/// The host executor: every (sequence, kv head) in turn (tiled_attention_backward_group.h).
+template <class P>
+void tiled_attention_backward(const AttentionProblem& p) {
+  if (!p.backward) throw std::invalid_argument("tiled attention backward: a forward launch");
+  if (p.page_size > 0 || p.sinks != nullptr)
+    throw std::invalid_argument("tiled attention backward: pages or sinks (declared neither)");
+  if (p.lse == nullptr || p.o_ptr == nullptr || p.dout_ptr == nullptr || p.dq_ptr == nullptr ||
+      p.dk_ptr == nullptr || p.dv_ptr == nullptr)
+    throw std::invalid_argument("tiled attention backward: lse, o, dout, dq, dk and dv needed");
+  const bool reversed = rows_reversed<P>();
+  BackwardScratch w;
+  w.q.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
+  w.dq.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
+  w.dout.assign(static_cast<std::size_t>(p.head_dim_v), 0.0f);
+  for (int s = 0; s < p.batch; ++s)
+    for (int g = 0; g < p.heads_kv; ++g) tiled_attention_backward_group<P>(p, s, g, reversed, w);
+}
+
+/// The contract derived above.
+inline AttentionGradAccuracy tiled_attention_backward_accuracy() {
+  return {64, 1, 10, 2};
+}
+
+/// The declaration of the backward kernel named `name` (the builtin and every mutant share it).
+inline AttentionKernel declare_tiled_attention_backward(const std::string& name,
+                                                        void (*run)(const AttentionProblem&),
+                                                        Where where = Where::Host) {
+  return AttentionKernel(name, where)
+      .run(run)
+      .in_types({DType::F32, DType::BF16, DType::F16})
+      .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
+      .gqa()
+      .head_dims({1, 2, 3, 4, 5, 8, 16})
+      .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
+      .softcap()
+      .alibi()
+      .backward(true)
+      .grad_accuracy(tiled_attention_backward_accuracy())
+      .description(
+          "osvs's attention backward on the host: flash-attention 2's, P from the given lse, "
+          "delta from the given o (f32 arithmetic, a fixed order)");
+}
+
+}  // namespace osvs::builtin

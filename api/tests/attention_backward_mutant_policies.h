@@ -1,0 +1,50 @@
+// The attention backward mutants' policies: osvs's attention backward kernel
+// (TiledAttentionBackward, api/builtin/tiled_attention_backward_group.h) with one member
+// overridden each, each a bug backward kernels have had. The catalogue is
+// attention_backward_mutants.h.
+#pragma once
+
+#include "tiled_attention_backward_group.h"
+
+namespace osvs::test {
+
+using builtin::TiledAttentionBackward;
+
+// delta from o rounded to bf16 where o is f32 (a preprocessing pass that stages o in a half
+// type): off by up to 2^-8 of sum_c |dout_c o_c|, far outside an f32 contract.
+struct DeltaFromBf16O : TiledAttentionBackward {
+  static constexpr bool delta_from_bf16_o = true;
+};
+// dq = sum_j dS_j k_j without the softmax scale (dk keeps it): wrong wherever scale != 1.
+struct DqMissingScale : TiledAttentionBackward {
+  static constexpr bool dq_scaled = false;
+};
+// dk and dv of a kv head are the last query head's, not the sum over its group (each head's
+// block writes where it should add).
+struct GqaHeadsOverwrite : TiledAttentionBackward {
+  static constexpr bool gqa_heads_summed = false;
+};
+// The mask applied in the forward only: P = e^(s - lse) for every key, masked ones too (and a row
+// that keeps no key divides nothing but meets lse = -inf).
+struct MaskForwardOnly : TiledAttentionBackward {
+  static constexpr bool mask_in_backward = false;
+};
+// Accurate, but dk and dv summed over the rows in reverse order every other launch, as float
+// atomics land in an order of their own: with three rows or more on a key, two runs differ.
+struct RowsInVaryingOrder : TiledAttentionBackward {
+  static constexpr bool rows_in_varying_order = true;
+};
+// The softcap's derivative 1 - tanh^2 left out of dS.
+struct SoftcapDerivativeDropped : TiledAttentionBackward {
+  static constexpr bool softcap_derivative = false;
+};
+// A base-2 lse used as a base-e one: P = e^(s - lse2).
+struct LseBaseTwoAsE : TiledAttentionBackward {
+  static constexpr bool lse_base_two_read = false;
+};
+// dS = P dP, delta never subtracted (the softmax Jacobian's rank-one term dropped).
+struct DeltaNotSubtracted : TiledAttentionBackward {
+  static constexpr bool delta_subtracted = false;
+};
+
+}  // namespace osvs::test

@@ -1,0 +1,47 @@
+// The attention backward mutants on the host (the catalogue: attention_backward_mutants.h; the
+// check: attention_mutants.h), after the unmutated kernel passes every law that judges it.
+#include <gtest/gtest.h>
+
+#include "attention_backward_mutants.h"
+
+namespace osvs::test {
+namespace {
+
+template <class P>
+struct HostBackwardRun {
+  static void run(const AttentionProblem& p) { builtin::tiled_attention_backward<P>(p); }
+};
+
+// The unmutated kernel passes every law that judges it (accuracy, empty_rows, poison, gqa,
+// determinism, batch_invariance for a backward kernel): without it a mutant's kill could be the
+// laws' (a law that runs a backward kernel as a forward sees every kernel throw).
+TEST(AttentionBackwardOriginal, PassesEveryLaw) {
+  const AttentionKernel k = builtin::declare_tiled_attention_backward(
+      "osvs.attention_backward.original", HostBackwardRun<builtin::TiledAttentionBackward>::run);
+  int judged = 0;
+  for (const AttentionLaw& law : AttentionKind::laws()) {
+    if (!why_skipped<AttentionKind>(k, law).empty()) continue;
+    const auto run = run_attention_law(law, k);
+    EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
+    EXPECT_FALSE(run.failed()) << law.name << ": "
+                               << (run.failed() ? AttentionKind::summary(*run.smallest) + "\n  " +
+                                                      run.smallest_verdict.explanation
+                                                : std::string());
+    ++judged;
+  }
+  EXPECT_GE(judged, 6);
+}
+
+class AttentionBackwardMutant : public ::testing::TestWithParam<Mutant> {};
+
+TEST_P(AttentionBackwardMutant, IsKilledAndShrunkSmall) {
+  expect_killed_small(GetParam(), Where::Host, builtin::declare_tiled_attention_backward,
+                      "osvs.attention_backward_mutant.");
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionBackwardMutant,
+                         ::testing::ValuesIn(attention_backward_mutants<HostBackwardRun>()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace osvs::test
