@@ -51,15 +51,13 @@
 // per-head chains and the sum over h together at most n_X / group + group - 1 <= n_X); the scale
 // (dq, dk) 1; the final rounding to T 0.5 ulp_T. In AttentionGradAccuracy's terms:
 //   ulps 64 (62.25 + 1 + 0.5), ulps_per_term 1, per_score 10 (9.5 rounded up).
-// dv (no t, no dP - delta) and delta in f32 (dv + 1 <= 17 ulp_f32) are inside it. Delta from an o
-// of bf16 or f16 errs by u_T D, 2^16 (2^13) ulp_f32(D): inside no f32 contract, only one in the
-// ulps of o's type; the interface judges delta in f32 (attention_kernel.h), a mismatch for such a
-// kernel that the laws must settle, not the figures.
-// Underflow: a chain's add, the scale and the products below 2^-126 err by up to 2^-150
-// absolutely each: underflow 2 (n_X 2^-149 covering 2 n_X 2^-150). A weight P below 2^-126 errs
-// by up to 2^-149 absolutely and a sech^2 likewise; its term's error is that times the rest of the
-// term (|dout_c|, |dP - delta| |k_jc| |scale|), which n_X 2^-149 carries no factor for (the
-// forward's o_underflow carries V_c + 1): outside these figures.
+// dv (no t, no dP - delta) and delta (dv + 1 <= 17 ulp) are inside it. Delta from an o of bf16
+// or f16 errs by u_T D: one ulp of o's type, in which the laws judge delta (attention_kernel.h).
+// Underflow: a weight P (or a sech^2) below 2^-126 errs by up to 2^-149 absolutely, its term by
+// that times the rest of the term, at most R_X (AttentionGradAccuracy: |scale| (|dP| + D) |k_jc|
+// for dq, the same with |q_rc| for dk, |dout_rc| for dv; t <= 1 and P <= 1): 2 2^-149 R_X a
+// term; the chains' adds, the scale and the products below 2^-126 err by up to 2^-150 each, at
+// most four a term: 2^-148. In all 2 n_X (R_X + 1) 2^-149: underflow 2.
 // The ln n_r term is the given lse's size (|lse| <= S + ln n_r); a contract with S taken as
 // max(S, |lse|) would carry it in per_score instead.
 #pragma once

@@ -29,6 +29,50 @@ std::vector<double> key_score_magnitudes(const AttentionCase& c, const std::vect
   return out;
 }
 
+/// R_X of every gradient element (AttentionGradAccuracy's underflow term): the largest factor
+/// a weight P_ij multiplies in one of X's terms, in double (a bound's parameter). With rest_ij =
+/// |dP|_ij + delta's magnitude (>= |dP_ij - delta_i|, and t_ij <= 1): dq_ic's |scale| rest_ij
+/// |k_jc| over its kept keys, dk_jc's |scale| rest_ij |q_ic| and dv_jc's |dout_ic| over the rows
+/// that keep the key, delta_i's |dP|_ij.
+struct UnderflowRests {
+  std::vector<double> dq, dk, dv, delta;
+};
+
+UnderflowRests underflow_rests(const AttentionCase& c, const AttentionGradExact& e) {
+  const int group = c.heads_q / c.heads_kv;
+  const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
+             dv = static_cast<std::size_t>(c.head_dim_v);
+  const double scale = std::fabs(double{c.scale});
+  UnderflowRests r{std::vector<double>(c.q.size(), 0.0), std::vector<double>(c.k.size(), 0.0),
+                   std::vector<double>(c.v.size(), 0.0), std::vector<double>(e.delta.size(), 0.0)};
+  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
+    const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
+    for (std::int64_t i = 0; i < lq; ++i)
+      for (int h = 0; h < c.heads_q; ++h) {
+        const auto row = static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h);
+        for (std::int64_t j = 0; j < lk; ++j) {
+          if (!key_kept(c.mask, i, j, lq, lk)) continue;
+          const auto key = static_cast<std::size_t>((c.k_start(s) + j) * c.heads_kv + h / group);
+          double dp = 0;
+          for (std::size_t x = 0; x < dv; ++x)
+            dp += std::fabs(double{c.dout[row * dv + x]} * c.v[key * dv + x]);
+          r.delta[row] = std::max(r.delta[row], dp);
+          const double rest = (dp + e.delta_magnitude[row]) * scale;
+          for (std::size_t x = 0; x < dqk; ++x) {
+            r.dq[row * dqk + x] =
+                std::max(r.dq[row * dqk + x], rest * std::fabs(c.k[key * dqk + x]));
+            r.dk[key * dqk + x] =
+                std::max(r.dk[key * dqk + x], rest * std::fabs(c.q[row * dqk + x]));
+          }
+          for (std::size_t x = 0; x < dv; ++x)
+            r.dv[key * dv + x] =
+                std::max(r.dv[key * dv + x], std::fabs(double{c.dout[row * dv + x]}));
+        }
+      }
+  }
+  return r;
+}
+
 }  // namespace
 
 std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& k,
@@ -41,10 +85,12 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
   const double dot_terms = c.head_dim_qk + 1.0;
   std::vector<AttentionElementError> errors;
   // One output's elements: `dim` components a row, the row's term count n and its S.
+  const UnderflowRests rests = underflow_rests(c, e);
   const auto judge = [&](AttnOutput what, const std::vector<float>& got,
                          const std::vector<double>& exact, const std::vector<double>& magnitude,
                          std::size_t dim, const std::vector<std::int64_t>& terms,
-                         const std::vector<double>& score, DType type) {
+                         const std::vector<double>& score, const std::vector<double>& rest,
+                         DType type) {
     for (std::size_t row = 0; row < terms.size(); ++row) {
       if (terms[row] == 0) continue;  // the empty_rows law's
       const double n = static_cast<double>(terms[row]);
@@ -61,7 +107,7 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
         x.unit = ulp_in(type, magnitude[i]);
         x.allowed = (a.ulps + a.ulps_per_term * n) * x.unit +
                     a.per_score * dot_terms * score[row] * 0x1p-24 * magnitude[i] +
-                    a.underflow * n * 0x1p-149 + e.error * magnitude[i] + 0x1p-1000;
+                    a.underflow * n * (rest[i] + 1) * 0x1p-149 + e.error * magnitude[i] + 0x1p-1000;
         x.error = std::fabs(double{got[i]} - exact[i]);
         x.kept = terms[row];
         x.score = score[row];
@@ -71,11 +117,12 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
   };
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);
-  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, c.in_type);
+  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, rests.dq, c.in_type);
   if (!out.delta.empty())
-    judge(AttnOutput::Delta, out.delta, e.delta, e.delta_magnitude, 1, e.kept, row_s, DType::F32);
-  judge(AttnOutput::Dk, out.dk, e.dk, e.dk_magnitude, dqk, e.attended, key_s, c.in_type);
-  judge(AttnOutput::Dv, out.dv, e.dv, e.dv_magnitude, dv, e.attended, key_s, c.in_type);
+    judge(AttnOutput::Delta, out.delta, e.delta, e.delta_magnitude, 1, e.kept, row_s, rests.delta,
+          c.in_type);
+  judge(AttnOutput::Dk, out.dk, e.dk, e.dk_magnitude, dqk, e.attended, key_s, rests.dk, c.in_type);
+  judge(AttnOutput::Dv, out.dv, e.dv, e.dv_magnitude, dv, e.attended, key_s, rests.dv, c.in_type);
   return errors;
 }
 

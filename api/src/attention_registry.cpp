@@ -73,7 +73,7 @@ std::string describe(const AttentionAccuracy& a) {
 std::string describe(const AttentionGradAccuracy& a) {
   return "dq, dk, dv and delta within " + digits9(a.ulps) + " + " + digits9(a.ulps_per_term) +
          " n ulp + " + digits9(a.per_score) + " (d + 1) S 2^-24 M" +
-         (a.underflow > 0 ? " + " + digits9(a.underflow) + " n 2^-149" : "");
+         (a.underflow > 0 ? " + " + digits9(a.underflow) + " n (R + 1) 2^-149" : "");
 }
 
 bool AttentionKernel::supports(MaskKind m) const {

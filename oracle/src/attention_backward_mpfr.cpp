@@ -63,8 +63,12 @@ struct Outputs {
       out[i] = value[i].middle();
       out_magnitude[i] = magnitude[i].middle();
       if (value[i].within(kNearZero) && magnitude[i].within(kNearZero)) continue;
-      const double r = std::max(value[i].radius(), magnitude[i].radius()) / magnitude[i].lower();
-      if (!(r <= kDecided)) return false;  // (a magnitude's lower end 0 gives inf or NaN)
+      // (a magnitude's lower end at 0 — or at -0, which would make the ratio -inf — is not a
+      // scale to decide in: the next precision)
+      const double lower = magnitude[i].lower();
+      if (!(lower > 0)) return false;
+      const double r = std::max(value[i].radius(), magnitude[i].radius()) / lower;
+      if (!(r <= kDecided)) return false;
       *ratio = std::max(*ratio, r);
     }
     return true;

@@ -392,6 +392,39 @@ TEST(AttentionBackwardReference, SoftcapGradientsMatchFiniteDifferences) {
   expect_finite_differences(d, attention_backward_reference_mpfr(d.group()));
 }
 
+// A saturated softcap (found by the laws on osvs's backward kernel): scores 591.2 under a cap of
+// 5 put tanh within 2^-340 of 1, so t = sech^2(118.2) ~ 8e-103 and every dS is that small. At 128
+// bits t's enclosure is [0, 2^-127]: its magnitude's lower end is 0 (MPFR's -0 once), which must
+// send the loop to the next precision, not pass as decided. Two equal keys: P = 1/2, so
+// dk_j = scale q P (dP_j - delta) t, delta the mean of dP, t computed here at 2000 bits.
+TEST(AttentionBackwardReference, SaturatedSoftcapIsDecidedAtItsOwnScale) {
+  Data d(1, 2, 1, 1);
+  d.q = {-32};
+  d.k = {-32, -32};
+  d.v = {-32, -30.5f};
+  d.dout = {-32};
+  d.scale = 0x1.279a74p-1f;
+  d.softcap = 5;
+  MpValue t(2000), one(2000);
+  mpfr_set_d(t.get(), 32.0 * 32.0, MPFR_RNDN);
+  mpfr_mul_d(t.get(), t.get(), d.scale, MPFR_RNDN);  // exact: 10 + 24 bits
+  mpfr_div_d(t.get(), t.get(), d.softcap, MPFR_RNDN);
+  mpfr_sech(t.get(), t.get(), MPFR_RNDN);
+  mpfr_sqr(t.get(), t.get(), MPFR_RNDN);
+  const double sech2 = mpfr_get_d(t.get(), MPFR_RNDN);
+  ASSERT_LT(sech2, 1e-100);
+  const double dp[] = {1024, 976}, delta = 1000;
+  for (const AttentionBackwardReference& x : both(d)) {
+    for (int j = 0; j < 2; ++j) {
+      const double exact = double{d.scale} * -32.0 * 0.5 * (dp[j] - delta) * sech2;
+      EXPECT_NEAR(x.dk[static_cast<std::size_t>(j)], exact, 1e-12 * std::fabs(exact)) << j;
+      EXPECT_GT(x.dk_magnitude[static_cast<std::size_t>(j)], 0.0);
+      EXPECT_LT(x.dk_magnitude[static_cast<std::size_t>(j)], 1e-95);
+    }
+    EXPECT_LE(x.error, 0x1p-40);
+  }
+}
+
 TEST(AttentionBackwardReference, NonFiniteInputs) {
   std::mt19937_64 rng(9);
   Data d(3, 4, 2, 2);

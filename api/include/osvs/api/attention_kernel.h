@@ -102,8 +102,12 @@ struct AttentionAccuracy {
 /// number of those terms (kept keys for dq and delta, the query rows that keep the key for dk and
 /// dv), S and d as for the forward,
 ///   |X - exact| <= (ulps + ulps_per_term n_X) ulp_T(M_X) + per_score (d + 1) S 2^-24 M_X
-///                  + underflow n_X 2^-149
-/// T the in type (f32 for delta). The cancellation of dS = P (dP - D) is in M_X: a gradient that
+///                  + underflow n_X (R_X + 1) 2^-149
+/// R_X the largest factor a weight P multiplies in one of X's terms (dq_c: |scale| (|dP|_j +
+/// delta's magnitude) |k_jc| over the kept keys; dk_jc: the same with |q_ic| over the rows that
+/// keep the key; dv_jc: |dout_ic|; delta: |dP|_j; a weight below f32's normals errs absolutely),
+/// T the in type (for delta too, though it is f32: it is formed from o, which a backward
+/// kernel is given in the in type). The cancellation of dS = P (dP - D) is in M_X: a gradient that
 /// is small beside its terms is judged in the scale of its terms, as a float kernel rounds them.
 struct AttentionGradAccuracy {
   double ulps = 4;
