@@ -145,7 +145,7 @@ void measure(const AttentionKernel& k, const std::vector<Source>& cases, ExactCa
                                      : attention_errors(k, cases[i].c, out, *exact[i]);
     for (const AttentionElementError& e : errors) {
       (e.output == AttnOutput::Lse ? lse_ulps : o_ulps).push_back(e.ulps());
-      if (e.output == AttnOutput::O) a.o_histogram.add(e.ulps());
+      if (e.output != AttnOutput::Lse) a.o_histogram.add(e.ulps());
       tightness.push_back(e.tightness());
       a.over_contract += e.within() ? 0 : 1;
     }
