@@ -162,6 +162,19 @@ class AttentionKernel:
                 "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect)}
 
+    def _backward_inputs(self, meta, total_q) -> dict:
+        """A backward kernel's dout, o and lse (AttentionProblem's), shaped; {} for a forward."""
+        if not self.backward:
+            return {}
+        hq, dv = meta["heads_q"], meta["head_dim_v"]
+        dout = meta["dout"].reshape(total_q, hq, dv)
+        o = meta["o"].reshape(total_q, hq, dv)
+        lse = None if meta["lse"] is None else meta["lse"].reshape(
+            (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq))
+        if self.to_input:
+            dout, o = self.to_input(dout), self.to_input(o)
+        return dict(dout=dout, o=o, lse=lse)
+
     def call(self, q, k, v, cu_q, cu_k, table, meta):
         dtype = _PYTHON_TYPE[meta["dtype"]]
         hq, hk = meta["heads_q"], meta["heads_kv"]
@@ -183,15 +196,7 @@ class AttentionKernel:
             mask=meta["mask"], mask_align=meta["mask_align"],
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype,
-            kv_splits=int(meta["kv_splits"]))
-        if self.backward:
-            problem.dout = meta["dout"].reshape(q.shape[0], hq, dv)
-            problem.o = meta["o"].reshape(q.shape[0], hq, dv)
-            if meta["lse"] is not None:
-                problem.lse = meta["lse"].reshape(
-                    (hq, q.shape[0]) if self.lse_layout == "heads_tokens" else (q.shape[0], hq))
-            if self.to_input:
-                problem.dout, problem.o = self.to_input(problem.dout), self.to_input(problem.o)
+            kv_splits=int(meta["kv_splits"]), **self._backward_inputs(meta, q.shape[0]))
         args = [q, k, v]
         if self.to_input:
             args = [self.to_input(a) for a in args]
@@ -209,7 +214,8 @@ class AttentionKernel:
             if not isinstance(result, (tuple, list)) or len(result) != want:
                 raise TypeError("a backward attention kernel returns (dq, dk, dv" +
                                 (", delta)" if self.writes_delta else ")"))
-            grads = [shaped(g, "the kernel's " + n, x.shape, dtype).reshape(x.shape[0], -1)
+            grads = [shaped(g, "the kernel's " + n, x.shape, dtype).reshape(
+                x.shape[0], x.shape[1] * x.shape[2])
                      for g, n, x in zip(result[:3], ("dq", "dk", "dv"), (q, k, v))]
             if self.writes_delta:
                 lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
