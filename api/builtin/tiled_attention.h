@@ -114,6 +114,7 @@ inline AttentionKernel declare_tiled_attention(const std::string& name,
       .softcap()
       .sinks()
       .alibi()
+      .tile_sizes({TiledAttention::tile})
       .kv_splits(KvSplit::Size, {4, 8, 16})
       .split_bitwise(false)
       .cascade_merge(where == Where::Device ? "osvs.merge_states" : "osvs.merge_states.cpu_model")

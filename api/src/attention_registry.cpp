@@ -90,6 +90,8 @@ std::string declaration_problem(const AttentionKernel& k) {
     return who + " is paged only but declares no page size";
   for (int p : k.page_sizes())
     if (p < 1) return who + " declares a page size below 1";
+  for (int t : k.tile_sizes())
+    if (t < 1 || t > 1024) return who + " declares a tile size outside 1 ... 1024";
   for (int v : k.split_values())
     if (v < 1) return who + " declares a split " + to_string(k.split_by()) + " below 1";
   std::vector<int> dims = k.head_dims();

@@ -36,6 +36,10 @@ std::string kernel_summary(const AttentionKernel& k) {
     s << ", pages of";
     for (int p : k.page_sizes()) s << " " << p;
   }
+  if (!k.tile_sizes().empty()) {
+    s << ", tiles of";
+    for (int t : k.tile_sizes()) s << " " << t;
+  }
   if (k.splits()) {
     s << ", kv splits by " << to_string(k.split_by());
     for (int v : k.split_values()) s << " " << v;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "kind_cases.h"
 
@@ -247,8 +248,44 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
   });
 }
 
-std::vector<AttentionCase> declared_cases(const AttentionKernel&, const AttentionLaw&) {
-  return {};
+std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const AttentionLaw& law) {
+  // The ragged last tile at every residue of each declared tile size (tile_sizes): one sequence
+  // of T + r queries and keys, causal where declared (a masked tail and a ragged one together),
+  // one head, the first declared type and head_dim, values k/16 (|k| <= 64) from a generator
+  // seeded by (T, r): the same cases in every run.
+  if (law.name != "accuracy" && law.name != "determinism") return {};
+  std::vector<AttentionCase> out;
+  for (const int tile : k.tile_sizes())
+    for (int r = 0; r < tile; ++r) {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(tile) * 1000003u + static_cast<unsigned>(r));
+      std::uniform_int_distribution<int> value(-64, 64);
+      AttentionCase c;
+      const std::int64_t n = std::max<std::int64_t>(tile + r, k.min_k_len());
+      c.seqs = {{n, n}};
+      c.in_type = k.in_types().front();
+      c.head_dim_qk = c.head_dim_v = k.head_dims().empty() ? 4 : k.head_dims().front();
+      if (!k.v_head_dims().empty() && k.head_dims().empty()) c.head_dim_v = k.v_head_dims().front();
+      c.mask.kind = k.supports(MaskKind::Causal) ? MaskKind::Causal : k.masks().front();
+      if (c.mask.kind == MaskKind::Window) c.mask.window_left = c.mask.window_right = 3;
+      c.mask.align = k.mask_align();
+      if (k.writes_lse()) c.base = k.lse_bases().front();
+      c.scale = 0.5f;
+      const auto fill = [&](std::vector<float>& x, std::int64_t count) {
+        x.resize(static_cast<std::size_t>(count));
+        for (float& v : x) v = round_to(c.in_type, static_cast<float>(value(rng)) / 16.0f);
+      };
+      fill(c.q, n * c.head_dim_qk);
+      fill(c.k, n * c.head_dim_qk);
+      fill(c.v, n * c.head_dim_v);
+      if (k.backward()) fill(c.dout, n * c.head_dim_v);
+      if (k.paged_only()) {
+        c.page_size = k.page_sizes().front();
+        c.page_order.resize(static_cast<std::size_t>(c.logical_pages()));
+        std::iota(c.page_order.begin(), c.page_order.end(), std::int64_t{0});
+      }
+      out.push_back(std::move(c));
+    }
+  return out;
 }
 
 void reduce_case(const AttentionKernel&, const AttentionCase& smallest,

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "kind_cases.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/law_names.h"
@@ -255,6 +256,36 @@ TEST(AttentionGqa, IsBitwiseUnlessDeclaredOtherwise) {
   k.gqa_bitwise(false);
   const Verdict within = AttentionKind::check(*gqa, k, c);
   EXPECT_TRUE(within.holds()) << within.explanation;
+}
+
+/// osvs's tiled kernel with a NaN in its first o element wherever a sequence's key count is 5
+/// past a multiple of 8 (a ragged last tile of 5 keys read wrong), f32 only.
+void nan_at_residue_five(const AttentionProblem& p) {
+  builtin::tiled_attention<builtin::TiledAttention>(p);
+  if (p.out_type != DType::F32) return;
+  for (int s = 0; s < p.batch; ++s)
+    if ((p.cu_seqlens_k[s + 1] - p.cu_seqlens_k[s]) % 8 == 5 &&
+        p.cu_seqlens_q[s + 1] > p.cu_seqlens_q[s])
+      p.o<float>()[std::int64_t{p.cu_seqlens_q[s]} * p.heads_q * p.head_dim_v] = NAN;
+}
+
+TEST(AttentionTiles, EveryResidueOfADeclaredTileIsJudged) {
+  AttentionKernel k = host_kernel("osvs.test.residue_five", nan_at_residue_five);
+  k.tile_sizes({8});
+  const AttentionLaw& accuracy = *AttentionKind::find_law("accuracy");
+  const std::vector<AttentionCase> cases = testbed::declared_cases(k, accuracy);
+  ASSERT_EQ(cases.size(), 8u);
+  for (std::size_t r = 0; r < cases.size(); ++r) {
+    const AttentionCase& c = cases[r];
+    ASSERT_EQ(c.seqs.size(), 1u);
+    EXPECT_EQ(c.seqs[0].k_len, static_cast<std::int64_t>(8 + r));
+    EXPECT_EQ(c.mask.kind, MaskKind::Causal);
+    const Verdict v = AttentionKind::check(accuracy, k, c);
+    EXPECT_EQ(v.fails(), r == 5) << r << ": " << v.explanation;
+  }
+  EXPECT_TRUE(testbed::declared_cases(k, *AttentionKind::find_law("gqa")).empty());
+  k.tile_sizes({0});
+  EXPECT_NE(declaration_problem(k).find("tile size"), std::string::npos);
 }
 
 TEST(AttentionDeclaration, AMisspeltLawIsARegistrationError) {

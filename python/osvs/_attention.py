@@ -112,6 +112,9 @@ class AttentionKernel:
     chunk_bitwise: bool = True  # False: chunked_prefill asks for the contract, not the bits
     decode_bitwise: bool = True  # False: prefill_decode asks for the contract, not the bits
     varlen: bool = True
+    # its tiles' sizes: accuracy and determinism also judge one sequence of every length T + r,
+    # r = 0 ... T - 1, for each (the ragged last tile at every residue)
+    tile_sizes: Sequence[int] = ()
     page_sizes: Sequence[int] = ()
     paged_only: bool = False
     head_dims: Sequence[int] = ()
@@ -148,6 +151,7 @@ class AttentionKernel:
                 "chunk_bitwise": bool(self.chunk_bitwise),
                 "decode_bitwise": bool(self.decode_bitwise),
                 "varlen": bool(self.varlen), "page_sizes": [int(p) for p in self.page_sizes],
+                "tile_sizes": [int(t) for t in self.tile_sizes],
                 "paged_only": bool(self.paged_only), "head_dims": [int(d) for d in self.head_dims],
                 "v_head_dims": [int(d) for d in self.v_head_dims],
                 "softcap": bool(self.softcap), "sinks": bool(self.sinks),

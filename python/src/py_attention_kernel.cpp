@@ -199,6 +199,11 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);
   if (d.contains("cascade_merge")) k.cascade_merge(nb::cast<std::string>(d["cascade_merge"]));
+  if (d.contains("tile_sizes")) {
+    std::vector<int> tiles;
+    for (nb::handle h : nb::cast<nb::list>(d["tile_sizes"])) tiles.push_back(nb::cast<int>(h));
+    k.tile_sizes(tiles);
+  }
   if (d.contains("backward") && nb::cast<bool>(d["backward"])) {
     const nb::tuple g = nb::cast<nb::tuple>(d["grad_accuracy"]);
     if (g.size() != 4)

@@ -258,6 +258,10 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& cascade_merge(std::string merge_kernel) {
     return (cascade_merge_ = std::move(merge_kernel), *this);
   }
+  /// Its tiles of keys and queries hold these many each: the accuracy and determinism laws then
+  /// also judge, for each size T, one sequence of every length T + r, r = 0 ... T - 1 (a ragged
+  /// last tile at every residue; causal where declared), besides their generated cases.
+  AttentionKernel& tile_sizes(std::vector<int> t) { return (tile_sizes_ = std::move(t), *this); }
   /// It takes sequences of different lengths in one batch (default); false: every sequence of
   /// a problem has the same q_len and the same k_len.
   AttentionKernel& varlen(bool v) { return (varlen_ = v, *this); }
@@ -315,6 +319,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool decode_bitwise() const { return decode_bitwise_; }
   const std::string& cascade_merge() const { return cascade_merge_; }
   bool varlen() const { return varlen_; }
+  const std::vector<int>& tile_sizes() const { return tile_sizes_; }
   const std::vector<int>& page_sizes() const { return page_sizes_; }
   bool paged_only() const { return paged_only_; }
   const std::vector<int>& head_dims() const { return head_dims_; }
@@ -351,6 +356,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   bool decode_bitwise_ = true;
   std::string cascade_merge_;
   bool varlen_ = true;
+  std::vector<int> tile_sizes_;
   std::vector<int> page_sizes_;
   bool paged_only_ = false;
   std::vector<int> head_dims_;
