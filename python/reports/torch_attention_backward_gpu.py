@@ -10,7 +10,8 @@ Each adapter runs the forward on leaf tensors that require grad, one sequence a 
 kernels take one length a call), then out.backward(dout): dq, dk and dv are the leaves' grads,
 and a sequence without queries leaves its keys' gradients at 0 (no term reaches them). SDPA's
 causal mask is top-left (its is_causal), flex's mask_mod bottom-right. The backends' domains are
-the forward's (torch_attention_gpu.py's DOMAIN, probed). The contract is declared, not derived:
+the forward's (torch_attention_gpu.py's DOMAIN, probed); every length at each residue of the
+tiles 64 and 128 is judged too (tile_sizes). The contract is declared, not derived:
 what a user of a bf16 / f32 library backward would expect (4 ulp of the type at the magnitude M,
 1 ulp a term, 4 (d + 1) S 2^-24 M for the score rounding, 1 n 2^-149 for underflow); a law that
 fails is a finding, printed and saved with its shrunk case.
@@ -30,6 +31,10 @@ from torch_triton_gpu import to_cuda  # noqa: E402
 import osvs  # noqa: E402
 
 GRAD_CONTRACT = (4, 1, 4, 1)
+#: The tiles of keys and queries the fused backwards work in (flash-attention 2's and the
+#: memory-efficient kernel's 64 and 128 for these head_dims): accuracy and determinism judge one
+#: sequence of every length T + r, r < T, for each (a ragged last tile at every residue).
+TILE_SIZES = (64, 128)
 
 
 def per_sequence_backward(q, k, v, p, attend):
@@ -91,7 +96,7 @@ def kernels(only=None):
     take no f32, memory-efficient no GQA)."""
     from torch.nn.attention import SDPBackend
     common = dict(backward=True, grad_accuracy=GRAD_CONTRACT, to_input=to_cuda,
-                  head_dims=HEAD_DIMS)
+                  head_dims=HEAD_DIMS, tile_sizes=TILE_SIZES)
     out = []
     for name, backend, dtypes, gqa in [
             ("math", SDPBackend.MATH, ("float32", "bfloat16"), True),
