@@ -179,7 +179,9 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
     return "page size " + std::to_string(c.page_size);
   if (c.page_size == 0 && k.paged_only()) return "contiguous K/V";
   if (k.backward() && c.page_size > 0) return "paged K/V (a backward kernel reads contiguous K/V)";
-  if (k.backward() && c.dout.empty()) return "a case without dout (a forward's case)";
+  // (a batch without queries has an empty dout of its own)
+  if (k.backward() && c.dout.empty() && c.total_q() > 0)
+    return "a case without dout (a forward's case)";
   if (k.writes_lse() &&
       std::find(k.lse_bases().begin(), k.lse_bases().end(), c.base) == k.lse_bases().end())
     return std::string("lse base ") + to_string(c.base);

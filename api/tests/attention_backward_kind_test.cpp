@@ -93,6 +93,13 @@ TEST(AttentionBackwardRunner, NamesWhatAKernelDidToMemory) {
                                                           }),
                                           c);
   EXPECT_NE(modified.find("modified its input o"), std::string::npos) << modified;
+  // A batch without queries: its dout is empty by its shape, not a forward's case (found by the
+  // registered fuzzer through batch_invariance's derived calls)
+  AttentionCase no_queries = c;
+  no_queries.seqs = {{0, 3}};
+  no_queries.q.clear();
+  no_queries.dout.clear();
+  EXPECT_EQ(failure_of(backward_kernel("osvs.test.zero", zero_gradients), no_queries), "");
   AttentionCase forward_case = c;
   forward_case.dout.clear();
   EXPECT_THROW(
