@@ -159,6 +159,9 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
   // The poison law needs memory a case does not attend to: keys outside every query's window
   // (a window bounded on the left) and unused page slots; its cases have both where declared.
   const bool poison = law.name == "poison";
+  // The empty_rows law of a kernel that takes no sequence without keys needs a mask that leaves
+  // rows or keys without a partner: a window bounded on the left where declared, as poison's.
+  const bool outside = poison || (law.name == "empty_rows" && k.min_k_len() > 0);
   // The batch law needs sequences to leave out and reorder: two at least.
   const int fewest_sequences = law.name == "batch_invariance" ? 2 : 1;
   // Chunked prefill needs a mask that hides the keys right of each query's diagonal (causal, or
@@ -169,7 +172,7 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
   // The cascade law needs a key prefix every query sees: no window (a causal mask or none), no
   // sinks and no ALiBi (attention_cascade_law.cpp says why).
   const bool cascade = law.name == "cascade";
-  return rc::gen::exec([&k, poison, fewest_sequences, chunked, fewest_queries, cascade] {
+  return rc::gen::exec([&k, poison, outside, fewest_sequences, chunked, fewest_queries, cascade] {
     AttentionCase c;
     c.in_type = *rc::gen::elementOf(k.in_types());
     const int batch = *rc::gen::inRange(fewest_sequences, 4);
@@ -197,7 +200,7 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     c.scale = *rc::gen::elementOf(
         std::vector<float>{1.0f, 0.5f, 0.125f, 2.0f, 1.0f / std::sqrt(float(c.head_dim_qk))});
     MaskKind mask =
-        poison && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
+        outside && k.supports(MaskKind::Window) ? MaskKind::Window : *rc::gen::elementOf(k.masks());
     if (chunked && mask != MaskKind::Causal && mask != MaskKind::Window)
       mask = k.supports(MaskKind::Causal) ? MaskKind::Causal : MaskKind::Window;
     if (cascade && mask == MaskKind::Window)
@@ -207,7 +210,7 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     if (mask != MaskKind::None && k.square_masks())
       for (AttentionSequence& s : c.seqs) s.q_len = s.k_len;  // (varlen or not, it stays so)
     if (mask == MaskKind::Window) {
-      c.mask.window_left = *rc::gen::inRange<std::int64_t>(poison ? 0 : -1, 5);
+      c.mask.window_left = *rc::gen::inRange<std::int64_t>(outside ? 0 : -1, 5);
       c.mask.window_right = chunked ? 0 : *rc::gen::inRange<std::int64_t>(-1, 4);
     }
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
