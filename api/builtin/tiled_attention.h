@@ -50,10 +50,10 @@
 // so o gains at most n (V_c + 1) 2^-149: o_underflow 1.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 
+#include "launch_order.h"
 #include "osvs/osvs.h"
 #include "tiled_attention_row.h"
 
@@ -63,9 +63,7 @@ namespace osvs::builtin {
 /// launch, as float atomics land in an order of their own.
 template <class P>
 bool merges_right_to_left() {
-  if (!P::partials_in_varying_order) return false;
-  static std::atomic<unsigned> launches{0};
-  return launches++ % 2 == 1;
+  return every_other_launch<P, P::partials_in_varying_order>();
 }
 
 /// The host executor: every (sequence, query, head) row in turn (tiled_attention_row.h).

@@ -62,10 +62,10 @@
 // max(S, |lse|) would carry it in per_score instead.
 #pragma once
 
-#include <atomic>
 #include <stdexcept>
 #include <string>
 
+#include "launch_order.h"
 #include "osvs/osvs.h"
 #include "tiled_attention_backward_group.h"
 
@@ -75,9 +75,7 @@ namespace osvs::builtin {
 /// as float atomics land in an order of their own.
 template <class P>
 bool rows_reversed() {
-  if (!P::rows_in_varying_order) return false;
-  static std::atomic<unsigned> launches{0};
-  return launches++ % 2 == 1;
+  return every_other_launch<P, P::rows_in_varying_order>();
 }
 
 /// The host executor: every (sequence, kv head) in turn (tiled_attention_backward_group.h).

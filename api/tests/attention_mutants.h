@@ -92,6 +92,24 @@ inline testbed::LawRun<AttentionCase> run_attention_law(const AttentionLaw& law,
       law, k, kShrinkSeconds, [](const Verdict&, const AttentionCase&) {}, params);
 }
 
+/// Runs every law that judges k (why_skipped empty) with the mutants' seed and budget, each
+/// expected to hold; returns how many ran. (The unmutated kernels' check: a mutant's kill must be
+/// the mutant's, not the laws'.)
+inline int expect_every_law_holds(const AttentionKernel& k) {
+  int judged = 0;
+  for (const AttentionLaw& law : AttentionKind::laws()) {
+    if (!why_skipped<AttentionKind>(k, law).empty()) continue;
+    const auto run = run_attention_law(law, k);
+    EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
+    EXPECT_FALSE(run.failed()) << law.name << ": "
+                               << (run.failed() ? AttentionKind::summary(*run.smallest) + "\n  " +
+                                                      run.smallest_verdict.explanation
+                                                : std::string());
+    ++judged;
+  }
+  return judged;
+}
+
 inline bool killed_small(const AttentionLaw& law, const AttentionKernel& k, const Mutant& m) {
   const auto run = run_attention_law(law, k);
   EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;

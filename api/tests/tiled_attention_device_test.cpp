@@ -55,18 +55,7 @@ TEST(TiledAttentionDevice, EntryPassesEveryLaw) {
   OSVS_SKIP_WITHOUT_DEVICE();
   const AttentionKernel k = builtin::declare_tiled_attention(
       "osvs.tiled_attention.device", DeviceRun<TiledAttention>::run, Where::Device);
-  int judged = 0;
-  for (const AttentionLaw& law : AttentionKind::laws()) {
-    if (!why_skipped<AttentionKind>(k, law).empty()) continue;
-    const auto run = run_attention_law(law, k);
-    EXPECT_FALSE(run.errored()) << law.name << ": " << run.property_failure;
-    EXPECT_FALSE(run.failed()) << law.name << ": "
-                               << (run.failed() ? AttentionKind::summary(*run.smallest) + "\n  " +
-                                                      run.smallest_verdict.explanation
-                                                : std::string());
-    ++judged;
-  }
-  EXPECT_GE(judged, 10);
+  EXPECT_GE(expect_every_law_holds(k), 10);
 }
 
 class AttentionDeviceMutant : public ::testing::TestWithParam<Mutant> {};
