@@ -106,6 +106,8 @@ TEST_P(NarrowLaws, ProofNeedsTheZeroFacts) {
 // The attention merge is float32 only: asked for a narrow state, it is refused, not misproven.
 TEST_P(NarrowLaws, AttentionMergeIsRefused) {
   const FormalOperator& op = find_formal_operator("attention_merge");
+  EXPECT_FALSE(op.narrow_formats);
+  EXPECT_TRUE(find_formal_operator("hardened").narrow_formats);
   EXPECT_THROW(op.prove(Law::Commutativity, kEveryState, options()), std::invalid_argument);
 }
 
