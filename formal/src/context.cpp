@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "osvs/formal/exp_facts.h"
 #include "osvs/formal/log_facts.h"
 
 namespace osvs::formal {
@@ -21,16 +22,17 @@ ContextScope::~ContextScope() {
   g_active = previous_;
 }
 
-Context::Context() : facts(all_facts()) {}
+Context::Context(Format format)
+    : format_(format), facts(format.is_f32() ? all_facts() : exp_facts(format)) {}
 
 z3::expr Context::fresh_bits(const std::string& prefix) {
-  return z_.bv_const((prefix + "!" + std::to_string(counter_++)).c_str(), 32);
+  return z_.bv_const((prefix + "!" + std::to_string(counter_++)).c_str(), format_.width());
 }
 
 z3::expr Context::bits_of(const z3::expr& fp) {
   if (auto it = bits_.find(fp.id()); it != bits_.end()) return it->second;
   z3::expr bits = fresh_bits("bits");
-  define(z3::expr(z_, Z3_mk_fpa_to_fp_bv(z_, bits, fp32())) == fp);
+  define(z3::expr(z_, Z3_mk_fpa_to_fp_bv(z_, bits, sort())) == fp);
   bits_.emplace(fp.id(), bits);
   return bits;
 }
@@ -39,7 +41,8 @@ z3::func_decl Context::function(const std::string& name) {
   auto it = functions_.find(name);
   if (it == functions_.end())
     it = functions_
-             .emplace(name, z_.function(("osvs_" + name).c_str(), z_.bv_sort(32), z_.bv_sort(32)))
+             .emplace(name, z_.function(("osvs_" + name).c_str(), z_.bv_sort(format_.width()),
+                                        z_.bv_sort(format_.width())))
              .first;
   return it->second;
 }

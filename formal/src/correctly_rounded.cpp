@@ -34,7 +34,37 @@ float mpfr_log(float x, bool base2) {
   return r;
 }
 
+// b^x rounded to p bits in [emin, emax] (MPFR's exponents: 0.5 <= |f| < 1), subnormalized: the
+// recipe of MPFR's manual for an IEEE format (binary64: emin -1073, emax 1024).
+float mpfr_exp_in(float x, bool base2, const Format& f) {
+  if (std::isnan(x)) return x;
+  const mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
+  const long half = 1L << (f.ebits - 1);
+  mpfr_t in, out;
+  mpfr_init2(in, 24);
+  mpfr_init2(out, f.sbits);
+  mpfr_set_flt(in, x, MPFR_RNDN);  // exact
+  mpfr_set_emin(-half + 4 - static_cast<long>(f.sbits));
+  mpfr_set_emax(half);
+  int inexact = base2 ? mpfr_exp2(out, in, MPFR_RNDN) : mpfr_exp(out, in, MPFR_RNDN);
+  inexact = mpfr_check_range(out, inexact, MPFR_RNDN);
+  mpfr_subnormalize(out, inexact, MPFR_RNDN);
+  const float r = mpfr_get_flt(out, MPFR_RNDN);  // exact: every value of the format is a float
+  mpfr_set_emin(old_emin);
+  mpfr_set_emax(old_emax);
+  mpfr_clear(in);
+  mpfr_clear(out);
+  return r;
+}
+
 }  // namespace
+
+float correctly_rounded(const std::string& function, float x, const Format& format) {
+  if (format.is_f32()) return correctly_rounded(function, x);
+  if (function != "exp" && function != "exp2")
+    throw std::invalid_argument("osvs::formal: no " + function + " in " + format.name);
+  return mpfr_exp_in(x, function == "exp2", format);
+}
 
 float correctly_rounded(const std::string& function, float x) {
   if (function == "log") return mpfr_log(x, false);

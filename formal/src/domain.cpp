@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "osvs/formal/context.h"
 #include "osvs/kernels/hex.h"
 
 namespace osvs::formal {
@@ -30,7 +31,9 @@ std::string Domain::name() const {
 
 z3::expr Domain::contains(const SymState& s) const {
   z3::context& z = s.m.fp().ctx();
-  const z3::expr canonical_nan = z.bv_val(0x7fc00000u, 32);
+  const Format& f = active().format();
+  const unsigned w = f.width();
+  const z3::expr canonical_nan = z.bv_val(f.canonical_nan_bits(), w);
   const z3::expr nan_state = s.m.bits() == canonical_nan && s.d.bits() == canonical_nan;
   const z3::expr minus_inf = fp_constant(z, -__builtin_huge_valf());
   const z3::expr zero = fp_constant(z, 0.0f);
@@ -42,7 +45,7 @@ z3::expr Domain::contains(const SymState& s) const {
                                z3::expr(z, Z3_mk_fpa_eq(z, s.d.fp(), zero)));
     c = c && (nan_state || ordinary);
   }
-  if (d_sign_clear) c = c && (nan_state || s.d.bits().extract(31, 31) == z.bv_val(0, 1));
+  if (d_sign_clear) c = c && (nan_state || s.d.bits().extract(w - 1, w - 1) == z.bv_val(0, 1));
   if (no_nan) c = c && !nan_state && !s.m.fp().mk_is_nan() && !s.d.fp().mk_is_nan();
   if (finite) c = c && !s.m.fp().mk_is_inf() && !s.d.fp().mk_is_inf();
   if (partial) {
@@ -50,13 +53,13 @@ z3::expr Domain::contains(const SymState& s) const {
     const z3::expr plus_inf = fp_constant(z, __builtin_huge_valf());
     const z3::expr ordinary =
         !lse.mk_is_nan() && !z3::expr(z, Z3_mk_fpa_eq(z, lse, plus_inf)) &&
-        (!z3::expr(z, Z3_mk_fpa_eq(z, lse, minus_inf)) || o_bits == z.bv_val(0u, 32));
+        (!z3::expr(z, Z3_mk_fpa_eq(z, lse, minus_inf)) || o_bits == z.bv_val(0u, w));
     c = c && (nan_state || ordinary);
   }
   const auto one_of = [&](const std::vector<float>& v, const z3::expr& bits) {
     if (v.empty()) return;
     z3::expr any = z.bool_val(false);
-    for (float x : v) any = any || bits == z.bv_val(std::bit_cast<std::uint32_t>(x), 32);
+    for (float x : v) any = any || bits == z.bv_val(f.bits_of(x), w);
     c = c && any;
   };
   one_of(m_values, s.m.bits());

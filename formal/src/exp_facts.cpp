@@ -10,16 +10,20 @@ namespace {
 // The proofs' steps that need them (formal/README.md, "What is assumed of exp"):
 //   a tie of finite m's rescales by b^(m - m) = b^(+-0): it must be exactly 1 (d1 + d2 either way);
 //   a tie of +inf's rescales by b^(inf - inf) = b^NaN: it must stay NaN (then d is NaN, canonical).
-std::vector<FunctionFact> make_facts() {
+// The same four facts in every format, over its own bits.
+std::vector<FunctionFact> make_facts(const Format& format) {
   std::vector<FunctionFact> facts;
+  const std::uint32_t sign = format.sign_bit();
+  const std::uint32_t nan_first = format.positive_nan_first(),
+                      nan_last = format.positive_nan_last();
   for (const char* f : {"exp", "exp2"}) {
     const std::string n = f;
     const char* tie = "commutativity on a tie of finite m's (the rescale b^(m - m))";
     const char* inf_tie = "commutativity on a tie of +inf m's (inf - inf = NaN)";
-    facts.push_back({n, 0x00000000u, 0x00000000u, n + "(+0) = 1", tie});
-    facts.push_back({n, 0x80000000u, 0x80000000u, n + "(-0) = 1", tie});
-    facts.push_back({n, kPositiveNanFirst, kPositiveNanLast, n + "(NaN) is NaN", inf_tie});
-    facts.push_back({n, kNegativeNanFirst, kNegativeNanLast, n + "(-NaN) is NaN", inf_tie});
+    facts.push_back({n, 0u, 0u, n + "(+0) = 1", tie});
+    facts.push_back({n, sign, sign, n + "(-0) = 1", tie});
+    facts.push_back({n, nan_first, nan_last, n + "(NaN) is NaN", inf_tie});
+    facts.push_back({n, nan_first | sign, nan_last | sign, n + "(-NaN) is NaN", inf_tie});
   }
   return facts;
 }
@@ -27,8 +31,12 @@ std::vector<FunctionFact> make_facts() {
 }  // namespace
 
 const std::vector<FunctionFact>& exp_facts() {
-  static const std::vector<FunctionFact> facts = make_facts();
+  static const std::vector<FunctionFact> facts = make_facts(kFp32);
   return facts;
+}
+
+std::vector<FunctionFact> exp_facts(const Format& format) {
+  return make_facts(format);
 }
 
 exhaustive::ExpBase base_of(const std::string& function) {

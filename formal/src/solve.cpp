@@ -8,12 +8,12 @@
 #include <set>
 
 #include "osvs/formal/exp_facts.h"
+#include "osvs/formal/narrow.h"
 #include "osvs/formal/prove.h"
 #include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/exp.h"
 
 namespace osvs::formal {
-namespace {
 
 // The CPU model's exps and logs (lse_math.h: kexp, exp2 and the logs of the attention kernels).
 float host_function(const std::string& name, float x) {
@@ -24,19 +24,26 @@ float host_function(const std::string& name, float x) {
   throw std::invalid_argument("osvs::formal: no host function for '" + name + "'");
 }
 
+namespace {
+
+// The host's function at x (a value of f), rounded to f (narrow.h: a bf16 / fp16 kernel's exp).
+float host_in(const Format& f, const std::string& name, float x) {
+  return f.round_float(host_function(name, x));
+}
+
 std::uint32_t bits_in(const z3::model& model, const z3::expr& bv) {
   return static_cast<std::uint32_t>(model.eval(bv, true).get_numeral_uint64());
 }
 
-float float_in(const z3::model& model, const z3::expr& fp) {
+float float_in(const Format& f, const z3::model& model, const z3::expr& fp) {
   // SMT has one NaN, and the bits z3 gives for it through to_ieee_bv are any (0 included).
   if (model.eval(fp.mk_is_nan(), true).is_true()) return std::numeric_limits<float>::quiet_NaN();
-  return std::bit_cast<float>(bits_in(model, fp.mk_to_ieee_bv()));
+  return f.value_of(bits_in(model, fp.mk_to_ieee_bv()));
 }
 
-State state_in(const z3::model& model, const SymState& s) {
-  return {std::bit_cast<float>(bits_in(model, s.m.bits())),
-          std::bit_cast<float>(bits_in(model, s.d.bits()))};
+// A state of the model, its values as floats (exact; a bf16 / fp16 one widened).
+State state_in(const Format& f, const z3::model& model, const SymState& s) {
+  return {f.value_of(bits_in(model, s.m.bits())), f.value_of(bits_in(model, s.d.bits()))};
 }
 
 bool bitwise_differ(State x, State y) {
@@ -67,13 +74,17 @@ ProofResult solve_law(Context& ctx, const LawQuery& q, const ConcreteSides& conc
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  const Format& format = ctx.format();
+  const unsigned width = format.width();
   std::set<std::uint32_t> pinned;
   std::set<std::string> functions;
   for (const Application& app : ctx.applications()) functions.insert(app.function);
   for (const std::string& f : functions)
-    for (float x : options.pins)
-      solver.add(ctx.function(f)(ctx.z().bv_val(std::bit_cast<std::uint32_t>(x), 32)) ==
-                 ctx.z().bv_val(std::bit_cast<std::uint32_t>(host_function(f, x)), 32));
+    for (float pin : options.pins) {
+      const float x = format.round_float(pin);
+      solver.add(ctx.function(f)(ctx.z().bv_val(format.bits_of(x), width)) ==
+                 ctx.z().bv_val(format.bits_of(host_in(format, f, x)), width));
+    }
   for (int round = 0;; ++round) {
     const z3::check_result verdict = solver.check();
     if (verdict == z3::unsat) {
@@ -86,22 +97,23 @@ ProofResult solve_law(Context& ctx, const LawQuery& q, const ConcreteSides& conc
                                ")");
     const z3::model model = solver.get_model();
     Counterexample c;
-    c.a = state_in(model, q.a);
-    c.b = state_in(model, q.b);
+    c.a = state_in(format, model, q.a);
+    c.b = state_in(format, model, q.b);
     std::tie(c.lhs, c.rhs) = concrete(c.a, c.b);
     c.reproduced = bitwise_differ(c.lhs, c.rhs);
     c.refinements = round;
     bool pinned_new = false;
     std::set<std::pair<std::string, std::uint32_t>> listed;
     for (const Application& app : ctx.applications()) {
-      const float x = std::bit_cast<float>(bits_in(model, app.argument));
-      if (!listed.insert({app.function, std::bit_cast<std::uint32_t>(x)}).second) continue;
-      ExpValue v{app.function, x, float_in(model, app.result), host_function(app.function, x)};
-      const std::uint32_t key = std::bit_cast<std::uint32_t>(x);
+      const std::uint32_t key = bits_in(model, app.argument);
+      const float x = format.value_of(key);
+      if (!listed.insert({app.function, key}).second) continue;
+      ExpValue v{app.function, x, float_in(format, model, app.result),
+                 host_in(format, app.function, x)};
       if (std::bit_cast<std::uint32_t>(v.model) != std::bit_cast<std::uint32_t>(v.host) &&
           !(std::isnan(v.model) && std::isnan(v.host)) && pinned.insert(key).second) {
-        solver.add(ctx.function(app.function)(ctx.z().bv_val(key, 32)) ==
-                   ctx.z().bv_val(std::bit_cast<std::uint32_t>(v.host), 32));
+        solver.add(ctx.function(app.function)(ctx.z().bv_val(key, width)) ==
+                   ctx.z().bv_val(format.bits_of(v.host), width));
         pinned_new = true;
       }
       c.exps.push_back(v);

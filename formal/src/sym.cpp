@@ -15,12 +15,17 @@ z3::expr rne(z3::context& z) {
   return z3::expr(z, Z3_mk_fpa_round_nearest_ties_to_even(z));
 }
 
-z3::expr to_fp(const z3::expr& bits) {
-  z3::context& z = bits.ctx();
-  return z3::expr(z, Z3_mk_fpa_to_fp_bv(z, bits, fp32_sort(z)));
+const Format& format() {
+  return active().format();
 }
 
-// Rewrites made while the term is built. Each is an identity of IEEE 754 binary32 arithmetic
+z3::expr to_fp(const z3::expr& bits) {
+  z3::context& z = bits.ctx();
+  return z3::expr(z, Z3_mk_fpa_to_fp_bv(z, bits, sort_of(z, format())));
+}
+
+// Rewrites made while the term is built. Each is an identity of IEEE 754 binary arithmetic (any
+// format)
 // rounding to nearest even, on values (a NaN's payload is free in this model anyway, sym.h); they
 // only spare the solver re-deriving, by bit-blasting, facts of arithmetic that no law depends on
 // being re-proven each time (fma(x, 1, y) = fma(y, 1, x) alone takes z3 100 s that way):
@@ -97,12 +102,12 @@ SymBool compared(Compare op, const Sym& a, const Sym& b) {
 
 }  // namespace
 
-z3::sort fp32_sort(z3::context& z) {
-  return z.fpa_sort(8, 24);
+z3::sort sort_of(z3::context& z, const Format& f) {
+  return z.fpa_sort(f.ebits, f.sbits);
 }
 
 z3::expr fp_constant(z3::context& z, float c) {
-  return to_fp(z.bv_val(std::bit_cast<std::uint32_t>(c), 32));
+  return to_fp(z.bv_val(format().bits_of(c), format().width()));
 }
 
 SymBool::operator bool() const {
@@ -110,12 +115,12 @@ SymBool::operator bool() const {
 }
 
 SymBool operator==(const SymBits& a, std::uint32_t b) {
-  return SymBool(a.bv_ == a.bv_.ctx().bv_val(b, 32));
+  return SymBool(a.bv_ == a.bv_.ctx().bv_val(b, a.bv_.get_sort().bv_size()));
 }
 
 Sym::Sym(float c)
     : fp_(fp_constant(active().z(), c)),
-      bits_(active().z().bv_val(std::bit_cast<std::uint32_t>(c), 32)) {}
+      bits_(active().z().bv_val(format().bits_of(c), format().width())) {}
 
 Sym Sym::from_bits(const z3::expr& bits) {
   return Sym(to_fp(bits), bits);
@@ -153,7 +158,7 @@ Sym operator/(const Sym& a, const Sym& b) {
   return rounded(Z3_mk_fpa_div, a, b);
 }
 Sym operator-(const Sym& a) {
-  const z3::expr flipped = a.bits() ^ a.bits().ctx().bv_val(0x80000000u, 32);
+  const z3::expr flipped = a.bits() ^ a.bits().ctx().bv_val(format().sign_bit(), format().width());
   return Sym::from_bits(flipped.simplify());
 }
 SymBool operator==(const Sym& a, const Sym& b) {

@@ -46,7 +46,8 @@ bool write_regression_of(const osvs::formal::ProofResult& r, osvs::Executor& exe
 int main(int argc, char** argv) {
   using namespace osvs::formal;
   CLI::App app{"osvs_formal: SMT proofs of the combine operators' exact laws"};
-  std::string combine, law_name, smt2_dir, regression_dir, executor_name = "cpu";
+  std::string combine, law_name, smt2_dir, regression_dir, executor_name = "cpu",
+                                                           format_name = "f32";
   bool no_fmad = false, smt2_only = false;
   app.add_option("--combine", combine, "one operator (default: all)");
   app.add_option("--law", law_name, "one law (commutativity, identity_left, ...)");
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
                  "write each counterexample as a regression file under DIR/<law>/");
   app.add_option("--executor", executor_name,
                  "the executor that confirms a counterexample before it is written (cpu, cuda)");
+  app.add_option("--format", format_name,
+                 "the state's format and the operator's arithmetic (f32, bf16, fp16)");
   app.add_flag("--no-fmad", no_fmad, "model --fmad=false: no contraction");
   app.add_flag("--smt2-only", smt2_only, "write the queries (--smt2), solve nothing");
   CLI11_PARSE(app, argc, argv);
@@ -74,6 +77,13 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("no " + executor_name + " executor: " + why_not);
     }
     ProveOptions options;
+    const std::optional<Format> format = parse_format(format_name);
+    if (!format)
+      throw std::invalid_argument("unknown format '" + format_name + "' (f32, bf16, fp16)");
+    if (!format->is_f32() && !regression_dir.empty())
+      throw std::invalid_argument("no regression file of a " + format_name +
+                                  " state: replay/'s states are float32");
+    options.format = *format;
     options.fmad = !no_fmad;
     options.keep_smt2 = !smt2_dir.empty();
     options.solve = !smt2_only;
@@ -81,6 +91,10 @@ int main(int argc, char** argv) {
     for (const FormalOperator* op : ops)
       for (const LawClaim& c : op->laws) {
         if (only && c.law != *only) continue;
+        if (!options.format.is_f32() && !op->narrow_formats) {
+          std::cout << "skip " << op->name << ": float32 only\n";
+          break;
+        }
         const ProofResult r = op->prove(c.law, c.domain, options);
         const bool as_declared =
             c.expect_proof() ? r.proven : (r.counterexample && r.counterexample->reproduced);

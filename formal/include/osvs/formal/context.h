@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "osvs/formal/format.h"
 #include "osvs/formal/function_fact.h"
 #include "osvs/formal/sym.h"
 
@@ -48,13 +49,17 @@ struct Application {
 
 class Context {
  public:
-  Context();
+  /// A context whose values are of `format` (format.h): its sort, its bits' width, its
+  /// arithmetic's rounding, and the uninterpreted functions' domain and range.
+  explicit Context(Format format = kFp32);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
   z3::context& z() { return z_; }
-  z3::sort fp32() { return fp32_sort(z_); }
-  /// A new 32-bit constant named prefix!n.
+  const Format& format() const { return format_; }
+  /// The format's floating-point sort.
+  z3::sort sort() { return sort_of(z_, format_); }
+  /// A new constant of the format's width named prefix!n.
   z3::expr fresh_bits(const std::string& prefix);
   /// The bits of the computed value `fp`: a fresh constant b defined by to_fp(b) = fp in SMT's
   /// equality (exact for every non-NaN value, +0 and -0 apart; any NaN pattern for a NaN, as SMT
@@ -66,14 +71,15 @@ class Context {
 
   /// f(x) for the exp or log `name` ("exp", "exp2", "log", "log2"): the facts of exp_facts.h and
   /// log_facts.h where they apply (an
-  /// if-then-else on x's bits), else g(bits of x) for an uninterpreted g over 32-bit vectors.
-  /// Recorded. (The function is over bits, not over the floating-point sort: z3 4.8.12 returned
-  /// models that broke asserted equations of a function over floats; over bit-vectors the
+  /// if-then-else on x's bits), else g(bits of x) for an uninterpreted g over the format's
+  /// bit-vectors. Recorded. (The function is over bits, not over the floating-point sort: z3 4.8.12
+  /// returned models that broke asserted equations of a function over floats; over bit-vectors the
   /// solver's congruence is the plain one.)
   Sym apply(const std::string& name, const Sym& x);
-  /// The uninterpreted g of `name`, 32 bits to 32 bits.
+  /// The uninterpreted g of `name`, the format's bits to the format's bits.
   z3::func_decl function(const std::string& name);
-  /// The facts apply() builds in (all_facts() unless a test removes one).
+  /// The facts apply() builds in (all_facts() for f32, exp_facts(format) for bf16 / fp16, unless
+  /// a test removes one).
   std::vector<FunctionFact> facts;
   const std::vector<Application>& applications() const { return applications_; }
 
@@ -85,6 +91,7 @@ class Context {
 
  private:
   z3::context z_;
+  Format format_;
   std::vector<z3::expr> definitions_;
   std::unordered_map<std::string, z3::func_decl> functions_;
   std::vector<Application> applications_;

@@ -7,11 +7,17 @@
 
 #include <string>
 
+#include "osvs/formal/format.h"
+
 namespace osvs::formal {
 
 /// f(x) correctly rounded to binary32 for f one of the uninterpreted functions ("exp", "exp2",
 /// "log", "log2"). The logs are defined here for x > 0 with a result of 0 or in the normal range
 /// (every input a fact states); other inputs and other names throw std::invalid_argument.
 float correctly_rounded(const std::string& function, float x);
+/// exp or exp2 of x (a value of `format`) correctly rounded to `format`, to nearest even, with
+/// its subnormals and overflow (MPFR at the format's precision and exponent range); for binary32
+/// the above. A NaN gives a NaN; log and log2 only in binary32.
+float correctly_rounded(const std::string& function, float x, const Format& format);
 
 }  // namespace osvs::formal

@@ -21,8 +21,11 @@
 
 namespace osvs::formal {
 
-/// Every fact the proofs may use.
+/// Every fact the proofs may use (binary32 inputs).
 const std::vector<FunctionFact>& exp_facts();
+/// The same facts over the inputs of `format` (bf16, fp16: formal/README.md, "bf16 and fp16
+/// states"): exp(+-0) = 1 and exp(NaN) is NaN, the inputs being the format's bits.
+std::vector<FunctionFact> exp_facts(const Format& format);
 
 /// The base of an uninterpreted function's exp; throws std::invalid_argument for another name.
 exhaustive::ExpBase base_of(const std::string& function);

@@ -31,6 +31,8 @@ struct FormalOperator {
   std::string name;  ///< the operator's kName
   std::vector<LawClaim> laws;
   std::function<ProofResult(Law, const Domain&, const ProveOptions&)> prove;
+  /// Whether it runs on bf16 / fp16 states (its combine is written over its state type).
+  bool narrow_formats = false;
 };
 
 /// hardened, mutant_unordered_ties (hardened's tie rule dropped), seed, engine_combine
@@ -53,7 +55,8 @@ std::vector<LawClaim> claims_of(const std::function<LawClaim(Law, bool claimed)>
 template <class Op>
 FormalOperator formal_operator(const std::function<LawClaim(Law, bool claimed)>& claim) {
   return {Op::kName, claims_of<Op>(claim),
-          [](Law law, const Domain& d, const ProveOptions& o) { return prove<Op>(law, d, o); }};
+          [](Law law, const Domain& d, const ProveOptions& o) { return prove<Op>(law, d, o); },
+          detail::kHasNarrowModel<Op>};
 }
 
 }  // namespace osvs::formal

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "osvs/formal/domain.h"
 #include "osvs/formal/explore.h"
 #include "osvs/formal/law.h"
+#include "osvs/formal/narrow.h"
 #include "osvs/formal/sym_ops.h"
 #include "osvs/formal/sym_state.h"
 
@@ -25,6 +27,9 @@ namespace osvs::formal {
 inline constexpr int kMaxRefinements = 8;
 
 struct ProveOptions {
+  /// The state's format and the operator's arithmetic (format.h): f32, or bf16 / fp16, every
+  /// operation rounded to it, exp uninterpreted over its bits (formal/README.md).
+  Format format = kFp32;
   bool fmad = true;         ///< Context::fmad
   unsigned timeout_ms = 0;  ///< 0: none
   bool keep_smt2 = false;
@@ -73,9 +78,10 @@ inline constexpr bool kIdentityIsAFamily = requires(State s) {
 
 inline SymState input_state(Context& ctx, const char* name, const Domain& domain, std::size_t i) {
   const std::string n = name;
-  const Sym d = Sym::from_bits(ctx.z().bv_const((n + ".d").c_str(), 32));
+  const unsigned w = ctx.format().width();
+  const Sym d = Sym::from_bits(ctx.z().bv_const((n + ".d").c_str(), w));
   if (i < domain.fixed_m.size()) return {Sym(domain.fixed_m[i]), d};
-  return {Sym::from_bits(ctx.z().bv_const((n + ".m").c_str(), 32)), d};
+  return {Sym::from_bits(ctx.z().bv_const((n + ".m").c_str(), w)), d};
 }
 
 template <class Op>
@@ -106,9 +112,10 @@ LawQuery build_query(Context& ctx, Law law, const Domain& domain) {
   throw std::logic_error("osvs::formal: unknown law");
 }
 
-template <class Op>
-std::pair<State, State> concrete_sides(Law law, State a, State b) {
-  const State e = identity_of<Op>(b);
+// S is State (the CPU model) or NarrowState (bf16 / fp16 arithmetic, narrow.h).
+template <class Op, class S>
+std::pair<S, S> concrete_sides(Law law, S a, S b) {
+  const S e = identity_of<Op>(b);
   switch (law) {
     case Law::Commutativity:
       return {Op::combine(a, b), Op::combine(b, a)};
@@ -122,12 +129,36 @@ std::pair<State, State> concrete_sides(Law law, State a, State b) {
   throw std::logic_error("osvs::formal: unknown law");
 }
 
+/// Whether Op's combine is written over its state type, so that it runs on a bf16 / fp16 state
+/// (the softmax operators; the attention merge is float32 only).
+template <class Op>
+inline constexpr bool kHasNarrowModel = requires(NarrowState s) {
+  Op::combine(s, s);
+};
+
+template <class Op>
+ConcreteSides concrete_of(Law law, const ProveOptions& options) {
+  if (options.format.is_f32())
+    return [law](State a, State b) { return concrete_sides<Op>(law, a, b); };
+  if constexpr (kHasNarrowModel<Op>) {
+    const NarrowArithmetic arithmetic{options.format, options.fmad};
+    return [law, arithmetic](State a, State b) {
+      const NarrowScope scope(arithmetic);
+      const auto [l, r] = concrete_sides<Op>(law, narrow_state(a), narrow_state(b));
+      return std::pair<State, State>{l.widened(), r.widened()};
+    };
+  }
+  throw std::invalid_argument(std::string("osvs::formal: ") + Op::kName + " has no " +
+                              options.format.name + " state (float32 only)");
+}
+
 }  // namespace detail
 
 /// Proves `law` of Op over `domain` (Op::combine must be written over its state type).
 template <class Op>
 ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {}) {
-  Context ctx;
+  const ConcreteSides concrete = detail::concrete_of<Op>(law, options);  // refuses early
+  Context ctx(options.format);
   ctx.fmad = options.fmad;
   if (options.facts) ctx.facts = *options.facts;
   ContextScope scope(ctx);
@@ -137,8 +168,7 @@ ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {
     for (const std::vector<float>* ms : {&domain.m_values, &domain.fixed_m})
       for (float x : *ms)
         for (float y : *ms) o.pins.push_back(x - y);
-  ProofResult r = solve_law(
-      ctx, q, [law](State a, State b) { return detail::concrete_sides<Op>(law, a, b); }, o);
+  ProofResult r = solve_law(ctx, q, concrete, o);
   if (r.counterexample && law != Law::Commutativity && detail::kIdentityIsAFamily<Op>) {
     // The identity members the law used, for the record (describe prints them).
     if (law == Law::IdentityOfIdentity)
@@ -149,6 +179,7 @@ ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {
   r.op = Op::kName;
   r.law = law;
   r.domain = law == Law::IdentityOfIdentity ? "the identity alone" : domain.name();
+  if (!options.format.is_f32()) r.domain += std::string(" (") + options.format.name + " state)";
   return r;
 }
 

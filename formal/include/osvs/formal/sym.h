@@ -1,7 +1,9 @@
-// The symbolic binary32 scalar: the type an operator's own combine is instantiated with so that
-// running it builds the SMT term of what it computes (formal/README.md).
+// The symbolic scalar of a binary format (binary32, bf16 or fp16: the active Context's, format.h):
+// the type an operator's own combine is instantiated with so that running it builds the SMT term of
+// what it computes (formal/README.md).
 //
-//   Sym       a float: its IEEE value (SMT sort (_ FloatingPoint 8 24)) and its 32 bits. An input
+//   Sym       a value of the format: its IEEE value (SMT sort (_ FloatingPoint e s): 8 24, 8 8 or
+//             5 11) and its bits (32 or 16). An input
 //             or a constant has exact bits; the bits of a computed value are a fresh bit-vector b
 //             with the definition to_fp(b) = value, which fixes them except for a NaN, whose
 //             payload and sign stay free: the proof then holds for every NaN a device or a libm
@@ -17,6 +19,8 @@
 #pragma once
 
 #include <z3++.h>
+
+#include "osvs/formal/format.h"
 
 #include <cstdint>
 #include <optional>
@@ -55,7 +59,8 @@ class SymBits {
 
 class Sym {
  public:
-  /// A constant: its exact bits (a NaN keeps its payload).
+  /// A constant: its exact bits (a NaN keeps its payload); in bf16 / fp16 the float rounded to
+  /// the format (Format::bits_of), as a kernel storing the constant in it does.
   Sym(float c);  // NOLINT(google-explicit-constructor): literals in the operators convert
   /// A value with known bits `bits` (an input).
   static Sym from_bits(const z3::expr& bits);
@@ -91,8 +96,8 @@ SymBool operator>=(const Sym& a, const Sym& b);
 /// fma(a, b, c), rounded once.
 Sym fused_mul_add(const Sym& a, const Sym& b, const Sym& c);
 
-/// The binary32 sort, and a float's value as a term.
-z3::sort fp32_sort(z3::context& z);
+/// The format's sort, and a float's value rounded to the active context's format as a term.
+z3::sort sort_of(z3::context& z, const Format& f);
 z3::expr fp_constant(z3::context& z, float c);
 
 }  // namespace osvs::formal

@@ -34,7 +34,8 @@ inline Sym bits_float(const SymBits& b) {
   return Sym::from_bits(b.expr());
 }
 inline SymBool signbit(const Sym& x) {
-  return SymBool(x.bits().extract(31, 31) == x.fp().ctx().bv_val(1, 1));
+  const unsigned top = active().format().width() - 1;
+  return SymBool(x.bits().extract(top, top) == x.fp().ctx().bv_val(1, 1));
 }
 
 inline Sym mul_add_k(const Sym& a, const Sym& b, const Sym& c) {
