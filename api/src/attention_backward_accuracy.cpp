@@ -11,40 +11,25 @@
 namespace osvs {
 namespace {
 
-/// S of every (key token, kv head) row: the largest S of the query rows that keep the key.
-std::vector<double> key_score_magnitudes(const AttentionCase& c, const std::vector<double>& row_s) {
-  const int group = c.heads_q / c.heads_kv;
-  std::vector<double> out(static_cast<std::size_t>(c.total_k() * c.heads_kv), 0.0);
-  for (std::size_t s = 0; s < c.seqs.size(); ++s) {
-    const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
-    for (std::int64_t i = 0; i < lq; ++i)
-      for (std::int64_t j = 0; j < lk; ++j) {
-        if (!key_kept(c.mask, i, j, lq, lk)) continue;
-        for (int h = 0; h < c.heads_q; ++h) {
-          double& key = out[static_cast<std::size_t>((c.k_start(s) + j) * c.heads_kv + h / group)];
-          key = std::max(key, row_s[static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h)]);
-        }
-      }
-  }
-  return out;
-}
-
 /// R_X of every gradient element (AttentionGradAccuracy's underflow term): the largest factor
 /// a weight P_ij multiplies in one of X's terms, in double (a bound's parameter). With rest_ij =
 /// |dP|_ij + delta's magnitude (>= |dP_ij - delta_i|, and t_ij <= 1): dq_ic's |scale| rest_ij
 /// |k_jc| over its kept keys, dk_jc's |scale| rest_ij |q_ic| and dv_jc's |dout_ic| over the rows
-/// that keep the key, delta_i's |dP|_ij.
-struct UnderflowRests {
-  std::vector<double> dq, dk, dv, delta;
+/// that keep the key, delta_i's |dP|_ij. And, in the same pass over the kept (row, key) pairs,
+/// key_s: S of every (key token, kv head) row, the largest S (row_s) of the rows that keep it.
+struct GradScales {
+  std::vector<double> dq, dk, dv, delta, key_s;
 };
 
-UnderflowRests underflow_rests(const AttentionCase& c, const AttentionGradExact& e) {
+GradScales grad_scales(const AttentionCase& c, const AttentionGradExact& e,
+                       const std::vector<double>& row_s) {
   const int group = c.heads_q / c.heads_kv;
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);
   const double scale = std::fabs(double{c.scale});
-  UnderflowRests r{std::vector<double>(c.q.size(), 0.0), std::vector<double>(c.k.size(), 0.0),
-                   std::vector<double>(c.v.size(), 0.0), std::vector<double>(e.delta.size(), 0.0)};
+  GradScales r{std::vector<double>(c.q.size(), 0.0), std::vector<double>(c.k.size(), 0.0),
+               std::vector<double>(c.v.size(), 0.0), std::vector<double>(e.delta.size(), 0.0),
+               std::vector<double>(e.attended.size(), 0.0)};
   for (std::size_t s = 0; s < c.seqs.size(); ++s) {
     const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
     for (std::int64_t i = 0; i < lq; ++i)
@@ -53,6 +38,7 @@ UnderflowRests underflow_rests(const AttentionCase& c, const AttentionGradExact&
         for (std::int64_t j = 0; j < lk; ++j) {
           if (!key_kept(c.mask, i, j, lq, lk)) continue;
           const auto key = static_cast<std::size_t>((c.k_start(s) + j) * c.heads_kv + h / group);
+          r.key_s[key] = std::max(r.key_s[key], row_s[row]);
           double dp = 0;
           for (std::size_t x = 0; x < dv; ++x)
             dp += std::fabs(double{c.dout[row * dv + x]} * c.v[key * dv + x]);
@@ -81,11 +67,10 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
                                                          const AttentionGradExact& e) {
   const AttentionGradAccuracy& a = k.grad_accuracy();
   const std::vector<double> row_s = attention_score_magnitudes(c);
-  const std::vector<double> key_s = key_score_magnitudes(c, row_s);
   const double dot_terms = c.head_dim_qk + 1.0;
   std::vector<AttentionElementError> errors;
   // One output's elements: `dim` components a row, the row's term count n and its S.
-  const UnderflowRests rests = underflow_rests(c, e);
+  const GradScales scales = grad_scales(c, e, row_s);
   const auto judge = [&](AttnOutput what, const std::vector<float>& got,
                          const std::vector<double>& exact, const std::vector<double>& magnitude,
                          std::size_t dim, const std::vector<std::int64_t>& terms,
@@ -117,12 +102,14 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
   };
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);
-  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, rests.dq, c.in_type);
+  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, scales.dq, c.in_type);
   if (!out.delta.empty())
-    judge(AttnOutput::Delta, out.delta, e.delta, e.delta_magnitude, 1, e.kept, row_s, rests.delta,
+    judge(AttnOutput::Delta, out.delta, e.delta, e.delta_magnitude, 1, e.kept, row_s, scales.delta,
           c.in_type);
-  judge(AttnOutput::Dk, out.dk, e.dk, e.dk_magnitude, dqk, e.attended, key_s, rests.dk, c.in_type);
-  judge(AttnOutput::Dv, out.dv, e.dv, e.dv_magnitude, dv, e.attended, key_s, rests.dv, c.in_type);
+  judge(AttnOutput::Dk, out.dk, e.dk, e.dk_magnitude, dqk, e.attended, scales.key_s, scales.dk,
+        c.in_type);
+  judge(AttnOutput::Dv, out.dv, e.dv, e.dv_magnitude, dv, e.attended, scales.key_s, scales.dv,
+        c.in_type);
   return errors;
 }
 

@@ -50,6 +50,31 @@ Bytes staged_kv(const AttentionCase& c, const std::vector<float>& x, int dim, fl
   return staged(c.in_type, paged.data(), paged.size());
 }
 
+/// The inputs every launch shares, from their images 0 ... 7: q, k, v, the offsets, the block
+/// table (paged), the sinks and the ALiBi slopes (null where the case has none).
+void bind_inputs(AttentionProblem& q, const std::vector<unsigned char*>& image,
+                 const AttentionCase& c) {
+  q.q_ptr = image[0];
+  q.k_ptr = image[1];
+  q.v_ptr = image[2];
+  q.cu_seqlens_q = reinterpret_cast<const std::int32_t*>(image[3]);
+  q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
+  q.block_table = c.page_size > 0 ? reinterpret_cast<const std::int32_t*>(image[5]) : nullptr;
+  q.sinks = c.sinks.empty() ? nullptr : reinterpret_cast<const float*>(image[6]);
+  q.alibi_slopes = c.alibi_slopes.empty() ? nullptr : reinterpret_cast<const float*>(image[7]);
+}
+
+/// KernelFailure naming the first input the launch changed (`in` against its copy `before`, in
+/// the order of the images: the shared eight, then a backward's dout, o and lse).
+void check_inputs_unchanged(const std::string& who, const std::vector<Bytes>& in,
+                            const std::vector<Bytes>& before) {
+  static const char* const names[] = {
+      "q",    "k", "v",  "cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks", "alibi_slopes",
+      "dout", "o", "lse"};
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i] != before[i]) throw KernelFailure(who + "modified its input " + names[i]);
+}
+
 /// The forward's o (in the out type) and lse (f32, in c's base, laid out as k declares, an empty
 /// row's as k declares it) as osvs's oracle rounds them: a backward kernel's inputs.
 std::pair<Bytes, Bytes> forward_of(const AttentionKernel& k, const AttentionCase& c,
@@ -130,12 +155,7 @@ AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, 
   for (Bytes* b : {&dq, &dk, &dv, &delta}) images.push_back(b);
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     AttentionProblem q = p;
-    q.q_ptr = image[0];
-    q.k_ptr = image[1];
-    q.v_ptr = image[2];
-    q.cu_seqlens_q = reinterpret_cast<const std::int32_t*>(image[3]);
-    q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
-    q.alibi_slopes = c.alibi_slopes.empty() ? nullptr : reinterpret_cast<const float*>(image[7]);
+    bind_inputs(q, image, c);
     q.dout_ptr = image[8];
     q.o_ptr = image[9];
     q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[10]) : nullptr;
@@ -148,11 +168,7 @@ AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, 
   };
   launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device, images,
                    launch);
-  const char* inputs[] = {
-      "q",    "k", "v",  "cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks", "alibi_slopes",
-      "dout", "o", "lse"};
-  for (std::size_t i = 0; i < in.size(); ++i)
-    if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
+  check_inputs_unchanged(who, in, in0);
   AttentionOutputs out;
   out.dq = read_back(who, "dq", c.in_type, dq, c.q.size(),
                      [&](std::size_t i) { return element_of("dq", i, c.heads_q, c.head_dim_qk); });
@@ -270,17 +286,9 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   const std::size_t o_n = static_cast<std::size_t>(p.total_q) * c.heads_q * c.head_dim_v;
   const std::size_t lse_n = k.writes_lse() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
   Bytes o = guarded_output(p.out_type, o_n), lse = guarded_output(DType::F32, lse_n);
-  const bool paged = c.page_size > 0;
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     AttentionProblem q = p;
-    q.q_ptr = image[0];
-    q.k_ptr = image[1];
-    q.v_ptr = image[2];
-    q.cu_seqlens_q = reinterpret_cast<const std::int32_t*>(image[3]);
-    q.cu_seqlens_k = reinterpret_cast<const std::int32_t*>(image[4]);
-    q.block_table = paged ? reinterpret_cast<const std::int32_t*>(image[5]) : nullptr;
-    q.sinks = c.sinks.empty() ? nullptr : reinterpret_cast<const float*>(image[6]);
-    q.alibi_slopes = c.alibi_slopes.empty() ? nullptr : reinterpret_cast<const float*>(image[7]);
+    bind_inputs(q, image, c);
     q.o_ptr = image[8] + kGuardBytes;
     q.lse = k.writes_lse() ? reinterpret_cast<float*>(image[9] + kGuardBytes) : nullptr;
     q.stream = stream;
@@ -290,10 +298,7 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   launch_on_images("attention kernel '" + k.name() + "'", k.where() == Where::Device,
                    {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5], &in[6], &in[7], &o, &lse},
                    launch);
-  const char* inputs[] = {"q",           "k",     "v",           "cu_seqlens_q", "cu_seqlens_k",
-                          "block_table", "sinks", "alibi_slopes"};
-  for (std::size_t i = 0; i < in.size(); ++i)
-    if (in[i] != in0[i]) throw KernelFailure(who + "modified its input " + inputs[i]);
+  check_inputs_unchanged(who, in, in0);
   AttentionOutputs out;
   out.o = read_back(who, "o", p.out_type, o, o_n,
                     [&](std::size_t i) { return element_of("o", i, c.heads_q, c.head_dim_v); });

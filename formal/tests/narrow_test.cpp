@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "claimed_laws.h"
 #include "osvs/exhaustive/exps_under_test.h"
 #include "osvs/formal/correctly_rounded.h"
 #include "osvs/formal/exp_facts.h"
@@ -26,20 +27,7 @@ class NarrowLaws : public ::testing::TestWithParam<Format> {
     return o;
   }
   // Every claimed law of the operator, as laws_test.cpp holds it, in this format.
-  void check_operator(const std::string& name) const {
-    const FormalOperator& op = find_formal_operator(name);
-    for (const LawClaim& c : op.laws) {
-      if (!c.claimed) continue;
-      const ProofResult r = op.prove(c.law, c.domain, options());
-      if (c.expect_proof()) {
-        EXPECT_TRUE(r.proven) << describe(r);
-      } else {
-        ASSERT_TRUE(r.counterexample.has_value()) << describe(r);
-        EXPECT_TRUE(r.counterexample->reproduced) << describe(r);
-      }
-      std::cout << describe(r) << "\n";
-    }
-  }
+  void check_operator(const std::string& name) const { check_claimed_laws(name, options()); }
 };
 
 std::string format_name(const ::testing::TestParamInfo<Format>& info) {
