@@ -7,6 +7,7 @@
 
 #include "osvs/kernels/documented.h"
 #include "osvs/kernels/fast_plan.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 #include "osvs/osvs.h"
 
 namespace osvs::builtin {
@@ -29,9 +30,11 @@ inline std::vector<Shape> shapes() {
 /// "osvs.two_pass.hardened.256" (device) / "osvs.two_pass.hardened.256.cpu_model" (host);
 /// "osvs.fast" / "osvs.fast.cpu_model".
 inline std::string name_of(const Shape& s, Where where) {
-  std::string n = std::string("osvs.") + to_string(s.kernel);
-  if (s.kernel == KernelKind::TwoPass) n += std::string(".") + to_string(s.combine);
-  if (s.kernel != KernelKind::Fast) n += "." + std::to_string(s.block);
+  const SoftmaxKernelFns& facts = builtin_softmax_kernel(s.kernel);
+  std::string n = std::string("osvs.") + facts.name;
+  if (facts.folds_with_combine && !facts.hardened_combine_only)
+    n += std::string(".") + to_string(s.combine);
+  if (!facts.plans_own_block) n += "." + std::to_string(s.block);
   return where == Where::Host ? n + ".cpu_model" : n;
 }
 
@@ -63,7 +66,7 @@ inline void declare_fast_layouts(RowKernel& k) {
 /// The lengths a kernel's tests gather around: the fast kernel's float4 loads (tails mod 4) and
 /// its layouts; the others' block of threads.
 inline RowKernel& shape_traits(RowKernel& k, const Shape& s) {
-  if (s.kernel == KernelKind::Fast) {
+  if (builtin_softmax_kernel(s.kernel).plans_own_block) {
     declare_fast_layouts(k);
     return k.vector_width(4).block(static_cast<int>(kFastBlockRowMax));
   }
@@ -76,7 +79,7 @@ inline RowKernel& shape_traits(RowKernel& k, const Shape& s) {
 inline RowKernel declare(const Shape& s, Where where) {
   const bool zero = std::isnan(documented_masked_output(s.kernel, s.combine)) == false;
   RowKernel k(name_of(s, where), where);
-  if (s.kernel == KernelKind::TwoPass && s.combine.op().int32_two_pass_index)
+  if (builtin_softmax_kernel(s.kernel).is_combine_two_pass && s.combine.op().int32_two_pass_index)
     k.known_defect("large_batch",
                    "the seed kernel indexes `row * N` in int: its adapter's validation refuses "
                    "M * N >= 2^31 (kernels/validate.h); launched anyway, it stopped with "

@@ -35,29 +35,29 @@ json law(const LawResult& l) {
 json config(const ConfigResult& c) {
   json laws = json::array();
   for (const LawResult& l : c.laws) laws.push_back(law(l));
-  return {{"kernel", to_string(c.config.kut.kernel)},
-          {"combine",
-           c.config.kut.kernel == KernelKind::ThreePass ? "" : to_string(c.config.kut.combine)},
-          {"label", c.config.kut.label()},
-          {"verdict", verdict(c)},
-          {"block", c.config.block},
-          {"n", c.config.n},
-          {"family", c.config.family->name},
-          {"rows", c.config.rows},
-          {"elements", c.elements},
-          {"ulp", stats(c.ulp)},
-          {"y_bound_max_ulp", number(c.y_bound_max)},
-          {"tightness", number(c.tightness)},
-          {"worst_ulp", element(c.worst_ulp, c.worst_ulp_row)},
-          {"worst_ratio", element(c.worst_ratio, c.worst_ratio_row)},
-          {"d_rel_max", number(c.d_rel_max)},
-          {"d_bound_max", number(c.d_bound_max)},
-          {"d_tightness", number(c.d_tightness)},
-          {"violating_rows", c.violating_rows},
-          {"violations", c.violations},
-          {"mpfr_fallbacks", c.mpfr_fallbacks},
-          {"laws", laws},
-          {"seconds", c.seconds}};
+  return {
+      {"kernel", to_string(c.config.kut.kernel)},
+      {"combine", c.config.kut.facts().folds_with_combine ? to_string(c.config.kut.combine) : ""},
+      {"label", c.config.kut.label()},
+      {"verdict", verdict(c)},
+      {"block", c.config.block},
+      {"n", c.config.n},
+      {"family", c.config.family->name},
+      {"rows", c.config.rows},
+      {"elements", c.elements},
+      {"ulp", stats(c.ulp)},
+      {"y_bound_max_ulp", number(c.y_bound_max)},
+      {"tightness", number(c.tightness)},
+      {"worst_ulp", element(c.worst_ulp, c.worst_ulp_row)},
+      {"worst_ratio", element(c.worst_ratio, c.worst_ratio_row)},
+      {"d_rel_max", number(c.d_rel_max)},
+      {"d_bound_max", number(c.d_bound_max)},
+      {"d_tightness", number(c.d_tightness)},
+      {"violating_rows", c.violating_rows},
+      {"violations", c.violations},
+      {"mpfr_fallbacks", c.mpfr_fallbacks},
+      {"laws", laws},
+      {"seconds", c.seconds}};
 }
 
 json search_case(const SearchCase& s) {

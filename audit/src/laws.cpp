@@ -14,9 +14,10 @@ std::vector<LawResult> audit_laws(const Config& config, const std::vector<std::v
     LawResult r;
     r.property = p.name;
     r.exact = p.exact;
-    if (config.kut.kernel == KernelKind::ThreePass && is_combine_law(p.name)) {
+    if (!config.kut.facts().folds_with_combine && is_combine_law(p.name)) {
       r.applies = false;
-      r.explanation = "the 3-pass kernel folds with max and +, no combine operator";
+      r.explanation = std::string("the ") + config.kut.facts().name +
+                      " kernel folds with max and +, no combine operator";
       out.push_back(r);
       continue;
     }

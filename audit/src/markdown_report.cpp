@@ -90,7 +90,7 @@ std::string perf_section(const AuditReport& r) {
     s += fmt::format("| {}×{} | {:.0f} |", t.rows, t.cols, t.copy_gbps);
     for (const KernelUnderTest& k : r.plan.kernels)
       for (const KernelTiming& kt : t.kernels)
-        if (kt.kernel == k.kernel && (k.kernel == KernelKind::ThreePass || kt.combine == k.combine))
+        if (kt.kernel == k.kernel && (!k.facts().folds_with_combine || kt.combine == k.combine))
           s += fmt::format(" {:.1f} % ({:.3f} ms) |", 100 * kt.fraction_of_copy, kt.ms);
     s += fmt::format(" {:.2f} | {:.2f} |\n", three_over_two(t, CombineKind::Seed),
                      three_over_two(t, CombineKind::Hardened));

@@ -2,13 +2,18 @@
 
 #include <exception>
 
+#include "osvs/kernels/softmax_kernel_fns.h"
+
 namespace osvs::audit {
 
 double three_over_two(const ShapeTiming& s, CombineKind combine) {
   double three = 0, two = 0;
+  // The lesson's claim: the baseline that folds with no combine (max, then sum) against the
+  // combine's own 2-pass kernel.
   for (const KernelTiming& k : s.kernels) {
-    if (k.kernel == KernelKind::ThreePass) three = k.ms;
-    if (k.kernel == KernelKind::TwoPass && k.combine == combine) two = k.ms;
+    const SoftmaxKernelFns& facts = builtin_softmax_kernel(k.kernel);
+    if (facts.order == ReductionOrder::MaxThenSumBlock) three = k.ms;
+    if (facts.is_combine_two_pass && k.combine == combine) two = k.ms;
   }
   return three > 0 && two > 0 ? three / two : 0;
 }

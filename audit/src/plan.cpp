@@ -56,15 +56,22 @@ std::vector<KernelUnderTest> pick_kernels(const AuditOptions& opt) {
   const auto wanted = [](const std::vector<std::string>& list, const char* name) {
     return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
   };
+  // Every built-in kernel with each combine it folds with: a kernel that folds with none (the
+  // 3-pass) once, under the field the executor ignores (seed); one that merges with the hardened
+  // combine only (the fast kernel) unless --combine names only the seed combine.
   std::vector<KernelUnderTest> out;
-  for (CombineKind c : kAllCombines)
-    if (wanted(opt.kernels, "two_pass") && wanted(opt.combines, to_string(c)))
-      out.push_back({KernelKind::TwoPass, c});
-  if (wanted(opt.kernels, "three_pass")) out.push_back({KernelKind::ThreePass, CombineKind::Seed});
-  // The fast kernel merges with the hardened combine: it is audited unless --kernel leaves it
-  // out or --combine names only the seed combine.
-  if (wanted(opt.kernels, "fast") && wanted(opt.combines, to_string(CombineKind::Hardened)))
-    out.push_back({KernelKind::Fast, CombineKind::Hardened});
+  for (const auto& [kernel, name] : kKernelNames) {
+    if (!wanted(opt.kernels, name)) continue;
+    const SoftmaxKernelFns& facts = builtin_softmax_kernel(kernel);
+    if (!facts.folds_with_combine) {
+      out.push_back({kernel, CombineKind::Seed});
+      continue;
+    }
+    for (CombineKind c : kAllCombines)
+      if (wanted(opt.combines, to_string(c)) &&
+          (!facts.hardened_combine_only || c == CombineKind::Hardened))
+        out.push_back({kernel, c});
+  }
   if (out.empty()) throw std::invalid_argument("--kernel and --combine select no kernel");
   return out;
 }
@@ -94,9 +101,9 @@ std::vector<const InputFamily*> pick_families(const AuditOptions& opt) {
 }  // namespace
 
 std::string KernelUnderTest::label() const {
-  if (kernel == KernelKind::Fast) return "fast";
-  return kernel == KernelKind::ThreePass ? "three_pass"
-                                         : std::string("two_pass/") + to_string(combine);
+  const SoftmaxKernelFns& f = facts();
+  if (!f.folds_with_combine || f.hardened_combine_only) return f.name;
+  return std::string(f.name) + "/" + to_string(combine);
 }
 
 Plan make_plan(const AuditOptions& opt, bool gpu) {
@@ -113,7 +120,8 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
     p.sizes.erase(std::unique(p.sizes.begin(), p.sizes.end()), p.sizes.end());
   }
 
-  // The fast kernel also at its declared layouts' lengths (unless --cols names the lengths).
+  // A kernel whose plan picks its threads (the fast kernel) also at its declared layouts'
+  // lengths (unless --cols names the lengths).
   std::vector<std::int64_t> fast_sizes = p.sizes;
   if (opt.cols.empty())
     for (std::int64_t n : fast_layout_sizes(opt.quick)) fast_sizes.push_back(n);
@@ -130,12 +138,13 @@ Plan make_plan(const AuditOptions& opt, bool gpu) {
     for (const InputFamily* f : p.families)
       for (const KernelUnderTest& k : p.kernels)
         for (int b : p.blocks) {
-          if (!has(k.kernel == KernelKind::Fast ? fast_sizes : sorted_sizes, n)) continue;
+          const bool own_block = k.facts().plans_own_block;
+          if (!has(own_block ? fast_sizes : sorted_sizes, n)) continue;
           const bool long_row = n > kCpuSizes.back();
           const bool lesson_block =
               std::find(kLongRowBlocks.begin(), kLongRowBlocks.end(), b) != kLongRowBlocks.end();
-          // The fast kernel's plan picks its own threads (fast_plan.h): one block size suffices.
-          if (k.kernel == KernelKind::Fast) {
+          // A plan that picks its own threads (fast_plan.h): one block size suffices.
+          if (own_block) {
             if (b != p.blocks.front()) continue;
           } else if (long_row && !lesson_block && opt.blocks.empty()) {
             continue;

@@ -1,5 +1,5 @@
 // The built-in softmax kernels (softmax_kernel_fns.h): for each KernelKind its device launcher
-// (cuda::launch_softmax, in builds with CUDA) and its CPU model, the order as written.
+// (cuda_launch.h, in builds with CUDA), its CPU model, the order as written, and its facts.
 #include "osvs/kernels/algebras.h"
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
@@ -29,18 +29,34 @@ void three_pass_rows(const SoftmaxBatch& b, SoftmaxResult& r) {
 }
 
 #if defined(OSVS_WITH_CUDA)
-void launch_builtin(const SoftmaxLaunch& l) {
-  cuda::launch_softmax(l.kernel, l.combine, l.block, l.x, l.y, l.row_state, l.rows, l.cols,
-                       l.stream);
-}
-constexpr void (*kDeviceLaunch)(const SoftmaxLaunch&) = &launch_builtin;
-#else
-constexpr void (*kDeviceLaunch)(const SoftmaxLaunch&) = nullptr;  // no device code in this build
+constexpr auto kTwoPassLaunch = &cuda::launch_two_pass;
+constexpr auto kThreePassLaunch = &cuda::launch_three_pass;
+constexpr auto kFastLaunch = &cuda::launch_fast;
+#else  // no device code in this build
+constexpr void (*kTwoPassLaunch)(const SoftmaxLaunch&) = nullptr;
+constexpr void (*kThreePassLaunch)(const SoftmaxLaunch&) = nullptr;
+constexpr void (*kFastLaunch)(const SoftmaxLaunch&) = nullptr;
 #endif
 
-constexpr SoftmaxKernelFns kTwoPass{"two_pass", kDeviceLaunch, &two_pass_rows};
-constexpr SoftmaxKernelFns kThreePass{"three_pass", kDeviceLaunch, &three_pass_rows};
-constexpr SoftmaxKernelFns kFast{"fast", kDeviceLaunch, &fast_model_rows<FastSchedule>};
+constexpr SoftmaxKernelFns kTwoPass{.name = "two_pass",
+                                    .launch = kTwoPassLaunch,
+                                    .model = &two_pass_rows,
+                                    .order = ReductionOrder::OnlineBlock,
+                                    .is_combine_two_pass = true};
+constexpr SoftmaxKernelFns kThreePass{.name = "three_pass",
+                                      .launch = kThreePassLaunch,
+                                      .model = &three_pass_rows,
+                                      .order = ReductionOrder::MaxThenSumBlock,
+                                      .folds_with_combine = false,
+                                      .x_passes = 3};
+constexpr SoftmaxKernelFns kFast{.name = "fast",
+                                 .launch = kFastLaunch,
+                                 .model = &fast_model_rows<FastSchedule>,
+                                 .order = ReductionOrder::FastPlan,
+                                 .hardened_combine_only = true,
+                                 .plans_own_block = true,
+                                 .own_exp = true,
+                                 .x_passes = 1};
 
 }  // namespace
 

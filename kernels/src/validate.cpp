@@ -4,6 +4,7 @@
 
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 
 namespace osvs {
 
@@ -20,11 +21,12 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
     throw InvalidLaunch("rows of 2^31 or more elements are not supported (columns are int)");
   if (rows > std::numeric_limits<std::int32_t>::max())
     throw InvalidLaunch("more than 2^31-1 rows: one block per row exceeds the grid limit");
-  if (kernel == KernelKind::Fast && combine != CombineKind::Hardened)
+  const SoftmaxKernelFns& facts = builtin_softmax_kernel(kernel);
+  if (facts.hardened_combine_only && combine != CombineKind::Hardened)
     throw InvalidLaunch(
-        std::string("the fast kernel merges with the hardened combine only (asked: ") +
-        to_string(combine) + ")");
-  const bool seed_int_indexing = kernel == KernelKind::TwoPass && combine.op().int32_two_pass_index;
+        std::string("the ") + facts.name +
+        " kernel merges with the hardened combine only (asked: " + to_string(combine) + ")");
+  const bool seed_int_indexing = facts.is_combine_two_pass && combine.op().int32_two_pass_index;
   if (seed_int_indexing && rows * cols >= kSeedIndexLimit)
     throw InvalidLaunch("the seed 2-pass kernel indexes with int `row * N`: rows * cols = " +
                         std::to_string(rows * cols) +

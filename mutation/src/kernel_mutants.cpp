@@ -46,30 +46,19 @@ constexpr ModelFn two_pass_model() {
     return nullptr;
 }
 
-/// The device launchers (src/cuda/), or nullptr in a build without CUDA: the CPU model only.
-template <class Schedule>
-constexpr LaunchFn two_pass_launch() {
+/// A device launcher (src/cuda/), or nullptr in a build without CUDA: the CPU model only.
 #if defined(OSVS_WITH_CUDA)
-  return &launch_two_pass_mutant<Schedule>;
+#define OSVS_DEVICE_LAUNCH(launcher) (&launcher)
 #else
-  return nullptr;
+#define OSVS_DEVICE_LAUNCH(launcher) nullptr
 #endif
-}
-
-template <class Schedule>
-constexpr LaunchFn fast_launch() {
-#if defined(OSVS_WITH_CUDA)
-  return &launch_fast_mutant<Schedule>;
-#else
-  return nullptr;
-#endif
-}
 
 /// The hardened 2-pass kernel under Schedule.
 template <class Schedule>
 constexpr KernelMutant two_pass_mutant(const char* name, const char* defect) {
   return {{name, defect, KernelKind::TwoPass,
-           SoftmaxKernelFns{name, two_pass_launch<Schedule>(), two_pass_model<Schedule>()},
+           SoftmaxKernelFns{name, OSVS_DEVICE_LAUNCH(launch_two_pass_mutant<Schedule>),
+                            two_pass_model<Schedule>()},
            two_pass_device_only<Schedule>()},
           narrow_index<Schedule>};
 }
@@ -78,7 +67,9 @@ constexpr KernelMutant two_pass_mutant(const char* name, const char* defect) {
 template <class Schedule>
 constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
   return {{name, defect, KernelKind::Fast,
-           SoftmaxKernelFns{name, fast_launch<Schedule>(), &fast_model_rows<Schedule>}, nullptr},
+           SoftmaxKernelFns{name, OSVS_DEVICE_LAUNCH(launch_fast_mutant<Schedule>),
+                            &fast_model_rows<Schedule>},
+           nullptr},
           false};
 }
 

@@ -17,6 +17,7 @@
 #include "fast_error_algebra.h"
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/harness_model.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 #include "osvs/kernels/validate.h"
 #include "osvs/oracle/bounds.h"
 #include "osvs/oracle/element_chunks.h"
@@ -146,26 +147,32 @@ void softmax_bound_into(SoftmaxBound& out, KernelKind kernel, CombineKind combin
     throw std::invalid_argument("bound: block size " + std::to_string(block) + " not supported");
   require_exp_ulp(exp_ulp);
   require_finite(row, n, "softmax_bound");
-  if (kernel == KernelKind::Fast) {
-    // fast_schedule.h: every block of the row uses the merged row state, so one accounting state
-    // bounds d_hat; each part scales the terms it took against its own maximum. The fast kernel's
-    // exp is its own on either executor (FastKernelExp, portable_expf), so its figure replaces the
-    // executor's kexp figure `exp_ulp`.
-    const double fast_exp_ulp = FastKernelExp::max_ulp(false);
-    return fast_outputs_bound(out, row, n, model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}),
-                              fast_exp_ulp, loops);
+  switch (builtin_softmax_kernel(kernel).order) {
+    case ReductionOrder::FastPlan: {
+      // fast_schedule.h: every block of the row uses the merged row state, so one accounting
+      // state bounds d_hat; each part scales the terms it took against its own maximum. The fast
+      // kernel's exp is its own on either executor (FastKernelExp, portable_expf), so its figure
+      // replaces the executor's kexp figure `exp_ulp`.
+      const double fast_exp_ulp = FastKernelExp::max_ulp(false);
+      return fast_outputs_bound(out, row, n,
+                                model_fast_row(row, n, detail::FastAccAlg{fast_exp_ulp}),
+                                fast_exp_ulp, loops);
+    }
+    case ReductionOrder::OnlineBlock: {
+      const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
+      const detail::AccState s = model_block_reduce(row, n, block, alg, loops);
+      return outputs_bound(out, row, n, s.m, s.D, s.err, block_path(n, block), exp_ulp, loops);
+    }
+    case ReductionOrder::MaxThenSumBlock: {
+      // The max pass is exact (fmaxf), then the sum pass in the same block order.
+      float m = -INFINITY;
+      for (std::int64_t j = 0; j < n; ++j) m = fmax_k(m, row[j]);
+      const detail::AccSum s =
+          model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp}, loops);
+      return outputs_bound(out, row, n, m, s.D, s.err, block_path(n, block), exp_ulp, loops);
+    }
   }
-  const double path = block_path(n, block);
-  if (kernel == KernelKind::TwoPass) {
-    const detail::OnlineAccAlg alg{algebra_of(combine).rescales_both_sides, exp_ulp};
-    const detail::AccState s = model_block_reduce(row, n, block, alg, loops);
-    return outputs_bound(out, row, n, s.m, s.D, s.err, path, exp_ulp, loops);
-  }
-  // 3-pass: the max pass is exact (fmaxf), then the sum pass in the same block order.
-  float m = -INFINITY;
-  for (std::int64_t j = 0; j < n; ++j) m = fmax_k(m, row[j]);
-  const detail::AccSum s = model_block_reduce(row, n, block, detail::SumAccAlg{m, exp_ulp}, loops);
-  outputs_bound(out, row, n, m, s.D, s.err, path, exp_ulp, loops);
+  throw std::invalid_argument("bound: no model of this kernel's reduction order");
 }
 
 double harness_d_bound(const HarnessCase& c, CombineKind combine, double exp_ulp) {

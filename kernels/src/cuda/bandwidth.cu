@@ -35,10 +35,10 @@ double median_ms(F&& f, int reps) {
   return t[t.size() / 2];
 }
 
-/// The reads of x a kernel issues: 2-pass 2, 3-pass 3, fast 1 (2 on its two-launch path).
-int x_passes(const TimedKernel& k, const cuda::FastLaunchInfo& fast) {
-  if (k.kernel == KernelKind::Fast) return fast.read_twice ? 2 : 1;
-  return k.kernel == KernelKind::ThreePass ? 3 : 2;
+/// The reads of x a kernel issues (SoftmaxKernelFns::x_passes: 2-pass 2, 3-pass 3, fast 1), the
+/// fast kernel's 2 on its two-launch path.
+int x_passes(const SoftmaxKernelFns& facts, const cuda::FastLaunchInfo& fast) {
+  return facts.plans_own_block && fast.read_twice ? 2 : facts.x_passes;
 }
 
 /// rows x cols N(0, 10) values (fixed seed), the benchmark's data.
@@ -74,7 +74,8 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
   if (workspace.size() > 0) OSVS_CUDA_CHECK(cudaMemset(workspace.get(), 0, workspace.size()));
   const double copy_bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   for (const TimedKernel& k : kernels) {
-    const bool fast = k.kernel == KernelKind::Fast;
+    const SoftmaxKernelFns& facts = builtin_softmax_kernel(k.kernel);
+    const bool fast = facts.plans_own_block;  // the fast kernel: its workspace and split path
     const double ms = median_ms(
         [&] {
           if (fast)
@@ -90,7 +91,7 @@ ShapeTiming time_softmax_kernels(std::int64_t rows, std::int64_t cols,
         fast ? cuda::describe_fast_launch(rows, cols, k.split) : cuda::FastLaunchInfo{};
     const std::string path = fast ? std::string(info.layout) + "/" + info.path : "";
     out.kernels.push_back(KernelTiming{k.kernel, k.combine, k.block, ms, out.copy_ms / ms, path,
-                                       x_passes(k, info), fast ? info.hbm_bytes : copy_bytes});
+                                       x_passes(facts, info), fast ? info.hbm_bytes : copy_bytes});
   }
   return out;
 }

@@ -123,26 +123,42 @@ class CudaExecutor final : public Executor {
 
 namespace cuda {
 
-void launch_softmax(KernelKind kernel, CombineKind combine, int block, const float* x, float* y,
-                    State* row_state, std::int64_t rows, std::int64_t cols, void* stream_ptr) {
-  if (rows == 0) return;
-  if (kernel == KernelKind::Fast) {  // its plan picks its own block size (fast_plan.h)
-    launch_fast_softmax(x, y, row_state, rows, cols, nullptr, stream_ptr, FastSplitPath::Auto);
-    return;
-  }
-  const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  const dim3 grid(static_cast<unsigned>(rows));
-  dispatch_block(block, [&](auto block_size) {
-    constexpr int B = decltype(block_size)::value;
-    if (kernel == KernelKind::ThreePass) {
-      safe_three_pass<B><<<grid, B, 0, stream>>>(x, y, row_state, rows, cols);
-    } else {
-      device_ops(combine).two_pass(B, x, y, row_state, rows, cols, stream);
-    }
-  });
+namespace {
+
+/// Throws with the launch's own error, if it had one.
+void check_softmax_launch(const char* kernel) {
   const cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess)
-    throw std::runtime_error(std::string("softmax launch failed: ") + cudaGetErrorString(status));
+    throw std::runtime_error(std::string(kernel) + " launch failed: " + cudaGetErrorString(status));
+}
+
+}  // namespace
+
+void launch_two_pass(const SoftmaxLaunch& l) {
+  if (l.rows == 0) return;
+  dispatch_block(l.block, [&](auto block_size) {
+    device_ops(l.combine).two_pass(decltype(block_size)::value, l.x, l.y, l.row_state, l.rows,
+                                   l.cols, static_cast<cudaStream_t>(l.stream));
+  });
+  check_softmax_launch("two_pass");
+}
+
+void launch_three_pass(const SoftmaxLaunch& l) {
+  if (l.rows == 0) return;
+  dispatch_block(l.block, [&](auto block_size) {
+    constexpr int B = decltype(block_size)::value;
+    safe_three_pass<B>
+        <<<dim3(static_cast<unsigned>(l.rows)), B, 0, static_cast<cudaStream_t>(l.stream)>>>(
+            l.x, l.y, l.row_state, l.rows, l.cols);
+  });
+  check_softmax_launch("three_pass");
+}
+
+void launch_fast(const SoftmaxLaunch& l) {  // its plan picks its own block size (fast_plan.h)
+  if (l.rows == 0) return;
+  launch_fast_softmax(l.x, l.y, l.row_state, l.rows, l.cols, nullptr, l.stream,
+                      FastSplitPath::Auto);
+  check_softmax_launch("fast");
 }
 
 }  // namespace cuda

@@ -10,6 +10,7 @@
 #include "osvs/audit/options.h"
 #include "osvs/audit/search_budget.h"
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 
 namespace osvs::audit {
 
@@ -24,8 +25,10 @@ struct KernelUnderTest {
   KernelKind kernel;
   CombineKind combine;  ///< for the 3-pass kernel the field the executor ignores (seed)
 
-  /// "two_pass/seed", "two_pass/hardened", "three_pass".
+  /// "two_pass/seed", "two_pass/hardened", "three_pass", "fast".
   std::string label() const;
+  /// What the executors, bounds and audit know of the kernel (softmax_kernel_fns.h).
+  const SoftmaxKernelFns& facts() const { return builtin_softmax_kernel(kernel); }
 };
 
 struct Config {

@@ -6,6 +6,7 @@
 
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/combine_operator.h"
+#include "osvs/kernels/softmax_kernel_fns.h"
 
 namespace osvs {
 
@@ -14,7 +15,8 @@ namespace osvs {
 /// (flash-attention's convention). A 2-pass kernel around any operator: what the operator (its
 /// original, for a mutant) declares.
 inline float documented_masked_output(KernelKind kernel, CombineKind combine) {
-  const bool zero = kernel != KernelKind::ThreePass && original_of(combine).op().masked_row_zero;
+  const bool zero = builtin_softmax_kernel(kernel).folds_with_combine &&
+                    original_of(combine).op().masked_row_zero;
   return zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
 }
 
@@ -22,7 +24,7 @@ inline float documented_masked_output(KernelKind kernel, CombineKind combine) {
 /// (-FLT_MAX, 0) seed; a mutant's original's); the 3-pass kernel's (max of nothing, sum of
 /// nothing) = (-inf, 0); the fast kernel's (hardened) (-inf, 0).
 inline State documented_empty_state(KernelKind kernel, CombineKind combine) {
-  if (kernel == KernelKind::ThreePass) return identity_state();
+  if (!builtin_softmax_kernel(kernel).folds_with_combine) return identity_state();
   return original_of(combine).op().host.initial();
 }
 
