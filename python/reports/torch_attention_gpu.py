@@ -12,7 +12,9 @@ is_causal) and, as `torch.sdpa.<backend>.bottom_right`, a boolean attn_mask of t
 causal mask or window (the chunked-prefill and prefill/decode laws need it; flash takes none),
 flex's mask_mods are bottom-right (as docs/semantics.md §9 states them); `torch.sdpa.<backend>.padded`
 runs the whole batch in one call, padded to its longest sequences with a boolean mask, so that
-batch_invariance judges the backend itself. Each kernel's laws
+batch_invariance judges the backend itself; `torch.sdpa.<backend>.lse` calls a fused backend's
+aten entry point, which returns the lse, so that the cascade law (two calls' partials merged)
+judges it. Each kernel's laws
 across calls make its determinism certificate (OUT/certificate.json). Each backend's dtypes and GQA support are probed on a tiny
 problem first and declared as found (reported). The contract is declared, not derived: what a
 user of a bf16 / f32 library kernel would expect (2 ulp of the type at the magnitude M, 1 ulp a
@@ -34,7 +36,8 @@ from torch_triton_gpu import to_cuda  # noqa: E402
 import osvs  # noqa: E402
 
 CONTRACT = (2, 1, 4, 8, 1, 4)
-#: The merge of the cascade law's partials (flex_attention returns its lse): osvs's own.
+#: The merge of the cascade law's partials (flex_attention and the fused backends' aten entry
+#: points return their lse): osvs's own.
 CASCADE_MERGE = "osvs.merge_states.cpu_model"
 HEAD_DIMS = (8, 16, 32)
 TORCH_TYPE = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -128,6 +131,41 @@ def sdpa_padded(backend):
         for s, (q0, q1, _, _) in enumerate(seqs):
             o[q0:q1] = out[s, :, :q1 - q0].transpose(0, 1)
         return o
+    return fn
+
+
+def sdpa_lse(backend):
+    """SDPA's fused backend `backend` through its aten entry point, which returns the lse too
+    (torch.sdpa.<backend>.lse; the cascade law merges two calls' (o, lse) partials): flash
+    (`_scaled_dot_product_flash_attention`, no mask), memory-efficient and cuDNN
+    (`_scaled_dot_product_{efficient,cudnn}_attention`) with the bottom-right causal mask or
+    window as an additive bias (0 kept, -inf masked; its last dimension allocated to a multiple of
+    16 and sliced, as SDPA pads it). These entry points take as many K/V heads as query heads: the
+    variants are declared without GQA (the backends' own GQA is judged by their SDPA variants).
+    The lse comes back (1, heads, >= lq[, 1]): its first lq values a head are the rows'."""
+    from torch.nn.attention import SDPBackend
+    aten = torch.ops.aten
+
+    def fn(q, k, v, p):
+        def attend(qs, ks, vs, lq, lk):
+            if backend == SDPBackend.FLASH_ATTENTION:
+                out = aten._scaled_dot_product_flash_attention(qs, ks, vs, 0.0, False, False,
+                                                               scale=p.scale)
+            else:
+                bias = None
+                if p.mask != "none":
+                    padded = torch.zeros(1, 1, lq, (lk + 15) // 16 * 16, dtype=qs.dtype,
+                                         device=qs.device)
+                    bias = padded[..., :lk]
+                    bias.masked_fill_(~kept(p, lq, lk), float("-inf"))
+                op = aten._scaled_dot_product_efficient_attention \
+                    if backend == SDPBackend.EFFICIENT_ATTENTION \
+                    else aten._scaled_dot_product_cudnn_attention
+                extra = () if backend == SDPBackend.EFFICIENT_ATTENTION else (False,)
+                out = op(qs, ks, vs, bias, True, 0.0, False, *extra, scale=p.scale)
+            o, lse = out[0], out[1]
+            return o, lse.reshape(1, lse.shape[1], -1)[:, :, :lq]
+        return per_sequence(q, k, v, p, attend)
     return fn
 
 
@@ -245,6 +283,17 @@ def kernels(only=None):
                         dict(fn=sdpa_padded(backend), dtypes=types, gqa=bool(gqa_types),
                              masks=("none", "causal", "window"), mask_align="bottom-right",
                              **DOMAIN[name], **common)))
+        if backend != SDPBackend.MATH:  # the fused backends with their lse: the cascade law
+            fn = sdpa_lse(backend)
+            types = probe(fn, all_types, gqa=False)
+            probed[f"sdpa.{name}.lse"] = {"dtypes": types, "gqa": False}
+            if types:
+                masks = ("none",) if backend == SDPBackend.FLASH_ATTENTION \
+                    else ("none", "causal", "window")
+                out.append((f"torch.sdpa.{name}.lse",
+                            dict(fn=fn, dtypes=types, gqa=False, masks=masks,
+                                 mask_align="bottom-right", lse_bases=("e",),
+                                 cascade_merge=CASCADE_MERGE, **DOMAIN[name], **common)))
     out = [(n, spec) for n, spec in out if not only or only in n]
     if not only or only in "torch.flex_attention":
         fn = flex()
