@@ -6,6 +6,9 @@
 //   in bf16 / fp16, each MPFR's at the format's precision and exponent range
 #pragma once
 
+#include <mpfr.h>
+
+#include <functional>
 #include <string>
 
 #include "osvs/formal/format.h"
@@ -20,5 +23,11 @@ float correctly_rounded(const std::string& function, float x);
 /// subnormals and overflow (MPFR at the format's precision and exponent range); for binary32 the
 /// above. exp, exp2: a NaN gives a NaN; log, log2: for finite x > 0.
 float correctly_rounded(const std::string& function, float x, const Format& format);
+
+/// What `compute` (an MPFR operation on exact inputs, writing `out` with `rounding` and returning
+/// its ternary value) gives rounded once to `format`, to nearest even, with its subnormals and
+/// overflow to +-inf: the reference of the facts above and of the narrow arithmetic's tests.
+float rounded_in_format(const Format& format,
+                        const std::function<int(mpfr_ptr out, mpfr_rnd_t rounding)>& compute);
 
 }  // namespace osvs::formal
