@@ -80,14 +80,18 @@ void evaluate_on_device(DeviceExp which, std::uint64_t first, std::uint64_t stri
 
 void evaluate_on_device_at(DeviceExp which, const float* in, std::size_t n, float* out) {
   if (n == 0) return;
-  // One stream orders the copies (pinned staging, cuda_check.cuh's StreamBuffer) with the launch.
+  // The copies and the launch in order on one stream (plain cudaMemcpyAsync: this library does
+  // not link kernels' pinned staging), which the last copy's synchronisation waits for.
   const cudaStream_t stream = cudaStreamPerThread;
-  cuda::StreamBuffer<float> inputs(n, stream), outputs(n, stream);
-  inputs.upload(in);
+  cuda::DeviceBuffer<float> inputs(n), outputs(n);
+  OSVS_CUDA_CHECK(
+      cudaMemcpyAsync(inputs.get(), in, n * sizeof(float), cudaMemcpyHostToDevice, stream));
   const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
   evaluate_at_kernel<<<blocks, kBlock, 0, stream>>>(which, inputs.get(), outputs.get(), n);
   cuda::check_stream_launch("evaluate_at_kernel", stream);
-  outputs.download(out);
+  OSVS_CUDA_CHECK(
+      cudaMemcpyAsync(out, outputs.get(), n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+  OSVS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace osvs::exhaustive
