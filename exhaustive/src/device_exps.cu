@@ -1,4 +1,5 @@
-// CUDA's exps over a range of bit patterns: one thread per input, results copied back in chunks.
+// CUDA's exps over a range of bit patterns (one thread per input, results copied back in chunks)
+// or over given inputs.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -31,6 +32,11 @@ __global__ void evaluate_kernel(DeviceExp which, std::uint64_t first, std::uint6
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   out[i] = apply(which, bits_float(static_cast<std::uint32_t>(first + i * stride)));
+}
+
+__global__ void evaluate_at_kernel(DeviceExp which, const float* in, float* out, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = apply(which, in[i]);
 }
 
 /// Inputs per launch: 2^26 floats (256 MiB) keep the device buffer modest.
@@ -70,6 +76,22 @@ void evaluate_on_device(DeviceExp which, std::uint64_t first, std::uint64_t stri
     OSVS_CUDA_CHECK(
         cudaMemcpy(out + done, buffer.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
   }
+}
+
+void evaluate_on_device_at(DeviceExp which, const float* in, std::size_t n, float* out) {
+  if (n == 0) return;
+  // The copies and the launch in order on one stream (plain cudaMemcpyAsync: this library does
+  // not link kernels' pinned staging), which the last copy's synchronisation waits for.
+  const cudaStream_t stream = cudaStreamPerThread;
+  cuda::DeviceBuffer<float> inputs(n), outputs(n);
+  OSVS_CUDA_CHECK(
+      cudaMemcpyAsync(inputs.get(), in, n * sizeof(float), cudaMemcpyHostToDevice, stream));
+  const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
+  evaluate_at_kernel<<<blocks, kBlock, 0, stream>>>(which, inputs.get(), outputs.get(), n);
+  cuda::check_stream_launch("evaluate_at_kernel", stream);
+  OSVS_CUDA_CHECK(
+      cudaMemcpyAsync(out, outputs.get(), n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+  OSVS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace osvs::exhaustive

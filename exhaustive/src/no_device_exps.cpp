@@ -15,4 +15,8 @@ void evaluate_on_device(DeviceExp, std::uint64_t, std::uint64_t, std::size_t, fl
   throw std::runtime_error("evaluate_on_device: built without CUDA");
 }
 
+void evaluate_on_device_at(DeviceExp, const float*, std::size_t, float*) {
+  throw std::runtime_error("evaluate_on_device_at: built without CUDA");
+}
+
 }  // namespace osvs::exhaustive

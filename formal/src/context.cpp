@@ -22,8 +22,7 @@ ContextScope::~ContextScope() {
   g_active = previous_;
 }
 
-Context::Context(Format format)
-    : format_(format), facts(format.is_f32() ? all_facts() : exp_facts(format)) {}
+Context::Context(Format format) : facts(all_facts(format)), format_(format) {}
 
 z3::expr Context::fresh_bits(const std::string& prefix) {
   return z_.bv_const((prefix + "!" + std::to_string(counter_++)).c_str(), format_.width());

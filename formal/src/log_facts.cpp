@@ -25,22 +25,30 @@ float host_portable_log2f(float x) {
 // The proofs' steps that need them (formal/README.md, "What is assumed of log"): on a tie of the
 // lse's +0 and -0 the merged lse is big.lse + log_b(1 + b^(+-0)) = big.lse + log_b(2) with big the
 // first operand, so +0 + L and -0 + L must agree: L must not be -0 (it is ln 2, or 1).
-std::vector<FunctionFact> make_facts() {
+std::vector<FunctionFact> make_facts(const Format& format) {
   const char* tie = "the merge's commutativity on a tie of +0 and -0 lse's (big.lse + log_b(2))";
-  return {{"log", 0x40000000u, 0x40000000u, "log(2) = RN(ln 2)", tie},
-          {"log2", 0x40000000u, 0x40000000u, "log2(2) = 1", tie}};
+  const std::uint32_t two = format.bits_of(2.0f);
+  return {{"log", two, two, "log(2) = RN(ln 2)", tie}, {"log2", two, two, "log2(2) = 1", tie}};
 }
 
 }  // namespace
 
 const std::vector<FunctionFact>& log_facts() {
-  static const std::vector<FunctionFact> facts = make_facts();
+  static const std::vector<FunctionFact> facts = make_facts(kFp32);
   return facts;
 }
 
+std::vector<FunctionFact> log_facts(const Format& format) {
+  return make_facts(format);
+}
+
 std::vector<FunctionFact> all_facts() {
-  std::vector<FunctionFact> facts = exp_facts();
-  for (const FunctionFact& f : log_facts()) facts.push_back(f);
+  return all_facts(kFp32);
+}
+
+std::vector<FunctionFact> all_facts(const Format& format) {
+  std::vector<FunctionFact> facts = exp_facts(format);
+  for (const FunctionFact& f : log_facts(format)) facts.push_back(f);
   return facts;
 }
 

@@ -81,6 +81,7 @@ std::optional<RegressionRecord> counterexample_record(const ProofResult& r,
   record.property = to_string(r.law);  // Law's names are the properties' names
   record.input.combine = *combine;
   record.input.states = std::move(*states);
+  record.input.state_format = r.format.dtype();
   record.expectation = Expectation::Violates;
   record.note =
       "the SMT solver's counterexample from the operator's own source (formal/): " + describe(r);

@@ -8,12 +8,13 @@
 #include <set>
 
 #include "osvs/formal/exp_facts.h"
-#include "osvs/formal/narrow.h"
 #include "osvs/formal/prove.h"
 #include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/exp.h"
 
 namespace osvs::formal {
+
+namespace {
 
 // The CPU model's exps and logs (lse_math.h: kexp, exp2 and the logs of the attention kernels).
 float host_function(const std::string& name, float x) {
@@ -24,9 +25,8 @@ float host_function(const std::string& name, float x) {
   throw std::invalid_argument("osvs::formal: no host function for '" + name + "'");
 }
 
-namespace {
-
-// The host's function at x (a value of f), rounded to f (narrow.h: a bf16 / fp16 kernel's exp).
+// The host's function at x (a value of f), rounded to f: a bf16 / fp16 kernel's exp and log, as
+// kernels' Narrow computes them (narrow_float.h).
 float host_in(const Format& f, const std::string& name, float x) {
   return f.round_float(host_function(name, x));
 }

@@ -42,6 +42,16 @@ class CpuExecutor final : public Executor {
     return out;
   }
 
+  std::vector<State> combine_pairs_in(DType type, CombineKind k, const std::vector<State>& a,
+                                      const std::vector<State>& b) override {
+    if (type == DType::F32) return combine_pairs(k, a, b);
+    validate_narrow_pairs("cpu", type, k, a, b);
+    std::vector<State> out(a.size());
+    const auto combine = k.op().host.combine_narrow;
+    for (std::size_t i = 0; i < a.size(); ++i) out[i] = combine(type, a[i], b[i]);
+    return out;
+  }
+
   std::vector<State> warp_reduce(CombineKind k, const std::vector<State>& lanes) override {
     if (lanes.size() % kWarpSize != 0) throw InvalidLaunch("warp_reduce: need 32 states per warp");
     std::vector<State> out(lanes.size() / kWarpSize);

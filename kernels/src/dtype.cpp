@@ -145,6 +145,13 @@ float round_to(DType t, float x) {
   return x;
 }
 
+bool is_value_of(DType t, float x) {
+  require_float_type(t, "is_value_of");
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  if (std::isnan(x)) return (u & ((1u << (24 - precision_of(t))) - 1)) == 0;
+  return std::bit_cast<std::uint32_t>(round_to(t, x)) == u;
+}
+
 void store_as(DType t, const float* src, void* dst, std::int64_t n) {
   if (n <= 0) return;  // an empty row may come with null pointers
   if (t == DType::F32) {

@@ -32,6 +32,10 @@ class MutantExecutor final : public Executor {
                                    const std::vector<State>& b) override {
     return inner_.combine_pairs(op, a, b);
   }
+  std::vector<State> combine_pairs_in(DType type, CombineKind op, const std::vector<State>& a,
+                                      const std::vector<State>& b) override {
+    return inner_.combine_pairs_in(type, op, a, b);
+  }
   std::vector<State> warp_reduce(CombineKind op, const std::vector<State>& lanes) override {
     return inner_.warp_reduce(op, lanes);
   }

@@ -4,6 +4,7 @@
 
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
+#include "osvs/kernels/hex.h"
 #include "osvs/kernels/softmax_kernel_fns.h"
 
 namespace osvs {
@@ -37,6 +38,24 @@ void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int6
         "`): N = " + std::to_string(cols) + " > INT32_MAX - " + std::to_string(block) + " = " +
         std::to_string(seed_column_limit(block)) +
         " would overflow the index; use the hardened kernel");
+}
+
+void validate_narrow_pairs(const char* executor, DType type, CombineKind op,
+                           const std::vector<State>& a, const std::vector<State>& b) {
+  const std::string where = std::string(executor) + " combine_pairs_in: ";
+  if (type != DType::BF16 && type != DType::F16)
+    throw InvalidLaunch(where + "a state is stored in f32, bf16 or f16, not " + to_string(type));
+  if (op.op().host.combine_narrow == nullptr)
+    throw InvalidLaunch(where + "the combine operator " + to_string(op) +
+                        " runs on float32 states only (it declares no kNarrowStates, "
+                        "combine_entry.h)");
+  if (a.size() != b.size()) throw InvalidLaunch(where + "operand counts differ");
+  for (const std::vector<State>* side : {&a, &b})
+    for (std::size_t i = 0; i < side->size(); ++i)
+      for (const float x : {(*side)[i].m, (*side)[i].d})
+        if (!is_value_of(type, x))
+          throw InvalidLaunch(where + (side == &a ? "a[" : "b[") + std::to_string(i) + "] holds " +
+                              hex(x) + ", which is no " + to_string(type) + " value");
 }
 
 void validate(const SoftmaxBatch& b) {

@@ -9,6 +9,7 @@
 
 #include "agreement_fixture.h"
 #include "osvs/kernels/block_schedule.h"
+#include "osvs/kernels/dtype.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/merge_trees.h"
 
@@ -68,6 +69,33 @@ TEST_F(GpuAgreement, CombineLevelKernels) {
     for (std::size_t i = 0; i < gw.size(); ++i)
       EXPECT_TRUE(same_bits(gw[i].m, cw[i].m) && same_bits(gw[i].d, cw[i].d))
           << to_string(k) << " " << i;
+  }
+}
+
+// Pairs of bf16 / fp16 states (combine_pairs_in: kernels' Narrow on both executors). The m's and
+// the d's of a tie (e = exp(+-0) = 1) are exact on both; every bit agrees in the portable-exp
+// build, where the exp is the same function.
+TEST_F(GpuAgreement, CombineLevelKernelsInNarrowStates) {
+  std::mt19937 rng(13);
+  std::normal_distribution<float> normal(0.0f, 10.0f);
+  std::uniform_real_distribution<float> pos(0.5f, 40.0f);
+  for (DType t : {DType::BF16, DType::F16}) {
+    std::vector<State> a(4096), b(4096);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      a[i] = State{round_to(t, normal(rng)), round_to(t, pos(rng))};
+      b[i] = State{i % 17 == 0 ? a[i].m : round_to(t, normal(rng)), round_to(t, pos(rng))};
+    }
+    for (CombineKind k : kAllCombines) {
+      const auto g = gpu_->combine_pairs_in(t, k, a, b), c = cpu_->combine_pairs_in(t, k, a, b);
+      ASSERT_EQ(g.size(), a.size());
+      ASSERT_EQ(c.size(), a.size());
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        const std::string what =
+            std::string(to_string(t)) + " " + to_string(k) + " " + std::to_string(i);
+        EXPECT_TRUE(same_bits(g[i].m, c[i].m)) << what;
+        if (kPortableExp || a[i].m == b[i].m) EXPECT_TRUE(same_bits(g[i].d, c[i].d)) << what;
+      }
+    }
   }
 }
 

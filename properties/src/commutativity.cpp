@@ -1,4 +1,4 @@
-// Commutativity of the combine, bitwise.
+// Commutativity of the combine, bitwise, with the states stored in the case's state_format.
 #include <stdexcept>
 
 #include "osvs/properties/checks.h"
@@ -15,8 +15,8 @@ Verdict check_commutativity(const Case& c, Executor& ex) {
     a.push_back(c.states[i]);
     b.push_back(c.states[i + 1]);
   }
-  const std::vector<State> ab = ex.combine_pairs(c.combine, a, b);
-  const std::vector<State> ba = ex.combine_pairs(c.combine, b, a);
+  const std::vector<State> ab = ex.combine_pairs_in(c.state_format, c.combine, a, b);
+  const std::vector<State> ba = ex.combine_pairs_in(c.state_format, c.combine, b, a);
   for (std::size_t i = 0; i < a.size(); ++i)
     if (!bitwise_equal(ab[i], ba[i]))
       return Verdict::fail(

@@ -1,5 +1,6 @@
-// Identity laws of the combine: the true identity (-inf, 0) on both sides, and the seed's finite
-// stand-in (-FLT_MAX, 0) on states with a finite maximum.
+// Identity laws of the combine: the true identity (-inf, 0) on both sides (with the states stored
+// in the case's state_format: -inf and 0 are values of every format), and the seed's finite
+// stand-in (-FLT_MAX, 0) on float32 states with a finite maximum.
 #include <cmath>
 #include <string>
 
@@ -25,12 +26,14 @@ Verdict all_equal(const std::vector<State>& out, const std::vector<State>& expec
 
 Verdict check_identity_right(const Case& c, Executor& ex) {
   const std::vector<State> id(c.states.size(), identity_state());
-  return all_equal(ex.combine_pairs(c.combine, c.states, id), c.states, "s (+) (-inf, 0)");
+  return all_equal(ex.combine_pairs_in(c.state_format, c.combine, c.states, id), c.states,
+                   "s (+) (-inf, 0)");
 }
 
 Verdict check_identity_left(const Case& c, Executor& ex) {
   const std::vector<State> id(c.states.size(), identity_state());
-  return all_equal(ex.combine_pairs(c.combine, id, c.states), c.states, "(-inf, 0) (+) s");
+  return all_equal(ex.combine_pairs_in(c.state_format, c.combine, id, c.states), c.states,
+                   "(-inf, 0) (+) s");
 }
 
 Verdict check_finite_identity(const Case& c, Executor& ex) {

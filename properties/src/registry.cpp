@@ -25,14 +25,14 @@ bool claims_commutativity(const Case& c) {
 std::vector<PropertyInfo> make_registry() {
   return {
       {"identity_right", "s (+) (-inf, 0) == s bitwise for every state s", true,
-       &check_identity_right, &claims_identity},
+       &check_identity_right, &claims_identity, true},
       {"identity_left", "(-inf, 0) (+) s == s bitwise for every state s", true,
-       &check_identity_left, &claims_identity},
+       &check_identity_left, &claims_identity, true},
       {"finite_identity",
        "(-FLT_MAX, 0) is a two-sided identity, bitwise, for states with finite m", true,
        &check_finite_identity, &always},
       {"commutativity", "a (+) b == b (+) a bitwise", true, &check_commutativity,
-       &claims_commutativity},
+       &claims_commutativity, true},
       {"warp_reduce", "the warp's shuffle tree gives m exactly and d within its derived bound",
        false, &check_warp_reduce, &always},
       {"tree_invariance",

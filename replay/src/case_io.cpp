@@ -3,12 +3,14 @@
 #include "osvs/replay/case_io.h"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "json_field.h"
+#include "osvs/kernels/dtype.h"
 #include "osvs/kernels/softmax_mutants.h"
 #include "osvs/replay/hex_float.h"
 
@@ -32,6 +34,23 @@ json to_json(const State& s) {
 State state_from(const JsonField& f) {
   f.only_keys({"m", "d"});
   return State{f.at("m").as_float(), f.at("d").as_float()};
+}
+
+// --- the states' format (Case::state_format): a floating type, every state field a value of it
+DType state_format_from(const JsonField& format, const JsonField& input) {
+  const std::string name = format.as_string();
+  const std::optional<DType> t = parse_dtype(name);
+  if (!t || is_integer(*t))
+    format.fail("expected \"f32\", \"bf16\" or \"f16\", got \"" + name + "\"");
+  const std::vector<JsonField> states = input.at("states").elements();
+  for (const JsonField& s : states)
+    for (const char* field : {"m", "d"}) {
+      const JsonField x = s.at(field);
+      if (!is_value_of(*t, x.as_float()))
+        x.fail(x.as_string() + " is no " + name + " value, as state_format \"" + name +
+               "\" requires");
+    }
+  return *t;
 }
 
 // --- HarnessCase (a schedule)
@@ -74,6 +93,9 @@ json to_json(const Case& c) {
   if (!c.mutant.empty()) doc["mutation"] = c.mutant;
   doc["rows"] = rows;
   doc["states"] = states;
+  // Written only for states stored in bf16 / fp16, so that the files (and content ids) of float32
+  // states stay as they were before the field existed; a reader takes a missing field as f32.
+  if (c.state_format != DType::F32) doc["state_format"] = to_string(c.state_format);
   doc["schedules"] = schedules;
   doc["permutation"] = c.permutation;
   doc["shift"] = format_hex_float(c.shift);
@@ -83,8 +105,8 @@ json to_json(const Case& c) {
 }
 
 Case case_from(const JsonField& f) {
-  f.only_keys({"kernel", "combine", "block", "mutation", "rows", "states", "schedules",
-               "permutation", "shift", "batch_position", "batch_rows"});
+  f.only_keys({"kernel", "combine", "block", "mutation", "rows", "states", "state_format",
+               "schedules", "permutation", "shift", "batch_position", "batch_rows"});
   Case c;
   const JsonField kernel = f.at("kernel");
   const auto k = parse_kernel(kernel.as_string());
@@ -105,6 +127,7 @@ Case case_from(const JsonField& f) {
   }
   for (const JsonField& r : f.at("rows").elements()) c.rows.push_back(r.as_floats());
   for (const JsonField& s : f.at("states").elements()) c.states.push_back(state_from(s));
+  if (f.has("state_format")) c.state_format = state_format_from(f.at("state_format"), f);
   for (const JsonField& h : f.at("schedules").elements()) c.schedules.push_back(schedule_from(h));
   c.permutation = f.at("permutation").as_ints();
   c.shift = f.at("shift").as_float();

@@ -51,6 +51,10 @@ void append_input(std::string& out, const Case& c) {
                  c.mutant.empty() ? "" : fmt::format(", kernel mutation {}", c.mutant));
   for (std::size_t i = 0; i < c.rows.size(); ++i)
     append_row(out, fmt::format("row {}", i), c.rows[i]);
+  if (c.state_format != DType::F32)
+    fmt::format_to(std::back_inserter(out),
+                   "  states stored in {}, the combine's arithmetic rounded to it\n",
+                   to_string(c.state_format));
   for (std::size_t i = 0; i < c.states.size(); ++i)
     fmt::format_to(std::back_inserter(out), "  state {} = {}\n", i, format_state(c.states[i]));
   for (std::size_t i = 0; i < c.schedules.size(); ++i) append_schedule(out, i, c.schedules[i]);

@@ -72,6 +72,39 @@ TEST(ReaderErrors, UnknownEnumerators) {
             "bad.json: expectation: expected \"holds\" or \"violates\", got \"maybe\"");
 }
 
+// Case::state_format: a floating type's name, and every state field a value of that type.
+TEST(ReaderErrors, MalformedStateFormat) {
+  auto doc = valid_document();
+  doc["input"]["state_format"] = "fp8";
+  EXPECT_EQ(error_of(doc.dump()),
+            "bad.json: input.state_format: expected \"f32\", \"bf16\" or \"f16\", got \"fp8\"");
+  doc["input"]["state_format"] = "i32";  // a DType, but an index type
+  EXPECT_EQ(error_of(doc.dump()),
+            "bad.json: input.state_format: expected \"f32\", \"bf16\" or \"f16\", got \"i32\"");
+  doc["input"]["state_format"] = 16;
+  EXPECT_EQ(error_of(doc.dump()), "bad.json: input.state_format: expected a string, got 16");
+}
+
+TEST(ReaderErrors, StateThatIsNoValueOfItsFormat) {
+  auto doc = valid_document();  // states 1, 2, 3, 4: values of every format
+  doc["input"]["state_format"] = "bf16";
+  EXPECT_EQ(error_of(doc.dump()), "");
+  doc["input"]["states"][1]["d"] = "0x1.004p+0";  // 1 + 2^-10: an fp16 value, no bf16 one
+  EXPECT_EQ(error_of(doc.dump()),
+            "bad.json: input.states[1].d: 0x1.004p+0 is no bf16 value, as state_format \"bf16\" "
+            "requires");
+  doc["input"]["state_format"] = "f16";
+  EXPECT_EQ(error_of(doc.dump()), "");
+  doc["input"]["states"][0]["m"] = "0x1p+16";  // 65536: past fp16's largest finite value
+  EXPECT_EQ(error_of(doc.dump()),
+            "bad.json: input.states[0].m: 0x1p+16 is no f16 value, as state_format \"f16\" "
+            "requires");
+  doc["input"]["states"][0]["m"] = "nan(0x1)";  // a payload below fp16's 10 significand bits
+  EXPECT_EQ(error_of(doc.dump()),
+            "bad.json: input.states[0].m: nan(0x1) is no f16 value, as state_format \"f16\" "
+            "requires");
+}
+
 TEST(ReaderErrors, WrongSchemaVersion) {
   auto doc = valid_document();
   doc["schema_version"] = 2;

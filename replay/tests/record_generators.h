@@ -10,6 +10,7 @@
 
 #include <rapidcheck.h>
 
+#include "osvs/kernels/dtype.h"
 #include "osvs/replay/regression.h"
 
 namespace osvs::testing {
@@ -72,7 +73,23 @@ inline rc::Gen<HarnessCase> any_schedule() {
       rc::gen::set(&HarnessCase::root, rc::gen::arbitrary<std::int32_t>()));
 }
 
-inline rc::Gen<Case> any_case() {
+/// x as a value of t, bits kept where they fit: rounded (round_to) if a number; a NaN's payload
+/// cut to t's significand (which may leave an infinity: a value of t too).
+inline float value_in(DType t, float x) {
+  if (!std::isnan(x)) return round_to(t, x);
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return float_from_bits(u & ~((1u << (24 - precision_of(t))) - 1));
+}
+
+/// c with its states stored in t: every field made a value of t.
+inline Case stored_in(Case c, DType t) {
+  c.state_format = t;
+  for (State& s : c.states) s = State{value_in(t, s.m), value_in(t, s.d)};
+  return c;
+}
+
+inline rc::Gen<Case> any_float32_case() {
   return rc::gen::build<Case>(
       rc::gen::set(&Case::kernel, rc::gen::element(KernelKind::TwoPass, KernelKind::ThreePass)),
       rc::gen::set(&Case::combine, rc::gen::element(CombineKind::Seed, CombineKind::Hardened)),
@@ -86,6 +103,12 @@ inline rc::Gen<Case> any_case() {
       rc::gen::set(&Case::shift, any_float()),
       rc::gen::set(&Case::batch_position, rc::gen::arbitrary<std::int64_t>()),
       rc::gen::set(&Case::batch_rows, rc::gen::arbitrary<std::int64_t>()));
+}
+
+/// Any case, its states stored in f32, bf16 or fp16 (Case::state_format).
+inline rc::Gen<Case> any_case() {
+  return rc::gen::apply(stored_in, any_float32_case(),
+                        rc::gen::element(DType::F32, DType::BF16, DType::F16));
 }
 
 inline rc::Gen<Verdict> any_verdict() {

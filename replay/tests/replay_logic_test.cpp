@@ -72,6 +72,18 @@ TEST(ReplayLogic, UnknownPropertyAndThrowingPropertyAreErrorsNamingTheFile) {
   EXPECT_EQ(o.message, "x.json: property \"d_is_one\" threw: needs one state");
 }
 
+// A case of bf16 / fp16 states replays only through a law that combines states in their format
+// (PropertyInfo::narrow_states); elsewhere it is an error that says so.
+TEST(ReplayLogic, NarrowStatesOnALawOfFloatStatesAreAnError) {
+  RegressionRecord r = record(1.0f, Expectation::Holds);
+  r.input.state_format = DType::BF16;
+  const ReplayOutcome o = replay_on_cpu(r);
+  EXPECT_EQ(o.status, ReplayStatus::Error);
+  EXPECT_EQ(o.message,
+            "x.json: property \"d_is_one\" threw: the property d_is_one takes float32 states only; "
+            "this case's states are stored in bf16 (state_format)");
+}
+
 TEST(ReplayLogic, ABadFileDoesNotStopTheOthersAndNothingIsRewritten) {
   testing::TempDir root;
   const auto good = write_regression(record(1.0f, Expectation::Holds), root.path());

@@ -68,6 +68,30 @@ TEST(RoundTrip, OldFilesWithPlainNaNStillRead) {
   EXPECT_EQ(regression_id(back), regression_id(r));  // the id of an old file does not change
 }
 
+// The states' format is written only when not f32, so float32 files keep their text and ids; a
+// narrow one is part of the id (the same values in another format are another case).
+TEST(RoundTrip, StateFormatIsWrittenForNarrowStatesAlone) {
+  RegressionRecord r;
+  r.property = "commutativity";
+  r.input.states = {State{0.0f, 1.0f}, State{-0.0f, 0x1p-8f}};
+  const std::string f32_text = serialize_regression(r);
+  EXPECT_EQ(f32_text.find("state_format"), std::string::npos) << f32_text;
+  const std::string f32_id = regression_id(r);
+  for (DType t : {DType::BF16, DType::F16}) {
+    r.input.state_format = t;
+    const std::string text = serialize_regression(r);
+    EXPECT_NE(text.find(std::string("\"state_format\": \"") + to_string(t) + "\""),
+              std::string::npos)
+        << text;
+    const RegressionRecord back = parse_regression(text, "narrow.json");
+    EXPECT_EQ(back.input.state_format, t);
+    EXPECT_TRUE(same_bits(r, back));
+    EXPECT_NE(regression_id(r), f32_id);
+  }
+  r.input.state_format = DType::F32;
+  EXPECT_EQ(regression_id(r), f32_id);
+}
+
 TEST(RoundTrip, CanonicalTextIgnoresEverythingButPropertyAndInput) {
   RegressionRecord a;
   a.property = "commutativity";

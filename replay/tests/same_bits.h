@@ -53,6 +53,7 @@ inline bool same_bits(const Case& a, const Case& b) {
          same_elements(a.rows, b.rows,
                        [](const auto& x, const auto& y) { return same_bits(x, y); }) &&
          same_elements(a.states, b.states, [](State x, State y) { return same_bits(x, y); }) &&
+         a.state_format == b.state_format &&
          same_elements(a.schedules, b.schedules,
                        [](const auto& x, const auto& y) { return same_bits(x, y); }) &&
          a.permutation == b.permutation && same_bits(a.shift, b.shift) &&

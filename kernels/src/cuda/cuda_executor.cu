@@ -69,6 +69,24 @@ class CudaExecutor final : public Executor {
     return out;
   }
 
+  std::vector<State> combine_pairs_in(DType type, CombineKind k, const std::vector<State>& a,
+                                      const std::vector<State>& b) override {
+    if (type == DType::F32) return combine_pairs(k, a, b);
+    select_device();
+    validate_narrow_pairs("cuda", type, k, a, b);
+    std::vector<State> out(a.size());
+    if (a.empty()) return out;
+    const auto pairs = device_ops(k).pairs_narrow;
+    if (pairs == nullptr)
+      throw InvalidLaunch(std::string("cuda combine_pairs_in: ") + to_string(k) +
+                          " has no device code for narrow states");
+    DeviceBuffer<State> da(a.data(), a.size()), db(b.data(), b.size()), dout(a.size());
+    pairs(type, da.get(), db.get(), dout.get(), static_cast<std::int64_t>(a.size()));
+    cuda::check_launch((std::string("combine_pairs_narrow_kernel of ") + to_string(k)).c_str());
+    dout.download(out.data());
+    return out;
+  }
+
   std::vector<State> warp_reduce(CombineKind k, const std::vector<State>& lanes) override {
     select_device();
     if (lanes.size() % kWarpSize != 0) throw InvalidLaunch("warp_reduce: need 32 states per warp");

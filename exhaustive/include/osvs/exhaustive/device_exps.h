@@ -29,4 +29,9 @@ DeviceDescription describe_device();
 void evaluate_on_device(DeviceExp which, std::uint64_t first, std::uint64_t stride,
                         std::size_t count, float* out);
 
+/// out[i] = which(in[i]) for i < n, computed on the device (one thread per input; the copies and
+/// the launch ordered on one stream), for input sets that are no strided range (every value of a
+/// narrow format, formal/'s narrow exp facts). Throws as evaluate_on_device.
+void evaluate_on_device_at(DeviceExp which, const float* in, std::size_t n, float* out);
+
 }  // namespace osvs::exhaustive

@@ -78,8 +78,7 @@ class Context {
   Sym apply(const std::string& name, const Sym& x);
   /// The uninterpreted g of `name`, the format's bits to the format's bits.
   z3::func_decl function(const std::string& name);
-  /// The facts apply() builds in (all_facts() for f32, exp_facts(format) for bf16 / fp16, unless
-  /// a test removes one).
+  /// The facts apply() builds in (all_facts(format), unless a test removes one).
   std::vector<FunctionFact> facts;
   const std::vector<Application>& applications() const { return applications_; }
 

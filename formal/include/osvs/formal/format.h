@@ -1,6 +1,7 @@
 // The binary floating-point format a proof's state is stored in, and its arithmetic is rounded
 // to: binary32 (float, the kernels' state), bfloat16 or binary16 (a kernel that keeps its (m, d)
-// in half precision and computes in it: formal/README.md, "bf16 and fp16 states").
+// in half precision and computes in it: formal/README.md, "bf16 and fp16 states"; its concrete
+// arithmetic is kernels' narrow_float.h).
 //
 // A value of a format is carried on the host as the float that holds it exactly (every bf16 and
 // fp16 value is a float), its bits in the low `width()` bits of a uint32.
@@ -10,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "osvs/kernels/dtype.h"
 
 namespace osvs::formal {
 
@@ -26,14 +29,15 @@ struct Format {
   /// The canonical quiet NaN: the kernels' canonical_nan() (0x7fc00000) in this format.
   std::uint32_t canonical_nan_bits() const;
   bool is_f32() const { return width() == 32; }
+  /// The kernels' name of the type (F32, BF16, F16): a narrow state's concrete arithmetic is
+  /// kernels' Narrow<dtype()> (narrow_float.h), its regression file's state_format this type.
+  DType dtype() const;
 
   /// x (a float) rounded to this format, to nearest even; overflow gives +-inf; a NaN keeps its
   /// sign and the top of its payload, quiet bit set (kernels' dtype_bits.h for bf16 and fp16).
   std::uint32_t bits_of(float x) const;
   /// The value of bits, exactly, as a float.
   float value_of(std::uint32_t bits) const;
-  /// x rounded once to this format, to nearest even, with its subnormals and overflow to +-inf.
-  float round(double x) const;
   /// x rounded to this format (a float of the format, exactly).
   float round_float(float x) const { return value_of(bits_of(x)); }
 };

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "osvs/formal/format.h"
 #include "osvs/kernels/state.h"
 
 namespace osvs::formal {
@@ -49,6 +50,8 @@ struct ProofResult {
   std::string op;
   Law law = Law::Commutativity;
   std::string domain;
+  /// The states' format (the counterexample's states hold its values, as floats).
+  Format format = kFp32;
   bool proven = false;
   double seconds = 0;  ///< solver time, every refinement included
   int paths = 0;       ///< runs of the operator's source (explore.h)

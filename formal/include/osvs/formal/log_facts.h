@@ -17,11 +17,16 @@
 
 namespace osvs::formal {
 
-/// Every fact of a log the proofs may use.
+/// Every fact of a log the proofs may use (binary32 inputs).
 const std::vector<FunctionFact>& log_facts();
+/// The same facts over the inputs of `format` (bf16, fp16): log(2) = RN(ln 2) and log2(2) = 1 in
+/// the format, at its bits of 2.
+std::vector<FunctionFact> log_facts(const Format& format);
 
 /// Every fact of an exp or a log (exp_facts() then log_facts()): what a Context assumes.
 std::vector<FunctionFact> all_facts();
+/// The same in `format` (exp_facts(format) then log_facts(format)).
+std::vector<FunctionFact> all_facts(const Format& format);
 
 /// One log an uninterpreted log stands for.
 struct LogUnderTest {

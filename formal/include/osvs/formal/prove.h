@@ -18,9 +18,9 @@
 #include "osvs/formal/domain.h"
 #include "osvs/formal/explore.h"
 #include "osvs/formal/law.h"
-#include "osvs/formal/narrow.h"
 #include "osvs/formal/sym_ops.h"
 #include "osvs/formal/sym_state.h"
+#include "osvs/kernels/narrow_float.h"
 
 namespace osvs::formal {
 
@@ -112,7 +112,7 @@ LawQuery build_query(Context& ctx, Law law, const Domain& domain) {
   throw std::logic_error("osvs::formal: unknown law");
 }
 
-// S is State (the CPU model) or NarrowState (bf16 / fp16 arithmetic, narrow.h).
+// S is State (the CPU model) or NarrowState (bf16 / fp16 arithmetic, kernels' narrow_float.h).
 template <class Op, class S>
 std::pair<S, S> concrete_sides(Law law, S a, S b) {
   const S e = identity_of<Op>(b);
@@ -130,26 +130,42 @@ std::pair<S, S> concrete_sides(Law law, S a, S b) {
 }
 
 /// Whether Op's combine is written over its state type, so that it runs on a bf16 / fp16 state
-/// (the softmax operators; the attention merge is float32 only).
+/// (kernels' NarrowState): the softmax operators and the attention merge.
 template <class Op>
-inline constexpr bool kHasNarrowModel = requires(NarrowState s) {
+inline constexpr bool kHasNarrowModel = requires(NarrowState<DType::BF16> s) {
   Op::combine(s, s);
 };
+
+/// The law's two sides on states stored in T, Op's arithmetic rounded to T (kFmad: contracted as
+/// the float source is under --fmad=true): the concrete side of a narrow counterexample, the same
+/// code the executors' combine_pairs_in runs.
+template <class Op, DType T, bool kFmad>
+ConcreteSides narrow_concrete(Law law) {
+  return [law](State a, State b) {
+    using S = NarrowState<T, kFmad>;
+    const auto [l, r] = concrete_sides<Op>(law, S(a), S(b));
+    return std::pair<State, State>{l.widened(), r.widened()};
+  };
+}
+
+template <class Op, DType T>
+ConcreteSides narrow_concrete(Law law, bool fmad) {
+  return fmad ? narrow_concrete<Op, T, true>(law) : narrow_concrete<Op, T, false>(law);
+}
 
 template <class Op>
 ConcreteSides concrete_of(Law law, const ProveOptions& options) {
   if (options.format.is_f32())
     return [law](State a, State b) { return concrete_sides<Op>(law, a, b); };
   if constexpr (kHasNarrowModel<Op>) {
-    const NarrowArithmetic arithmetic{options.format, options.fmad};
-    return [law, arithmetic](State a, State b) {
-      const NarrowScope scope(arithmetic);
-      const auto [l, r] = concrete_sides<Op>(law, narrow_state(a), narrow_state(b));
-      return std::pair<State, State>{l.widened(), r.widened()};
-    };
+    if (options.format.dtype() == DType::BF16)
+      return narrow_concrete<Op, DType::BF16>(law, options.fmad);
+    return narrow_concrete<Op, DType::F16>(law, options.fmad);
   }
   throw std::invalid_argument(std::string("osvs::formal: ") + Op::kName + " has no " +
-                              options.format.name + " state (float32 only)");
+                              options.format.name +
+                              " state (its combine is not written over "
+                              "its state type)");
 }
 
 }  // namespace detail
@@ -178,6 +194,7 @@ ProofResult prove(Law law, const Domain& domain, const ProveOptions& options = {
   }
   r.op = Op::kName;
   r.law = law;
+  r.format = options.format;
   r.domain = law == Law::IdentityOfIdentity ? "the identity alone" : domain.name();
   if (!options.format.is_f32()) r.domain += std::string(" (") + options.format.name + " state)";
   return r;

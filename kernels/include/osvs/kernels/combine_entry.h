@@ -14,6 +14,11 @@
 //   static State lift(float x);            one element as a state OSVS_HD static State
 //   combine(State a, State b); OSVS_HD static float output(float x, State s); pass 2 of the
 //   softmax: exp(x - m) / d
+//
+// Optional: static constexpr bool kNarrowStates = true; the operator also runs on bf16 / fp16
+// states (narrow_float.h: its combine is written over its state type and calls only helpers that
+// have a Narrow overload), so that a regression file of a narrow state replays it.
+
 #pragma once
 
 #include <array>
@@ -23,6 +28,7 @@
 #include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/harness_model.h"
+#include "osvs/kernels/narrow_float.h"
 #include "osvs/kernels/two_pass_model.h"
 
 namespace osvs {
@@ -43,6 +49,22 @@ State host_combine(State a, State b) {
 template <class Op>
 float host_output(float x, State s) {
   return Op::output(x, s);
+}
+
+/// combine_in<Op, type>: BF16, or F16 for the other narrow type (the executors pass only these:
+/// validate_narrow_pairs).
+template <class Op>
+State host_combine_narrow(DType type, State a, State b) {
+  return type == DType::BF16 ? combine_in<Op, DType::BF16>(a, b) : combine_in<Op, DType::F16>(a, b);
+}
+
+/// host_combine_narrow<Op> for an operator that runs on narrow states, else nullptr.
+template <class Op>
+constexpr decltype(CombineHostOps::combine_narrow) host_combine_narrow_of() {
+  if constexpr (runs_on_narrow_states<Op>::value)
+    return &host_combine_narrow<Op>;
+  else
+    return nullptr;
 }
 
 template <class Op>
@@ -86,9 +108,10 @@ constexpr void check_declarations() {
 /// The CPU model of every order, for Op.
 template <class Op>
 constexpr CombineHostOps host_ops_of() {
-  return {&detail::host_initial<Op>, &detail::host_lift<Op>,        &detail::host_combine<Op>,
-          &detail::host_output<Op>,  &detail::host_warp_reduce<Op>, &detail::host_harness_case<Op>,
-          &model_two_pass_rows<Op>};
+  return {&detail::host_initial<Op>,     &detail::host_lift<Op>,
+          &detail::host_combine<Op>,     &detail::host_output<Op>,
+          &detail::host_warp_reduce<Op>, &detail::host_harness_case<Op>,
+          &model_two_pass_rows<Op>,      detail::host_combine_narrow_of<Op>()};
 }
 
 /// The registry entry of Op. `device`: OSVS_COMBINE_DEVICE_OPS(Op, ...) in the registering file

@@ -72,6 +72,9 @@ struct HardenedCombineWith {
   }
 };
 
-struct HardenedCombine : HardenedCombineWith<KernelExp> {};
+struct HardenedCombine : HardenedCombineWith<KernelExp> {
+  /// Runs on bf16 / fp16 states too (narrow_float.h): kexp has a Narrow overload.
+  static constexpr bool kNarrowStates = true;
+};
 
 }  // namespace osvs

@@ -14,6 +14,7 @@
 
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/combine_kind.h"
+#include "osvs/kernels/dtype.h"
 
 namespace osvs {
 
@@ -29,6 +30,10 @@ struct CombineHostOps {
   State (*harness_case)(const HarnessCase& c, std::vector<State>* chunk_states);
   /// The 2-pass kernel's outputs and row states for a validated batch (model_two_pass_rows).
   void (*two_pass_rows)(const SoftmaxBatch& b, SoftmaxResult& r);
+  /// a (+) b with the states stored in a narrow type (BF16 or F16: narrow_float.h's combine_in),
+  /// the states' fields values of that type; nullptr for an operator that runs on float states
+  /// only (runs_on_narrow_states).
+  State (*combine_narrow)(DType type, State a, State b);
 };
 
 /// The arrays of a batch of harness cases on the device (layout: cuda/combine_kernels.cuh).
@@ -53,6 +58,9 @@ struct CombineDeviceOps {
   /// The 2-pass softmax kernel with this operator; false for an unsupported block size.
   bool (*two_pass)(int block, const float* x, float* y, State* row_state, std::int64_t rows,
                    std::int64_t cols, void* stream);
+  /// pairs with the states stored in BF16 or F16 (narrow_float.h); nullptr as for
+  /// CombineHostOps::combine_narrow.
+  void (*pairs_narrow)(DType type, const State* a, const State* b, State* out, std::int64_t n);
 };
 
 struct CombineOperator {

@@ -32,6 +32,9 @@ struct SeedCombine {
   static constexpr bool kExactIdentity = false;  // (-inf, 0) is not an identity
   static constexpr bool kRescalesBothSides = true;
   static constexpr bool kMaskedRowZero = false;  // a fully masked row gives 0/0 = NaN
+  /// Runs on bf16 / fp16 states too (narrow_float.h); so do the mutants derived from it whose
+  /// combine is written over the state type (runs_on_narrow_states).
+  static constexpr bool kNarrowStates = true;
 
   OSVS_HD static State initial() { return seed_initial_state(); }
   OSVS_HD static State lift(float x) { return State{x, 1.0f}; }

@@ -51,6 +51,11 @@ float from_f16_bits(std::uint16_t b);
 /// for an index type, NaN kept).
 float round_to(DType t, float x);
 
+/// Whether x is exactly a value of the floating type t (F32, BF16, F16), its bits kept: a NaN is
+/// one when its payload fits t's significand (the float's low 24 - precision_of(t) significand
+/// bits clear). std::invalid_argument for an index type.
+bool is_value_of(DType t, float x);
+
 /// Writes n floats into `dst` (an array of type t) and reads them back. An index type takes
 /// integers within its range and NaN (stored as the type's minimum: padding, never an index);
 /// anything else is std::invalid_argument.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/dtype.h"
 #include "osvs/kernels/softmax_kernel_fns.h"
 #include "osvs/kernels/validate.h"
 
@@ -50,6 +51,15 @@ class Executor {
   /// out[i] = a[i] (+) b[i] with the given operator.
   virtual std::vector<State> combine_pairs(CombineKind op, const std::vector<State>& a,
                                            const std::vector<State>& b) = 0;
+  /// out[i] = a[i] (+) b[i] with the states stored in `type` and the operator's arithmetic
+  /// rounded to it (narrow_float.h): F32 is combine_pairs; BF16 and F16 take states whose fields
+  /// are values of that type (as floats) and give such states. Throws InvalidLaunch for another
+  /// type, a field that is no value of the type, or an operator that runs on float states only
+  /// (validate_narrow_pairs). This default runs F32 alone; the CPU model and the CUDA executor
+  /// run the narrow types too.
+  virtual std::vector<State> combine_pairs_in(DType type, CombineKind op,
+                                              const std::vector<State>& a,
+                                              const std::vector<State>& b);
   /// For each group of 32 states: lane 0's result of the warp's __shfl_down_sync tree.
   virtual std::vector<State> warp_reduce(CombineKind op, const std::vector<State>& lanes) = 0;
   /// Chunk states by sequential lift, then merges in exactly the given order.

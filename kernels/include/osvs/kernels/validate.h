@@ -6,8 +6,10 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/dtype.h"
 
 namespace osvs {
 
@@ -32,6 +34,12 @@ inline constexpr std::int64_t seed_column_limit(int block) {
 /// Checks a launch configuration and shape (not the values): block size, sizes, index limits.
 void validate_shape(KernelKind kernel, CombineKind combine, int block, std::int64_t rows,
                     std::int64_t cols);
+
+/// Checks a combine_pairs_in of a narrow type: `type` is BF16 or F16, the operator runs on narrow
+/// states (its registry entry has combine_narrow), a and b have one size, and every field of
+/// every state is a value of `type` (is_value_of). `executor` names the caller in the message.
+void validate_narrow_pairs(const char* executor, DType type, CombineKind op,
+                           const std::vector<State>& a, const std::vector<State>& b);
 
 /// validate_shape plus: the batch holds exactly rows * cols values.
 void validate(const SoftmaxBatch& batch);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/dtype.h"
 
 namespace osvs {
 
@@ -26,6 +27,11 @@ struct Case {
 
   // --- combine-level inputs: states for the algebraic laws (a, b[, c]) or 32 lanes of a warp
   std::vector<State> states;
+  /// The type the states are stored in, and the combine's arithmetic rounded to: F32 (the
+  /// kernels'), or BF16 / F16 (narrow_float.h: each field of `states` a value of that type, as a
+  /// float). The laws that combine states directly (PropertyInfo::narrow_states) take it; a
+  /// regression file keeps it under the key "state_format", written when not F32.
+  DType state_format = DType::F32;
 
   // --- schedule inputs for partition / ordering / tree invariance: two schedules of rows[0]
   //     (chunk_offsets, slot_chunk, merges, root of each), compared with each other and the oracle

@@ -25,6 +25,9 @@ struct PropertyInfo {
   /// a property run on a configuration that does not claim it still runs, and a failure there
   /// is a known defect, not a surprise.
   bool (*claimed)(const Case& c);
+  /// The law combines the case's states through Executor::combine_pairs_in, so it runs on states
+  /// stored in bf16 / fp16 too (Case::state_format); the others take float32 states only.
+  bool narrow_states = false;
 };
 
 /// All registered properties, in a stable order.

@@ -42,7 +42,21 @@ struct DeviceOpsOf {
     return launch_online_two_pass<Op, TwoPassSchedule>(block, x, y, row_state, rows, cols,
                                                        static_cast<cudaStream_t>(stream));
   }
-  static constexpr CombineDeviceOps kOps{&pairs, &warp_reduce, &harness, &two_pass};
+  /// The narrow types BF16 and F16 (the executor passes only these: validate_narrow_pairs).
+  static void pairs_narrow(DType type, const State* a, const State* b, State* out, std::int64_t n) {
+    if (type == DType::BF16)
+      combine_pairs_narrow_kernel<Op, DType::BF16><<<blocks_for(n, 256), 256>>>(a, b, out, n);
+    else
+      combine_pairs_narrow_kernel<Op, DType::F16><<<blocks_for(n, 256), 256>>>(a, b, out, n);
+  }
+  static constexpr decltype(CombineDeviceOps::pairs_narrow) narrow_pairs_of() {
+    if constexpr (runs_on_narrow_states<Op>::value)
+      return &pairs_narrow;
+    else
+      return nullptr;
+  }
+  static constexpr CombineDeviceOps kOps{&pairs, &warp_reduce, &harness, &two_pass,
+                                         narrow_pairs_of()};
 };
 
 }  // namespace osvs::cuda

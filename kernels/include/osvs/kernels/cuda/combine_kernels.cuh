@@ -10,6 +10,7 @@
 #include "osvs/kernels/cuda/block_reduce.cuh"
 #include "osvs/kernels/harness_flat.h"
 #include "osvs/kernels/lift_with_index.h"
+#include "osvs/kernels/narrow_float.h"
 
 namespace osvs::cuda {
 
@@ -17,6 +18,15 @@ template <class Op>
 __global__ void combine_pairs_kernel(const State* a, const State* b, State* out, std::int64_t n) {
   const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) out[i] = Op::combine(a[i], b[i]);
+}
+
+/// combine_pairs_kernel with the states stored in T (narrow_float.h): the same operator source
+/// on NarrowState<T>.
+template <class Op, DType T>
+__global__ void combine_pairs_narrow_kernel(const State* a, const State* b, State* out,
+                                            std::int64_t n) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = combine_in<Op, T>(a[i], b[i]);
 }
 
 /// One warp per group of 32 states; lane 0 writes the shuffle tree's result. Warps past the last
