@@ -141,7 +141,8 @@ def sdpa_lse(backend):
     (`_scaled_dot_product_{efficient,cudnn}_attention`) with the bottom-right causal mask or
     window as an additive bias (0 kept, -inf masked; its last dimension allocated to a multiple of
     16 and sliced, as SDPA pads it). These entry points take as many K/V heads as query heads: the
-    variants are declared without GQA (the backends' own GQA is judged by their SDPA variants).
+    variants are declared without GQA (the backends' own GQA is judged by their SDPA variants)
+    and in the dtypes the SDPA backend itself takes.
     The lse comes back (1, heads, >= lq[, 1]): its first lq values a head are the rows'."""
     from torch.nn.attention import SDPBackend
     aten = torch.ops.aten
@@ -158,6 +159,7 @@ def sdpa_lse(backend):
                                          device=qs.device)
                     bias = padded[..., :lk]
                     bias.masked_fill_(~kept(p, lq, lk), float("-inf"))
+                    bias = bias.expand(1, qs.shape[1], lq, lk)  # a bias a head, as SDPA gives
                 op = aten._scaled_dot_product_efficient_attention \
                     if backend == SDPBackend.EFFICIENT_ATTENTION \
                     else aten._scaled_dot_product_cudnn_attention
@@ -284,8 +286,10 @@ def kernels(only=None):
                              masks=("none", "causal", "window"), mask_align="bottom-right",
                              **DOMAIN[name], **common)))
         if backend != SDPBackend.MATH:  # the fused backends with their lse: the cascade law
+            # The dtypes SDPA's backend takes: cuDNN's aten entry point does not refuse float32
+            # (SDPA does) but computes garbage from it (2026-12-06, H100): outside its contract.
             fn = sdpa_lse(backend)
-            types = probe(fn, all_types, gqa=False)
+            types = probe(fn, types, gqa=False)
             probed[f"sdpa.{name}.lse"] = {"dtypes": types, "gqa": False}
             if types:
                 masks = ("none",) if backend == SDPBackend.FLASH_ATTENTION \
