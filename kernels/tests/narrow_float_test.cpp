@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_refused.h"
 #include "osvs/kernels/combine_operator.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/kernels/hex.h"
@@ -248,16 +249,7 @@ TEST(CombinePairsIn, RoundsTheCombineToTheFormat) {
   }
 }
 
-template <class Launch>
-void expect_refused(Launch launch, const std::string& fragment) {
-  try {
-    launch();
-  } catch (const InvalidLaunch& e) {
-    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    return;
-  }
-  ADD_FAILURE() << "accepted; expected a refusal naming: " << fragment;
-}
+using test::expect_refused;
 
 TEST(CombinePairsIn, RefusesWhatItCannotRun) {
   const auto cpu = make_cpu_executor();

@@ -2,23 +2,13 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include "expect_refused.h"
 #include "osvs/kernels/executor.h"
 
 namespace osvs {
 namespace {
 
-/// Runs `launch`, which must throw InvalidLaunch with `fragment` in its message; a launch that
-/// throws nothing is a failure too.
-template <class Launch>
-void expect_refused(Launch launch, const std::string& fragment) {
-  try {
-    launch();
-  } catch (const InvalidLaunch& e) {
-    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    return;
-  }
-  ADD_FAILURE() << "accepted a bad launch; expected a refusal naming: " << fragment;
-}
+using test::expect_refused;
 
 void expect_invalid(const SoftmaxBatch& b, const std::string& fragment) {
   const auto cpu = make_cpu_executor();
