@@ -19,8 +19,14 @@
 //   dk_j (dv_j) = sum over the group's heads in order of fl(scale (sum_i dS_rj q_r))
 //     (sum_i P_rj dout_r), each head's sum fmas from +0 in row order: a kv head with one query
 //     head gives that head's bits, and GQA the left-to-right sum of the heads' own;
-//   each written in the in type. A row that keeps no key (its lse -inf, never read): dq = +0,
-//   delta = +0; a key no row keeps: dk = dv = +0. Every element of dq, dk and dv is written.
+//   each written in the in type. A row that keeps no key (its lse -inf, or its sink: never
+//   read): dq = +0, delta = +0; a key no row keeps: dk = dv = +0. Every element of dq, dk and dv
+//   is written.
+// With sinks, the lse holds the sink's term, so P above is already the weight with the sink in the
+// denominator; and dsinks_h = the fma chain from +0 of fl(-P_sink,r) delta_r over the rows r of
+// head h that keep a key, sequence after sequence, each sequence's rows in order, P_sink,r =
+// expf(fl(z_h - lse_r)) (base 2: exp2f(fl(fl(z_h log2(e)) - lse_r))), written in f32 (+0 for a head
+// whose rows keep no key: the chain's start).
 //
 // Its contract, to first order in u = 2^-24 (glibc's expf and exp2f within 1 ulp, 2 u
 // relatively; a relative error k u of a value of magnitude M is within k ulp_f32(M) <= k ulp_T(M),
@@ -60,6 +66,17 @@
 // most four a term: 2^-148. In all 2 n_X (R_X + 1) 2^-149: underflow 2.
 // The ln n_r term is the given lse's size (|lse| <= S + ln n_r); a contract with S taken as
 // max(S, |lse|) would carry it in per_score instead.
+// With a sink z_h the lse is at least z_h: |lse| <= max(S, |z_h|) + ln(n_r + 1), and the laws take
+// a backward row's S as max(S, |z_h|) (AttentionGradAccuracy): every line above holds with that S
+// and n_r + 1 <= 2^31 terms. dsinks_h (n_X its rows that keep a key, M_X = sum_r P_sink,r D_r,
+// D_r delta's magnitude, S the largest of its rows', R_X the largest D_r): P_sink's relative
+// error: the given lse u |lse|, the subtraction 0.5 u (|z| + |lse|), base 2 the product z log2(e)
+// and log2(e)'s rounding (1.45 u |z|, times ln 2 in the exponent of 2), the exp 2: within
+// (3 S + 1.5 ln n' + 2) u; delta's dv fmas and the given o dv u D_r + u_T D_r (one ulp_T(M_X), as
+// delta's); the fma chain from +0 n_X u M_X (one rounding a term a step). In ulps: 1.5 ln 2^31 +
+// 2 + 16 + 1 = 51.25 within 64 ulps, n_X within ulps_per_term 1, 3 S within per_score 10 (d + 1) S;
+// a P_sink below the normals errs by 2^-149 absolutely (times |delta_r| <= R_X) and the fma's
+// product by 2^-150: within underflow 2. The same contract holds dsinks.
 #pragma once
 
 #include <stdexcept>
@@ -82,18 +99,23 @@ bool rows_reversed() {
 template <class P>
 void tiled_attention_backward(const AttentionProblem& p) {
   if (!p.backward) throw std::invalid_argument("tiled attention backward: a forward launch");
-  if (p.page_size > 0 || p.sinks != nullptr)
-    throw std::invalid_argument("tiled attention backward: pages or sinks (declared neither)");
+  if (p.page_size > 0) throw std::invalid_argument("tiled attention backward: pages (undeclared)");
   if (p.lse == nullptr || p.o_ptr == nullptr || p.dout_ptr == nullptr || p.dq_ptr == nullptr ||
-      p.dk_ptr == nullptr || p.dv_ptr == nullptr)
-    throw std::invalid_argument("tiled attention backward: lse, o, dout, dq, dk and dv needed");
+      p.dk_ptr == nullptr || p.dv_ptr == nullptr || (p.sinks != nullptr && p.dsinks == nullptr))
+    throw std::invalid_argument(
+        "tiled attention backward: lse, o, dout, dq, dk, dv and (with sinks) dsinks needed");
   const bool reversed = rows_reversed<P>();
   BackwardScratch w;
   w.q.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
   w.dq.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
   w.dout.assign(static_cast<std::size_t>(p.head_dim_v), 0.0f);
-  for (int s = 0; s < p.batch; ++s)
+  w.dsinks.assign(static_cast<std::size_t>(p.heads_q), 0.0f);
+  for (int s = 0; s < p.batch; ++s) {
+    if (!P::dsinks_over_batch) w.dsinks.assign(w.dsinks.size(), 0.0f);
     for (int g = 0; g < p.heads_kv; ++g) tiled_attention_backward_group<P>(p, s, g, reversed, w);
+  }
+  for (int h = 0; p.sinks != nullptr && h < p.heads_q; ++h)
+    p.dsinks[h] = w.dsinks[static_cast<std::size_t>(h)];
 }
 
 /// The contract derived above.
@@ -113,12 +135,13 @@ inline AttentionKernel declare_tiled_attention_backward(const std::string& name,
       .head_dims({1, 2, 3, 4, 5, 8, 16})
       .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
       .softcap()
+      .sinks()
       .alibi()
       .backward(true)
       .grad_accuracy(tiled_attention_backward_accuracy())
       .description(
           "osvs's attention backward on the host: flash-attention 2's, P from the given lse, "
-          "delta from the given o (f32 arithmetic, a fixed order)");
+          "delta from the given o, the sinks' gradients (f32 arithmetic, a fixed order)");
 }
 
 }  // namespace osvs::builtin

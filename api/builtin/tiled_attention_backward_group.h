@@ -26,6 +26,8 @@ struct TiledAttentionBackward {
   static constexpr bool softcap_derivative = true;      ///< dS times sech^2(score / softcap)
   static constexpr bool lse_base_two_read = true;       ///< a base-2 lse read as base 2
   static constexpr bool delta_subtracted = true;        ///< dS = P (dP - delta)
+  static constexpr bool dsinks_negated = true;          ///< dsinks = - sum P_sink delta
+  static constexpr bool dsinks_over_batch = true;       ///< dsinks sum every sequence's rows
 };
 
 /// log2(e) rounded to binary32 (the forward's base change).
@@ -43,11 +45,13 @@ struct BackwardScratch {
   std::vector<float> dk_h, dv_h;      ///< one query head's sums, kv_len x dim
   std::vector<float> dk_g, dv_g;      ///< the kv head's sums over its group, kv_len x dim
   std::vector<std::int64_t> reached;  ///< rows that keep each key
+  std::vector<float> dsinks;          ///< each head's sum so far (with sinks)
 };
 
 /// Sequence s, kv head g: dq of every row of its group's query heads, dk and dv of its keys,
-/// delta of those rows (where p.delta is given). reversed: the launch takes the rows in reverse
-/// order (only a mutant's launches do).
+/// delta of those rows (where p.delta is given), and (with sinks) their terms added to w.dsinks
+/// of their heads. reversed: the launch takes the rows in reverse order (only a mutant's
+/// launches do).
 template <class P>
 void tiled_attention_backward_group(const AttentionProblem& p, int s, int g, bool reversed,
                                     BackwardScratch& w) {
@@ -119,9 +123,18 @@ void tiled_attention_backward_group(const AttentionProblem& p, int s, int g, boo
       if (p.delta != nullptr) p.delta[p.lse_offset(row, h)] = keys == 0 ? 0.0f : delta;
       for (int c = 0; c < dqk; ++c) w.dq[static_cast<std::size_t>(c)] = 0.0f;
       if (keys > 0) {
-        // A row that keeps a key has a finite lse (its kept scores' log-sum-exp).
+        // A row that keeps a key has a finite lse (its kept scores' log-sum-exp, and the sink's).
         const float lse = p.lse[p.lse_offset(row, h)];
         const bool base_two = p.base == LseBase::Two && P::lse_base_two_read;
+        if (p.sinks != nullptr) {
+          // The sink's term - P_sink delta, P_sink = e^(z - lse) as P below (a row that keeps no
+          // key has delta = 0: no term).
+          const float z = p.sinks[h];
+          const float p_sink =
+              base_two ? std::exp2(sub_rn(mul_rn(z, kLog2E), lse)) : std::exp(sub_rn(z, lse));
+          const std::size_t hh = static_cast<std::size_t>(h);
+          w.dsinks[hh] = fma_f(P::dsinks_negated ? -p_sink : p_sink, delta, w.dsinks[hh]);
+        }
         for (std::int64_t j = 0; j < lk; ++j) {
           if (!kept(i, j)) continue;
           const BackwardScore sc = score(i, h, j);

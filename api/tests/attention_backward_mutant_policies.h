@@ -46,5 +46,15 @@ struct LseBaseTwoAsE : TiledAttentionBackward {
 struct DeltaNotSubtracted : TiledAttentionBackward {
   static constexpr bool delta_subtracted = false;
 };
+// The sinks' gradient with its sign dropped: + sum P_sink delta (the derivative of the
+// denominator's term taken for the numerator's).
+struct DsinksSignDropped : TiledAttentionBackward {
+  static constexpr bool dsinks_negated = false;
+};
+// Each sequence's rows overwrite the sinks' gradient instead of adding to it (a block a sequence
+// that stores where it should add): the last sequence's sum alone.
+struct DsinksPerSequence : TiledAttentionBackward {
+  static constexpr bool dsinks_over_batch = false;
+};
 
 }  // namespace osvs::test

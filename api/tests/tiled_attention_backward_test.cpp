@@ -3,7 +3,8 @@
 // forward's o and lse as the oracle rounds them): bits derived by hand where the kernel's
 // roundings vanish, the bits its GQA path promises, and the accuracy law (the exact gradients,
 // attention_backward_reference.h, against the contract derived beside the kernel) on the masks,
-// bases and modifiers it declares. Its mutants are attention_backward_mutants_test.cpp's.
+// bases and modifiers it declares, sinks and their gradient included. Its mutants are
+// attention_backward_mutants_test.cpp's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -104,6 +105,16 @@ TEST(TiledAttentionBackward, WithinItsContract) {
     capped.softcap = cap;
     expect_accurate(k, capped);
   }
+  // Sinks: about the scores (their gradient dsinks judged too), and one that dominates scores
+  // near 0 (scale 2^-6): the lse is then ~80, and P = e^(w - lse) may err by up to 1.5 u |lse|
+  // ~ 120 u from the lse's rounding and the subtraction, which the contract carries in
+  // S = max(S, |sink|) (AttentionGradAccuracy).
+  AttentionCase sunk = two_by_three(2);
+  sunk.sinks = {0.75f, -1.5f};
+  expect_accurate(k, sunk);
+  sunk.scale = 0x1p-6f;
+  sunk.sinks = {80, 80};
+  expect_accurate(k, sunk);
 }
 
 // Two equal keys get equal gradients, bit for bit (the same operations on the same bits).
