@@ -1,10 +1,10 @@
 // The attention backward mutants' policies: osvs's attention backward kernel
-// (TiledAttentionBackward, api/builtin/tiled_attention_backward_group.h) with one member
+// (TiledAttentionBackward, api/builtin/tiled_attention_backward_elements.h) with one member
 // overridden each, each a bug backward kernels have had. The catalogue is
 // attention_backward_mutants.h.
 #pragma once
 
-#include "tiled_attention_backward_group.h"
+#include "tiled_attention_backward_elements.h"
 
 namespace osvs::test {
 

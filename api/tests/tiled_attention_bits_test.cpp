@@ -3,7 +3,7 @@
 // tiled_attention_host_bits.txt, which the kernel wrote before its loop became one source for
 // the host and the device (tiled_attention_row.h); and those of osvs.attention_backward.tiled_host
 // on the same cases fitted to it, against tiled_attention_backward_host_bits.txt, which it wrote
-// before its loops became one source for both executors (tiled_attention_backward_group.h). A
+// before its loops became one source for both executors (tiled_attention_backward_elements.h). A
 // refactoring that changes one bit of one output of one case fails here, naming the case.
 // OSVS_WRITE_TILED_BITS=<file> (OSVS_WRITE_TILED_BACKWARD_BITS=<file>) writes the record instead
 // (only when the numerics are meant to change, with the reason in the commit).
