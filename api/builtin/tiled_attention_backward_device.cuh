@@ -19,34 +19,18 @@
 
 namespace osvs::builtin {
 
-/// The sequence that holds token t of the prefix sums cu (walking them: the batches the laws
-/// draw hold a few sequences; empty sequences are passed over).
-__device__ inline int backward_sequence_of(const std::int32_t* cu, std::int64_t t) {
-  int s = 0;
-  while (cu[s + 1] <= t) ++s;
-  return s;
-}
-
-/// Row t = token * heads_q + head: its dq and delta.
+/// Thread t: a query row's dq and delta (tiled_attention_backward_row_thread).
 template <class P, class Math>
 __global__ void tiled_attention_backward_rows(AttentionProblem p) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= p.total_q * p.heads_q) return;
-  const std::int64_t token = t / p.heads_q;
-  const int s = backward_sequence_of(p.cu_seqlens_q, token);
-  tiled_attention_backward_row<P, Math>(p, s, token - p.cu_seqlens_q[s],
-                                        static_cast<int>(t % p.heads_q));
+  if (t < p.total_q * p.heads_q) tiled_attention_backward_row_thread<P, Math>(p, t);
 }
 
-/// Row t = key token * heads_kv + kv head: its dk and dv.
+/// Thread t: a key row's dk and dv (tiled_attention_backward_key_thread).
 template <class P, class Math>
 __global__ void tiled_attention_backward_keys(AttentionProblem p, bool reversed) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= p.total_k * p.heads_kv) return;
-  const std::int64_t token = t / p.heads_kv;
-  const int s = backward_sequence_of(p.cu_seqlens_k, token);
-  tiled_attention_backward_key<P, Math>(p, s, static_cast<int>(t % p.heads_kv),
-                                        token - p.cu_seqlens_k[s], reversed);
+  if (t < p.total_k * p.heads_kv) tiled_attention_backward_key_thread<P, Math>(p, t, reversed);
 }
 
 /// Query head t: its dsinks.

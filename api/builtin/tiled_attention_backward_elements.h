@@ -57,6 +57,15 @@ OSVS_HD BackwardSequence backward_sequence(const AttentionProblem& p, int s) {
   return q;
 }
 
+/// The sequence that holds token t of the prefix sums cu (batch + 1 entries, t below the last),
+/// walking them (the batches the laws draw hold a few sequences); empty sequences are passed
+/// over. The device executor's thread of a token row finds its sequence so.
+OSVS_HD int backward_sequence_of(const std::int32_t* cu, std::int64_t t) {
+  int s = 0;
+  while (cu[s + 1] <= t) ++s;
+  return s;
+}
+
 /// Where the lse (and delta) of (query token, head) lives (AttentionProblem::lse_offset).
 OSVS_HD std::int64_t backward_lse_at(const AttentionProblem& p, std::int64_t token, int h) {
   return p.lse_layout == AttnLseLayout::HeadsTokens ? h * p.total_q + token : token * p.heads_q + h;
@@ -267,6 +276,27 @@ OSVS_HD void tiled_attention_backward_sink(const AttentionProblem& p, int h, boo
     }
   }
   p.dsinks[h] = sum;
+}
+
+/// The device executor's threads (tiled_attention_backward_device.cuh), each one element's row:
+/// thread t < total_q heads_q the (query token t / heads_q, head t % heads_q) row's dq and delta;
+/// thread t < total_k heads_kv the (key token t / heads_kv, kv head t % heads_kv) row's dk and dv.
+/// Host and device alike: a host test runs every thread, in any order, against the host executor.
+template <class P, class Math>
+OSVS_HD void tiled_attention_backward_row_thread(const AttentionProblem& p, std::int64_t t) {
+  const std::int64_t token = t / p.heads_q;
+  const int s = backward_sequence_of(p.cu_seqlens_q, token);
+  tiled_attention_backward_row<P, Math>(p, s, token - p.cu_seqlens_q[s],
+                                        static_cast<int>(t % p.heads_q));
+}
+
+template <class P, class Math>
+OSVS_HD void tiled_attention_backward_key_thread(const AttentionProblem& p, std::int64_t t,
+                                                 bool reversed) {
+  const std::int64_t token = t / p.heads_kv;
+  const int s = backward_sequence_of(p.cu_seqlens_k, token);
+  tiled_attention_backward_key<P, Math>(p, s, static_cast<int>(t % p.heads_kv),
+                                        token - p.cu_seqlens_k[s], reversed);
 }
 
 }  // namespace osvs::builtin
