@@ -3,8 +3,9 @@
 // forward's o and lse as the oracle rounds them): bits derived by hand where the kernel's
 // roundings vanish, the bits its GQA path promises, and the accuracy law (the exact gradients,
 // attention_backward_reference.h, against the contract derived beside the kernel) on the masks,
-// bases and modifiers it declares, sinks and their gradient included. Its mutants are
-// attention_backward_mutants_test.cpp's.
+// bases and modifiers it declares, sinks and their gradient included; and its device executor's
+// threads run on the host, which give the host executor's bits on the sample cases. Its mutants
+// are attention_backward_mutants_test.cpp's.
 #include <gtest/gtest.h>
 
 #include <cmath>
