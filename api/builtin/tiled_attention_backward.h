@@ -1,11 +1,13 @@
-// osvs's own attention backward kernel on the host: flash-attention 2's backward in f32 arithmetic,
-// P recomputed from the forward's lse, one (sequence, kv head) at a time
-// (tiled_attention_backward_group.h). It is an entry of the attention kind like any user's
-// backward kernel (builtin_attention.cpp), and the original of the attention backward mutants (a
-// Policy with one defect each, api/tests/attention_backward_mutant_policies.h).
+// osvs's own attention backward kernel: flash-attention 2's backward in f32 arithmetic, P
+// recomputed from the forward's lse, every output element computed by one function in a fixed
+// order (tiled_attention_backward_elements.h, host and device alike). The host executor is below,
+// the device's tiled_attention_backward_device.cuh. Both are entries of the attention kind like
+// any user's backward kernel (builtin_attention.cpp, builtin_tiled_attention_backward_device.cu),
+// and the original of the attention backward mutants (a Policy with one defect each,
+// api/tests/attention_backward_mutant_policies.h).
 //
-// Per (sequence s, kv head g), the query heads h of its group in order, each one's query rows i
-// in order (r = (i, h)), the keys j that row keeps (key_kept) in order:
+// For a query row r = (i, h) (query i, head h of kv head g's group) and the keys j it keeps (the
+// mask of docs/semantics.md §9), in order:
 //   delta_r = sum_c dout_rc o_rc, a chain of fmas from +0 over the GIVEN o (the forward's output,
 //     rounded to the out type; flash-attention 2's preprocessing), written to p.delta (f32, laid
 //     out as the lse) when given;
@@ -16,17 +18,24 @@
 //     times t_rj = sech^2(x) = 1 - tanh^2(x), computed as fl(fl(4 e) / fl((1 + e)^2)),
 //     e = expf(-2 |x|) (1 - tanh^2 would cancel where tanh nears 1);
 //   dq_r = fl(scale (sum_j dS_rj k_j)), the sum fmas from +0 in key order;
-//   dk_j (dv_j) = sum over the group's heads in order of fl(scale (sum_i dS_rj q_r))
-//     (sum_i P_rj dout_r), each head's sum fmas from +0 in row order: a kv head with one query
-//     head gives that head's bits, and GQA the left-to-right sum of the heads' own;
-//   each written in the in type. A row that keeps no key (its lse -inf, never read): dq = +0,
-//   delta = +0; a key no row keeps: dk = dv = +0. Every element of dq, dk and dv is written.
+//   dk_j (dv_j) = sum over the group's heads h in order of fl(scale (sum_i dS_rj q_r))
+//     (sum_i P_rj dout_r), each head's sum fmas from +0 in row order (the rows that keep key j):
+//     a kv head with one query head gives that head's bits, and GQA the left-to-right sum of the
+//     heads' own;
+//   each written in the in type. A row that keeps no key (its lse -inf, or its sink: never
+//   read): dq = +0, delta = +0; a key no row keeps: dk = dv = +0. Every element of dq, dk and dv
+//   is written.
+// With sinks, the lse holds the sink's term, so P above is already the weight with the sink in the
+// denominator; and dsinks_h = the fma chain from +0 of fl(-P_sink,r) delta_r over the rows r of
+// head h that keep a key, sequence after sequence, each sequence's rows in order, P_sink,r =
+// expf(fl(z_h - lse_r)) (base 2: exp2f(fl(fl(z_h log2(e)) - lse_r))), written in f32 (+0 for a head
+// whose rows keep no key: the chain's start).
 //
 // Its contract, to first order in u = 2^-24 (glibc's expf and exp2f within 1 ulp, 2 u
-// relatively; a relative error k u of a value of magnitude M is within k ulp_f32(M) <= k ulp_T(M),
-// since ulp_f32(M) > u M): each term of dq, dk and dv (dS_rj k_jc, dS_rj q_rc, P_rj dout_rc) is
-// within E u of its exact value times its magnitude (S_rj |k_jc| etc., S_rj = P (|dP| + D) t the
-// oracle's), where E sums
+// relatively — the device's below; a relative error k u of a value of magnitude M is within
+// k ulp_f32(M) <= k ulp_T(M), since ulp_f32(M) > u M): each term of dq, dk and dv (dS_rj k_jc,
+// dS_rj q_rc, P_rj dout_rc) is within E u of its exact value times its magnitude (S_rj |k_jc| etc.,
+// S_rj = P (|dP| + D) t the oracle's), where E sums
 //   P_rj: the score (d + 1) S (d fmas and the scale); a softcap's division, tanhf and product 4 c
 //     and an ALiBi bias's rounding and subtraction 2 (|s| + |b|), together <= 6 S (the laws' S
 //     takes the softcap plus the bias); w log2(e) (base 2) S; the given lse within 0.5 ulp, u
@@ -60,6 +69,22 @@
 // most four a term: 2^-148. In all 2 n_X (R_X + 1) 2^-149: underflow 2.
 // The ln n_r term is the given lse's size (|lse| <= S + ln n_r); a contract with S taken as
 // max(S, |lse|) would carry it in per_score instead.
+// With a sink z_h the lse is at least z_h: |lse| <= max(S, |z_h|) + ln(n_r + 1), and the laws take
+// a backward row's S as max(S, |z_h|) (AttentionGradAccuracy): every line above holds with that S
+// and n_r + 1 <= 2^31 terms. dsinks_h (n_X its rows that keep a key, M_X = sum_r P_sink,r D_r,
+// D_r delta's magnitude, S the largest of its rows', R_X the largest D_r): P_sink's relative
+// error: the given lse u |lse|, the subtraction 0.5 u (|z| + |lse|), base 2 the product z log2(e)
+// and log2(e)'s rounding (1.45 u |z|, times ln 2 in the exponent of 2), the exp 2: within
+// (3 S + 1.5 ln n' + 2) u; delta's dv fmas and the given o dv u D_r + u_T D_r (one ulp_T(M_X), as
+// delta's); the fma chain from +0 n_X u M_X (one rounding a term a step). In ulps: 1.5 ln 2^31 +
+// 2 + 16 + 1 = 51.25 within 64 ulps, n_X within ulps_per_term 1, 3 S within per_score 10 (d + 1) S;
+// a P_sink below the normals errs by 2^-149 absolutely (times |delta_r| <= R_X) and the fma's
+// product by 2^-150: within underflow 2. The same contract holds dsinks.
+// The device (CUDA's expf and exp2f within 2 ulp, 4 u relatively; tanhf 2 ulp, as charged above;
+// tiled_attention_math.h): P's exp 2 more, and t's e = expf(-2 |x|) 2 more, carried through
+// 1 + e (halved, 1) and the square (doubled, 2) and the quotient with 4 e (2): 4 more on t — 68.25
+// + 1 + 0.5 = 69.75, ulps 70; dsinks' exp 2 more, within it. The rest is the host's (the same
+// operations, rounded once each).
 #pragma once
 
 #include <stdexcept>
@@ -67,7 +92,7 @@
 
 #include "launch_order.h"
 #include "osvs/osvs.h"
-#include "tiled_attention_backward_group.h"
+#include "tiled_attention_backward_elements.h"
 
 namespace osvs::builtin {
 
@@ -78,30 +103,47 @@ bool rows_reversed() {
   return every_other_launch<P, P::rows_in_varying_order>();
 }
 
-/// The host executor: every (sequence, kv head) in turn (tiled_attention_backward_group.h).
-template <class P>
-void tiled_attention_backward(const AttentionProblem& p) {
+/// What a launch must satisfy before any element runs (both executors check it on the host):
+/// a backward launch of contiguous K/V, the forward's lse and o, dout, every output (dsinks with
+/// sinks), head_dims of at most kMaxBackwardHeadDim.
+inline void check_tiled_backward_problem(const AttentionProblem& p) {
   if (!p.backward) throw std::invalid_argument("tiled attention backward: a forward launch");
-  if (p.page_size > 0 || p.sinks != nullptr)
-    throw std::invalid_argument("tiled attention backward: pages or sinks (declared neither)");
+  if (p.page_size > 0) throw std::invalid_argument("tiled attention backward: pages (undeclared)");
   if (p.lse == nullptr || p.o_ptr == nullptr || p.dout_ptr == nullptr || p.dq_ptr == nullptr ||
-      p.dk_ptr == nullptr || p.dv_ptr == nullptr)
-    throw std::invalid_argument("tiled attention backward: lse, o, dout, dq, dk and dv needed");
-  const bool reversed = rows_reversed<P>();
-  BackwardScratch w;
-  w.q.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
-  w.dq.assign(static_cast<std::size_t>(p.head_dim_qk), 0.0f);
-  w.dout.assign(static_cast<std::size_t>(p.head_dim_v), 0.0f);
-  for (int s = 0; s < p.batch; ++s)
-    for (int g = 0; g < p.heads_kv; ++g) tiled_attention_backward_group<P>(p, s, g, reversed, w);
+      p.dk_ptr == nullptr || p.dv_ptr == nullptr || (p.sinks != nullptr && p.dsinks == nullptr))
+    throw std::invalid_argument(
+        "tiled attention backward: lse, o, dout, dq, dk, dv and (with sinks) dsinks needed");
+  if (p.head_dim_qk > kMaxBackwardHeadDim || p.head_dim_v > kMaxBackwardHeadDim)
+    throw std::invalid_argument("tiled attention backward: a head_dim above " +
+                                std::to_string(kMaxBackwardHeadDim));
 }
 
-/// The contract derived above.
-inline AttentionGradAccuracy tiled_attention_backward_accuracy() {
+/// The host executor: every query row, then every key, then every head's sink, one after another
+/// (tiled_attention_backward_elements.h).
+template <class P, class Math = LibraryMath>
+void tiled_attention_backward(const AttentionProblem& p) {
+  check_tiled_backward_problem(p);
+  const bool reversed = rows_reversed<P>();
+  for (int s = 0; s < p.batch; ++s) {
+    const BackwardSequence q = backward_sequence(p, s);
+    for (std::int64_t i = 0; i < q.lq; ++i)
+      for (int h = 0; h < p.heads_q; ++h) tiled_attention_backward_row<P, Math>(p, s, i, h);
+    for (std::int64_t j = 0; j < q.lk; ++j)
+      for (int g = 0; g < p.heads_kv; ++g)
+        tiled_attention_backward_key<P, Math>(p, s, g, j, reversed);
+  }
+  for (int h = 0; p.sinks != nullptr && h < p.heads_q; ++h)
+    tiled_attention_backward_sink<P, Math>(p, h, reversed);
+}
+
+/// The contract derived above, the host's or the device's.
+inline AttentionGradAccuracy tiled_attention_backward_accuracy(Where where) {
+  if (where == Where::Device) return {70, 1, 10, 2};
   return {64, 1, 10, 2};
 }
 
-/// The declaration of the backward kernel named `name` (the builtin and every mutant share it).
+/// The declaration of the backward kernel named `name` on `where` (the builtins and every mutant
+/// share it).
 inline AttentionKernel declare_tiled_attention_backward(const std::string& name,
                                                         void (*run)(const AttentionProblem&),
                                                         Where where = Where::Host) {
@@ -113,12 +155,17 @@ inline AttentionKernel declare_tiled_attention_backward(const std::string& name,
       .head_dims({1, 2, 3, 4, 5, 8, 16})
       .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
       .softcap()
+      .sinks()
       .alibi()
       .backward(true)
-      .grad_accuracy(tiled_attention_backward_accuracy())
-      .description(
-          "osvs's attention backward on the host: flash-attention 2's, P from the given lse, "
-          "delta from the given o (f32 arithmetic, a fixed order)");
+      .grad_accuracy(tiled_attention_backward_accuracy(where))
+      .description(where == Where::Device
+                       ? "osvs's attention backward on the device, one thread an output row (a "
+                         "query's dq, a key's dk and dv, a head's dsinks; f32 arithmetic, a fixed "
+                         "order, no atomics; CUDA's expf)"
+                       : "osvs's attention backward on the host: flash-attention 2's, P from the "
+                         "given lse, delta from the given o, the sinks' gradients (f32 "
+                         "arithmetic, a fixed order)");
 }
 
 }  // namespace osvs::builtin

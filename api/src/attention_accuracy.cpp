@@ -132,6 +132,7 @@ std::vector<AttentionElementError> attention_errors(const AttentionKernel& k,
 
 std::string attention_element_name(AttnOutput what, std::size_t row, std::size_t component,
                                    const AttentionCase& c) {
+  if (what == AttnOutput::Dsinks) return "dsinks[head " + std::to_string(row) + "]";
   const bool by_key = what == AttnOutput::Dk || what == AttnOutput::Dv;
   const auto heads = static_cast<std::size_t>(by_key ? c.heads_kv : c.heads_q);
   const std::string at = "[token " + std::to_string(row / heads) + "][" +
@@ -150,6 +151,8 @@ std::string attention_element_name(AttnOutput what, std::size_t row, std::size_t
       return "dv" + at + cpt;
     case AttnOutput::Delta:
       return "delta" + at;
+    case AttnOutput::Dsinks:
+      break;  // (above)
   }
   return "?";
 }

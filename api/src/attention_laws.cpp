@@ -36,7 +36,8 @@ std::string first_difference(const AttentionOutputs& a, const AttentionOutputs& 
       outputs[] = {
           {AttnOutput::O, a.o, b.o, c.head_dim_v},     {AttnOutput::Lse, a.lse, b.lse, 1},
           {AttnOutput::Dq, a.dq, b.dq, c.head_dim_qk}, {AttnOutput::Dk, a.dk, b.dk, c.head_dim_qk},
-          {AttnOutput::Dv, a.dv, b.dv, c.head_dim_v},  {AttnOutput::Delta, a.delta, b.delta, 1}};
+          {AttnOutput::Dv, a.dv, b.dv, c.head_dim_v},  {AttnOutput::Delta, a.delta, b.delta, 1},
+          {AttnOutput::Dsinks, a.dsinks, b.dsinks, 1}};
   for (const auto& [what, x, y, dim] : outputs)
     for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
       if (!same(x[i], y[i], v))
@@ -134,7 +135,8 @@ AttentionCase with_empty_kv(AttentionCase c) {
 }
 
 /// A backward kernel's empty rows (docs/semantics.md §9.4): a row that keeps no key has dq = +0
-/// and delta = +0, a key no row keeps dk = dv = +0 (no term reaches them).
+/// and delta = +0, a key no row keeps dk = dv = +0, a head none of whose rows keeps a key
+/// dsinks = +0 (no term reaches them).
 Verdict check_grad_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
   const AttentionGradExact probe = exact_attention_backward(given);
   if (!probe.finite) return Verdict::vacuous("an input the gradients read is not finite");
@@ -173,6 +175,7 @@ Verdict check_grad_empty_rows(const AttentionKernel& k, const AttentionCase& giv
   expect_zero(AttnOutput::Delta, out.delta, 1, e.kept, "a row that keeps no key");
   expect_zero(AttnOutput::Dk, out.dk, dqk, e.attended, "a key that no row keeps");
   expect_zero(AttnOutput::Dv, out.dv, dv, e.attended, "a key that no row keeps");
+  expect_zero(AttnOutput::Dsinks, out.dsinks, 1, e.sink_rows, "a head whose rows keep no key");
   if (findings.empty()) return Verdict::pass();
   return Verdict::fail(findings.front().explanation, {}, findings);
 }
@@ -336,7 +339,8 @@ Verdict check_gqa(const AttentionKernel& k, const AttentionCase& given) {
   AttentionOutputs a = run(k, shared);
   AttentionOutputs b = run(k, repeated);
   // A backward kernel's dk and dv of a shared kv head sum its group's: the copies' are the
-  // terms of that sum, not its bits. Both within the contract; dq and delta bitwise if declared.
+  // terms of that sum, not its bits. Both within the contract; dq, delta and dsinks (a query
+  // head's, whichever kv head it reads) bitwise if declared.
   const bool backward = k.backward();
   if (!k.gqa_bitwise() || backward) {  // both within the contract of the one exact result
     for (const auto& [c, out, how] : {std::tuple{&shared, &a, "sharing kv heads"},
@@ -426,12 +430,13 @@ const std::vector<AttentionLaw>& attention_laws() {
       {
           {"accuracy",
            "every o and lse of a row with a kept key is within the declared contract of the exact "
-           "attention (a backward kernel: every dq, delta of such a row and dk, dv of a kept key "
-           "within its gradient contract)",
+           "attention (a backward kernel: every dq, delta of such a row, dk, dv of a kept key and "
+           "dsinks of a head with such a row within its gradient contract)",
            on_declared<check_accuracy>, nothing_excluded},
           {"empty_rows",
            "a query that attends to no key gives o = +0 and the declared lse of an empty row (a "
-           "backward kernel: dq = delta = +0, and dk = dv = +0 for a key no query keeps)",
+           "backward kernel: dq = delta = +0, dk = dv = +0 for a key no query keeps, dsinks = +0 "
+           "for a head whose queries keep no key)",
            on_declared<check_empty_rows>, excluded_without_empty_rows},
           {"poison",
            "NaN, inf or 1e30 in the keys no query keeps and in unused page slots leaves every "
@@ -440,7 +445,7 @@ const std::vector<AttentionLaw>& attention_laws() {
           {"gqa",
            "query heads sharing a kv head give the bits they give with a copy each (or, where "
            "declared not bitwise, both are within the contract; a backward kernel: both within "
-           "the contract, dq and delta bitwise)",
+           "the contract, dq, delta and dsinks bitwise)",
            on_declared<check_gqa>, excluded_without_gqa, false,
            bits_if<&AttentionKernel::gqa_bitwise>},
           {"determinism", "two runs of the same case give the same bits",
@@ -448,7 +453,8 @@ const std::vector<AttentionLaw>& attention_laws() {
           {"batch_invariance",
            "a sequence's rows have the bits they have in the batch when the batch is reversed "
            "and when the sequence runs alone (or, where declared not bitwise, all within the "
-           "contract)",
+           "contract; a backward kernel's dsinks, a sum over the batch, within the contract of "
+           "each call's own)",
            on_declared<check_batch_invariance>, nothing_excluded, false,
            bits_if<&AttentionKernel::batch_bitwise>},
           {"page_layout",

@@ -63,6 +63,19 @@ Verdict same_rows(const AttentionKernel& k, bool bitwise, const AttentionCase& c
   return Verdict::pass();
 }
 
+/// A backward kernel's dsinks of one call held to the contract of that call's own exact value:
+/// each sums a head's rows over the call's batch, so no other call has its bits (a reversed batch
+/// sums in another order, a sequence alone sums less).
+Verdict dsinks_within_contract(const AttentionKernel& k, const AttentionCase& c,
+                               const AttentionOutputs& out, const std::string& how) {
+  if (out.dsinks.empty()) return Verdict::pass();
+  AttentionOutputs only;
+  only.dsinks = out.dsinks;
+  Verdict v = accuracy_of(k, c, only);
+  if (v.fails()) v.explanation = how + ": " + v.explanation;
+  return v;
+}
+
 /// A derived call k does not declare (a piece shorter than its min_k_len, a masked piece that
 /// is not square) cannot be compared: the law has nothing to judge on this case.
 Verdict not_declared(const AttentionKernel& k, const std::string& call, const std::string& why) {
@@ -116,9 +129,12 @@ Verdict check_batch_invariance(const AttentionKernel& k, const AttentionCase& c)
   for (const auto& [order, how] : batches) {
     const std::vector<SequencePart> parts = whole(c, order);
     const AttentionCase other = with_parts(c, parts);
-    const Verdict v = same_rows(k, k.batch_bitwise(), c, given, other, run(k, other),
-                                rows_in(c, parts), how, key_rows_in(c, parts));
+    const AttentionOutputs out = run(k, other);
+    Verdict v = same_rows(k, k.batch_bitwise(), c, given, other, out, rows_in(c, parts), how,
+                          key_rows_in(c, parts));
     if (v.fails()) return v;
+    // (not bitwise, same_rows judged every output of both calls, dsinks too)
+    if (k.batch_bitwise() && (v = dsinks_within_contract(k, other, out, how)).fails()) return v;
   }
   return Verdict::pass();
 }

@@ -71,8 +71,8 @@ std::string describe(const AttentionAccuracy& a) {
 }
 
 std::string describe(const AttentionGradAccuracy& a) {
-  return "dq, dk, dv and delta within " + digits9(a.ulps) + " + " + digits9(a.ulps_per_term) +
-         " n ulp + " + digits9(a.per_score) + " (d + 1) S 2^-24 M" +
+  return "dq, dk, dv, delta and dsinks within " + digits9(a.ulps) + " + " +
+         digits9(a.ulps_per_term) + " n ulp + " + digits9(a.per_score) + " (d + 1) S 2^-24 M" +
          (a.underflow > 0 ? " + " + digits9(a.underflow) + " n (R + 1) 2^-149" : "");
 }
 
@@ -104,10 +104,10 @@ std::string declaration_problem(const AttentionKernel& k) {
     return who + " names a cascade merge (" + k.cascade_merge() +
            ") but writes no lse: a merge reads the partials' lse";
   if (k.backward()) {  // docs/semantics.md §9.4: what a backward kernel takes
-    if (!k.page_sizes().empty() || k.splits() || !k.cascade_merge().empty() || k.sinks())
+    if (!k.page_sizes().empty() || k.splits() || !k.cascade_merge().empty())
       return who +
-             " computes gradients (backward) but declares pages, KV splits, a cascade merge or "
-             "attention sinks: a backward kernel reads contiguous K/V without sinks, in one call";
+             " computes gradients (backward) but declares pages, KV splits or a cascade merge: a "
+             "backward kernel reads contiguous K/V, in one call";
     const AttentionGradAccuracy& g = k.grad_accuracy();
     if (!(g.ulps >= 0 && g.ulps_per_term >= 0 && g.per_score >= 0 && g.underflow >= 0))
       return who + " declares a gradient contract that is not a number of ulps >= 0";

@@ -136,7 +136,7 @@ std::vector<float> read_back_per_row(const std::string& who, const char* what, c
 }
 
 /// A backward kernel's launch on c (docs/semantics.md §9.4): q, k, v, dout and the forward's o
-/// and lse in, dq, dk, dv and (declared) delta out.
+/// and lse in, dq, dk, dv, (declared) delta and (with sinks) dsinks out.
 AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, AttentionProblem p,
                               std::vector<Bytes> in) {
   const std::string who = "attention kernel '" + k.name() + "' ";
@@ -148,11 +148,13 @@ AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, 
   const std::vector<Bytes> in0 = in;
   const std::size_t delta_n =
       k.writes_delta() ? static_cast<std::size_t>(p.total_q) * c.heads_q : 0;
+  const std::size_t dsinks_n = c.sinks.size();  // (heads_q with sinks, else 0)
   Bytes dq = guarded_output(c.in_type, c.q.size()), dk = guarded_output(c.in_type, c.k.size()),
-        dv = guarded_output(c.in_type, c.v.size()), delta = guarded_output(DType::F32, delta_n);
+        dv = guarded_output(c.in_type, c.v.size()), delta = guarded_output(DType::F32, delta_n),
+        dsinks = guarded_output(DType::F32, dsinks_n);
   std::vector<std::vector<unsigned char>*> images;
   for (Bytes& b : in) images.push_back(&b);
-  for (Bytes* b : {&dq, &dk, &dv, &delta}) images.push_back(b);
+  for (Bytes* b : {&dq, &dk, &dv, &delta, &dsinks}) images.push_back(b);
   const auto launch = [&](const std::vector<unsigned char*>& image, void* stream) {
     AttentionProblem q = p;
     bind_inputs(q, image, c);
@@ -163,6 +165,7 @@ AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, 
     q.dk_ptr = image[12] + kGuardBytes;
     q.dv_ptr = image[13] + kGuardBytes;
     q.delta = k.writes_delta() ? reinterpret_cast<float*>(image[14] + kGuardBytes) : nullptr;
+    q.dsinks = dsinks_n > 0 ? reinterpret_cast<float*>(image[15] + kGuardBytes) : nullptr;
     q.stream = stream;
     k(q);
   };
@@ -177,6 +180,9 @@ AttentionOutputs run_backward(const AttentionKernel& k, const AttentionCase& c, 
   out.dv = read_back(who, "dv", c.in_type, dv, c.v.size(),
                      [&](std::size_t i) { return element_of("dv", i, c.heads_kv, c.head_dim_v); });
   if (delta_n > 0) out.delta = read_back_per_row(who, "delta", delta, p);
+  if (dsinks_n > 0)
+    out.dsinks = read_back(who, "dsinks", DType::F32, dsinks, dsinks_n,
+                           [](std::size_t h) { return "dsinks[head " + std::to_string(h) + "]"; });
   return out;
 }
 

@@ -30,7 +30,7 @@ AttentionCase two_queries() {
   return c;
 }
 
-/// Every gradient +0 (and delta +0): right for rows and keys without terms only.
+/// Every gradient +0 (and delta, dsinks +0): right for rows, keys and heads without terms only.
 void zero_gradients(const AttentionProblem& p) {
   const std::int64_t dq = p.total_q * p.heads_q * p.head_dim_qk;
   const std::int64_t dk = p.total_k * p.heads_kv * p.head_dim_qk;
@@ -39,6 +39,7 @@ void zero_gradients(const AttentionProblem& p) {
   for (std::int64_t i = 0; i < dk; ++i) p.dk<float>()[i] = 0;
   for (std::int64_t i = 0; i < dv; ++i) p.dv<float>()[i] = 0;
   for (std::int64_t i = 0; p.delta != nullptr && i < p.total_q * p.heads_q; ++i) p.delta[i] = 0;
+  for (int h = 0; p.dsinks != nullptr && h < p.heads_q; ++h) p.dsinks[h] = 0;
 }
 
 AttentionKernel backward_kernel(const char* name, void (*run)(const AttentionProblem&)) {
@@ -107,18 +108,81 @@ TEST(AttentionBackwardRunner, NamesWhatAKernelDidToMemory) {
       std::invalid_argument);
 }
 
-TEST(AttentionBackwardDeclaration, PagesSplitsAndSinksAreRefused) {
+TEST(AttentionBackwardDeclaration, PagesAndSplitsAreRefusedSinksTaken) {
   AttentionKernel paged = backward_kernel("osvs.test.paged_backward", zero_gradients);
   paged.page_sizes({4});
   EXPECT_NE(declaration_problem(paged).find("a backward kernel reads contiguous K/V"),
             std::string::npos)
       << declaration_problem(paged);
+  AttentionKernel split = backward_kernel("osvs.test.split_backward", zero_gradients);
+  split.kv_splits(KvSplit::Count, {2});
+  EXPECT_NE(declaration_problem(split), "");
   AttentionKernel sinks = backward_kernel("osvs.test.sinks_backward", zero_gradients);
   sinks.sinks();
-  EXPECT_NE(declaration_problem(sinks), "");
+  EXPECT_EQ(declaration_problem(sinks), "");
   AttentionKernel negative = backward_kernel("osvs.test.negative", zero_gradients);
   negative.grad_accuracy({-1, 0, 0, 0});
   EXPECT_NE(declaration_problem(negative).find("gradient contract"), std::string::npos);
+}
+
+// Two sequences of one query over one key, each score equal to the sink (0.5): P = P_sink = 1/2,
+// delta = dP / 2, so each row's term of dsinks is -dP / 4 and its magnitude |dP| / 4 (|dP| =
+// sum_c |dout_c v_c|), the head's the sum over both sequences: dP = 3 - 2 = 1 and -4 + 1 = -3,
+// |dP| = 5 and 5, so dsinks = -(1 - 3) / 4 = 0.5 with magnitude (5 + 5) / 4 = 2.5.
+TEST(AttentionBackwardExact, SinkGradientSumsTheHeadsRowsOverTheBatch) {
+  AttentionCase c;
+  c.seqs = {{1, 1}, {1, 1}};
+  c.head_dim_qk = c.head_dim_v = 2;
+  c.q = {1, 0, 0.25f, 1};
+  c.k = {0.5f, 3, -2, 1};  // q . k: 0.5, then -0.5 + 1 = 0.5
+  c.v = {1, -2, 4, 0.5f};
+  c.dout = {3, 1, -1, 2};
+  c.sinks = {0.5f};
+  const AttentionGradExact e = exact_attention_backward(c);
+  ASSERT_TRUE(e.finite);
+  ASSERT_EQ(e.dsinks.size(), 1u);
+  EXPECT_EQ(e.sink_rows, (std::vector<std::int64_t>{2}));
+  EXPECT_LT(e.dsinks_error, 0x1p-39);
+  EXPECT_LE(std::fabs(e.dsinks[0] - 0.5), e.dsinks_error * 2.5 + 0x1p-998);
+  EXPECT_LE(std::fabs(e.dsinks_magnitude[0] - 2.5), e.dsinks_error * 2.5 + 0x1p-998);
+  // delta = dP / 2 of each row, with the sink in the denominator
+  EXPECT_LE(std::fabs(e.delta[0] - 0.5), e.error * 2.5 + 0x1p-1000);
+  EXPECT_LE(std::fabs(e.delta[1] + 1.5), e.error * 2.5 + 0x1p-1000);
+}
+
+// The runner gives a case with sinks a dsinks of one float a head and names one left unwritten;
+// a head none of whose rows keeps a key must have dsinks +0 (empty_rows).
+TEST(AttentionBackwardRunner, DsinksIsGuardedAndItsEmptyHeadsAreZero) {
+  AttentionCase c = two_queries();
+  c.sinks = {1.5f};
+  AttentionKernel skips = backward_kernel("osvs.test.skips_dsinks", [](const AttentionProblem& p) {
+    AttentionProblem q = p;
+    q.dsinks = nullptr;
+    zero_gradients(q);
+  });
+  skips.sinks();
+  EXPECT_NE(failure_of(skips, c).find("left dsinks[head 0] unwritten"), std::string::npos)
+      << failure_of(skips, c);
+  AttentionKernel zero = backward_kernel("osvs.test.zero_with_sinks", zero_gradients);
+  zero.sinks();
+  EXPECT_EQ(failure_of(zero, c), "");
+  // Without keys every row is empty: dsinks must be +0.
+  AttentionCase empty = c;
+  empty.seqs = {{2, 0}};
+  empty.k.clear();
+  empty.v.clear();
+  const AttentionLaw& law = *AttentionKind::find_law("empty_rows");
+  EXPECT_FALSE(AttentionKind::check(law, zero, empty).fails());
+  AttentionKernel stray = backward_kernel("osvs.test.stray_dsinks", [](const AttentionProblem& p) {
+    zero_gradients(p);
+    if (p.dsinks != nullptr) p.dsinks[0] = -0.0f;
+  });
+  stray.sinks();
+  const Verdict v = AttentionKind::check(law, stray, empty);
+  EXPECT_TRUE(v.fails());
+  EXPECT_NE(v.explanation.find("dsinks[head 0] = -0x0p+0 (-0) for a head whose rows keep no key"),
+            std::string::npos)
+      << v.explanation;
 }
 
 TEST(AttentionBackwardLaws, ZeroGradientsFailAccuracyAndHoldTheConventions) {

@@ -1,10 +1,10 @@
 // The attention backward mutants' policies: osvs's attention backward kernel
-// (TiledAttentionBackward, api/builtin/tiled_attention_backward_group.h) with one member
+// (TiledAttentionBackward, api/builtin/tiled_attention_backward_elements.h) with one member
 // overridden each, each a bug backward kernels have had. The catalogue is
 // attention_backward_mutants.h.
 #pragma once
 
-#include "tiled_attention_backward_group.h"
+#include "tiled_attention_backward_elements.h"
 
 namespace osvs::test {
 
@@ -45,6 +45,16 @@ struct LseBaseTwoAsE : TiledAttentionBackward {
 // dS = P dP, delta never subtracted (the softmax Jacobian's rank-one term dropped).
 struct DeltaNotSubtracted : TiledAttentionBackward {
   static constexpr bool delta_subtracted = false;
+};
+// The sinks' gradient with its sign dropped: + sum P_sink delta (the derivative of the
+// denominator's term taken for the numerator's).
+struct DsinksSignDropped : TiledAttentionBackward {
+  static constexpr bool dsinks_negated = false;
+};
+// Each sequence's rows overwrite the sinks' gradient instead of adding to it (a block a sequence
+// that stores where it should add): the last sequence's sum alone.
+struct DsinksPerSequence : TiledAttentionBackward {
+  static constexpr bool dsinks_over_batch = false;
 };
 
 }  // namespace osvs::test

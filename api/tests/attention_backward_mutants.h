@@ -3,7 +3,8 @@
 // under the attention laws as a registered backward kernel would be, by the forward mutants'
 // check (attention_mutants.h's Mutant and expect_killed_small, with the backward's declaration):
 // every mutant killed by some law (the one it names first, where it names one), each
-// counterexample shrunk to at most 2 sequences, 8 keys, head_dim 4, 2 kv heads and 2 query heads.
+// counterexample shrunk to at most 2 sequences, 8 keys, head_dim 4, 2 kv heads and 2 query heads
+// (3 for the defect an order of three terms shows).
 #pragma once
 
 #include <vector>
@@ -23,12 +24,18 @@ std::vector<Mutant> attention_backward_mutants() {
       // Two query heads on one kv head: the first one's terms lost.
       {"gqa_heads_overwrite", Run<GqaHeadsOverwrite>::run, 2, "accuracy gqa"},
       {"mask_forward_only", Run<MaskForwardOnly>::run, 2, "accuracy empty_rows poison"},
-      // Three rows on a key tell the orders apart: the first law that compares two runs bitwise.
-      {"rows_in_varying_order", Run<RowsInVaryingOrder>::run, 2,
+      // Three terms on a key tell the orders apart: the first law that compares two runs
+      // bitwise. The terms are three rows of one head, or the sums of three query heads of one
+      // kv head (two heads' sums add in either order to the same bits): a shrunk case keeps
+      // whichever its drawn case had, as the reductions never add rows.
+      {"rows_in_varying_order", Run<RowsInVaryingOrder>::run, 3,
        "poison gqa determinism batch_invariance", "determinism"},
       {"softcap_derivative_dropped", Run<SoftcapDerivativeDropped>::run, 2, "accuracy"},
       {"lse_base_two_as_e", Run<LseBaseTwoAsE>::run, 2, "accuracy"},
       {"delta_not_subtracted", Run<DeltaNotSubtracted>::run, 2, "accuracy"},
+      {"dsinks_sign_dropped", Run<DsinksSignDropped>::run, 2, "accuracy"},
+      // Two sequences whose rows both keep keys: the first one's terms lost.
+      {"dsinks_per_sequence", Run<DsinksPerSequence>::run, 2, "accuracy"},
   };
 }
 

@@ -4,7 +4,8 @@
 // alignments, softcap, sinks, ALiBi, paged K/V with pages in any order and spare pages, every
 // declared split size and the kernel's own choice, lse in base e and 2. The host bit-record test
 // (tiled_attention_bits_test.cpp) and the device == host test (tiled_attention_device_test.cpp)
-// run the same cases.
+// run the same cases; the backward kernel's tests run them fitted to it
+// (attention_backward_sample_cases).
 #pragma once
 
 #include <algorithm>
@@ -91,6 +92,31 @@ inline std::vector<AttentionCase> attention_sample_cases(int count, std::uint64_
       std::shuffle(c.page_order.begin(), c.page_order.end(), rng);
     }
     out.push_back(std::move(c));
+  }
+  return out;
+}
+
+/// The same sample fitted to osvs's attention backward kernel (tiled_attention_backward.h):
+/// contiguous K/V, the kernel's own split choice, v's head_dim q/k's (v drawn again where it had
+/// its own), and a dout of N(0, 1) values exact in the case's type, from a generator of its own
+/// seeded by `seed`.
+inline std::vector<AttentionCase> attention_backward_sample_cases(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed + 1);
+  std::normal_distribution<double> normal(0, 1);
+  std::vector<AttentionCase> out = attention_sample_cases(count, seed);
+  for (AttentionCase& c : out) {
+    c.page_size = 0;
+    c.page_order.clear();
+    c.kv_splits = 0;
+    const auto draw = [&](std::vector<float>& x, std::int64_t n) {
+      x.resize(static_cast<std::size_t>(n));
+      for (float& v : x) v = exact_in(c.in_type, static_cast<float>(normal(rng)));
+    };
+    if (c.head_dim_v != c.head_dim_qk) {
+      c.head_dim_v = c.head_dim_qk;
+      draw(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
+    }
+    draw(c.dout, c.total_q() * c.heads_q * c.head_dim_v);
   }
   return out;
 }

@@ -3,11 +3,16 @@
 // forward's o and lse as the oracle rounds them): bits derived by hand where the kernel's
 // roundings vanish, the bits its GQA path promises, and the accuracy law (the exact gradients,
 // attention_backward_reference.h, against the contract derived beside the kernel) on the masks,
-// bases and modifiers it declares. Its mutants are attention_backward_mutants_test.cpp's.
+// bases and modifiers it declares, sinks and their gradient included; and its device executor's
+// threads run on the host, which give the host executor's bits on the sample cases. Its mutants
+// are attention_backward_mutants_test.cpp's.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
+
+#include "attention_sample_cases.h"
 
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/kind.h"
@@ -104,6 +109,16 @@ TEST(TiledAttentionBackward, WithinItsContract) {
     capped.softcap = cap;
     expect_accurate(k, capped);
   }
+  // Sinks: about the scores (their gradient dsinks judged too), and one that dominates scores
+  // near 0 (scale 2^-6): the lse is then ~80, and P = e^(w - lse) may err by up to 1.5 u |lse|
+  // ~ 120 u from the lse's rounding and the subtraction, which the contract carries in
+  // S = max(S, |sink|) (AttentionGradAccuracy).
+  AttentionCase sunk = two_by_three(2);
+  sunk.sinks = {0.75f, -1.5f};
+  expect_accurate(k, sunk);
+  sunk.scale = 0x1p-6f;
+  sunk.sinks = {80, 80};
+  expect_accurate(k, sunk);
 }
 
 // Two equal keys get equal gradients, bit for bit (the same operations on the same bits).
@@ -135,6 +150,59 @@ TEST(TiledAttentionBackward, GqaSumsTheCopiesBits) {
       expect_bits(a.dk[j * 2 + x], b.dk[j * 4 + x] + b.dk[j * 4 + 2 + x], "dk", j * 2 + x);
       expect_bits(a.dv[j * 2 + x], b.dv[j * 4 + x] + b.dv[j * 4 + 2 + x], "dv", j * 2 + x);
     }
+}
+
+// The device executor's thread of a token row finds its sequence by walking the prefix sums:
+// sequences without queries or keys are passed over (two of five tokens, none, three).
+TEST(TiledAttentionBackward, TokensFindTheirSequencePastEmptyOnes) {
+  const std::int32_t cu[] = {0, 2, 2, 5};
+  const int want[] = {0, 0, 2, 2, 2};
+  for (std::int64_t t = 0; t < 5; ++t)
+    EXPECT_EQ(builtin::backward_sequence_of(cu, t), want[t]) << "token " << t;
+}
+
+/// The device executor's threads (tiled_attention_backward_elements.h) run on the host, every one
+/// of each launch, in reverse order: each element is its thread's alone, so any order gives the
+/// same bits.
+void device_threads_on_host(const AttentionProblem& p) {
+  using builtin::TiledAttentionBackward;
+  builtin::check_tiled_backward_problem(p);
+  for (std::int64_t t = p.total_q * p.heads_q; t-- > 0;)
+    builtin::tiled_attention_backward_row_thread<TiledAttentionBackward, builtin::LibraryMath>(p,
+                                                                                               t);
+  for (std::int64_t t = p.total_k * p.heads_kv; t-- > 0;)
+    builtin::tiled_attention_backward_key_thread<TiledAttentionBackward, builtin::LibraryMath>(
+        p, t, false);
+  for (int h = p.heads_q; p.sinks != nullptr && h-- > 0;)
+    builtin::tiled_attention_backward_sink<TiledAttentionBackward, builtin::LibraryMath>(p, h,
+                                                                                         false);
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// The device's thread mapping, run on the host with the host's elementary functions, gives the
+// host executor's bits on the 400 sample cases fitted to the backward (varlen batches with
+// sequences without queries or keys, GQA, every mask, softcap, sinks, ALiBi, both bases): what
+// the GPU test adds is the device's arithmetic, not the indexing.
+TEST(TiledAttentionBackward, DeviceThreadsGiveTheHostsBits) {
+  AttentionKernel host = tiled_backward();
+  AttentionKernel threads =
+      builtin::declare_tiled_attention_backward("osvs.test.device_threads", device_threads_on_host);
+  int differ = 0;
+  const std::vector<AttentionCase> cases = attention_backward_sample_cases(400, 20261203);
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    host.mask_align(cases[n].mask.align);
+    threads.mask_align(cases[n].mask.align);
+    const AttentionOutputs a = run_attention_kernel(host, cases[n]);
+    const AttentionOutputs b = run_attention_kernel(threads, cases[n]);
+    const bool same = same_bits(a.dq, b.dq) && same_bits(a.dk, b.dk) && same_bits(a.dv, b.dv) &&
+                      same_bits(a.delta, b.delta) && same_bits(a.dsinks, b.dsinks);
+    differ += !same;
+    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
+  }
+  EXPECT_EQ(differ, 0);
 }
 
 }  // namespace

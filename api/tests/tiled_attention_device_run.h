@@ -1,6 +1,7 @@
-// The tiled attention kernel's device executor as the device tests call it: a policy's launch
-// (the original's and every mutant's, compiled in tiled_attention_device_mutants.cu) and the
-// original's with portable elementary functions (the device == host test's).
+// The tiled attention kernels' device executors as the device tests call them: a policy's launch
+// (the original's and every mutant's, compiled in tiled_attention_device_mutants.cu, the
+// backward's in tiled_attention_backward_device_mutants.cu) and the original's with portable
+// elementary functions (the device == host tests').
 #pragma once
 
 #include "osvs/osvs.h"
@@ -16,5 +17,15 @@ struct DeviceRun {
 
 /// launch_tiled_attention<TiledAttention, PortableMath>.
 void run_portable_on_device(const AttentionProblem& p);
+
+/// launch_tiled_attention_backward<P> (tiled_attention_backward_device.cuh), defined for
+/// TiledAttentionBackward and each policy of attention_backward_mutant_policies.h.
+template <class P>
+struct BackwardDeviceRun {
+  static void run(const AttentionProblem& p);
+};
+
+/// launch_tiled_attention_backward<TiledAttentionBackward, PortableMath>.
+void run_backward_portable_on_device(const AttentionProblem& p);
 
 }  // namespace osvs::test

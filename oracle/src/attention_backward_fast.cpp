@@ -1,7 +1,8 @@
 // The fast path of the exact attention gradients (attention_backward_internal.h): double
 // arithmetic in flash attention's backward order, every output with one certified relative bound.
 // Phase 1, per row r (rows split among threads): the scores, the row's maximum m_r and
-// denominator d_r, the weights P_rj, dP_rj, delta_r, then dq_r. Phase 2, per key j: P_rj
+// denominator d_r (the sink's term in both where the row has one), the weights P_rj, dP_rj,
+// delta_r, the sink's term dsink_r, then dq_r. Phase 2, per key j: P_rj
 // recomputed from the stored m_r and 1 / d_r by the same code (the same bits), dS_rj from the
 // stored delta_r, then dk_j and dv_j. Each output is one thread's, summed in a fixed order: the
 // result does not depend on the number of threads.
@@ -13,8 +14,9 @@
 // A product of two floats is exact in double (48 bits, |p| in [2^-298, 2^256] or 0); a rounding
 // of a product of doubles errs by u |result| + 2^-1075 (subnormals), a sum by u |result|.
 //  1. Scores, shift, weights (attention_fast.cpp steps 1-3, attention_terms_dd.h): s^_rj with
-//     |s^ - s| <= delta_j, ALiBi included; m_r = max s^_rj.h; t_j = s^_j - m_r (TwoSum, one
-//     rounding), |t_j - (s_j - m_r)| <= eta_j (checked <= 2^-10). Then
+//     |s^ - s| <= delta_j, ALiBi included; m_r = max s^_rj.h, or the row's sink z_r when larger;
+//     t_j = s^_j - m_r (TwoSum, one rounding), |t_j - (s_j - m_r)| <= eta_j (checked <= 2^-10).
+//     The sink is one more term whose score is z_r exactly (delta 0). Then
 //       t_j.h >= -600:        e_j = weight(t_j) (double-double), relative 1.01 (1.01 eta + 2^-95)
 //       t_j.h in [-745,-600): e_j = fl(weight(t_j + 256).h e^-256) in double (the shift by
 //                             TwoSum and one rounding, 2^-96 on the argument; e^-256 rounded to
@@ -22,14 +24,16 @@
 //                             3.1 u), plus 2^-1075 absolute (the product may be subnormal)
 //       t_j.h < -745:         left out (e_j = 0): e^(s_j - m_r) < e^-744.99 < 2^-1074.7.
 //     eps_e = the largest relative bound.
-//  2. d_r = sum e_j by Acc (main e.h, rest e.l: rho = u): d^ >= 0.99 checked, so d >= 0.98 and
-//       |d^ - d| <= (1.02 (acc(n, u) + eps_e) + n 2^-1073) d =: eps_d d
-//     (the absolute parts of step 1 and the keys left out, relative to d >= 0.98).
+//  2. d_r = sum e_j by Acc (main e.h, rest e.l: rho = u) over the n kept keys and the sink (n' =
+//     n + 1 terms with one, n without): d^ >= 0.99 checked, so d >= 0.98 and
+//       |d^ - d| <= (1.02 (acc(n', u) + eps_e) + n' 2^-1073) d =: eps_d d
+//     (the absolute parts of step 1 and the terms left out, relative to d >= 0.98).
 //  3. P^_j = fl(e_j.h inv_r), inv_r = fl(1 / d^.h): e.h and d^.h are within 1.01 u of e and d^
 //     (normalized double-doubles), two roundings more:
 //       |P^ - P| <= eps_P P + a_P,  eps_P = 1.01 (eps_e + eps_d + 4.1 u),  a_P = 2^-1073
 //     (a_P: step 1's 2^-1075 times inv_r <= 1.03 and the product's own; a key left out has
-//     P^ = 0 and P < 2^-1074.7 / 0.98 < a_P). P <= 1.
+//     P^ = 0 and P < 2^-1074.7 / 0.98 < a_P). P <= 1. The sink's weight P_sink = e^(z - m) / d
+//     likewise (P^_sink = fl(e_sink.h inv_r), the same bound).
 //  4. dP^ = fl(sum_c dout_rc v_jc) and A^ = fl(sum_c |dout_rc v_jc|) (exact products, any
 //     summation tree of height <= V): |dP^ - dP| <= gamma_V A, |A^ - A| <= gamma_V A, where
 //     A = |dP|_rj <= W := 1.01 V max|dout| max|v| (over the kept rows and keys).
@@ -40,6 +44,12 @@
 //     the sum acc(n, 0) sum |T^|, the double delta^ = fl(H + L) u |delta^|:
 //       |delta^ - delta|, |dmag^ - dmag| <= eps_D dmag + a_D,  eps_D = 1.02 (eps_t + acc(N, 0)
 //                                            + u),  a_D = 1.01 N a_t
+//  5b. The sink's term dsink^ = -fl(P^_sink delta^) and its magnitude fl(P^_sink dmag^) (the
+//     negation exact): |P^_s| |delta^ - delta| + |P^_s - P_s| |delta| and the rounding u |P^_s
+//     delta^| + 2^-1075, with |P^_s| <= 1.01 P_s + a_P, P_s <= 1, |delta|, dmag <= W:
+//       |dsink^ - dsink|, |smag^ - smag| <= eps_z smag + a_z,  eps_z = 1.01 (eps_D + eps_P + u),
+//                                           a_z = 1.02 a_D + 1.02 a_P W + 2^-1075
+//     (smag = P_sink dmag, the header's dsink magnitude).
 //  6. g^ = fl(dP^ - delta^), h^ = fl(A^ + dmag^): with G = A + dmag (<= 2.02 W),
 //       |g^ - (dP - delta)|, |h^ - G| <= eps_g G + a_g,  eps_g = 1.01 (gamma_V + eps_D + u),
 //                                        a_g = 1.01 a_D
@@ -58,7 +68,8 @@
 //       eps_v = 1.02 (eps_P + gamma_B + acc(ceil(R / B), 0) + 3.1 u),
 //       a_v = 1.02 R (1.01 Dmax a_P + 2^-1075) + 2^-1075
 //  8. Every value and its magnitude are then within eps mag + a of the exact ones, eps the
-//     largest of eps_D, eps_q, eps_k, eps_v and a the largest absolute term. With a <= 2^-1001
+//     largest of eps_D, eps_q, eps_k, eps_v (and eps_z with sinks) and a the largest absolute
+//     term. With a <= 2^-1001
 //     (checked, else MPFR decides) and mag <= (mag^ + a) / (1 - eps), the bound holds against the
 //     reported magnitudes too: error = 1.01 eps, within error mag + 2^-1000.
 // With bf16 data of the benchmark's shape (V = 128, N = 2048) eps_P ~ 2^-51, gamma_V ~ 2^-46 and
@@ -240,7 +251,7 @@ class BackwardFast {
     for (std::int64_t j = 0; j < g_.kv_len; ++j)
       if (keeps(g_, i, j)) w.keys.push_back(j);
     const std::size_t n = w.keys.size();
-    if (n == 0) return;
+    if (n == 0) return;  // dq = delta = dsink = 0 (the outline's)
     RowState& s = rows_[static_cast<std::size_t>(i)];
     w.scores.resize(n);
     s.m = -INFINITY;
@@ -249,6 +260,9 @@ class BackwardFast {
       if (!std::isfinite(w.scores[x].s.h) || !std::isfinite(w.scores[x].s.l)) return fail();
       s.m = std::max(s.m, w.scores[x].s.h);
     }
+    const bool has_sink = g_.sink != nullptr;
+    const Score sink{{has_sink ? static_cast<double>(g_.sink[i]) : 0.0, 0}, 0};  // exact
+    if (has_sink) s.m = std::max(s.m, sink.s.h);
     w.e.resize(n);
     double eps_e = 0;
     Acc d;
@@ -258,7 +272,14 @@ class BackwardFast {
       eps_e = std::max(eps_e, eps);
       d.add(w.e[x].h, w.e[x].l);
     }
-    const double dn = static_cast<double>(n);
+    DoubleDouble sink_e;
+    if (has_sink) {
+      double eps;
+      if (!pair_weight(sink, s.m, e_minus_256_, &sink_e, &eps)) return fail();
+      eps_e = std::max(eps_e, eps);
+      d.add(sink_e.h, sink_e.l);
+    }
+    const double dn = static_cast<double>(n) + (has_sink ? 1 : 0);  // n' (step 2)
     const DoubleDouble d_value = d.value();
     if (!(d_value.h >= 0.99)) return fail();
     s.inv = 1 / d_value.h;
@@ -282,6 +303,11 @@ class BackwardFast {
     s.delta_magnitude = delta_magnitude.value().h;
     r_.delta[static_cast<std::size_t>(i)] = s.delta;
     r_.delta_magnitude[static_cast<std::size_t>(i)] = s.delta_magnitude;
+    if (has_sink) {  // step 5b
+      const double p_sink = sink_e.h * s.inv;
+      r_.dsink[static_cast<std::size_t>(i)] = -(p_sink * s.delta);
+      r_.dsink_magnitude[static_cast<std::size_t>(i)] = p_sink * s.delta_magnitude;
+    }
     // Steps 6-7: dq.
     w.dq.reset(g_.head_dim);
     for (std::size_t x = 0; x < n; ++x) {
@@ -357,8 +383,12 @@ class BackwardFast {
     const double a_q = 1.02 * scale * n * (1.01 * k_max * a_s + kRound) + kRound;
     const double a_k = 1.02 * scale * rows * (1.01 * q_max * a_s + kRound) + kRound;
     const double a_v = 1.02 * rows * (1.01 * dout_max * kAbsP + kRound) + kRound;
-    const double a = std::max({a_delta, a_q, a_k, a_v});
-    r_.error = 1.01 * std::max({eps_delta, eps_q, eps_k, eps_v});
+    // Step 5b (the sink's terms; without sinks they are 0 exactly).
+    const bool sinks = g_.sink != nullptr;
+    const double eps_z = sinks ? 1.01 * (eps_delta + eps_p_ + kU) : 0.0;
+    const double a_z = sinks ? 1.02 * a_delta + 1.02 * kAbsP * w + kRound : 0.0;
+    const double a = std::max({a_delta, a_q, a_k, a_v, a_z});
+    r_.error = 1.01 * std::max({eps_delta, eps_q, eps_k, eps_v, eps_z});
     return a <= 0x1p-1001 && r_.error <= kBackwardFastError;
   }
 

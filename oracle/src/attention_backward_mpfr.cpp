@@ -5,10 +5,12 @@
 // Exact inputs: the scores s_rj = scale (q_r . k_j), dP_rj = dout_r . v_j and |dP|_rj are exact at
 // 1200 bits (attention_exact_terms.h), the ALiBi bias too; without a softcap w_rj = s_rj + b_rj is
 // exact as well. With a softcap c, w_rj = c tanh(s_rj / c) + b_rj and t_rj = 1 - tanh^2(s_rj / c)
-// are intervals (tanh increasing). At precision p, per row: m = the largest upper end of the w_rj
-// (any shift gives the same softmax; this one keeps every e^(w - m) <= 1), E_j = e^(w_j - m),
-// D = sum E_j (positive, else the next precision), P_j = E_j / D, then delta, dS, S and their sums
-// exactly as the header defines them, every operation on intervals.
+// are intervals (tanh increasing). At precision p, per row: m = the largest upper end of the w_rj,
+// or the row's sink z when larger (any shift gives the same softmax; this one keeps every
+// e^(w - m) <= 1), E_j = e^(w_j - m), E_sink = e^(z - m), D = sum E_j (+ E_sink) (positive, else
+// the next precision), P_j = E_j / D, P_sink = E_sink / D, then delta, dS, S, the sink's term
+// -P_sink delta (magnitude P_sink delta_mag) and the sums exactly as the header defines them, every
+// operation on intervals (z is a float: exact at every precision).
 //
 // An output is decided when both its value's and its magnitude's intervals lie within 2^-1002 of
 // 0, or when both radii are at most 2^-53 times the magnitude's lower end. The value reported is
@@ -84,7 +86,8 @@ class Rung {
         dq_(static_cast<std::size_t>(g.rows * g.head_dim), p),
         dk_(static_cast<std::size_t>(g.kv_len * g.head_dim), p),
         dv_(static_cast<std::size_t>(g.kv_len * g.v_dim), p),
-        delta_(static_cast<std::size_t>(g.rows), p) {}
+        delta_(static_cast<std::size_t>(g.rows), p),
+        dsink_(static_cast<std::size_t>(g.rows), p) {}
 
   /// False when a denominator's enclosure is not positive (too wide at this precision).
   bool run() {
@@ -103,7 +106,8 @@ class Rung {
     double ratio = 0;
     if (!dq_.write(r.dq, r.dq_magnitude, &ratio) || !dk_.write(r.dk, r.dk_magnitude, &ratio) ||
         !dv_.write(r.dv, r.dv_magnitude, &ratio) ||
-        !delta_.write(r.delta, r.delta_magnitude, &ratio))
+        !delta_.write(r.delta, r.delta_magnitude, &ratio) ||
+        !dsink_.write(r.dsink, r.dsink_magnitude, &ratio))
       return false;
     r.error = 1.01 * (ratio + 0x1p-53);
     return true;
@@ -145,7 +149,7 @@ class Rung {
     std::vector<std::int64_t> keys;
     for (std::int64_t j = 0; j < g_.kv_len; ++j)
       if (detail::keeps(g_, i, j)) keys.push_back(j);
-    if (keys.empty()) return true;  // dq = 0, delta = 0
+    if (keys.empty()) return true;  // dq = 0, delta = 0, dsink = 0
     const std::size_t n = keys.size();
     std::vector<MpInterval> w = zeros(n, p_), t = zeros(n, p_), e = zeros(n, p_);
     MpValue m(p_);
@@ -153,12 +157,21 @@ class Rung {
       weighed_score(i, keys[x], w[x], t[x]);
       if (x == 0 || mpfr_greater_p(w[x].hi(), m.get())) mpfr_set(m.get(), w[x].hi(), MPFR_RNDN);
     }
-    MpInterval shift(p_), d(p_), tmp(p_);
+    const bool has_sink = g_.sink != nullptr;
+    if (has_sink && mpfr_cmp_d(m.get(), g_.sink[i]) < 0)
+      mpfr_set_flt(m.get(), g_.sink[i], MPFR_RNDN);  // (exact)
+    MpInterval shift(p_), d(p_), tmp(p_), sink(p_);
     shift.set(m.get());  // (exact: m has p bits)
     for (std::size_t x = 0; x < n; ++x) {
       e[x].sub(w[x], shift);
       e[x].exp(e[x]);
       d.add(d, e[x]);
+    }
+    if (has_sink) {
+      sink.set(static_cast<double>(g_.sink[i]));
+      sink.sub(sink, shift);
+      sink.exp(sink);
+      d.add(d, sink);
     }
     if (!d.positive()) return false;
     // P (in e), dP, |dP|, delta and its magnitude.
@@ -175,6 +188,13 @@ class Rung {
       delta.add(delta, tmp);
       tmp.mul(e[x], a[x]);
       delta_mag.add(delta_mag, tmp);
+    }
+    if (has_sink) {  // -P_sink delta and P_sink delta_mag
+      sink.div(sink, d);
+      MpInterval& dsink = dsink_.value[static_cast<std::size_t>(i)];
+      tmp.mul(sink, delta);
+      dsink.sub(dsink, tmp);  // (from [0, 0])
+      dsink_.magnitude[static_cast<std::size_t>(i)].mul(sink, delta_mag);
     }
     // dS (in dp), S (in a), and the sums.
     const float* q = g_.q + i * g_.head_dim;
@@ -215,7 +235,7 @@ class Rung {
 
   const AttentionBackwardGroup& g_;
   const mpfr_prec_t p_;
-  Outputs dq_, dk_, dv_, delta_;
+  Outputs dq_, dk_, dv_, delta_, dsink_;
 };
 
 }  // namespace

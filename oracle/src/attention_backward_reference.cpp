@@ -36,6 +36,8 @@ AttentionBackwardReference backward_outline(const AttentionBackwardGroup& g) {
   for (std::int64_t j = 0; j < g.kv_len && r.finite; ++j)
     r.finite = r.attended[static_cast<std::size_t>(j)] == 0 ||
                (all_finite(g.k + j * d, d) && all_finite(g.v + j * dv, dv));
+  // (a sink is in every denominator of its rows, a row that keeps no key's too)
+  if (g.sink != nullptr) r.finite = r.finite && all_finite(g.sink, g.rows);
   if (!r.finite) return r;
   const auto rows = static_cast<std::size_t>(g.rows), keys = static_cast<std::size_t>(g.kv_len);
   r.dq.assign(rows * static_cast<std::size_t>(d), 0.0);
@@ -46,6 +48,8 @@ AttentionBackwardReference backward_outline(const AttentionBackwardGroup& g) {
   r.dv_magnitude = r.dv;
   r.delta.assign(rows, 0.0);
   r.delta_magnitude = r.delta;
+  r.dsink = r.delta;
+  r.dsink_magnitude = r.delta;
   return r;
 }
 

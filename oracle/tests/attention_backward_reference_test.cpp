@@ -1,7 +1,8 @@
 // The exact attention gradients (attention_backward_reference.h): the fast path against the MPFR
 // interval path, closed forms derived by hand, central finite differences of
-// f = sum_rc dout_rc o_rc computed in MPFR, non-finite inputs, and independence from the number
-// of threads. Every comparison allows exactly what the header promises: error * magnitude +
+// f = sum_rc dout_rc o_rc computed in MPFR (of q, k and the sinks), the sink's terms against a
+// plain 2000-bit MPFR evaluation on adversarial rows, non-finite inputs, and independence from the
+// number of threads. Every comparison allows exactly what the header promises: error * magnitude +
 // 2^-1000 per value.
 #include <gtest/gtest.h>
 #include <mpfr.h>
@@ -29,6 +30,7 @@ struct Data {
   std::int64_t rows = 0, keys = 0;
   int dim = 1, v_dim = 1;
   std::vector<float> q, dout, k, v, slope;
+  std::vector<float> sink;  // empty: no sinks; else one a row
   std::vector<std::int64_t> position;
   std::vector<std::uint8_t> masked;  // empty: every row keeps every key
   float scale = 1, softcap = 0;
@@ -59,6 +61,7 @@ struct Data {
       g.alibi_slope = slope.data();
       g.alibi_position = position.data();
     }
+    g.sink = sink.empty() ? nullptr : sink.data();
     return g;
   }
 };
@@ -94,6 +97,14 @@ Data random_data(std::mt19937_64& rng) {
       d.position.push_back(pos(rng));
     }
   }
+  if (pick(rng) < 3) {  // sinks: about the scores, dominating them, or far below them
+    std::uniform_int_distribution<int> kind(0, 2);
+    std::normal_distribution<float> normal;
+    for (std::int64_t i = 0; i < d.rows; ++i) {
+      const int k = kind(rng);
+      d.sink.push_back(k == 0 ? normal(rng) : k == 1 ? 30 + normal(rng) : -700 + normal(rng));
+    }
+  }
   return d;
 }
 
@@ -119,12 +130,14 @@ void expect_agree(const AttentionBackwardReference& a, const AttentionBackwardRe
   expect_close(a.dk, b.dk, largest(a.dk_magnitude, b.dk_magnitude), tol, abs, "dk");
   expect_close(a.dv, b.dv, largest(a.dv_magnitude, b.dv_magnitude), tol, abs, "dv");
   expect_close(a.delta, b.delta, largest(a.delta_magnitude, b.delta_magnitude), tol, abs, "delta");
+  expect_close(a.dsink, b.dsink, largest(a.dsink_magnitude, b.dsink_magnitude), tol, abs, "dsink");
   const auto mags = [&](const std::vector<double>& x, const std::vector<double>& y,
                         const char* what) { expect_close(x, y, largest(x, y), tol, abs, what); };
   mags(a.dq_magnitude, b.dq_magnitude, "dq magnitude");
   mags(a.dk_magnitude, b.dk_magnitude, "dk magnitude");
   mags(a.dv_magnitude, b.dv_magnitude, "dv magnitude");
   mags(a.delta_magnitude, b.delta_magnitude, "delta magnitude");
+  mags(a.dsink_magnitude, b.dsink_magnitude, "dsink magnitude");
   EXPECT_EQ(a.kept, b.kept);
   EXPECT_EQ(a.attended, b.attended);
 }
@@ -269,12 +282,12 @@ TEST(AttentionBackwardReference, ZeroUpstreamGradientGivesZeros) {
   }
 }
 
-/// f = sum_rc dout_rc o_rc in MPFR at kFdBits for real q and k (the header's forward: scores,
-/// softcap, ALiBi, the softmax over kept keys).
+/// f = sum_rc dout_rc o_rc in MPFR at kFdBits for real q, k and sinks (the header's forward:
+/// scores, softcap, ALiBi, the softmax over kept keys and the row's sink; `z` empty: none).
 constexpr mpfr_prec_t kFdBits = 1500;
 
 void forward_f(const Data& d, const std::vector<MpValue>& q, const std::vector<MpValue>& k,
-               mpfr_ptr f) {
+               const std::vector<MpValue>& z, mpfr_ptr f) {
   MpValue s(kFdBits), x(kFdBits), m(kFdBits), den(kFdBits), num(kFdBits);
   mpfr_set_zero(f, 1);
   for (std::int64_t r = 0; r < d.rows; ++r) {
@@ -308,6 +321,10 @@ void forward_f(const Data& d, const std::vector<MpValue>& q, const std::vector<M
     for (const MpValue& y : w) mpfr_max(m.get(), m.get(), y.get(), MPFR_RNDN);
     mpfr_set_zero(den.get(), 1);
     mpfr_set_zero(num.get(), 1);
+    if (!z.empty()) {  // the sink's term of the denominator
+      mpfr_sub(x.get(), z[static_cast<std::size_t>(r)].get(), m.get(), MPFR_RNDN);
+      mpfr_exp(den.get(), x.get(), MPFR_RNDN);
+    }
     for (std::size_t i = 0; i < keys.size(); ++i) {
       mpfr_sub(x.get(), w[i].get(), m.get(), MPFR_RNDN);
       mpfr_exp(x.get(), x.get(), MPFR_RNDN);
@@ -333,30 +350,36 @@ std::vector<MpValue> to_mp(const std::vector<float>& x) {
   return y;
 }
 
-/// (f(x + h e_i) - f(x - h e_i)) / 2h, h = 2^-60, for x = q (of_q) or k.
-double central_difference(const Data& d, bool of_q, std::size_t i) {
-  std::vector<MpValue> q = to_mp(d.q), k = to_mp(d.k);
-  mpfr_ptr x = of_q ? q[i].get() : k[i].get();
+enum class Of { Q, K, Sink };
+
+/// (f(x + h e_i) - f(x - h e_i)) / 2h, h = 2^-60, for x = q, k or the rows' sinks.
+double central_difference(const Data& d, Of of, std::size_t i) {
+  std::vector<MpValue> q = to_mp(d.q), k = to_mp(d.k), z = to_mp(d.sink);
+  mpfr_ptr x = (of == Of::Q ? q : of == Of::K ? k : z)[i].get();
   MpValue plus(kFdBits), minus(kFdBits);
   mpfr_add_d(x, x, 0x1p-60, MPFR_RNDN);
-  forward_f(d, q, k, plus.get());
+  forward_f(d, q, k, z, plus.get());
   mpfr_sub_d(x, x, 0x1p-59, MPFR_RNDN);
-  forward_f(d, q, k, minus.get());
+  forward_f(d, q, k, z, minus.get());
   mpfr_sub(plus.get(), plus.get(), minus.get(), MPFR_RNDN);
   mpfr_mul_2si(plus.get(), plus.get(), 59, MPFR_RNDN);
   return mpfr_get_d(plus.get(), MPFR_RNDN);
 }
 
-/// dq and dk against central differences: the truncation error is O(h^2) = O(2^-120), far below
-/// the bound (2^-80 allowed for it).
+/// dq, dk and (with sinks) each row's dsink against central differences: the truncation error is
+/// O(h^2) = O(2^-120), far below the bound (2^-80 allowed for it).
 void expect_finite_differences(const Data& d, const AttentionBackwardReference& x) {
   ASSERT_TRUE(x.finite);
+  for (std::size_t r = 0; r < d.sink.size(); ++r)
+    EXPECT_LE(std::fabs(x.dsink[r] - central_difference(d, Of::Sink, r)),
+              x.error * x.dsink_magnitude[r] + 0x1p-52 * std::fabs(x.dsink[r]) + 0x1p-80)
+        << "dsink[" << r << "]";
   for (std::size_t i = 0; i < x.dq.size(); ++i)
-    EXPECT_LE(std::fabs(x.dq[i] - central_difference(d, true, i)),
+    EXPECT_LE(std::fabs(x.dq[i] - central_difference(d, Of::Q, i)),
               x.error * x.dq_magnitude[i] + 0x1p-52 * std::fabs(x.dq[i]) + 0x1p-80)
         << "dq[" << i << "]";
   for (std::size_t i = 0; i < x.dk.size(); ++i)
-    EXPECT_LE(std::fabs(x.dk[i] - central_difference(d, false, i)),
+    EXPECT_LE(std::fabs(x.dk[i] - central_difference(d, Of::K, i)),
               x.error * x.dk_magnitude[i] + 0x1p-52 * std::fabs(x.dk[i]) + 0x1p-80)
         << "dk[" << i << "]";
 }
@@ -379,6 +402,19 @@ Data finite_difference_data() {
 
 TEST(AttentionBackwardReference, GradientsMatchFiniteDifferences) {
   const Data d = finite_difference_data();
+  for (const AttentionBackwardReference& x : both(d)) expect_finite_differences(d, x);
+}
+
+// A sink on every row (-1, 0.75 and 3, about the scores' size): its own gradient, and dq and dk
+// through the larger denominator; then with a softcap.
+TEST(AttentionBackwardReference, SinkGradientsMatchFiniteDifferences) {
+  Data d = finite_difference_data();
+  d.sink = {-1.0f, 0.75f, 3.0f};
+  for (const AttentionBackwardReference& x : both(d)) {
+    EXPECT_FALSE(x.mpfr);
+    expect_finite_differences(d, x);
+  }
+  d.softcap = 1.5f;  // (MPFR decides)
   for (const AttentionBackwardReference& x : both(d)) expect_finite_differences(d, x);
 }
 
@@ -427,6 +463,92 @@ TEST(AttentionBackwardReference, SaturatedSoftcapIsDecidedAtItsOwnScale) {
           << j;
       EXPECT_NEAR(x.dk_magnitude[j], magnitude, (x.error + 0x1p-50) * magnitude) << j;
     }
+  }
+}
+
+/// Row r's sink term -P_sink delta and its magnitude P_sink delta_mag, plainly at 2000 bits from
+/// the header's definitions (no shift: MPFR's exponent range holds e^(+-1000); no softcap or
+/// ALiBi, which the rows below do not have): P_sink = e^z / D, delta = N / D, with D = e^z +
+/// sum_j e^(s_j), N = sum_j e^(s_j) dP_j and A = sum_j e^(s_j) |dP|_j over the kept keys.
+std::pair<double, double> plain_dsink(const Data& d, std::int64_t r) {
+  constexpr mpfr_prec_t kBits = 2000;
+  MpValue s(kBits), x(kBits), e(kBits), den(kBits), num(kBits), mag(kBits), dp(kBits),
+      dp_abs(kBits);
+  mpfr_set_flt(den.get(), d.sink[static_cast<std::size_t>(r)], MPFR_RNDN);
+  mpfr_exp(den.get(), den.get(), MPFR_RNDN);
+  MpValue sink_weight(kBits);
+  mpfr_set(sink_weight.get(), den.get(), MPFR_RNDN);
+  mpfr_set_zero(num.get(), 1);
+  mpfr_set_zero(mag.get(), 1);
+  for (std::int64_t j = 0; j < d.keys; ++j) {
+    if (!d.kept(r, j)) continue;
+    mpfr_set_zero(s.get(), 1);
+    for (int c = 0; c < d.dim; ++c) {  // products of floats: exact at 2000 bits, and their sums
+      mpfr_set_flt(x.get(), d.q[static_cast<std::size_t>(r * d.dim + c)], MPFR_RNDN);
+      mpfr_mul_d(x.get(), x.get(), d.k[static_cast<std::size_t>(j * d.dim + c)], MPFR_RNDN);
+      mpfr_add(s.get(), s.get(), x.get(), MPFR_RNDN);
+    }
+    mpfr_mul_d(s.get(), s.get(), d.scale, MPFR_RNDN);
+    mpfr_exp(e.get(), s.get(), MPFR_RNDN);
+    mpfr_add(den.get(), den.get(), e.get(), MPFR_RNDN);
+    mpfr_set_zero(dp.get(), 1);
+    mpfr_set_zero(dp_abs.get(), 1);
+    for (int c = 0; c < d.v_dim; ++c) {
+      mpfr_set_flt(x.get(), d.dout[static_cast<std::size_t>(r * d.v_dim + c)], MPFR_RNDN);
+      mpfr_mul_d(x.get(), x.get(), d.v[static_cast<std::size_t>(j * d.v_dim + c)], MPFR_RNDN);
+      mpfr_add(dp.get(), dp.get(), x.get(), MPFR_RNDN);
+      mpfr_abs(x.get(), x.get(), MPFR_RNDN);
+      mpfr_add(dp_abs.get(), dp_abs.get(), x.get(), MPFR_RNDN);
+    }
+    mpfr_fma(num.get(), e.get(), dp.get(), num.get(), MPFR_RNDN);
+    mpfr_fma(mag.get(), e.get(), dp_abs.get(), mag.get(), MPFR_RNDN);
+  }
+  // e^z N / D^2 and e^z A / D^2
+  mpfr_sqr(den.get(), den.get(), MPFR_RNDN);
+  mpfr_mul(num.get(), num.get(), sink_weight.get(), MPFR_RNDN);
+  mpfr_div(num.get(), num.get(), den.get(), MPFR_RNDN);
+  mpfr_mul(mag.get(), mag.get(), sink_weight.get(), MPFR_RNDN);
+  mpfr_div(mag.get(), mag.get(), den.get(), MPFR_RNDN);
+  return {-mpfr_get_d(num.get(), MPFR_RNDN), mpfr_get_d(mag.get(), MPFR_RNDN)};
+}
+
+// Adversarial rows for the sink's terms, one group of 6 rows over 3 keys (keys 0 and 1 equal):
+//   0: a sink of 40 over scores near 0 (P_sink within e^-37 of 1, every key's weight tiny);
+//   1: a sink of -640 (P_sink ~ 2^-925: the weights' far branch, below e^-600, yet above the
+//      promise's 2^-1000 floor);
+//   2: a sink equal to the largest score (a tie for the shift);
+//   3: dP = 2 and -2 on the two equal keys, key 2 masked: delta = 0 exactly beside a magnitude 2;
+//   4: no kept key (the term is 0 whatever the sink);
+//   5: scores near 300 over a sink of 0 (P_sink ~ e^-300).
+// Both paths within error * magnitude + 2^-1000 of the 2000-bit values (each rounded to double:
+// 2^-53 of itself more), the fast path deciding.
+TEST(AttentionBackwardReference, SinkTermsMatchPlainMpfrOnAdversarialRows) {
+  Data d(6, 3, 2, 2);
+  d.k = {2, 0, 2, 0, -1, 3};
+  d.v = {1, 2, -1, -2, 0.5f, -3};
+  d.q = {0.01f, -0.02f, 0.25f, 0.5f, 1, 0, 0.75f, -0.5f, 1, 1, 150, 0.125f};
+  d.dout = {1, -1, 0.5f, 2, -3, 0.25f, 1, 0.5f, 2, 2, -0.75f, 1.5f};
+  d.sink = {40, -640, 2, 1, 1, 0};
+  d.masked.assign(18, 0);
+  d.masked[3 * 3 + 2] = 1;                                              // row 3: keys 0 and 1 only
+  d.masked[4 * 3 + 0] = d.masked[4 * 3 + 1] = d.masked[4 * 3 + 2] = 1;  // row 4: none
+  const std::vector<AttentionBackwardReference> paths = both(d);
+  EXPECT_FALSE(paths[0].mpfr);
+  for (const AttentionBackwardReference& x : paths) {
+    ASSERT_TRUE(x.finite);
+    for (std::int64_t r = 0; r < d.rows; ++r) {
+      const auto [value, magnitude] = plain_dsink(d, r);
+      const auto at = static_cast<std::size_t>(r);
+      EXPECT_LE(std::fabs(x.dsink[at] - value),
+                x.error * x.dsink_magnitude[at] + kAbs + 0x1p-53 * std::fabs(value))
+          << "row " << r << ": " << x.dsink[at] << " vs " << value;
+      EXPECT_LE(std::fabs(x.dsink_magnitude[at] - magnitude),
+                x.error * x.dsink_magnitude[at] + kAbs + 0x1p-53 * magnitude)
+          << "row " << r << ": " << x.dsink_magnitude[at] << " vs " << magnitude;
+    }
+    EXPECT_EQ(x.dsink[4], 0.0);  // no kept key: exactly 0
+    EXPECT_EQ(x.dsink_magnitude[4], 0.0);
+    EXPECT_GT(x.dsink_magnitude[3], 0.0);  // a cancelling delta keeps its scale
   }
 }
 

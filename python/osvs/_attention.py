@@ -73,7 +73,10 @@ class AttentionKernel:
     delta)`` with ``writes_delta``), shaped like q, k and v, in their type (delta float32, the lse's
     layout), from ``problem.dout`` (and the forward's ``problem.o`` and ``problem.lse`` if it
     reads them), judged by ``grad_accuracy`` (ulps, ulps_per_term, per_score, underflow;
-    docs/semantics.md §9.4).
+    docs/semantics.md §9.4). A backward kernel that declares ``sinks`` returns, where
+    ``problem.sinks`` is not None, one more array: dsinks, float32, shape (heads_q,), the gradient
+    of each head's sink summed over every query of the batch (the lse it is given holds the
+    sink's term).
 
     q, k, v come as NumPy arrays of ``dtype`` (bfloat16 as its uint16 bits, which ``to_input``
     may turn into what the kernel takes, e.g. a torch tensor on the GPU); o is returned in the
@@ -214,10 +217,12 @@ class AttentionKernel:
             return a
 
         if self.backward:
-            want = 4 if self.writes_delta else 3
+            sinks = problem.sinks is not None
+            want = 3 + int(self.writes_delta) + int(sinks)
             if not isinstance(result, (tuple, list)) or len(result) != want:
                 raise TypeError("a backward attention kernel returns (dq, dk, dv" +
-                                (", delta)" if self.writes_delta else ")"))
+                                (", delta" if self.writes_delta else "") +
+                                (", dsinks" if sinks else "") + ")")
             grads = [shaped(g, "the kernel's " + n, x.shape, dtype).reshape(
                 x.shape[0], x.shape[1] * x.shape[2])
                      for g, n, x in zip(result[:3], ("dq", "dk", "dv"), (q, k, v))]
@@ -225,6 +230,8 @@ class AttentionKernel:
                 lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
                 grads.append(np.ascontiguousarray(
                     shaped(result[3], "the kernel's delta", lse_shape)).reshape(-1))
+            if sinks:
+                grads.append(np.ascontiguousarray(shaped(result[-1], "the kernel's dsinks", (hq,))))
             return tuple(grads)
         o_shape = (total_q, hq, dv)
         if not self.lse_bases:

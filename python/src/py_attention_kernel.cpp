@@ -20,7 +20,8 @@ nb::list ints(const std::int32_t* x, std::int64_t n) {
   return out;
 }
 
-/// A backward kernel's launch: dout, o and lse to Python, (dq, dk, dv[, delta]) back.
+/// A backward kernel's launch: dout, o and lse to Python, (dq, dk, dv[, delta][, dsinks]) back
+/// (dsinks where the launch has sinks).
 void call_python_backward(const nb::callable& call, const AttentionProblem& p, nb::object q,
                           nb::object k, nb::object v, nb::list cu_q, nb::list cu_k, nb::dict meta) {
   const std::int64_t o_cols = std::int64_t{p.heads_q} * p.head_dim_v;
@@ -32,8 +33,11 @@ void call_python_backward(const nb::callable& call, const AttentionProblem& p, n
                     : nb::none();
   const nb::object result = call(q, k, v, cu_q, cu_k, nb::none(), meta);
   const nb::tuple out = nb::cast<nb::tuple>(result);
-  if (out.size() != (p.delta != nullptr ? 4u : 3u))
-    throw std::runtime_error("the kernel's result: expected (dq, dk, dv[, delta])");
+  const std::size_t delta_at = 3, dsinks_at = p.delta != nullptr ? 4 : 3;
+  if (out.size() != dsinks_at + (p.dsinks != nullptr ? 1 : 0))
+    throw std::runtime_error(std::string("the kernel's result: expected (dq, dk, dv") +
+                             (p.delta != nullptr ? ", delta" : "") +
+                             (p.dsinks != nullptr ? ", dsinks" : "") + ")");
   const std::int64_t q_cols = std::int64_t{p.heads_q} * p.head_dim_qk;
   const std::int64_t k_cols = std::int64_t{p.heads_kv} * p.head_dim_qk;
   const std::int64_t v_cols = std::int64_t{p.heads_kv} * p.head_dim_v;
@@ -41,7 +45,9 @@ void call_python_backward(const nb::callable& call, const AttentionProblem& p, n
   copy_rows_out(out[1], p.dk_ptr, p.in_type, p.total_k, k_cols, k_cols, "the kernel's dk");
   copy_rows_out(out[2], p.dv_ptr, p.in_type, p.total_k, v_cols, v_cols, "the kernel's dv");
   if (p.delta != nullptr)
-    copy_vector_out(out[3], p.delta, p.total_q * p.heads_q, "the kernel's delta");
+    copy_vector_out(out[delta_at], p.delta, p.total_q * p.heads_q, "the kernel's delta");
+  if (p.dsinks != nullptr)
+    copy_vector_out(out[dsinks_at], p.dsinks, p.heads_q, "the kernel's dsinks");
   if (!rows_unchanged(dout, p.dout_ptr, p.in_type, p.total_q, o_cols, o_cols))
     throw std::runtime_error("the kernel modified its input dout");
 }

@@ -96,6 +96,7 @@ nb::dict case_dict(const AttentionCase& c) {
   d["k"] = vector_array(c.k);
   d["v"] = vector_array(c.v);
   if (!c.dout.empty()) d["dout"] = vector_array(c.dout);
+  if (!c.sinks.empty()) d["sinks"] = vector_array(c.sinks);
   d["summary"] = AttentionKind::summary(c);
   return d;
 }

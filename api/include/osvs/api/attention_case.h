@@ -69,12 +69,13 @@ std::string attention_case_problem(const AttentionCase& c);
 
 /// The kernel's outputs, read back as floats: o [total_q, heads_q, head_dim_v] and, when it
 /// writes one, lse [total_q * heads_q] in (token, head) order, in the case's base. A backward
-/// kernel's instead: dq like q, dk like k, dv like v and, when it writes it, delta [total_q *
-/// heads_q] in (token, head) order (o and lse stay empty).
+/// kernel's instead: dq like q, dk like k, dv like v, when it writes it, delta [total_q *
+/// heads_q] in (token, head) order, and, for a case with sinks, dsinks [heads_q] (o and lse stay
+/// empty).
 struct AttentionOutputs {
   std::vector<float> o;
   std::vector<float> lse;
-  std::vector<float> dq, dk, dv, delta;
+  std::vector<float> dq, dk, dv, delta, dsinks;
 };
 
 }  // namespace osvs

@@ -97,18 +97,21 @@ struct AttentionAccuracy {
 };
 
 /// A backward kernel's declared contract (docs/semantics.md §9.4), the same for each gradient
-/// element X (dq, dk, dv, and delta where written): with M_X its magnitude (the sum of the
-/// absolute values of the terms X sums, oracle/attention_backward_reference.h) and n_X the
-/// number of those terms (kept keys for dq and delta, the query rows that keep the key for dk and
-/// dv), S and d as for the forward,
+/// element X (dq, dk, dv, delta where written, dsinks with sinks): with M_X its magnitude (the
+/// sum of the absolute values of the terms X sums, oracle/attention_backward_reference.h) and n_X
+/// the number of those terms (kept keys for dq and delta, the query rows that keep the key for dk
+/// and dv, the rows of the head that keep a key, over the batch, for dsinks), S and d as for the
+/// forward (with a sink z_h, a row's S is at least |z_h|: its lse, from which a kernel recomputes
+/// P, is as large as the sink),
 ///   |X - exact| <= (ulps + ulps_per_term n_X) ulp_T(M_X) + per_score (d + 1) S 2^-24 M_X
 ///                  + underflow n_X (R_X + 1) 2^-149
 /// R_X the largest factor a weight P multiplies in one of X's terms (dq_c: |scale| (|dP|_j +
 /// delta's magnitude) |k_jc| over the kept keys; dk_jc: the same with |q_ic| over the rows that
-/// keep the key; dv_jc: |dout_ic|; delta: |dP|_j; a weight below f32's normals errs absolutely),
-/// T the in type (for delta too, though it is f32: it is formed from o, which a backward
-/// kernel is given in the in type). The cancellation of dS = P (dP - D) is in M_X: a gradient that
-/// is small beside its terms is judged in the scale of its terms, as a float kernel rounds them.
+/// keep the key; dv_jc: |dout_ic|; delta: |dP|_j; dsinks: delta's magnitude over its rows; a weight
+/// below f32's normals errs absolutely), T the in type (for delta and dsinks too, though they are
+/// f32: they are formed from o, which a backward kernel is given in the in type); for dsinks S is
+/// the largest of its rows'. The cancellation of dS = P (dP - D) is in M_X: a gradient that is
+/// small beside its terms is judged in the scale of its terms, as a float kernel rounds them.
 struct AttentionGradAccuracy {
   double ulps = 4;
   double ulps_per_term = 0;
@@ -164,16 +167,19 @@ struct AttentionProblem : Launch {
 
   // --- A backward kernel's launch (AttentionKernel::backward, docs/semantics.md §9.4): o (out
   // type) and, when the kernel declares an lse, lse hold the forward's outputs as osvs's oracle
-  // rounds them (inputs here, never to be written); dout [total_q, heads_q, head_dim_v] (in type)
-  // is the gradient of o. The kernel writes dq like q, dk like k and dv like v (in type,
-  // contiguous K/V) and, where it declares writes_delta, delta (f32, laid out as lse_layout
-  // says) = sum_c dout_c o_c of each (token, head).
+  // rounds them (inputs here, never to be written; with sinks, the sink's term is in the lse);
+  // dout [total_q, heads_q, head_dim_v] (in type) is the gradient of o. The kernel writes dq like
+  // q, dk like k and dv like v (in type, contiguous K/V), where it declares writes_delta, delta
+  // (f32, laid out as lse_layout says) = sum_c dout_c o_c of each (token, head), and, where the
+  // launch has sinks, dsinks [heads_q] (f32): the gradient of each head's sink, summed over every
+  // row of the head in the batch, - sum_i e^(sink_h - lse_i) delta_i.
   bool backward = false;
   const void* dout_ptr = nullptr;
   void* dq_ptr = nullptr;
   void* dk_ptr = nullptr;
   void* dv_ptr = nullptr;
   float* delta = nullptr;
+  float* dsinks = nullptr;  ///< with sinks (a backward launch), else null
 
   std::int64_t lse_offset(std::int64_t token, int head) const {
     return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
@@ -294,8 +300,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   AttentionKernel& accuracy(AttentionAccuracy a) { return (accuracy_ = a, *this); }
   /// It computes attention's gradients, not its forward (the backward fields of
   /// AttentionProblem; docs/semantics.md §9.4), and with `writes_delta` the row term delta =
-  /// sum_c dout_c o_c too. Its contract is grad_accuracy's; the laws across calls that cut a
-  /// forward (pages, splits, chunks, decode steps, cascades) do not apply to it.
+  /// sum_c dout_c o_c too; declaring sinks, it writes their gradient dsinks where a launch has
+  /// them. Its contract is grad_accuracy's; the laws across calls that cut a forward (pages,
+  /// splits, chunks, decode steps, cascades) do not apply to it.
   AttentionKernel& backward(bool writes_delta = false) {
     return (backward_ = true, writes_delta_ = writes_delta, *this);
   }
@@ -379,7 +386,7 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
 /// The contract in a line, its figures with 9 significant digits: "o within 5 + 4 n ulp + 4
 /// (d + 1) S 2^-24 M, lse within 6 + 2 n ulp + 2 (d + 1) S 2^-24".
 std::string describe(const AttentionAccuracy& a);
-/// A backward kernel's: "dq, dk, dv and delta within 4 + 1 n ulp + 2 (d + 1) S 2^-24 M".
+/// A backward kernel's: "dq, dk, dv, delta and dsinks within 4 + 1 n ulp + 2 (d + 1) S 2^-24 M".
 std::string describe(const AttentionGradAccuracy& a);
 
 const char* to_string(MaskKind m);   ///< "none", "causal", "window"

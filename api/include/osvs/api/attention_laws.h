@@ -47,15 +47,20 @@ AttentionExact exact_attention(const AttentionCase& c, DType out);
 
 /// The exact gradients of c's attention for its dout (oracle/attention_backward_reference.h, one
 /// call a sequence and kv head): dq like c.q, dk like c.k, dv like c.v, delta a (token, head),
-/// each with its magnitude; the kept keys of each (token, head) row and the rows that keep each
-/// (key token, kv head). Every value is within error * its magnitude + 2^-1000 of the exact one.
-/// finite is false when an input the gradients read is not finite (nothing else is then filled).
+/// and, with sinks, dsinks a query head (its rows' terms summed over the batch), each with its
+/// magnitude; the kept keys of each (token, head) row, the rows that keep each (key token, kv
+/// head) and, with sinks, the rows of each head that keep a key (sink_rows). Every value is
+/// within error * its magnitude + 2^-1000 of the exact one; dsinks within dsinks_error * its
+/// magnitude + sink_rows 2^-999. finite is false when an input the gradients read is not finite
+/// (nothing else is then filled).
 struct AttentionGradExact {
   bool finite = true;
   std::vector<double> dq, dq_magnitude, dk, dk_magnitude, dv, dv_magnitude;
   std::vector<double> delta, delta_magnitude;
-  std::vector<std::int64_t> kept, attended;
+  std::vector<double> dsinks, dsinks_magnitude;  ///< heads_q each with sinks, else empty
+  std::vector<std::int64_t> kept, attended, sink_rows;
   double error = 0;
+  double dsinks_error = 0;
   std::int64_t mpfr_groups = 0;  ///< (sequence, kv head) groups the MPFR path decided
 };
 AttentionGradExact exact_attention_backward(const AttentionCase& c);

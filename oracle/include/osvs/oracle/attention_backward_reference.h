@@ -3,25 +3,30 @@
 // gradient dout_r of each o_r, in real arithmetic on the given floats,
 //
 //   s_rj  = scale (q_r . k_j), then w_rj = softcap tanh(s_rj / softcap) with a softcap, then
-//           w_rj - slope_r |position_r - j| with ALiBi; P_rj = e^(w_rj) / sum_{kept l} e^(w_rl)
+//           w_rj - slope_r |position_r - j| with ALiBi; P_rj = e^(w_rj) / (sum_{kept l} e^(w_rl)
+//           + e^(z_r)), the sink's term e^(z_r) only where the row has a sink z_r (its head's)
 //   dP_rj = dout_r . v_j                    delta_r = sum_c dout_rc o_rc = sum_j P_rj dP_rj
 //   dS_rj = P_rj (dP_rj - delta_r) t_rj     t_rj = 1 - tanh^2(s_rj / softcap) (1 without one)
 //   dq_rc = scale sum_j dS_rj k_jc          dk_jc = scale sum_r dS_rj q_rc
 //   dv_jc = sum_r P_rj dout_rc
+//   dsink_r = - P_sink,r delta_r,          P_sink,r = e^(z_r) / (the same denominator)
 //
-// sums over kept (r, j) only. Each value comes with its magnitude, the same sum with every term
-// replaced by its absolute value and the difference dP - delta by |dP|_rj + delta_mag_r:
+// sums over kept (r, j) only. dsink_r is row r's term of the gradient of its head's sink (the
+// head's gradient sums its rows over every sequence: the caller's sum, docs/semantics.md §9.4).
+// Each value comes with its magnitude, the same sum with every term replaced by its absolute value
+// and the difference dP - delta by |dP|_rj + delta_mag_r:
 //
 //   |dP|_rj = sum_c |dout_rc v_jc|          delta_mag_r = sum_j P_rj |dP|_rj
 //   S_rj    = P_rj (|dP|_rj + delta_mag_r) t_rj
 //   dq_mag_rc = |scale| sum_j S_rj |k_jc|   dk_mag_jc = |scale| sum_r S_rj |q_rc|
-//   dv_mag_jc = sum_r P_rj |dout_rc|
+//   dv_mag_jc = sum_r P_rj |dout_rc|      dsink_mag_r = P_sink,r delta_mag_r
 //
 // (the scale in which a kernel's roundings of those terms accrue, and which the contract of
 // AttentionGradAccuracy measures in), and a certified bound: every value is within
 // `error` * its magnitude + 2^-1000 of the exact one (error <= 2^-40; an MPFR evaluation in
 // interval arithmetic decides a group the double path cannot bound so tightly). A row that keeps no
-// key has dq = 0 and delta = 0; a key that no row keeps has dk = dv = 0 (exactly, magnitude 0).
+// key has dq = 0, delta = 0 and dsink = 0 (its o is 0, with a sink or not); a key that no row
+// keeps has dk = dv = 0 (exactly, magnitude 0).
 #pragma once
 
 #include <cstdint>
@@ -46,16 +51,21 @@ struct AttentionBackwardGroup {
   /// ALiBi, per row (null: none): the bias of key j is -alibi_slope[r] |alibi_position[r] - j|.
   const float* alibi_slope = nullptr;
   const std::int64_t* alibi_position = nullptr;
+  /// Attention sinks, per row (null: none): z_r, the logit of row r's head, one more term of the
+  /// softmax's denominator with no value.
+  const float* sink = nullptr;
 };
 
 struct AttentionBackwardReference {
-  /// false when a q row that keeps a key, the k or v of a kept key, or the dout of a row that
-  /// keeps a key is NaN or infinite: there is no exact gradient, and nothing below is filled.
+  /// false when a q row that keeps a key, the k or v of a kept key, the dout of a row that
+  /// keeps a key or a row's sink is NaN or infinite: there is no exact gradient, and nothing
+  /// below is filled.
   bool finite = true;
   std::vector<double> dq, dq_magnitude;        ///< rows x head_dim
   std::vector<double> dk, dk_magnitude;        ///< kv_len x head_dim
   std::vector<double> dv, dv_magnitude;        ///< kv_len x v_dim
   std::vector<double> delta, delta_magnitude;  ///< rows
+  std::vector<double> dsink, dsink_magnitude;  ///< rows (all 0 without sinks)
   std::vector<std::int64_t> kept;              ///< rows: keys row r keeps
   std::vector<std::int64_t> attended;          ///< kv_len: rows that keep key j
   /// Every value within error * its magnitude + 2^-1000 of the exact one.

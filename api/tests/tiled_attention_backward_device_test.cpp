@@ -1,0 +1,81 @@
+// osvs's attention backward kernel on the device (GPU tests, skipped where no device is usable):
+//   - with the same elementary functions (PortableMath) the device gives the host's bits, every
+//     output (dq, dk, dv, delta, dsinks), on the 400 sample cases fitted to it
+//     (attention_sample_cases.h): one source, two executors;
+//   - the device entry's kernel (CUDA's expf, exp2f, tanhf: not the host's bits, so judged against
+//     the exact gradients within the device contract, tiled_attention_backward.h) passes every law
+//     that judges a backward kernel, determinism and batch invariance bitwise (no atomics);
+//   - every mutant of the host catalogue (attention_backward_mutants.h), compiled for the device,
+//     is killed and shrunk by the same law as on the host.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "attention_backward_mutants.h"
+#include "attention_sample_cases.h"
+#include "osvs/api/attention_runner.h"
+#include "osvs/api/runner.h"
+#include "tiled_attention_backward.h"
+#include "tiled_attention_device_run.h"
+
+namespace osvs::test {
+namespace {
+
+#define OSVS_SKIP_WITHOUT_DEVICE()                    \
+  do {                                                \
+    std::string why;                                  \
+    if (!device_available(&why)) GTEST_SKIP() << why; \
+  } while (0)
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+TEST(TiledAttentionBackwardDevice, SameBitsAsTheHostWithTheSameMath) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  AttentionKernel host = builtin::declare_tiled_attention_backward(
+      "osvs.test.tiled_backward_portable",
+      builtin::tiled_attention_backward<TiledAttentionBackward, builtin::PortableMath>);
+  AttentionKernel device = builtin::declare_tiled_attention_backward(
+      "osvs.test.tiled_backward_portable.device", run_backward_portable_on_device, Where::Device);
+  const std::vector<AttentionCase> cases = attention_backward_sample_cases(400, 20261203);
+  int differ = 0;
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    host.mask_align(cases[n].mask.align);
+    device.mask_align(cases[n].mask.align);
+    const AttentionOutputs want = run_attention_kernel(host, cases[n]);
+    const AttentionOutputs got = run_attention_kernel(device, cases[n]);
+    const bool same = same_bits(got.dq, want.dq) && same_bits(got.dk, want.dk) &&
+                      same_bits(got.dv, want.dv) && same_bits(got.delta, want.delta) &&
+                      same_bits(got.dsinks, want.dsinks);
+    differ += !same;
+    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
+  }
+  EXPECT_EQ(differ, 0) << differ << " of " << cases.size() << " cases differ in some bit";
+}
+
+TEST(TiledAttentionBackwardDevice, EntryPassesEveryLaw) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  const AttentionKernel k = builtin::declare_tiled_attention_backward(
+      "osvs.attention_backward.tiled_device", BackwardDeviceRun<TiledAttentionBackward>::run,
+      Where::Device);
+  // accuracy, empty_rows, poison, gqa, determinism, batch_invariance
+  EXPECT_GE(expect_every_law_holds(k), 6);
+}
+
+class AttentionBackwardDeviceMutant : public ::testing::TestWithParam<Mutant> {};
+
+TEST_P(AttentionBackwardDeviceMutant, IsKilledAndShrunkSmall) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  expect_killed_small(GetParam(), Where::Device, builtin::declare_tiled_attention_backward,
+                      "osvs.attention_backward_mutant.");
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionBackwardDeviceMutant,
+                         ::testing::ValuesIn(attention_backward_mutants<BackwardDeviceRun>()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace osvs::test
