@@ -1,5 +1,6 @@
-// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy, argmax and
-// top-k registered as row-wise kernels, in f32 and bf16 (builtin_row_reductions.h).
+// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy (per row, its
+// batch mean and sum), argmax and top-k registered as row-wise kernels, in f32 and bf16
+// (builtin_row_reductions.h).
 #include "builtin_row_reductions.h"
 
 #define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                                         \
@@ -18,6 +19,12 @@ OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_unbiased, "osvs.mean_var_unbiased", Mean
 OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_bf16, "osvs.mean_var.bf16", MeanVar, BF16)
 OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy, "osvs.cross_entropy", CrossEntropy, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_bf16, "osvs.cross_entropy.bf16", CrossEntropy, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_mean, "osvs.cross_entropy_mean", CrossEntropyMean, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_mean_bf16, "osvs.cross_entropy_mean.bf16",
+                          CrossEntropyMean, BF16)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_sum, "osvs.cross_entropy_sum", CrossEntropySum, F32)
+OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_sum_bf16, "osvs.cross_entropy_sum.bf16",
+                          CrossEntropySum, BF16)
 OSVS_REFERENCE_ROW_KERNEL(osvs_argmax, "osvs.argmax", Argmax, F32)
 OSVS_REFERENCE_ROW_KERNEL(osvs_argmax_bf16, "osvs.argmax.bf16", Argmax, BF16)
 OSVS_REFERENCE_ROW_KERNEL(osvs_topk, "osvs.topk", TopK, F32)

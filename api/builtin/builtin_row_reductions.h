@@ -1,12 +1,14 @@
-// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy, argmax and
-// top-k (kernels/row_reductions.h) as row-wise kernels: the declaration of each under a policy of
-// its steps, which the registered entries take as written (builtin_row_reductions.cpp) and the
-// mutants with one step changed (mutation/include/osvs/mutation/row_reduction_mutant_policies.h).
+// osvs's reference logsumexp, LayerNorm, RMSNorm, mean / variance, cross-entropy (per row, and
+// its batch mean and sum), argmax and top-k (kernels/row_reductions.h) as row-wise kernels: the
+// declaration of each under a policy of its steps, which the registered entries take as written
+// (builtin_row_reductions.cpp) and the mutants with one step changed
+// (mutation/include/osvs/mutation/row_reduction_mutant_policies.h).
 #pragma once
 
 #include <string>
 
 #include "osvs/api/rowwise_kernel.h"
+#include "osvs/api/rowwise_ops.h"
 #include "osvs/kernels/row_reductions.h"
 #include "rowwise_host_rows.h"
 
@@ -20,7 +22,8 @@ inline RowwiseAccuracy reference_row_reduction_bound(RowwiseOp op) {
   if (op == RowwiseOp::LayerNorm) return RowwiseAccuracy::bound(ulps, 0x1p-49, 0x1p-51, where);
   if (op == RowwiseOp::MeanVar || op == RowwiseOp::MeanVarUnbiased)
     return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-51, where);
-  if (op == RowwiseOp::CrossEntropy) return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-50, where);
+  // (the batch reductions': the same terms, n the batch's rows * cols)
+  if (reads_target(op)) return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-50, where);
   if (op == RowwiseOp::Argmax || op == RowwiseOp::TopK) return RowwiseAccuracy::none();  // exact
   return RowwiseAccuracy::bound(ulps, 0x1p-50, 0x1p-53, where);
 }
@@ -67,6 +70,18 @@ void reference_row_reduction(RowwiseOp op, const RowwiseParams& params,
   for (std::size_t i = 0; i < y.size(); ++i) out[0][i] = static_cast<float>(y[i]);
 }
 
+/// The batch reduction `op` (cross_entropy_mean, cross_entropy_sum) of p under Policy: each
+/// row's loss, then the one value stored.
+template <class Policy>
+void reference_batch_reduction(RowwiseOp op, const RowwiseProblem& p) {
+  CrossEntropyBatch<Policy> batch;
+  for_each_host_row(p, signature(op), [&](const auto& in, auto&) {
+    batch.add(in[0].data(), p.cols, static_cast<std::int64_t>(in[1][0]), p.ignore_index,
+              p.label_smoothing);
+  });
+  store_batch_value(p, 0, op == RowwiseOp::CrossEntropyMean ? batch.mean() : batch.sum);
+}
+
 /// The element types of op's arrays for a kernel of values of type t: t, and i64 for an index.
 inline std::vector<DType> array_types(const std::vector<RowwiseArray>& arrays, DType t) {
   std::vector<DType> types;
@@ -75,11 +90,13 @@ inline std::vector<DType> array_types(const std::vector<RowwiseArray>& arrays, D
 }
 
 /// The reference kernel of `op` (logsumexp, layer_norm, rms_norm, mean_var(_unbiased),
-/// cross_entropy, argmax, topk) under Policy, every array of values of type t and every index
-/// i64, with its derived contract (argmax and topk: exact, ties to the lowest index, sorted);
-/// deterministic, batch invariant and strided, not bitwise order independent (its sums run
-/// left to right), scale invariant (its statistics scale exactly by powers of two; argmax's
-/// comparisons do not change).
+/// cross_entropy and its batch mean and sum, argmax, topk) under Policy, every array of values
+/// of type t and every index i64, with its derived contract (argmax and topk: exact, ties to the
+/// lowest index, sorted); deterministic, batch invariant and strided, not bitwise order
+/// independent (its sums run left to right), scale invariant (its statistics scale exactly by
+/// powers of two; argmax's comparisons do not change). The batch reductions sum the rows in
+/// their order: not batch invariant bit for bit (within the contract in any order); the mean
+/// of no counted row NaN (mean_of_none nan), rms_norm's infinite row NaN (inf_row nan).
 template <class Policy = RowReductionAsWritten>
 RowwiseKernel reference_row_kernel(std::string name, RowwiseOp op, DType t) {
   const RowwiseSignature& sig = signature(op);
@@ -87,10 +104,12 @@ RowwiseKernel reference_row_kernel(std::string name, RowwiseOp op, DType t) {
       .op(op)
       .types(array_types(sig.inputs, t), array_types(sig.outputs, t))
       .run([op](const RowwiseProblem& p) {
+        if (reduces_batch(op)) return reference_batch_reduction<Policy>(op, p);
         for_each_host_row(p, signature(op), [&](const auto& in, auto& out) {
           reference_row_reduction<Policy>(op, p, in, out);
         });
       })
+      .batch_invariant(!reduces_batch(op))
       .accuracy(reference_row_reduction_bound(op));
 }
 

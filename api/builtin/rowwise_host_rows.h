@@ -1,7 +1,8 @@
 // The row loop of osvs's host row-wise kernels (builtin_softmax_backward.h,
 // builtin_row_reductions.h): each row of a launch with every input row loaded as floats (a
 // Column array once: it is every row's), handed to the op's row function, and every output row
-// it fills (binary32 values) stored in the output's type.
+// it fills (binary32 values) stored in the output's type; a Batch output is the caller's to
+// store once, after the loop (store_batch_value).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@ namespace osvs::builtin {
 
 /// Calls row(in, out) for each row of p: in[a] holds input a's row (its width: cols, or 1 for a
 /// target), out[b] has room for output b's row (its width: cols, 1 or k) and is stored after
-/// the call.
+/// the call (a Batch output's is not: store_batch_value).
 template <class RowFn>
 void for_each_host_row(const RowwiseProblem& p, const RowwiseSignature& sig, RowFn row) {
   const auto at = [](const auto& array, std::int64_t i) {
@@ -35,11 +36,19 @@ void for_each_host_row(const RowwiseProblem& p, const RowwiseSignature& sig, Row
                   static_cast<std::int64_t>(in[a].size()));
     row(in, out);
     for (std::size_t b = 0; b < out.size(); ++b)
-      store_as(p.outputs[b].type, out[b].data(),
-               static_cast<unsigned char*>(p.outputs[b].ptr) +
-                   static_cast<std::size_t>(i * p.outputs[b].stride) * size_of(p.outputs[b].type),
-               static_cast<std::int64_t>(out[b].size()));
+      if (sig.outputs[b].extent != Extent::Batch)
+        store_as(p.outputs[b].type, out[b].data(),
+                 static_cast<unsigned char*>(p.outputs[b].ptr) +
+                     static_cast<std::size_t>(i * p.outputs[b].stride) * size_of(p.outputs[b].type),
+                 static_cast<std::int64_t>(out[b].size()));
   }
+}
+
+/// Stores a batch reduction's value (binary64, rounded through binary32 to the output's type)
+/// into Batch output b of p.
+inline void store_batch_value(const RowwiseProblem& p, std::size_t b, double value) {
+  const auto v = static_cast<float>(value);
+  store_as(p.outputs[b].type, &v, p.outputs[b].ptr, 1);
 }
 
 }  // namespace osvs::builtin

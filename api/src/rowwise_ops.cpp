@@ -43,12 +43,56 @@ std::int64_t target_of(const RowInputs& in) {
   return static_cast<std::int64_t>(in.at(1)[0]);
 }
 
+/// The batch's counted rows (targets not ignore_index).
+std::vector<const RowInputs*> counted_rows(const std::vector<RowInputs>& rows,
+                                           const RowwiseParams& params) {
+  std::vector<const RowInputs*> counted;
+  for (const RowInputs& in : rows)
+    if (target_of(in) != params.ignore_index) counted.push_back(&in);
+  return counted;
+}
+
 }  // namespace
+
+std::vector<oracle::ExactElement> rowwise_batch_exact(RowwiseOp op,
+                                                      const std::vector<RowInputs>& rows,
+                                                      std::int64_t n, const RowwiseParams& params,
+                                                      const std::vector<DType>& out_types,
+                                                      const RowwiseTraits& traits) {
+  if (!reduces_batch(op))
+    throw std::invalid_argument(std::string(to_string(op)) + " does not reduce the batch");
+  const bool mean = op == RowwiseOp::CrossEntropyMean;
+  if (mean && traits.mean_of_none == MeanOfNone::Zero && counted_rows(rows, params).empty())
+    return {oracle::ExactElement{0.0f, 0.0, oracle::kZeroBinade}};  // the declared convention
+  std::vector<std::span<const float>> x;
+  std::vector<std::int64_t> targets;
+  for (const RowInputs& in : rows) {
+    x.emplace_back(in.at(0), static_cast<std::size_t>(n));
+    targets.push_back(target_of(in));
+  }
+  return {oracle::cross_entropy_batch_reference(
+      x, targets, params.ignore_index, params.label_smoothing,
+      mean ? oracle::BatchReduction::Mean : oracle::BatchReduction::Sum, out_types.at(0))};
+}
+
+double rowwise_batch_condition(RowwiseOp op, const std::vector<RowInputs>& rows, std::int64_t n,
+                               const RowwiseParams& params) {
+  if (!reduces_batch(op))
+    throw std::invalid_argument(std::string(to_string(op)) + " does not reduce the batch");
+  const std::vector<const RowInputs*> counted = counted_rows(rows, params);
+  double sum = 0;
+  for (const RowInputs* in : counted)
+    sum += 1 + cross_entropy_row(in->at(0), n, target_of(*in), params.ignore_index,
+                                 params.label_smoothing);
+  if (op == RowwiseOp::CrossEntropySum) return sum;
+  return counted.empty() ? 0.0 : sum / static_cast<double>(counted.size());
+}
 
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
                                                              std::int64_t n,
                                                              const RowwiseParams& params,
-                                                             const std::vector<DType>& out_types) {
+                                                             const std::vector<DType>& out_types,
+                                                             const RowwiseTraits& traits) {
   const auto m = static_cast<std::size_t>(n);
   const auto row = [&](std::size_t a) { return std::span<const float>(in.at(a), m); };
   const DType out = out_types.at(0);
@@ -63,7 +107,10 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
     case RowwiseOp::LayerNorm:
       return {oracle::layer_norm_reference(row(0), row(1), row(2), eps, out)};
     case RowwiseOp::RmsNorm:
-      return {oracle::rms_norm_reference(row(0), row(1), eps, out)};
+      return {oracle::rms_norm_reference(row(0), row(1), eps, out,
+                                         traits.inf_row == InfRow::Ieee
+                                             ? oracle::NormInfinities::Ieee
+                                             : oracle::NormInfinities::Nan)};
     case RowwiseOp::MeanVar:
     case RowwiseOp::MeanVarUnbiased: {
       const oracle::MeanVar mv = oracle::mean_var_reference(
@@ -84,6 +131,10 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
       }
       return {values, indices};
     }
+    case RowwiseOp::CrossEntropyMean:
+    case RowwiseOp::CrossEntropySum:
+      throw std::invalid_argument(std::string(to_string(op)) +
+                                  " reduces the batch: rowwise_batch_exact");
   }
   throw std::invalid_argument("row-wise op out of range");
 }
@@ -93,6 +144,9 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const Ro
   const float* a = in.at(0);
   const auto size = static_cast<std::size_t>(n);
   const float eps = params.eps;
+  if (reduces_batch(op))
+    throw std::invalid_argument(std::string(to_string(op)) +
+                                " reduces the batch: rowwise_batch_condition");
   if (op == RowwiseOp::Logsumexp) return {1.0};
   if (selects(op))
     return std::vector<double>(output == 0 && op == RowwiseOp::TopK ? params.k : 1, 0.0);
@@ -139,14 +193,22 @@ std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const Ro
   return cond;
 }
 
+bool reduces_batch(RowwiseOp op) {
+  return op == RowwiseOp::CrossEntropyMean || op == RowwiseOp::CrossEntropySum;
+}
+
+bool reads_target(RowwiseOp op) {
+  return op == RowwiseOp::CrossEntropy || reduces_batch(op);
+}
+
 bool has_empty_rows(RowwiseOp op) {
   return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward ||
-         op == RowwiseOp::Logsumexp || op == RowwiseOp::CrossEntropy;
+         op == RowwiseOp::Logsumexp || reads_target(op);
 }
 
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n, const RowwiseParams& params) {
   if (!has_empty_rows(op)) return false;
-  if (op == RowwiseOp::CrossEntropy) return n > 0 && target_of(in) == params.ignore_index;
+  if (reads_target(op)) return n > 0 && target_of(in) == params.ignore_index;
   const float masked = masked_input(op);
   for (std::int64_t j = 0; j < n; ++j)
     if (!(in.at(0)[j] == masked)) return false;
@@ -163,7 +225,7 @@ bool uses_eps(RowwiseOp op) {
 
 bool shift_invariant(RowwiseOp op) {
   return op == RowwiseOp::Logsumexp || op == RowwiseOp::LayerNorm || op == RowwiseOp::MeanVar ||
-         op == RowwiseOp::MeanVarUnbiased || op == RowwiseOp::CrossEntropy;
+         op == RowwiseOp::MeanVarUnbiased || reads_target(op);
 }
 
 bool scale_invariant(RowwiseOp op) {

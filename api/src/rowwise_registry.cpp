@@ -33,12 +33,24 @@ const char* to_string(RowwiseOp op) {
       return "argmax";
     case RowwiseOp::TopK:
       return "topk";
+    case RowwiseOp::CrossEntropyMean:
+      return "cross_entropy_mean";
+    case RowwiseOp::CrossEntropySum:
+      return "cross_entropy_sum";
   }
   return "?";
 }
 
 const char* to_string(Ties t) {
   return t == Ties::Lowest ? "lowest" : "any";
+}
+
+const char* to_string(InfRow r) {
+  return r == InfRow::Nan ? "nan" : "ieee";
+}
+
+const char* to_string(MeanOfNone m) {
+  return m == MeanOfNone::Nan ? "nan" : "zero";
 }
 
 const RowwiseSignature& signature(RowwiseOp op) {
@@ -54,6 +66,8 @@ const RowwiseSignature& signature(RowwiseOp op) {
   static const RowwiseSignature argmax{{{"x"}}, {{"index", Extent::Row, true}}};
   static const RowwiseSignature topk{{{"x"}},
                                      {{"values", Extent::K}, {"indices", Extent::K, true}}};
+  static const RowwiseSignature batch_cross_entropy{{{"x"}, {"target", Extent::Row, true}},
+                                                    {{"loss", Extent::Batch}}};
   switch (op) {
     case RowwiseOp::SoftmaxBackward:
       return softmax;
@@ -74,6 +88,9 @@ const RowwiseSignature& signature(RowwiseOp op) {
       return argmax;
     case RowwiseOp::TopK:
       return topk;
+    case RowwiseOp::CrossEntropyMean:
+    case RowwiseOp::CrossEntropySum:
+      return batch_cross_entropy;
   }
   throw std::invalid_argument("row-wise op out of range");
 }
@@ -104,6 +121,13 @@ std::string declaration_problem(const RowwiseKernel& k) {
     if (a.declared && !(std::isfinite(term) && term >= 0))
       return who + " declares an accuracy term that is negative or not finite";
   if (k.traits().max_cols < 1) return who + " declares max_cols < 1";
+  const RowwiseOp op = k.op();
+  if (k.traits().inf_row != InfRow::Nan && op != RowwiseOp::RmsNorm && op != RowwiseOp::LayerNorm)
+    return who + " declares inf_row " + to_string(k.traits().inf_row) + ", a convention of the " +
+           "norms (rms_norm, layer_norm), not of " + to_string(op);
+  if (k.traits().mean_of_none != MeanOfNone::Nan && op != RowwiseOp::CrossEntropyMean)
+    return who + " declares mean_of_none " + to_string(k.traits().mean_of_none) +
+           ", a convention of cross_entropy_mean, not of " + to_string(op);
   return api::declared_law_problem(who, k, kRowwiseLawNames, "row-wise law");
 }
 

@@ -50,6 +50,9 @@ std::string kernel_summary(const RowwiseKernel& k) {
   if (selects(k.op()))
     s << ", ties " << to_string(k.traits().ties)
       << (k.op() == RowwiseOp::TopK ? (k.traits().sorted ? ", sorted" : ", any order") : "");
+  if (k.op() == RowwiseOp::RmsNorm) s << ", inf_row " << to_string(k.traits().inf_row);
+  if (k.op() == RowwiseOp::CrossEntropyMean)
+    s << ", mean of none " << to_string(k.traits().mean_of_none);
   return s.str();
 }
 

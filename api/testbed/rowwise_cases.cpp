@@ -8,9 +8,11 @@
 // row 0 masked for empty_rows, holding NaN or infinities for special_values; paddings, a batch
 // position, a permutation, a shift and a scale for the invariances; cross-entropy's logits as
 // logsumexp's, targets in the row or ignore_index (-100, -1 or 0), label smoothing 0, 0.1, 0.25
-// or 1; argmax's and topk's x of ties (small integers, zeros of either sign) or mixed
-// magnitudes, masked elements, and k from 1 to n. And the reductions of a failing case: fewer
-// rows, fewer columns, simpler values, eps 0, no label smoothing, a smaller k.
+// or 1, and for its batch reductions every row ignored for empty_rows (the law adds the batch
+// of no rows) and the whole batch shifted; argmax's and topk's x of ties (small integers, zeros
+// of either sign) or mixed magnitudes, masked elements, and k from 1 to n. And the reductions of
+// a failing case: fewer rows, fewer columns, simpler values, eps 0, no label smoothing, a
+// smaller k.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -149,16 +151,17 @@ float target(std::int64_t n, std::int64_t ignore_index) {
   return static_cast<float>(*rc::gen::inRange<std::int64_t>(0, n));
 }
 
-/// A shift c with x_j + c exact in t for every x_j of the row (none if the draw has none).
-float exact_shift(const std::vector<float>& x, DType t) {
+/// A shift c with x_j + c exact in t for every x_j of the rows (none if the draw has none).
+float exact_shift(const Rows& rows, DType t) {
   for (int e = *rc::gen::inRange(-2, 10); e >= -6; --e) {
     const double c = std::ldexp(*rc::gen::inRange(1, 128), e);
     bool exact = true;
-    for (float v : x) {
-      const double sum = static_cast<double>(v) + c;
-      exact = exact && (!std::isfinite(v) || (round_to(t, static_cast<float>(sum)) == sum &&
-                                              static_cast<float>(sum) - c == v));
-    }
+    for (const std::vector<float>& x : rows)
+      for (float v : x) {
+        const double sum = static_cast<double>(v) + c;
+        exact = exact && (!std::isfinite(v) || (round_to(t, static_cast<float>(sum)) == sum &&
+                                                static_cast<float>(sum) - c == v));
+      }
     if (exact) return static_cast<float>(c);
   }
   return 0;
@@ -176,7 +179,7 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   RowwiseCase c;
   c.inputs.resize(sig.inputs.size());
   const std::vector<DType>& t = k.in_types();
-  if (op == RowwiseOp::CrossEntropy) {
+  if (reads_target(op)) {
     c.ignore_index = *rc::gen::element<std::int64_t>(-100, -100, -100, -1, 0);
     if (k.traits().label_smoothing)
       c.label_smoothing = *rc::gen::element(0.0f, 0.0f, 0.0f, 0.1f, 0.25f, 1.0f);
@@ -196,6 +199,8 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
         c.inputs[0].push_back(logsumexp_input(n, t[0]));
         break;
       case RowwiseOp::CrossEntropy:
+      case RowwiseOp::CrossEntropyMean:
+      case RowwiseOp::CrossEntropySum:
         c.inputs[0].push_back(logsumexp_input(n, t[0]));
         c.inputs[1].push_back({target(n, c.ignore_index)});
         break;
@@ -215,7 +220,9 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
     if (sig.inputs[a].extent == Extent::Column)
       c.inputs[a].push_back(affine(n, t[a], sig.inputs[a].name == "weight"));
   if (uses_eps(op)) c.eps = *rc::gen::element(1e-5f, 1e-5f, 1e-6f, 0.0f);
-  if (law == "empty_rows" && op == RowwiseOp::CrossEntropy)
+  if (law == "empty_rows" && reduces_batch(op))  // no row counted (the law adds no row at all)
+    for (auto& target_row : c.inputs[1]) target_row = {static_cast<float>(c.ignore_index)};
+  else if (law == "empty_rows" && op == RowwiseOp::CrossEntropy)
     c.inputs[1][0] = {static_cast<float>(c.ignore_index)};
   else if (law == "empty_rows" && has_empty_rows(op))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(op));
@@ -230,14 +237,16 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
       c.inputs[a][0][j] = special_value_of(op, a);
     }
   }
-  if (law == "batch_invariance") c.batch_position = *rc::gen::inRange(0, rows);
+  if (law == "batch_invariance")  // a batch reduction's rows reordered: row 0 moved
+    c.batch_position = *rc::gen::inRange(reduces_batch(op) ? 1 : 0, rows);
   if (law == "strided") {
     const std::size_t arrays = sig.inputs.size() + sig.outputs.size();
     c.pads = *rc::gen::container<std::vector<std::int64_t>>(arrays,
                                                             rc::gen::inRange<std::int64_t>(0, 4));
     std::vector<std::size_t> paddable;
     for (std::size_t a = 0; a < arrays; ++a)
-      if (a >= sig.inputs.size() || sig.inputs[a].extent != Extent::Column)
+      if (a < sig.inputs.size() ? sig.inputs[a].paddable()
+                                : sig.outputs[a - sig.inputs.size()].paddable())
         paddable.push_back(a);
       else
         c.pads[a] = 0;
@@ -250,7 +259,8 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
       std::swap(c.permutation[i - 1],
                 c.permutation[static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, i))]);
   }
-  if (law == "shift_invariance") c.shift = exact_shift(c.inputs[0][0], t[0]);
+  if (law == "shift_invariance")  // the subject's rows: row 0, or a batch reduction's every row
+    c.shift = exact_shift(reduces_batch(op) ? c.inputs[0] : Rows{c.inputs[0][0]}, t[0]);
   if (law == "scale_invariance") {
     c.eps = 0;
     c.scale_exponent = *rc::gen::element(-8, -3, -1, 1, 2, 7);

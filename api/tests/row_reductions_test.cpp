@@ -1,10 +1,12 @@
 // The row reductions of the row-wise kind (logsumexp, layer_norm, rms_norm, mean_var,
-// cross_entropy): the tightness of the
+// cross_entropy and its batch mean and sum): the tightness of the
 // reference kernels' derived bounds (worst observed error over the bound on seeded rows with
-// large common offsets, which must not exceed 1 and is printed), their conventions, the runner's
-// shared arrays and one-a-row outputs, and the invariance laws failing on kernels that break them.
+// large common offsets, which must not exceed 1 and is printed), their conventions (rms_norm's
+// declared one for infinite rows), the runner's shared arrays and one-a-row outputs, and the
+// invariance laws failing on kernels that break them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -49,6 +51,25 @@ void measure(const RowwiseKernel& k, const std::vector<Rows>& in, const RowwiseP
       w.ulps = std::max(w.ulps, err / ulp);
     }
   }
+}
+
+/// measure() for a batch reduction's one value: its contract's n is rows * cols, its cond the
+/// batch's (rowwise_ops.h).
+void measure_batch(const RowwiseKernel& k, const std::vector<Rows>& in, const RowwiseParams& params,
+                   Worst& w) {
+  const RowwiseOutputs out = run_rowwise_kernel(k, in, params);
+  std::vector<RowInputs> rows;
+  for (std::size_t r = 0; r < in[0].size(); ++r) rows.push_back({in[0][r].data(), in[1][r].data()});
+  const std::int64_t n = static_cast<std::int64_t>(rows.size()) * out.cols;
+  const auto e = rowwise_batch_exact(k.op(), rows, out.cols, params, k.out_types()).at(0);
+  const double cond = rowwise_batch_condition(k.op(), rows, out.cols, params);
+  const DType t = k.out_types()[0];
+  const RowwiseAccuracy& a = k.accuracy();
+  const double ulp = std::ldexp(1.0, std::max(e.binade, min_exponent_of(t)) - precision_of(t) + 1);
+  const double err = std::fabs(static_cast<double>(out.out[0][0]) - e.value);
+  const double tol = a.ulps * ulp + (a.cond_rel + a.cond_rel_per_element * n) * cond;
+  w.ratio = std::max(w.ratio, err / tol);
+  w.ulps = std::max(w.ulps, err / ulp);
 }
 
 TEST(RowReductions, TheDerivedBoundsHoldAndAreMeasured) {
@@ -107,6 +128,34 @@ TEST(RowReductions, TheCrossEntropyBoundHoldsAndIsMeasured) {
               << " ulp (300 rows, n <= 64, offsets up to 2^20, smoothing 0, 0.1, 1)\n";
     EXPECT_LE(worst.ratio, 1.0);
     EXPECT_GT(worst.ratio, 0.0);
+    // The batch reductions: batches of 1 ... 8 such rows, one in five ignored (at least one
+    // counted: the conventions of none are exact, TheBatchReductionsKeepTheirConventions).
+    std::uniform_int_distribution<int> batch_rows(1, 8);
+    for (RowwiseOp op : {RowwiseOp::CrossEntropyMean, RowwiseOp::CrossEntropySum}) {
+      const RowwiseKernel batch = reference_row_kernel("test.ce_batch", op, t);
+      Worst batch_worst;
+      for (int trial = 0; trial < 200; ++trial) {
+        const auto n = static_cast<std::size_t>(len(rng));
+        const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
+        Rows x, targets;
+        for (int r = batch_rows(rng); r > 0; --r) {
+          x.emplace_back();
+          for (std::size_t j = 0; j < n; ++j)
+            x.back().push_back(round_to(t, static_cast<float>(offset + 4 * normal(rng))));
+          targets.push_back({rng() % 5 == 0 ? -100.0f : static_cast<float>(rng() % n)});
+        }
+        if (std::all_of(targets.begin(), targets.end(),
+                        [](const std::vector<float>& t) { return t[0] < 0; }))
+          targets[0][0] = 0;
+        measure_batch(batch, {x, targets}, {.label_smoothing = smoothing[trial % 3]}, batch_worst);
+      }
+      std::cout << "[ osvs     ] " << to_string(op) << " " << to_string(t)
+                << ": worst error / derived bound " << digits9(batch_worst.ratio) << ", worst "
+                << digits9(batch_worst.ulps)
+                << " ulp (200 batches of 1 ... 8 rows, n <= 64, offsets up to 2^20)\n";
+      EXPECT_LE(batch_worst.ratio, 1.0);
+      EXPECT_GT(batch_worst.ratio, 0.0);
+    }
   }
 }
 
@@ -126,6 +175,44 @@ TEST(RowReductions, TheReferenceKernelsKeepTheConventions) {
   EXPECT_TRUE(std::isnan(nan.out[0][0]) && std::isnan(nan.out[0][1]));
   const RowwiseOutputs bias = run_rowwise_kernel(ln, constant, {.eps = 1e-5f});
   EXPECT_EQ(bias.out[0], (std::vector<float>{0.5f, -0.5f}));
+}
+
+/// rms_norm under the other convention for infinite rows: the IEEE evaluation, r = 1 / sqrt(inf)
+/// = 0 (a conforming kernel of inf_row ieee, not a mutant).
+struct IeeeInfinities : RowReductionAsWritten {
+  static constexpr bool infinite_mean_square_nan = false;
+};
+
+TEST(RowReductions, RmsNormsInfiniteRowsFollowTheDeclaredConvention) {
+  const RowwiseKernel nan_rule =
+      reference_row_kernel("test.rms_nan", RowwiseOp::RmsNorm, DType::F32);
+  const RowwiseKernel ieee_rule =
+      reference_row_kernel<IeeeInfinities>("test.rms_ieee", RowwiseOp::RmsNorm, DType::F32)
+          .inf_row(InfRow::Ieee);
+  // x = [inf, 0, -2, 3], w = 1: NaN at the infinity, +-0 (x_i's sign) at the finite elements.
+  const RowwiseOutputs y = run_rowwise_kernel(ieee_rule, {{{kInf, 0, -2, 3}}, {{1, 1, 1, 1}}});
+  EXPECT_TRUE(std::isnan(y.out[0][0]));
+  EXPECT_EQ(y.out[0][1], 0.0f);
+  EXPECT_TRUE(std::signbit(y.out[0][2]) && y.out[0][2] == 0.0f);
+  EXPECT_EQ(y.out[0][3], 0.0f);
+  EXPECT_FALSE(counterexample(ieee_rule, "special_values"));
+  // Each kernel fails the other declaration.
+  EXPECT_TRUE(counterexample(RowwiseKernel(nan_rule).inf_row(InfRow::Ieee), "special_values"));
+  EXPECT_TRUE(counterexample(RowwiseKernel(ieee_rule).inf_row(InfRow::Nan), "special_values"));
+  // A kernel whose convention depends on the row length, as torch's rms_norm on the device
+  // (reports/python/h100-2026-12-06-row-reductions: the IEEE value where n is a multiple of 4,
+  // NaN everywhere otherwise), fails either declaration: a finding, not a convention.
+  for (InfRow declared : {InfRow::Nan, InfRow::Ieee}) {
+    RowwiseKernel by_length("test.rms_by_length", Where::Host);
+    by_length.op(RowwiseOp::RmsNorm)
+        .types({DType::F32, DType::F32}, {DType::F32})
+        .accuracy(builtin::reference_row_reduction_bound(RowwiseOp::RmsNorm))
+        .inf_row(declared)
+        .run([nan_rule, ieee_rule](const RowwiseProblem& p) {
+          (p.cols % 4 == 0 ? ieee_rule : nan_rule)(p);
+        });
+    EXPECT_TRUE(counterexample(by_length, "special_values")) << to_string(declared);
+  }
 }
 
 TEST(RowReductions, TheRunnerSharesWeightsAndRefusesOtherShapes) {

@@ -201,7 +201,7 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
   const RowwiseSignature& sig = signature(k.op());
   const std::size_t rows = 1 + in.below(3), n = 1 + in.below(64);
   // cross_entropy's parameters and topk's k, each a value the runner takes (rowwise_kernel.h)
-  if (k.op() == RowwiseOp::CrossEntropy) {
+  if (reads_target(k.op())) {
     constexpr std::int64_t kIgnoreIndices[] = {-100, -1, 0};
     c.ignore_index = kIgnoreIndices[in.below(3)];
     constexpr float kSmoothing[] = {0.0f, 0.1f, 1.0f};
@@ -220,7 +220,9 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
         c.inputs[a].push_back(decode_floats(in, n, k.in_types()[a]));
   }
   if (uses_eps(k.op())) c.eps = in.below(2) == 0 ? 0.0f : 1e-5f;
-  if (law.name == "empty_rows" && k.op() == RowwiseOp::CrossEntropy)
+  if (law.name == "empty_rows" && reduces_batch(k.op()))  // no row counted
+    for (auto& target_row : c.inputs[1]) target_row = {static_cast<float>(c.ignore_index)};
+  else if (law.name == "empty_rows" && k.op() == RowwiseOp::CrossEntropy)
     c.inputs[1][0] = {static_cast<float>(c.ignore_index)};
   else if (law.name == "empty_rows" && has_empty_rows(k.op()))
     std::fill(c.inputs[0][0].begin(), c.inputs[0][0].end(), masked_input(k.op()));
@@ -234,8 +236,10 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
   if (law.name == "batch_invariance") c.batch_position = in.below(static_cast<std::uint32_t>(rows));
   if (law.name == "strided")
     for (std::size_t a = 0; a < c.inputs.size() + k.out_types().size(); ++a)
-      c.pads.push_back(
-          a < c.inputs.size() && sig.inputs[a].extent == Extent::Column ? 0 : 1 + in.below(3));
+      c.pads.push_back((a < c.inputs.size() ? sig.inputs[a].paddable()
+                                            : sig.outputs[a - c.inputs.size()].paddable())
+                           ? 1 + in.below(3)
+                           : 0);
   if (law.name == "shift_invariance") c.shift = static_cast<float>(1 + in.below(64));
   if (law.name == "scale_invariance") {
     c.eps = 0;

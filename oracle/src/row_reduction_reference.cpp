@@ -351,17 +351,21 @@ std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::sp
 //   sqrt(n D) = r dyadic:  y_i = x_i w_i r / D, rational: exact, or Ziv on the one division;
 //   sqrt(n D) irrational:  y_i irrational (x_i w_i != 0): Ziv.
 std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
-                                             float eps, DType out) {
+                                             float eps, DType out, NormInfinities infinities) {
   check_length(x, w, "rms norm");
   const std::size_t n = x.size();
   std::vector<ExactElement> y(n);
   if (n == 0) return y;
-  // A NaN or an infinite x leaves the row no finite mean square, so no scale normalises it:
-  // every y_i NaN, as LayerNorm's row (and a kernel whose statistics run through a variance).
-  if (std::isnan(eps) || !all_finite(x)) return all_nan(n, out);
-  if (!std::isfinite(eps)) {
-    // The IEEE evaluation: eps = +inf makes r = 0 (y_i = (x_i 0) w_i: +-0, or NaN where w_i is
-    // infinite); eps = -inf makes it NaN.
+  const bool any_nan = std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); });
+  // A NaN x, or (by the Nan convention) an infinite one, leaves the row no finite mean square, so
+  // no scale normalises it: every y_i NaN, as LayerNorm's row (and a kernel whose statistics run
+  // through a variance).
+  if (std::isnan(eps) || any_nan || (!all_finite(x) && infinities == NormInfinities::Nan))
+    return all_nan(n, out);
+  if (!std::isfinite(eps) || !all_finite(x)) {
+    // The IEEE evaluation: an infinite x or eps = +inf makes r = 0 (y_i = (x_i 0) w_i: +-0 at a
+    // finite x_i and w_i, NaN at an infinite one: inf 0); eps = -inf makes it NaN (and with an
+    // infinite x, inf - inf).
     double squares = 0;
     for (float v : x) squares += static_cast<double>(v) * static_cast<double>(v);
     const double rd = 1 / std::sqrt(squares / static_cast<double>(n) + static_cast<double>(eps));
@@ -457,95 +461,199 @@ MeanVar mean_var_reference(std::span<const float> x, int correction, DType mean_
 // The special rows are the extended reals' (header): the loss is NaN where a present term is
 // NaN or inf - inf, +inf where one is +inf. In a finite row, with m, R and L = log1p(R) as
 // logsumexp's (lse = m + L),
-//   n loss = n L + K,   K = n (m - x_t) + eps (n x_t - sum_j x_j),   Q = K / n >= 0
+//   n loss = n L + K,   K = n (m - x_t) + eps (n x_t - sum_j x_j),   K / n >= 0
 // (m >= x_t and m >= the mean). K is exact: m - x_t at kDiffBits, n (m - x_t) 17 bits more,
 // n x_t - sum_j x_j at kRowSumBits, its product with eps 24 bits more: below 400 bits at
 // kNumeratorBits (each operation's ternary checked). K is a multiple of 2^-298 (floats are
-// multiples of 2^-149, eps too).
-//   R = 0 (one finite element): loss = Q, rational: quotient_element.
-//   R > 0: lse is irrational (logsumexp above), so loss = lse - rational is: Ziv on
-//     t = L' + Q' (below), unless R is tiny:
-//   R' < 2^-701 (so R < 2^-700, and 0 < L <= R): Q = 0 makes loss = L, which Ziv decides on
-//     L' alone while R' is above 2^-2^30 (and below it rounds to +0 everywhere, logsumexp's
-//     convention). Q > 0: Q >= 2^-298 / n >= 2^-322 (n < 2^24). A rounding boundary b of any
-//     type or of double (at most 55 significant bits: a midpoint or a power of two) within
-//     2^-402 of Q has |b| > 2^-323, so it is a multiple of 2^-378, and so is n b; then
-//     K - n b, a multiple of 2^-378, is 0 or at least 2^-378, i.e. |Q - b| = 0 or >= 2^-402.
-//     Hence (Q, Q + 2^-402) holds no boundary, and loss in (Q, Q + 2^-700) rounds (to every
-//     type and to double) and has the binade of any number there: w = Q rounded up at 1024
-//     bits, one step above where that is exact (w - Q <= 2^(EXP(Q) - 1023) <= 2^-893: Q < 2^130).
-ExactElement cross_entropy_reference(std::span<const float> x, std::int64_t target,
-                                     std::int64_t ignore_index, float label_smoothing, DType out) {
-  if (target == ignore_index) return ieee_element(0.0, out);
-  const auto n = static_cast<std::int64_t>(x.size());
-  if (n == 0 || n >= (std::int64_t{1} << 24))
+// multiples of 2^-149, eps too) below 2^155.
+//
+// A batch of rows of one length n reduces the counted rows' losses (the set C, c = |C|) to
+//   S = sum_(i in C) loss_i = (sum_i K_i) / n + sum_i L_i   (reduction sum; c' = 1)
+//   S / c                                                  (reduction mean; c' = c)
+// so the value is V = Q + Lsum / c' with Q = Ktot / N, Ktot = sum_i K_i exact (c < 2^32 rows add
+// 32 bits: below 440 at kNumeratorBits, ternaries checked) and N = n c' < 2^56. A row alone is
+// the batch of that row, reduced by sum (cross_entropy_reference).
+//   Every R_i = 0 (each counted row has one finite element): V = Q, rational: quotient_element.
+//   Some R_i > 0: V is irrational, by Lindemann-Weierstrass: sum_i lse_i = sum_i m_i + log P with
+//     P = prod_i (1 + R_i), a sum of exp(b) over rational b <= 0 with positive integer
+//     coefficients, the exponent 0 once with coefficient 1 and some b < 0: e^(b_k) are linearly
+//     independent over the algebraic numbers for distinct b_k, so P is transcendental, and
+//     log P = a algebraic would make P - e^a = 0 such a relation (a = 0 gives P = 1, not > 1).
+//     So V = rational + log P / c' is not a rounding boundary: Ziv on t = Q' + Lsum' / c'
+//     (below), unless the R_i are tiny:
+//   Every R_i' < 2^-701 (or below 2^-2^30, "underflowed"): Lsum / c' <= sum_i R_i < 2^32 2^-700
+//     = 2^-668. Q = 0: V = Lsum / c' alone, which Ziv decides unless every row underflowed (then
+//     V < 2^(1 - 2^30) rounds to +0 everywhere, logsumexp's convention). Q > 0: Q >= 2^-298 / N
+//     > 2^-354. A rounding boundary b of any type or of double (at most 55 significant bits: a
+//     midpoint or a power of two) within 2^-466 of Q has |b| > 2^-355, so it is a multiple of
+//     2^-410, and so is N b; then Ktot - N b, a multiple of 2^-410, is 0 or at least 2^-410, i.e.
+//     |Q - b| = 0 or >= 2^-410 / N > 2^-466. Hence (Q, Q + 2^-466) holds no boundary, and V in
+//     (Q, Q + 2^-668) rounds (to every type and to double) and has the binade of any number
+//     there: w = Q rounded up at 1024 bits, one step above where that is exact (w - Q <=
+//     2^(EXP(Q) - 1023) <= 2^-867: Q < 2^156).
+namespace {
+
+/// What a counted row must be for its loss to exist (the header's std::invalid_argument).
+void check_counted_row(std::size_t n, std::int64_t target, float eps) {
+  if (n == 0 || n >= (std::size_t{1} << 24))
     throw std::invalid_argument("cross_entropy reference: a row of 1 ... 2^24 - 1 elements");
-  if (target < 0 || target >= n)
+  if (target < 0 || target >= static_cast<std::int64_t>(n))
     throw std::invalid_argument("cross_entropy reference: target " + std::to_string(target) +
                                 " outside the row of " + std::to_string(n) +
                                 " and not ignore_index");
-  const float eps = label_smoothing;
   if (!(eps >= 0 && eps <= 1))
     throw std::invalid_argument("cross_entropy reference: label_smoothing outside [0, 1]");
+}
+
+/// The loss of a special row (NaN or +inf: the header's extended reals), or nullopt where every
+/// present term is finite.
+std::optional<double> special_loss(std::span<const float> x, std::int64_t target, float eps) {
   const float xt = x[static_cast<std::size_t>(target)];
-  // The special rows: which terms are present, and whether one is NaN or +inf.
   const bool any_nan = std::any_of(x.begin(), x.end(), [](float v) { return std::isnan(v); });
   const bool any_pinf = std::any_of(x.begin(), x.end(), [](float v) { return v == INFINITY; });
   const bool any_ninf = std::any_of(x.begin(), x.end(), [](float v) { return v == -INFINITY; });
   const bool all_ninf = std::all_of(x.begin(), x.end(), [](float v) { return v == -INFINITY; });
   if (eps > 0) {  // every term present
-    if (any_nan || any_pinf || all_ninf) return ieee_element(kNaN, out);
-    if (any_ninf) return ieee_element(INFINITY, out);
+    if (any_nan || any_pinf || all_ninf) return kNaN;
+    if (any_ninf) return INFINITY;
   } else {  // the target's term alone
-    if (any_nan || all_ninf || xt == INFINITY) return ieee_element(kNaN, out);
-    if (any_pinf || xt == -INFINITY) return ieee_element(INFINITY, out);
+    if (any_nan || all_ninf || xt == INFINITY) return kNaN;
+    if (any_pinf || xt == -INFINITY) return INFINITY;
   }
-  const WidestExponents range;
-  const MaxAndRest row = max_and_rest(x);
-  const auto checked = [](int ternary) {
-    if (ternary != 0) throw std::logic_error("cross_entropy reference: an inexact step of K");
-  };
-  MpValue K(kNumeratorBits), sum(kNumeratorBits), scratch(kNumeratorBits), den(64);
-  mpfr_set_flt(K.get(), row.m, MPFR_RNDN);
-  checked(mpfr_sub_d(K.get(), K.get(), xt, MPFR_RNDN));
-  checked(mpfr_mul_si(K.get(), K.get(), static_cast<long>(n), MPFR_RNDN));
+  return std::nullopt;
+}
+
+void checked(int ternary) {
+  if (ternary != 0) throw std::logic_error("cross_entropy reference: an inexact step of K");
+}
+
+/// K += n (m - x_t) + eps (n x_t - sum_j x_j), exactly (K and the scratch at kNumeratorBits).
+void add_exact_k(std::span<const float> x, float m, std::int64_t target, float eps, mpfr_ptr K) {
+  const auto n = static_cast<long>(x.size());
+  const float xt = x[static_cast<std::size_t>(target)];
+  MpValue row(kNumeratorBits), sum(kNumeratorBits), scratch(kNumeratorBits);
+  mpfr_set_flt(row.get(), m, MPFR_RNDN);
+  checked(mpfr_sub_d(row.get(), row.get(), xt, MPFR_RNDN));
+  checked(mpfr_mul_si(row.get(), row.get(), n, MPFR_RNDN));
   if (eps > 0) {
     mpfr_set_zero(sum.get(), 1);
     for (float v : x) checked(mpfr_add_d(sum.get(), sum.get(), v, MPFR_RNDN));
     mpfr_set_flt(scratch.get(), xt, MPFR_RNDN);
-    checked(mpfr_mul_si(scratch.get(), scratch.get(), static_cast<long>(n), MPFR_RNDN));
+    checked(mpfr_mul_si(scratch.get(), scratch.get(), n, MPFR_RNDN));
     checked(mpfr_sub(scratch.get(), scratch.get(), sum.get(), MPFR_RNDN));
     checked(mpfr_mul_d(scratch.get(), scratch.get(), eps, MPFR_RNDN));
-    checked(mpfr_add(K.get(), K.get(), scratch.get(), MPFR_RNDN));
+    checked(mpfr_add(row.get(), row.get(), scratch.get(), MPFR_RNDN));
   }
-  mpfr_set_si(den.get(), static_cast<long>(n), MPFR_RNDN);
-  if (row.d.empty()) return quotient_element("cross_entropy", K.get(), den.get(), out);  // R = 0
+  checked(mpfr_add(K, K, row.get(), MPFR_RNDN));
+}
+
+/// ceil(log2 r) for r >= 1: r values each below 2^M sum below 2^(M + ceil(log2 r)).
+mpfr_exp_t ceil_log2(std::size_t r) {
+  mpfr_exp_t bits = 0;
+  while ((std::size_t{1} << bits) < r) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+ExactElement cross_entropy_batch_reference(const std::vector<std::span<const float>>& rows,
+                                           std::span<const std::int64_t> targets,
+                                           std::int64_t ignore_index, float label_smoothing,
+                                           BatchReduction reduction, DType out) {
+  if (rows.size() != targets.size())
+    throw std::invalid_argument("cross_entropy reference: one target a row");
+  const bool mean = reduction == BatchReduction::Mean;
+  const float eps = label_smoothing;
+  std::vector<std::size_t> counted;
+  bool any_nan = false, any_inf = false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (targets[i] == ignore_index) continue;  // counts for nothing, whatever the row holds
+    check_counted_row(rows[i].size(), targets[i], eps);
+    if (!counted.empty() && rows[i].size() != rows[counted[0]].size())
+      throw std::invalid_argument("cross_entropy reference: rows of two lengths");
+    counted.push_back(i);
+    if (const auto special = special_loss(rows[i], targets[i], eps)) {
+      any_nan = any_nan || std::isnan(*special);
+      any_inf = true;
+    }
+  }
+  if (any_nan) return ieee_element(kNaN, out);
+  if (any_inf) return ieee_element(INFINITY, out);  // the losses are >= 0: no inf - inf
+  if (counted.empty()) return ieee_element(mean ? kNaN : 0.0, out);  // 0 / 0, or the empty sum
+  const WidestExponents range;
+  const auto n = static_cast<unsigned long>(rows[counted[0]].size());
+  const unsigned long divisor = mean ? counted.size() : 1;  // c'
+  MpValue K(kNumeratorBits), N(128), C(128);
+  mpfr_set_zero(K.get(), 1);
+  std::vector<MaxAndRest> rests;  // the counted rows with R > 0
+  for (std::size_t i : counted) {
+    MaxAndRest row = max_and_rest(rows[i]);
+    add_exact_k(rows[i], row.m, targets[i], eps, K.get());
+    if (!row.d.empty()) rests.push_back(std::move(row));
+  }
+  mpfr_set_ui(C.get(), divisor, MPFR_RNDN);
+  mpfr_mul_ui(N.get(), C.get(), n, MPFR_RNDN);  // exact: below 2^56
+  if (rests.empty()) return quotient_element("cross_entropy", K.get(), N.get(), out);  // V = Q
+  const bool q_zero = mpfr_zero_p(K.get());
   for (mpfr_prec_t p : kZivBits) {
-    MpValue R(p), L(p), Q(p), t(p);
-    sum_of_exps(R.get(), row.d);
-    const bool underflowed = mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) < -(mpfr_exp_t{1} << 30);
-    if (mpfr_zero_p(K.get()) && underflowed) return ExactElement{0.0f, 0.0, kZeroBinade};
-    if (!mpfr_zero_p(K.get()) && (underflowed || mpfr_get_exp(R.get()) <= -701)) {
+    // Each row's L_i' = log1p(R_i'): |L_i' - L_i| <= |R_i' - R_i| + 2^(EXP(L_i') - p - 1)
+    // (log1p is 1-Lipschitz on [0, inf)) < 2^(max(EXP(R_i') + 2, EXP(L_i') - 1) + 1 - p); an
+    // underflowed row's (R_i' = 0 or EXP(R_i') < -2^30) below 2^(2 - 2^30) absolutely
+    // (sum_of_exps). Over r rows: below 2^(Mrows + ceil(log2 r) - p).
+    std::vector<MpValue> L;
+    std::vector<mpfr_ptr> terms;
+    L.reserve(rests.size());
+    mpfr_exp_t m_rows = std::numeric_limits<mpfr_exp_t>::min() / 2;
+    bool all_underflowed = true, all_tiny = true;
+    for (const MaxAndRest& row : rests) {
+      MpValue R(p);
+      sum_of_exps(R.get(), row.d);
+      const bool underflowed =
+          mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) < -(mpfr_exp_t{1} << 30);
+      all_underflowed = all_underflowed && underflowed;
+      all_tiny = all_tiny && (underflowed || mpfr_get_exp(R.get()) <= -701);
+      L.emplace_back(p);
+      mpfr_log1p(L.back().get(), R.get(), MPFR_RNDN);
+      terms.push_back(L.back().get());
+      m_rows = std::max(
+          m_rows, underflowed
+                      ? 2 - (mpfr_exp_t{1} << 30) + p
+                      : std::max(mpfr_get_exp(R.get()) + 2, mpfr_get_exp(L.back().get()) - 1) + 1);
+    }
+    if (q_zero && all_underflowed) return ExactElement{0.0f, 0.0, kZeroBinade};
+    if (!q_zero && all_tiny) {
       MpValue w(1024);
-      if (mpfr_div(w.get(), K.get(), den.get(), MPFR_RNDU) == 0) mpfr_nextabove(w.get());
+      if (mpfr_div(w.get(), K.get(), N.get(), MPFR_RNDU) == 0) mpfr_nextabove(w.get());
       return exact_element(w.get(), out);
     }
-    // |L' - L| <= |R' - R| + 2^(EXP(L') - p - 1) (log1p is 1-Lipschitz on [0, inf)); Q' = K / n
-    // rounded adds 2^(EXP(Q') - p - 1), t = L' + Q' rounded 2^(EXP(t) - p - 1). Four terms, each
-    // at most 2^(M - p), M = max(EXP(R') + 2, EXP(L') - 1, EXP(Q') - 1, EXP(t) - 1):
-    // err <= 2^(M + 2 - p).
-    mpfr_log1p(L.get(), R.get(), MPFR_RNDN);
-    mpfr_div(Q.get(), K.get(), den.get(), MPFR_RNDN);
-    mpfr_add(t.get(), L.get(), Q.get(), MPFR_RNDN);
-    if (mpfr_zero_p(t.get())) continue;
-    mpfr_exp_t M =
-        std::max({mpfr_get_exp(R.get()) + 2, mpfr_get_exp(L.get()) - 1, mpfr_get_exp(t.get()) - 1});
-    if (!mpfr_zero_p(Q.get())) M = std::max(M, mpfr_get_exp(Q.get()) - 1);
-    if (const auto decided_loss = ziv_decided(t.get(), M + 2 - p, out)) return *decided_loss;
+    // Lsum' = sum_i L_i' rounded once (mpfr_sum), A' = Lsum' / c' rounded, Q' = Ktot / N
+    // rounded, t = A' + Q' rounded: four more terms, each at most 2^(E - 1 - p) for the E of its
+    // result. With the rows' (the division by c' >= 1 only shrinks it), five terms each at most
+    // 2^(M - p): err < 2^(M + 3 - p).
+    MpValue Lsum(p), A(p), Q(p), t(p);
+    mpfr_sum(Lsum.get(), terms.data(), terms.size(), MPFR_RNDN);
+    mpfr_div_ui(A.get(), Lsum.get(), divisor, MPFR_RNDN);
+    mpfr_div(Q.get(), K.get(), N.get(), MPFR_RNDN);
+    mpfr_add(t.get(), A.get(), Q.get(), MPFR_RNDN);  // > 0: some row is not underflowed here
+    // Q = 0 and t below 2^-2^29: V < 2 t rounds to +0 everywhere (t's error is far below t).
+    if (q_zero && mpfr_get_exp(t.get()) < -(mpfr_exp_t{1} << 29))
+      return ExactElement{0.0f, 0.0, kZeroBinade};
+    mpfr_exp_t M = std::max({m_rows + ceil_log2(rests.size()), mpfr_get_exp(Lsum.get()) - 1,
+                             mpfr_get_exp(A.get()) - 1, mpfr_get_exp(t.get()) - 1});
+    if (!q_zero) M = std::max(M, mpfr_get_exp(Q.get()) - 1);
+    if (const auto decided_value = ziv_decided(t.get(), M + 3 - p, out)) return *decided_value;
   }
   throw std::runtime_error(
       "cross_entropy reference: a rounding is undecided at 8192 bits (an output within 2^-8000 "
       "of a rounding boundary)");
+}
+
+ExactElement cross_entropy_reference(std::span<const float> x, std::int64_t target,
+                                     std::int64_t ignore_index, float label_smoothing, DType out) {
+  if (target == ignore_index) return ieee_element(0.0, out);
+  const std::int64_t targets[] = {target};
+  return cross_entropy_batch_reference({x}, targets, ignore_index, label_smoothing,
+                                       BatchReduction::Sum, out);
 }
 
 }  // namespace osvs::oracle

@@ -391,6 +391,42 @@ TEST(RowReductionReference, RmsNormConventions) {
   EXPECT_EQ(signs[1].rounded, -INFINITY);
 }
 
+TEST(RowReductionReference, RmsNormIeeeInfinities) {
+  // The IEEE evaluation of an infinite x: sum x^2 = inf, r = 1 / sqrt(inf) = +0, so (x_i r) w_i
+  // is +-0 at a finite x_i (the sign of x_i w_i), NaN at the infinite x_i (inf 0) and where w_i
+  // is infinite (0 inf).
+  const auto ieee = NormInfinities::Ieee;
+  const auto y =
+      rms_norm_reference(std::vector<float>{INFINITY, -2, 3, 0, 5},
+                         std::vector<float>{1, 1, -1, 1, INFINITY}, 1e-5f, DType::F32, ieee);
+  EXPECT_TRUE(std::isnan(y[0].rounded));  // inf 0
+  EXPECT_EQ(y[1].rounded, 0.0f);
+  EXPECT_TRUE(std::signbit(y[1].rounded));  // (-2 0) 1 = -0
+  EXPECT_EQ(y[2].rounded, 0.0f);
+  EXPECT_TRUE(std::signbit(y[2].rounded));  // (3 0) (-1) = -0
+  EXPECT_EQ(y[3].rounded, 0.0f);
+  EXPECT_FALSE(std::signbit(y[3].rounded));
+  EXPECT_TRUE(std::isnan(y[4].rounded));  // 0 inf
+  // -inf in x likewise; a NaN anywhere, or eps = -inf (inf - inf), still NaN everywhere.
+  const auto minus = rms_norm_reference(std::vector<float>{1, -INFINITY}, std::vector<float>{2, 2},
+                                        0, DType::BF16, ieee);
+  EXPECT_EQ(minus[0].rounded, 0.0f);
+  EXPECT_TRUE(std::isnan(minus[1].rounded));
+  expect_all_nan(rms_norm_reference(std::vector<float>{INFINITY, kNaN}, std::vector<float>{1, 1}, 0,
+                                    DType::F32, ieee),
+                 "inf and NaN");
+  expect_all_nan(rms_norm_reference(std::vector<float>{INFINITY, 1}, std::vector<float>{1, 1},
+                                    -INFINITY, DType::F32, ieee),
+                 "eps -inf");
+  // A finite row is the same under both conventions.
+  const auto finite =
+      rms_norm_reference(std::vector<float>{3, 4}, std::vector<float>{1, 1}, 0, DType::F32, ieee);
+  const auto nan_rule =
+      rms_norm_reference(std::vector<float>{3, 4}, std::vector<float>{1, 1}, 0, DType::F32);
+  EXPECT_EQ(finite[0].rounded, nan_rule[0].rounded);
+  EXPECT_EQ(finite[1].rounded, nan_rule[1].rounded);
+}
+
 // ---- Random rows against the independent evaluation ----
 
 /// A value of mixed magnitude: small multiples of powers of two (exact ties and cancellations),

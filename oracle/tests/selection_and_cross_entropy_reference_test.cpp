@@ -3,13 +3,16 @@
 // masked, NaN and infinite rows, the tiny-R branch on a rounding midpoint, and random rows
 // against an independent evaluation: plain MPFR at 3000 bits straight from
 // -sum_j w_j log softmax_j (no max subtracted, no error analysis, no Ziv), rounded by
-// round_to_type.
+// round_to_type; the same for batches reduced by sum and mean (their counted rows, the
+// conventions of a batch with none, the tiny-R branch on a midpoint of the sum).
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,11 +36,13 @@ ExactElement ce(const std::vector<float>& x, std::int64_t t, float eps = 0,
   return cross_entropy_reference(x, t, kIgnore, eps, out);
 }
 
-/// -sum_j w_j log(exp(x_j) / sum_i exp(x_i)) at 3000 bits, as the definition reads.
-float independent_cross_entropy(const std::vector<float>& x, std::int64_t t, float eps, DType out) {
-  constexpr mpfr_prec_t p = 3000;
+constexpr mpfr_prec_t kIndependentBits = 3000;
+
+/// loss = -sum_j w_j log(exp(x_j) / sum_i exp(x_i)) at 3000 bits, as the definition reads.
+void independent_loss(const std::vector<float>& x, std::int64_t t, float eps, mpfr_ptr loss) {
+  constexpr mpfr_prec_t p = kIndependentBits;
   const auto n = static_cast<long>(x.size());
-  MpValue sum(p), e(p), log_sum(p), loss(p), w(p), term(p);
+  MpValue sum(p), e(p), log_sum(p), w(p), term(p);
   mpfr_set_zero(sum.get(), 1);
   for (float v : x) {
     mpfr_set_flt(e.get(), v, MPFR_RNDN);
@@ -45,7 +50,7 @@ float independent_cross_entropy(const std::vector<float>& x, std::int64_t t, flo
     mpfr_add(sum.get(), sum.get(), e.get(), MPFR_RNDN);
   }
   mpfr_log(log_sum.get(), sum.get(), MPFR_RNDN);
-  mpfr_set_zero(loss.get(), 1);
+  mpfr_set_zero(loss, 1);
   for (long j = 0; j < n; ++j) {
     mpfr_set_flt(w.get(), eps, MPFR_RNDN);
     mpfr_div_si(w.get(), w.get(), n, MPFR_RNDN);
@@ -57,10 +62,42 @@ float independent_cross_entropy(const std::vector<float>& x, std::int64_t t, flo
     mpfr_set_flt(term.get(), x[static_cast<std::size_t>(j)], MPFR_RNDN);
     mpfr_sub(term.get(), log_sum.get(), term.get(), MPFR_RNDN);  // -log softmax_j
     mpfr_mul(term.get(), term.get(), w.get(), MPFR_RNDN);
-    mpfr_add(loss.get(), loss.get(), term.get(), MPFR_RNDN);
+    mpfr_add(loss, loss, term.get(), MPFR_RNDN);
   }
+}
+
+float independent_cross_entropy(const std::vector<float>& x, std::int64_t t, float eps, DType out) {
+  MpValue loss(kIndependentBits);
+  independent_loss(x, t, eps, loss.get());
   return round_to_type(loss.get(), out);
 }
+
+/// The batch's sum of the counted rows' independent losses, or their mean, at 3000 bits.
+float independent_batch(const std::vector<std::vector<float>>& rows,
+                        const std::vector<std::int64_t>& targets, float eps, BatchReduction r,
+                        DType out) {
+  MpValue total(kIndependentBits), loss(kIndependentBits);
+  mpfr_set_zero(total.get(), 1);
+  long counted = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (targets[i] == kIgnore) continue;
+    independent_loss(rows[i], targets[i], eps, loss.get());
+    mpfr_add(total.get(), total.get(), loss.get(), MPFR_RNDN);
+    ++counted;
+  }
+  if (r == BatchReduction::Mean) mpfr_div_si(total.get(), total.get(), counted, MPFR_RNDN);
+  return round_to_type(total.get(), out);
+}
+
+ExactElement batch(const std::vector<std::vector<float>>& rows,
+                   const std::vector<std::int64_t>& targets, BatchReduction r, float eps = 0,
+                   DType out = DType::F32) {
+  std::vector<std::span<const float>> spans(rows.begin(), rows.end());
+  return cross_entropy_batch_reference(spans, targets, kIgnore, eps, r, out);
+}
+
+constexpr auto kSum = BatchReduction::Sum;
+constexpr auto kMean = BatchReduction::Mean;
 
 TEST(CrossEntropyReference, RowsDerivedByHand) {
   // One element: lse = x_0, the loss 0 (exactly, whatever x_0).
@@ -138,6 +175,82 @@ TEST(CrossEntropyReference, RandomRowsMatchIndependentMpfr) {
     }
   }
   EXPECT_EQ(compared, 1200);
+}
+
+TEST(CrossEntropyBatchReference, BatchesDerivedByHand) {
+  // Two rows of two equal logits: each loss log 2 (RowsDerivedByHand); the mean log 2, the sum
+  // 2 log 2, whose rounding is twice log 2's (a power of two scales the rounding).
+  const float log2f_rounded = static_cast<float>(std::log(2.0));
+  EXPECT_EQ(batch({{0, 0}, {7, 7}}, {0, 1}, kMean).rounded, log2f_rounded);
+  EXPECT_EQ(batch({{0, 0}, {7, 7}}, {0, 1}, kSum).rounded, 2 * log2f_rounded);
+  // An ignored row counts for nothing, whatever it holds: the mean is over the two others.
+  EXPECT_EQ(batch({{0, 0}, {kNaN, kInf}, {1, 1}}, {0, kIgnore, 1}, kMean).rounded, log2f_rounded);
+  EXPECT_EQ(batch({{0, 0}, {kNaN, kInf}, {1, 1}}, {0, kIgnore, 1}, kSum).rounded,
+            2 * log2f_rounded);
+  // Losses of 0 only (one finite element a row): the rational branch, +0.
+  const ExactElement zero = batch({{3.5f, -kInf}, {-kInf, 2}}, {0, 1}, kMean);
+  EXPECT_EQ(zero.rounded, 0.0f);
+  EXPECT_FALSE(std::signbit(zero.rounded));
+  // x = (2^-15, -1000), target 1, twice: Q = 1000 + 2^-15 a row (TinyRestAboveAMidpointRoundsUp)
+  // and the tiny L above it. The mean is that midpoint plus L / 2: it rounds up. The sum is
+  // 2000 + 2^-14, the midpoint of 2000 and 2000 + 2^-13 (2000 has 11 integer bits), plus 2 L:
+  // up again, where ties to even would give 2000.
+  EXPECT_EQ(batch({{0x1p-15f, -1000}, {0x1p-15f, -1000}}, {1, 1}, kMean).rounded,
+            std::nextafter(1000.0f, kInf));
+  EXPECT_EQ(batch({{0x1p-15f, -1000}, {0x1p-15f, -1000}}, {1, 1}, kSum).rounded,
+            std::nextafter(2000.0f, kInf));
+}
+
+TEST(CrossEntropyBatchReference, Conventions) {
+  // No row counted: every row ignored, or no row. The sum is the empty sum +0, the mean 0 / 0.
+  for (const auto& rows : std::vector<std::vector<std::vector<float>>>{{{1, 2}, {kNaN, 0}}, {}}) {
+    const std::vector<std::int64_t> ignored(rows.size(), kIgnore);
+    EXPECT_TRUE(std::isnan(batch(rows, ignored, kMean).rounded)) << rows.size() << " rows";
+    const ExactElement sum = batch(rows, ignored, kSum);
+    EXPECT_EQ(sum.rounded, 0.0f);
+    EXPECT_FALSE(std::signbit(sum.rounded));
+  }
+  // A counted row's NaN or +inf is the batch's; NaN before +inf.
+  EXPECT_TRUE(std::isnan(batch({{0, 0}, {1, kNaN}}, {0, 0}, kMean).rounded));
+  EXPECT_EQ(batch({{0, 0}, {0, -kInf}}, {0, 1}, kSum).rounded, kInf);  // the target masked
+  EXPECT_EQ(batch({{0, 0}, {0, -kInf}}, {0, 1}, kMean).rounded, kInf);
+  EXPECT_TRUE(std::isnan(batch({{kNaN, 0}, {0, -kInf}}, {0, 1}, kSum).rounded));
+  // What has no answer: a counted target outside the row, rows of two lengths, a target count
+  // that is not the row count.
+  EXPECT_THROW(batch({{1, 2}}, {2}, kMean), std::invalid_argument);
+  EXPECT_THROW(batch({{1, 2}, {1, 2, 3}}, {0, 0}, kSum), std::invalid_argument);
+  EXPECT_THROW(batch({{1, 2}}, {0, 0}, kSum), std::invalid_argument);
+}
+
+TEST(CrossEntropyBatchReference, RandomBatchesMatchIndependentMpfr) {
+  std::mt19937 rng(20261208);
+  std::uniform_int_distribution<int> mantissa(-(1 << 20), 1 << 20), length(1, 8), rows_of(1, 5),
+      small(-8, 8);
+  const float smoothing[] = {0.0f, 0.1f, 1.0f};
+  int compared = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const auto n = static_cast<std::size_t>(length(rng));
+    std::vector<std::vector<float>> rows(static_cast<std::size_t>(rows_of(rng)));
+    std::vector<std::int64_t> targets;
+    for (auto& x : rows) {
+      x.resize(n);
+      for (float& v : x)
+        v = trial % 3 == 0 ? static_cast<float>(small(rng))
+                           : std::ldexp(static_cast<float>(mantissa(rng)), -16);
+      targets.push_back(rng() % 5 == 0 ? kIgnore : static_cast<std::int64_t>(rng() % n));
+    }
+    if (std::all_of(targets.begin(), targets.end(), [](std::int64_t t) { return t == kIgnore; }))
+      targets[0] = 0;  // a batch with a counted row (the conventions are Conventions')
+    const float eps = smoothing[trial % 3];
+    for (BatchReduction r : {kSum, kMean})
+      for (DType out : {DType::F32, DType::BF16, DType::F16}) {
+        EXPECT_EQ(batch(rows, targets, r, eps, out).rounded,
+                  independent_batch(rows, targets, eps, r, out))
+            << "trial " << trial << " " << to_string(out);
+        ++compared;
+      }
+  }
+  EXPECT_EQ(compared, 720);
 }
 
 TEST(SelectionReference, RankOrder) {

@@ -17,6 +17,8 @@ def to_host(obj: Any, what: str) -> np.ndarray:
     """``obj`` as a NumPy array in host memory (no copy when it already is one)."""
     if isinstance(obj, np.ndarray):
         return obj
+    if isinstance(obj, np.generic):  # a NumPy scalar (a batch reduction's value): a 0-d array
+        return np.asarray(obj)
     if hasattr(obj, "__dlpack__"):
         try:
             return np.from_dlpack(obj)

@@ -196,13 +196,15 @@ def check_row_reduction(fn: Callable[..., Any], *, op: str, name: str, laws=None
                         replay_dir=None, raise_on_failure: bool = True,
                         **declaration_and_settings) -> CheckResult:
     """Every row-wise law on a row reduction: ``op`` ``logsumexp`` (``fn(x) -> lse``),
-    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``) or ``rms_norm``
-    (``fn(x, weight, eps) -> y``).
+    ``layer_norm`` (``fn(x, weight, bias, eps) -> y``), ``rms_norm``
+    (``fn(x, weight, eps) -> y``), or any other of RowReductionKernel's ops (``mean_var``,
+    ``cross_entropy``, ``cross_entropy_mean``, ``cross_entropy_sum``, ``argmax``, ``topk``).
 
     The declaration's keywords are RowReductionKernel's: ``dtype``, ``out_dtype``, ``accuracy``
     (None or (ulps, cond_rel, cond_rel_per_element)), ``bound_derivation``, ``max_cols``,
     ``strided``, ``deterministic``, ``batch_invariant``, ``order_independent``,
-    ``scale_invariant``, ``skip``, ``known_defect``, ``description``, ``to_input``.
+    ``scale_invariant``, ``inf_row``, ``mean_of_none``, ``skip``, ``known_defect``,
+    ``description``, ``to_input``.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = RowReductionKernel(fn, name=name, op=op, **declaration)
@@ -233,12 +235,19 @@ def check_mean_var(fn: Callable[[Any], Any], *, name: str, unbiased: bool = Fals
                                **kwargs)
 
 
-def check_cross_entropy(fn: Callable[..., Any], *, name: str, **kwargs) -> CheckResult:
+def check_cross_entropy(fn: Callable[..., Any], *, name: str, reduction: str = "none",
+                        **kwargs) -> CheckResult:
     """check_row_reduction with ``op="cross_entropy"``:
     ``fn(x, target, ignore_index, label_smoothing) -> loss``, target (int64 unless
     ``index_dtype``) and loss of shape (rows,), as torch's cross_entropy(reduction='none');
-    ``label_smoothing=False`` if the kernel has none (the laws then draw 0 only)."""
-    return check_row_reduction(fn, op="cross_entropy", name=name, **kwargs)
+    ``label_smoothing=False`` if the kernel has none (the laws then draw 0 only).
+    ``reduction="mean"`` or ``"sum"``: ``op="cross_entropy_mean"`` or ``"cross_entropy_sum"``,
+    the loss one value for the batch (a 0-d array), as reduction='mean' and 'sum' give it;
+    ``mean_of_none="zero"`` for a mean that gives 0 where no row is counted (torch: NaN)."""
+    ops = {"none": "cross_entropy", "mean": "cross_entropy_mean", "sum": "cross_entropy_sum"}
+    if reduction not in ops:
+        raise ValueError(f"reduction {reduction!r}: 'none', 'mean' or 'sum'")
+    return check_row_reduction(fn, op=ops[reduction], name=name, **kwargs)
 
 
 def check_argmax(fn: Callable[[Any], Any], *, name: str, **kwargs) -> CheckResult:

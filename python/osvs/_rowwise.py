@@ -1,6 +1,6 @@
 """Row-wise kernels: softmax and log-softmax backward, as torch's _softmax_backward_data and
 _log_softmax_backward_data compute them, the row reductions logsumexp, LayerNorm, RMSNorm and
-mean / variance, cross-entropy, argmax and top-k.
+mean / variance, cross-entropy (per row, and its batch mean and sum), argmax and top-k.
 
     def softmax_backward(y, dy):                     # NumPy arrays (rows, cols)
         s = (y.astype(np.float64) * dy).sum(axis=1, keepdims=True)
@@ -39,13 +39,19 @@ REFERENCE_BACKWARD_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -51, 2.0 ** -52)
 ROW_REDUCTION_INPUTS = {"logsumexp": ("x",), "layer_norm": ("x", "weight", "bias"),
                         "rms_norm": ("x", "weight"), "mean_var": ("x",),
                         "mean_var_unbiased": ("x",), "cross_entropy": ("x", "target"),
-                        "argmax": ("x",), "topk": ("x",)}
+                        "argmax": ("x",), "topk": ("x",),
+                        "cross_entropy_mean": ("x", "target"),
+                        "cross_entropy_sum": ("x", "target")}
 
 #: The row reductions' outputs (a kernel of several returns a tuple of them, in this order).
 ROW_REDUCTION_OUTPUTS = {"logsumexp": ("lse",), "layer_norm": ("y",), "rms_norm": ("y",),
                          "mean_var": ("mean", "var"), "mean_var_unbiased": ("mean", "var"),
                          "cross_entropy": ("loss",), "argmax": ("index",),
-                         "topk": ("values", "indices")}
+                         "topk": ("values", "indices"), "cross_entropy_mean": ("loss",),
+                         "cross_entropy_sum": ("loss",)}
+
+#: The ops that read a target and the launch's ignore_index and label_smoothing.
+CROSS_ENTROPY_OPS = ("cross_entropy", "cross_entropy_mean", "cross_entropy_sum")
 
 #: The arrays that hold indices (of type ``index_dtype``), not values.
 INDEX_ARRAYS = ("target", "index", "indices")
@@ -61,7 +67,11 @@ class RowwiseKernel:
     accuracy is not judged) or (ulps, cond_rel, cond_rel_per_element). Index arrays (a
     cross-entropy's target, argmax's and topk's indices) are of ``index_dtype`` (int64 or int32).
     ``ties`` ("lowest" or "any") and ``sorted``: argmax's and topk's tie rule and order;
-    ``label_smoothing``: whether a cross-entropy accepts label smoothing > 0.
+    ``label_smoothing``: whether a cross-entropy accepts label smoothing > 0; ``inf_row``
+    ("nan" or "ieee"): what an rms_norm row holding +-inf gives (every y_i NaN, or the IEEE
+    evaluation: +-0 at the finite elements, NaN at the infinite ones; docs/semantics.md §11.1);
+    ``mean_of_none`` ("nan" or "zero"): what cross_entropy_mean gives where no row is counted
+    (every target ignore_index, or no row: torch's 0 / 0 = NaN, or 0).
     """
 
     fn: Callable[..., Any]
@@ -84,6 +94,8 @@ class RowwiseKernel:
     ties: str = "lowest"
     sorted: bool = True
     label_smoothing: bool = True
+    inf_row: str = "nan"
+    mean_of_none: str = "nan"
 
     def __post_init__(self):
         for t in (self.dtype, self.output_dtype):
@@ -93,6 +105,10 @@ class RowwiseKernel:
             raise ValueError(f"index_dtype {self.index_dtype!r}: one of {', '.join(INDEX_TYPES)}")
         if self.ties not in ("lowest", "any"):
             raise ValueError(f"ties {self.ties!r}: 'lowest' or 'any'")
+        if self.inf_row not in ("nan", "ieee"):
+            raise ValueError(f"inf_row {self.inf_row!r}: 'nan' or 'ieee'")
+        if self.mean_of_none not in ("nan", "zero"):
+            raise ValueError(f"mean_of_none {self.mean_of_none!r}: 'nan' or 'zero'")
         if self.accuracy is not None and len(self.accuracy) != 3:
             raise ValueError("accuracy: None or (ulps, cond_rel, cond_rel_per_element)")
 
@@ -135,6 +151,7 @@ class RowwiseKernel:
                 "order_independent": self.order_independent,
                 "scale_invariant": self.scale_invariant, "ties": self.ties,
                 "sorted": self.sorted, "label_smoothing": self.label_smoothing,
+                "inf_row": self.inf_row, "mean_of_none": self.mean_of_none,
                 "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect), "description": self.description}
 
@@ -176,7 +193,10 @@ class RowReductionKernel(RowwiseKernel):
     (``fn(x, weight, eps) -> y``, shape (rows, cols)), ``mean_var`` and ``mean_var_unbiased``
     (``fn(x) -> (mean, var)``, each of shape (rows,); the variance over n or n - 1),
     ``cross_entropy`` (``fn(x, target, ignore_index, label_smoothing) -> loss``, target and loss
-    of shape (rows,), as torch's cross_entropy with reduction='none'), ``argmax``
+    of shape (rows,), as torch's cross_entropy with reduction='none'), ``cross_entropy_mean``
+    and ``cross_entropy_sum`` (the same arguments, the loss one value for the batch, a 0-d
+    array or a NumPy scalar, as reduction='mean' and 'sum' give it; called with rows = 0 too,
+    x of shape (0, cols): the empty batch), ``argmax``
     (``fn(x) -> index``, shape (rows,)) and ``topk`` (``fn(x, k) -> (values, indices)``, each of
     shape (rows, k)); x of shape (rows, cols), weight and bias of shape (cols,), eps and
     label_smoothing Python floats (exactly the binary32 values the oracle uses).
@@ -208,7 +228,7 @@ class RowReductionKernel(RowwiseKernel):
         args = super().arguments(inputs, params)
         if self.op in ("layer_norm", "rms_norm"):
             return args + [float(params["eps"])]
-        if self.op == "cross_entropy":
+        if self.op in CROSS_ENTROPY_OPS:
             return args + [int(params["ignore_index"]), float(params["label_smoothing"])]
         if self.op == "topk":
             return args + [int(params["k"])]

@@ -1,10 +1,11 @@
-"""torch's logsumexp, layer_norm, rms_norm, var_mean, cross_entropy, argmax and topk (f32, bf16)
-on the GPU, row-wise laws.
+"""torch's logsumexp, layer_norm, rms_norm, var_mean, cross_entropy (reduction none, mean and
+sum), argmax and topk (f32, bf16) on the GPU, row-wise laws.
 
 Through osvs.check_row_reduction: the kernels get CUDA tensors (``to_input``) and return CUDA
 tensors, read back through DLPack.
 
     python3 python/reports/torch_row_reductions.py OUT [--max-cases 100] [--seed 20261130]
+    OSVS_TORCH_OPS=cross_entropy_mean,cross_entropy_sum python3 ...  (those ops alone)
 
 The contracts are ones declared for any binary32 kernel (not measured here, derived), u = 2^-24,
 in the form of docs/semantics.md §11.1:
@@ -27,6 +28,19 @@ in the form of docs/semantics.md §11.1:
   difference rounded, u |log p_j|) and sums w_j (-log p_j) (n non-negative terms, gamma_n of
   the sum): 2 ulp + (8 + 4 n) u cond. A bf16 input gets bf16 log-probabilities (half a bf16 ulp
   of each -log p_j, i.e. of the loss where eps = 0): inside the 2 ulp of the bf16 output.
+- cross_entropy_mean and cross_entropy_sum (reduction 'mean' and 'sum', no class weights; the
+  mean over the rows not ignored, NaN where none is: torch's convention since 1.11,
+  mean_of_none="nan"), cond_B = sum_(counted) (1 + loss_i) (over their number c for the mean),
+  the contract's n the batch's N = rows * cols: each counted row's loss as above without its
+  output rounding, (8 + 4 n) u cond_i, and u cond_i more where a kernel rounds it to binary32;
+  the rows' sum in binary32 in any order, gamma_(rows-1) of the sum, (rows - 1) u cond_B; the
+  mean's division u; the output rounding (and a bf16 output's double rounding through
+  binary32) within 2 ulp. So (10 + 4 n + rows - 1) u cond_B, and 4 n + rows <= 5 N (rows, n
+  >= 1): 2 ulp + (10 + 5 N) u cond_B. A kernel that rounds its intermediates to bf16 (per-row
+  sums, the sum over the rows, the division, the smoothing's product) adds half a bf16 ulp of
+  each: more than the 2 ulp of one binary32 computation, a finding as bf16 logsumexp's was. The
+  batch is summed in an order torch does not promise: batch_invariant=False (a reordering of
+  the rows judged within the contract, not bit for bit).
 - argmax and topk compare and copy: exact, no contract. torch.argmax documents the first index
   of a tie (ties="lowest"); torch.topk documents no order among equal elements (ties="any"),
   its values sorted (sorted=True).
@@ -53,7 +67,9 @@ U = 2.0 ** -24
 #: (ulps, cond_rel, cond_rel_per_element) of a binary32 kernel, derived above.
 CONTRACTS = {"logsumexp": (2.0, 8 * U, 4 * U), "layer_norm": (2.0, 8 * U, 2 * U),
              "rms_norm": (2.0, 8 * U, 1.01 * U), "mean_var": (2.0, 8 * U, 2 * U),
-             "mean_var_unbiased": (2.0, 8 * U, 2 * U), "cross_entropy": (2.0, 8 * U, 4 * U)}
+             "mean_var_unbiased": (2.0, 8 * U, 2 * U), "cross_entropy": (2.0, 8 * U, 4 * U),
+             "cross_entropy_mean": (2.0, 10 * U, 5 * U),
+             "cross_entropy_sum": (2.0, 10 * U, 5 * U)}
 
 
 def logsumexp(x):
@@ -83,6 +99,16 @@ def cross_entropy(x, target, ignore_index, label_smoothing):
                                              label_smoothing=label_smoothing, reduction="none")
 
 
+def cross_entropy_mean(x, target, ignore_index, label_smoothing):
+    return torch.nn.functional.cross_entropy(x, target, ignore_index=ignore_index,
+                                             label_smoothing=label_smoothing, reduction="mean")
+
+
+def cross_entropy_sum(x, target, ignore_index, label_smoothing):
+    return torch.nn.functional.cross_entropy(x, target, ignore_index=ignore_index,
+                                             label_smoothing=label_smoothing, reduction="sum")
+
+
 def argmax(x):
     return torch.argmax(x, dim=1)
 
@@ -102,6 +128,12 @@ def kernels(ops=None):
             out.append((f"torch.{op}{suffix}",
                         dict(fn=fn, op=op, accuracy=CONTRACTS[op], to_input=to_cuda, dtype=dtype,
                              bound_derivation="python/reports/torch_row_reductions.py")))
+        for op, fn in (("cross_entropy_mean", cross_entropy_mean),
+                       ("cross_entropy_sum", cross_entropy_sum)):
+            out.append((f"torch.{op}{suffix}",
+                        dict(fn=fn, op=op, accuracy=CONTRACTS[op], to_input=to_cuda, dtype=dtype,
+                             batch_invariant=False, mean_of_none="nan",
+                             bound_derivation="python/reports/torch_row_reductions.py")))
         out.append((f"torch.argmax{suffix}",
                     dict(fn=argmax, op="argmax", ties="lowest", to_input=to_cuda, dtype=dtype)))
         out.append((f"torch.topk{suffix}",
@@ -114,8 +146,8 @@ def main():
     machine = cuda_machine(torch, contract="binary32 kernels' contracts derived in this "
                                            "script's docstring")
     ops = os.environ.get("OSVS_TORCH_OPS")  # e.g. "cross_entropy,argmax,topk": those alone
-    run("torch logsumexp, layer_norm, rms_norm, var_mean, cross_entropy, argmax and topk under "
-        "osvs (Python bindings, GPU)", kernels(ops.split(",") if ops else None), args, machine,
+    run("torch logsumexp, layer_norm, rms_norm, var_mean, cross_entropy (none, mean, sum), "
+        "argmax and topk under osvs (Python bindings, GPU)", kernels(ops.split(",") if ops else None), args, machine,
         check=osvs.check_row_reduction)
 
 

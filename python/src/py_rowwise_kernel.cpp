@@ -44,8 +44,9 @@ RowwiseOp op_of(const std::string& name) {
 
 /// The layout of array `a` of a launch: rows x cols at its stride, a shared (Column) array's
 /// cols elements, a Row array's one element a row (a 1-D array of rows elements), a K array's
-/// rows x k.
+/// rows x k, a Batch array's one value (a 0-d array, as torch's reduction='mean' returns).
 Layout layout_of(const RowwiseArray& a, const RowwiseProblem& p, std::int64_t stride) {
+  if (a.extent == Extent::Batch) return Layout{{}, {}};
   if (a.extent == Extent::Column) return Layout{{p.cols}, {1}};
   if (a.extent == Extent::Row) return Layout{{p.rows}, {stride}};
   return row_layout(p.rows, a.width(p.cols, p.k), stride);
@@ -55,6 +56,18 @@ Ties ties_of(const std::string& name) {
   if (name == "lowest") return Ties::Lowest;
   if (name == "any") return Ties::Any;
   throw std::invalid_argument("ties '" + name + "': lowest or any");
+}
+
+InfRow inf_row_of(const std::string& name) {
+  if (name == "nan") return InfRow::Nan;
+  if (name == "ieee") return InfRow::Ieee;
+  throw std::invalid_argument("inf_row '" + name + "': nan or ieee");
+}
+
+MeanOfNone mean_of_none_of(const std::string& name) {
+  if (name == "nan") return MeanOfNone::Nan;
+  if (name == "zero") return MeanOfNone::Zero;
+  throw std::invalid_argument("mean_of_none '" + name + "': nan or zero");
 }
 
 /// The launch's inputs handed to Python with its parameters, call(inputs, {eps, label_smoothing,
@@ -110,6 +123,8 @@ RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
       .ties(ties_of(get_or<std::string>(d, "ties", "lowest")))
       .sorted(get_or<bool>(d, "sorted", true))
       .label_smoothing(get_or<bool>(d, "label_smoothing", true))
+      .inf_row(inf_row_of(get_or<std::string>(d, "inf_row", "nan")))
+      .mean_of_none(mean_of_none_of(get_or<std::string>(d, "mean_of_none", "nan")))
       .description(get_or<std::string>(d, "description", ""));
   if (d.contains("accuracy") && !d["accuracy"].is_none()) {
     const auto terms = nb::cast<std::vector<double>>(d["accuracy"]);

@@ -1,7 +1,9 @@
 """cross_entropy, argmax and topk declared in Python (osvs.check_cross_entropy, check_argmax,
-check_topk): NumPy kernels that compute in float64 (cross-entropy) or compare exactly (argmax,
-topk) pass every row-wise law that applies; a cross-entropy that never compares the target with
-ignore_index fails empty_rows, an argmax that keeps the last of a tie fails accuracy declared
+check_topk): NumPy kernels that compute in float64 (cross-entropy, per row and its batch mean
+and sum) or compare exactly (argmax, topk) pass every row-wise law that applies; a cross-entropy
+that never compares the target with ignore_index fails empty_rows, a mean over every row (the
+ignored ones included) fails accuracy, a mean of none that gives 0 fails empty_rows declared
+"nan" and passes declared "zero", an argmax that keeps the last of a tie fails accuracy declared
 "lowest" and passes declared "any", an unsorted topk passes declared unsorted; index arrays come
 as int64 (or int32 where declared) and must go back as such."""
 
@@ -14,8 +16,9 @@ import osvs
 CE_BOUND = (1.5 + 2.0 ** -14, 2.0 ** -50, 2.0 ** -50)
 
 
-def cross_entropy_f64(x, target, ignore_index, label_smoothing, honour_ignore=True):
-    """sum_j w_j (lse - x_j) in float64, every special row as IEEE float64 gives it."""
+def cross_entropy_rows_f64(x, target, ignore_index, label_smoothing, honour_ignore=True):
+    """sum_j w_j (lse - x_j) of each row in float64, every special row as IEEE float64 gives
+    it (0 for an ignored row)."""
     x = x.astype(np.float64)
     rows, n = x.shape
     loss = np.zeros(rows)
@@ -31,7 +34,79 @@ def cross_entropy_f64(x, target, ignore_index, label_smoothing, honour_ignore=Tr
             eps = float(label_smoothing)
             loss[i] = ((1 - eps) * terms[t] if eps < 1 else 0.0) + (
                 eps / n * terms.sum() if eps > 0 else 0.0)
-    return loss.astype(np.float32)
+    return loss
+
+
+def cross_entropy_f64(x, target, ignore_index, label_smoothing, honour_ignore=True):
+    return cross_entropy_rows_f64(x, target, ignore_index, label_smoothing,
+                                  honour_ignore).astype(np.float32)
+
+
+def cross_entropy_batch_f64(x, target, ignore_index, label_smoothing, reduction="mean",
+                            over_every_row=False, none_is_zero=False):
+    """torch's reduction='mean' or 'sum' of the float64 losses: the sum of the counted rows'
+    (target not ignore_index) losses, over their count for the mean (0 / 0 = NaN where none is
+    counted; ``over_every_row`` divides by every row instead, ``none_is_zero`` gives 0 there);
+    one float32 value (a NumPy scalar), x of shape (0, n) for the empty batch."""
+    loss = cross_entropy_rows_f64(x, target, ignore_index, label_smoothing)
+    if reduction == "sum":
+        return np.float32(loss.sum())
+    counted = len(target) if over_every_row else int(np.sum(np.asarray(target) != ignore_index))
+    if counted == 0 and none_is_zero:
+        return np.float32(0)
+    with np.errstate(invalid="ignore"):
+        return np.float32(loss.sum() / np.float64(counted))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_a_float64_batch_cross_entropy_passes_every_law(reduction):
+    def batch(x, target, ignore_index, label_smoothing):
+        return cross_entropy_batch_f64(x, target, ignore_index, label_smoothing, reduction)
+
+    # numpy's pairwise sum over the rows: within the contract in any order, not the same bits
+    result = osvs.check_cross_entropy(batch, name=f"py.cross_entropy_{reduction}_f64",
+                                      reduction=reduction, accuracy=CE_BOUND,
+                                      batch_invariant=False)
+    assert [(r.law, r.status) for r in result.laws] == [
+        (law, "skipped" if law == "scale_invariance" else "passed") for law in osvs.rowwise_laws()]
+    assert all(r.judged > 0 for r in result.laws if r.status == "passed")
+
+
+def test_a_mean_over_every_row_fails_accuracy():
+    def over_every_row(x, target, ignore_index, label_smoothing):
+        return cross_entropy_batch_f64(x, target, ignore_index, label_smoothing,
+                                       over_every_row=True)
+
+    result = osvs.check_cross_entropy(over_every_row, name="py.ce_mean_over_every_row",
+                                      reduction="mean", accuracy=CE_BOUND, laws=["accuracy"],
+                                      batch_invariant=False, raise_on_failure=False)
+    assert result.laws[0].status == "failed"
+    assert ignore_index_in(result.laws[0].case)  # an ignored row counted
+
+
+def ignore_index_in(case):
+    return any(row[0] == case["ignore_index"] for row in case["inputs"][1])
+
+
+def test_the_mean_of_none_is_the_declared_convention():
+    def zero_for_none(x, target, ignore_index, label_smoothing):
+        return cross_entropy_batch_f64(x, target, ignore_index, label_smoothing,
+                                       none_is_zero=True)
+
+    declared_nan = osvs.check_cross_entropy(zero_for_none, name="py.ce_mean_zero_for_none",
+                                            reduction="mean", accuracy=CE_BOUND,
+                                            laws=["empty_rows"], raise_on_failure=False)
+    assert declared_nan.laws[0].status == "failed"
+    assert "exact nan" in declared_nan.laws[0].reason
+    declared_zero = osvs.check_cross_entropy(zero_for_none, name="py.ce_mean_zero_declared",
+                                             reduction="mean", accuracy=CE_BOUND,
+                                             laws=["empty_rows"], mean_of_none="zero")
+    assert declared_zero.laws[0].status == "passed"
+    with pytest.raises(ValueError, match="reduction"):
+        osvs.check_cross_entropy(zero_for_none, name="py.bad", reduction="avg")
+    with pytest.raises(ValueError, match="mean_of_none"):
+        osvs.check_cross_entropy(zero_for_none, name="py.bad", reduction="mean",
+                                 mean_of_none="0")
 
 
 def argmax_first(x):

@@ -2,7 +2,8 @@
 NumPy kernels that compute in float64 pass every row-wise law that applies within the bounds osvs
 derives for its own reference kernels (kernels/include/osvs/kernels/row_reductions.h); a
 one-pass float32 variance fails accuracy at a large mean and is shrunk to a short row; a
-logsumexp without the max overflows; declarations osvs cannot use are named."""
+logsumexp without the max overflows; an rms_norm row holding an infinity is held to the declared
+convention (inf_row); declarations osvs cannot use are named."""
 
 import numpy as np
 import pytest
@@ -51,12 +52,19 @@ def mean_var_f64(x):
         return x.mean(axis=1).astype(np.float32), x.var(axis=1).astype(np.float32)
 
 
-def rms_norm_f64(x, w, eps):
+def rms_norm_f64(x, w, eps, ieee_infinities=False):
     x = x.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         ms = (x * x).mean(axis=1, keepdims=True)
-        ms = np.where(np.isinf(ms), np.nan, ms)  # no finite mean square: NaN everywhere
+        if not ieee_infinities:
+            ms = np.where(np.isinf(ms), np.nan, ms)  # no finite mean square: NaN everywhere
         return (x / np.sqrt(ms + eps) * w).astype(np.float32)
+
+
+def rms_norm_ieee_f64(x, w, eps):
+    """The formula's IEEE value on an infinite row: x_i / sqrt(inf) w_i, +-0 at a finite x_i,
+    NaN at the infinite one (inf / inf)."""
+    return rms_norm_f64(x, w, eps, ieee_infinities=True)
 
 
 APPLIES = {"logsumexp": {"scale_invariance"}, "layer_norm": {"empty_rows"},
@@ -97,6 +105,19 @@ def test_a_logsumexp_without_the_max_overflows():
     # (or underflow: exp(-287) is 0 in float32) to an infinite lse.
     assert accuracy.status == "failed"
     assert "another finding (infinite instead of finite)" in str(result), str(result)
+
+
+def test_rms_norm_infinite_rows_are_held_to_the_declared_convention():
+    ieee = osvs.check_rms_norm(rms_norm_ieee_f64, name="py.rms_norm_ieee", inf_row="ieee",
+                               accuracy=RMS_NORM_BOUND, laws=["special_values"])
+    assert ieee.laws[0].status == "passed"
+    for fn, declared in ((rms_norm_ieee_f64, "nan"), (rms_norm_f64, "ieee")):
+        other = osvs.check_rms_norm(fn, name=f"py.rms_norm_declared_{declared}",
+                                    inf_row=declared, accuracy=RMS_NORM_BOUND,
+                                    laws=["special_values"], raise_on_failure=False)
+        assert other.laws[0].status == "failed", declared
+    with pytest.raises(ValueError, match="inf_row"):
+        osvs.check_rms_norm(rms_norm_f64, name="py.bad", inf_row="zero")
 
 
 def test_declarations_osvs_cannot_use_are_named():

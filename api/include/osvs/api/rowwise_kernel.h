@@ -13,6 +13,9 @@
 //   mean_var_unbiased     (x) -> (mean, var), var over n - 1        torch.var_mean(x, -1)
 //   cross_entropy         (x, target: index, one a row) -> loss,    torch.nn.functional.
 //                         one a row; ignore_index, label_smoothing  cross_entropy(reduction='none')
+//   cross_entropy_mean    (x, target) -> loss, one for the batch:   cross_entropy(reduction=
+//                         the mean over the rows not ignored        'mean'), no class weights
+//   cross_entropy_sum     (x, target) -> loss, one for the batch    cross_entropy(reduction='sum')
 //   argmax                (x) -> index, one a row                   torch.argmax(x, -1)
 //   topk                  (x) -> (values, indices), k a row         torch.topk(x, k, -1)
 // (weight and bias: N elements shared by every row).
@@ -27,7 +30,10 @@
 //
 // The laws (rowwise_laws.h): accuracy within the declared contract, empty (fully masked) rows,
 // special values (NaN and infinities), determinism, batch invariance, strided layouts and
-// permutation equivariance, shift and scale invariance where the op has them.
+// permutation equivariance, shift and scale invariance where the op has them. An op that
+// reduces the batch (cross_entropy_mean, cross_entropy_sum) is judged on its one value: the
+// batch's conventions (every row ignored, no row), invariance under a permutation of the rows
+// and of every row's columns, determinism, strided rows, shift invariance.
 #pragma once
 
 #include <cstdint>
@@ -51,19 +57,23 @@ enum class RowwiseOp {
   MeanVarUnbiased,
   CrossEntropy,
   Argmax,
-  TopK
+  TopK,
+  CrossEntropyMean,
+  CrossEntropySum
 };
 
 /// Every op, in declaration order.
 inline constexpr RowwiseOp kRowwiseOps[] = {
-    RowwiseOp::SoftmaxBackward, RowwiseOp::LogSoftmaxBackward,
-    RowwiseOp::Logsumexp,       RowwiseOp::LayerNorm,
-    RowwiseOp::RmsNorm,         RowwiseOp::MeanVar,
-    RowwiseOp::MeanVarUnbiased, RowwiseOp::CrossEntropy,
-    RowwiseOp::Argmax,          RowwiseOp::TopK};
+    RowwiseOp::SoftmaxBackward,  RowwiseOp::LogSoftmaxBackward,
+    RowwiseOp::Logsumexp,        RowwiseOp::LayerNorm,
+    RowwiseOp::RmsNorm,          RowwiseOp::MeanVar,
+    RowwiseOp::MeanVarUnbiased,  RowwiseOp::CrossEntropy,
+    RowwiseOp::Argmax,           RowwiseOp::TopK,
+    RowwiseOp::CrossEntropyMean, RowwiseOp::CrossEntropySum};
 
 /// "softmax_backward", "log_softmax_backward", "logsumexp", "layer_norm", "rms_norm",
-/// "mean_var", "mean_var_unbiased", "cross_entropy", "argmax", "topk".
+/// "mean_var", "mean_var_unbiased", "cross_entropy", "argmax", "topk", "cross_entropy_mean",
+/// "cross_entropy_sum".
 const char* to_string(RowwiseOp op);
 
 /// How many elements an array holds for a launch of `rows` rows of `cols` elements.
@@ -72,6 +82,7 @@ enum class Extent {
   Row,      ///< one a row (a row's reduced value), at the array's row stride
   Column,   ///< cols in all, shared by every row (stride 0): LayerNorm's weight and bias
   K,        ///< the launch's k a row, at the array's row stride: top-k's values and indices
+  Batch,    ///< one for the whole launch (stride 0): a batch reduction's value
 };
 
 /// An array of an op: its name, extent and whether it holds indices (an integer type: i32 or
@@ -80,17 +91,25 @@ struct RowwiseArray {
   std::string name;
   Extent extent = Extent::Element;
   bool index = false;
-  /// The elements a row of it holds: cols, 1 for Extent::Row, k for Extent::K.
+  /// The elements a row of it holds: cols, 1 for Extent::Row and Extent::Batch, k for
+  /// Extent::K.
   std::int64_t width(std::int64_t cols, std::int64_t k = 0) const {
-    return extent == Extent::Row ? 1 : extent == Extent::K ? k : cols;
+    return extent == Extent::Row || extent == Extent::Batch ? 1 : extent == Extent::K ? k : cols;
   }
+  /// The rows it holds in a launch of `rows` rows: 1 for a Column and a Batch array.
+  std::int64_t rows_of(std::int64_t rows) const {
+    return extent == Extent::Column || extent == Extent::Batch ? 1 : rows;
+  }
+  /// Whether its rows may be padded (row strides > width): not a Column or Batch array's one.
+  bool paddable() const { return extent != Extent::Column && extent != Extent::Batch; }
 };
 
 /// An op's input and output arrays, in the order a launch holds them: softmax_backward (y, dy)
 /// -> (dx), log_softmax_backward (z, dy) -> (dx), logsumexp (x) -> (lse: Row), layer_norm
 /// (x, weight: Column, bias: Column) -> (y), rms_norm (x, weight: Column) -> (y), mean_var (x)
 /// -> (mean: Row, var: Row), cross_entropy (x, target: Row index) -> (loss: Row), argmax (x) ->
-/// (index: Row index), topk (x) -> (values: K, indices: K index). Input 0 is always an Element
+/// (index: Row index), topk (x) -> (values: K, indices: K index), cross_entropy_mean and
+/// cross_entropy_sum (x, target: Row index) -> (loss: Batch). Input 0 is always an Element
 /// array of values, the one whose rows the laws draw.
 struct RowwiseSignature {
   std::vector<RowwiseArray> inputs;
@@ -116,10 +135,11 @@ struct RowwiseParams {
   /// layer_norm and rms_norm: the epsilon added to the variance (mean square), exactly this
   /// float; 0 for the other ops.
   float eps = 0;
-  /// cross_entropy: the weight eps of the uniform distribution mixed into the target, in
-  /// [0, 1] (torch's label_smoothing), exactly this float.
+  /// cross_entropy (and its batch reductions): the weight eps of the uniform distribution mixed
+  /// into the target, in [0, 1] (torch's label_smoothing), exactly this float.
   float label_smoothing = 0;
-  /// cross_entropy: a row whose target is this value has loss 0 (torch's default -100).
+  /// cross_entropy: a row whose target is this value has loss 0 (torch's default -100); the
+  /// batch reductions do not count it.
   std::int64_t ignore_index = -100;
   /// topk: how many of a row's largest elements, 1 <= k <= cols.
   std::int64_t k = 0;
@@ -129,7 +149,10 @@ struct RowwiseParams {
 /// inputs[a].ptr + i * inputs[a].stride + j (stride 0 for a Column array: every row reads the
 /// same cols elements), of output b likewise (j = 0 only, for a Row output; j < k for a K one).
 /// The kernel writes the width (cols, 1 or k) elements of each row of each output and nothing
-/// else. stream: the cudaStream_t to launch on (Where::Device) or null (Where::Host).
+/// else; a Batch output is one element, at outputs[b].ptr (stride 0), written whatever the
+/// number of rows: a batch reduction is launched with rows = 0 too (its empty batch, whose
+/// value is a convention). stream: the cudaStream_t to launch on (Where::Device) or null
+/// (Where::Host).
 struct RowwiseProblem : Launch, RowwiseParams {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
@@ -154,7 +177,10 @@ struct RowwiseProblem : Launch, RowwiseParams {
 /// wrong where the output cancels (dy_i - sum_j y_j dy_j near 0): there an error of a few
 /// roundings of the sum is many ulps of dx. docs/semantics.md §11 derives the terms for osvs's
 /// own kernels. Index outputs (argmax's, topk's) and the values topk selects have no contract:
-/// they are exact, under the declared tie rule.
+/// they are exact, under the declared tie rule. A batch reduction's one value is held to the
+/// same form with n the batch's element count rows * cols and cond the batch's (rowwise_ops.h:
+/// the mean, or the sum, of the counted rows' 1 + loss_i): the per-row errors and the sum over
+/// the rows, gamma_(rows - 1) of it, both scale with it.
 struct RowwiseAccuracy {
   bool declared = false;
   double ulps = 0;
@@ -178,12 +204,31 @@ enum class Ties {
   Any,     ///< any of them (torch.topk's: its order among ties is unspecified)
 };
 
+/// What an RMSNorm row holding +-inf (no NaN) gives (docs/semantics.md §11.1): every y_i NaN
+/// (the default: no finite mean square, as a LayerNorm row), or the IEEE evaluation of the
+/// formula, x_i / sqrt(inf) w_i: +-0 at a finite x_i (NaN where w_i is not finite), NaN at an
+/// infinite x_i (inf / inf). LayerNorm's row is NaN under both (its mean is not finite).
+enum class InfRow {
+  Nan,
+  Ieee,
+};
+
+/// What cross_entropy_mean gives for a batch with no row counted (every row ignored, or no
+/// row): 0 / 0 = NaN (the default: torch's since 1.11), or 0 (torch's before, and engines that
+/// guard the division).
+enum class MeanOfNone {
+  Nan,
+  Zero,
+};
+
 /// What shapes the laws' cases and which invariances are held bit for bit.
 struct RowwiseTraits {
   std::int64_t max_cols = std::int64_t{1} << 16;  ///< longest row the kernel accepts
   bool strided = true;                            ///< accepts row strides > cols (the strided law)
   bool deterministic = true;                      ///< two launches give the same bits
-  bool batch_invariant = true;     ///< a row's bits depend on neither the batch nor its position
+  /// A row's bits depend on neither the batch nor its position; for a batch reduction, its
+  /// value's bits do not depend on the order of the rows.
+  bool batch_invariant = true;
   bool order_independent = false;  ///< permuting a row permutes its outputs bit for bit
   /// layer_norm, rms_norm with eps = 0: x scaled by a power of two gives the same bits.
   bool scale_invariant = true;
@@ -193,6 +238,10 @@ struct RowwiseTraits {
   bool sorted = true;
   /// cross_entropy: accepts label_smoothing > 0 (else the laws draw 0 only).
   bool label_smoothing = true;
+  /// rms_norm: the convention for a row holding +-inf.
+  InfRow inf_row = InfRow::Nan;
+  /// cross_entropy_mean: the value of a batch with no row counted.
+  MeanOfNone mean_of_none = MeanOfNone::Nan;
 };
 
 class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
@@ -217,6 +266,8 @@ class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
   RowwiseKernel& ties(Ties t) { return (traits_.ties = t, *this); }
   RowwiseKernel& sorted(bool s) { return (traits_.sorted = s, *this); }
   RowwiseKernel& label_smoothing(bool l) { return (traits_.label_smoothing = l, *this); }
+  RowwiseKernel& inf_row(InfRow r) { return (traits_.inf_row = r, *this); }
+  RowwiseKernel& mean_of_none(MeanOfNone m) { return (traits_.mean_of_none = m, *this); }
 
   // --- reading the declaration
   RowwiseOp op() const { return op_; }
@@ -235,11 +286,17 @@ class RowwiseKernel : public KernelDeclaration<RowwiseKernel, RowwiseProblem> {
 
 /// "lowest", "any".
 const char* to_string(Ties t);
+/// "nan", "ieee".
+const char* to_string(InfRow r);
+/// "nan", "zero".
+const char* to_string(MeanOfNone m);
 
 /// Why a row-wise kernel's declaration is unusable, or "": no name or callable, types that do
 /// not match the op's arrays (a value type for an index array or the reverse), a contract with a
-/// negative or non-finite term, max_cols < 1, or a skip / known defect naming no row-wise law
-/// (registry.h's register_kernel refuses it).
+/// negative or non-finite term, max_cols < 1, a convention the op does not have (inf_row ieee
+/// for an op other than rms_norm and layer_norm, mean_of_none zero for one other than
+/// cross_entropy_mean), or a skip / known defect naming no row-wise law (registry.h's
+/// register_kernel refuses it).
 std::string declaration_problem(const RowwiseKernel& k);
 
 }  // namespace osvs

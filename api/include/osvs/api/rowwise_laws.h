@@ -39,7 +39,8 @@ struct RowwiseCase : RowwiseParams {
 void showValue(const RowwiseCase& c, std::ostream& os);
 
 /// The kernel's outputs, converted exactly to float: out[b][r * widths[b] + j] (width cols, 1
-/// for a Row output, k for a K one; indices exactly, rowwise_kernel.h).
+/// for a Row output, k for a K one; indices exactly, rowwise_kernel.h); a Batch output's one
+/// value at out[b][0] (row(b, 0)).
 struct RowwiseOutputs {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
@@ -55,11 +56,20 @@ struct RowwiseOutputs {
 /// rows or leaves an output element unwritten; std::invalid_argument for a batch it does not
 /// accept (another number of inputs, rows of other lengths, a Column input of other than one
 /// row, values not exact in their input type, more columns than max_cols, padding for a kernel
-/// that is not strided, topk's k outside 1 ... cols, label_smoothing outside [0, 1]);
-/// DeviceUnavailable for a device kernel where no device is usable.
+/// that is not strided, topk's k outside 1 ... cols, label_smoothing outside [0, 1], no row or
+/// rows of no element, padding for a Batch output); DeviceUnavailable for a device kernel where
+/// no device is usable.
 RowwiseOutputs run_rowwise_kernel(const RowwiseKernel& k, const std::vector<Rows>& inputs,
                                   const RowwiseParams& params = {},
                                   const std::vector<std::int64_t>& pads = {});
+
+/// Runs a batch reduction (cross_entropy_mean, cross_entropy_sum) on a batch of no rows of
+/// `cols` elements: rows = 0, every input of rows empty, its one value written all the same (a
+/// convention: the empty sum 0, the mean of none NaN or the declared 0). The memory checks of
+/// run_rowwise_kernel; std::invalid_argument for an op that does not reduce the batch (a
+/// launch of no rows has no output to judge) or cols outside 1 ... max_cols.
+RowwiseOutputs run_rowwise_empty_batch(const RowwiseKernel& k, std::int64_t cols,
+                                       const RowwiseParams& params = {});
 
 /// A row-wise kernel runs here: a host one always, a device one where a device is.
 bool runnable(const RowwiseKernel& k, std::string* why_not);

@@ -20,6 +20,13 @@
 //                         empty: target = ignore_index (loss 0)
 //   argmax, topk          input x; the first index (the first k) of the rank order
 //                         (oracle/selection_reference.h); exact, no condition term
+//   cross_entropy_sum     inputs (x, target) of every row, one value for the batch: the sum of
+//                         the counted rows' losses (a row is counted unless its target is
+//                         ignore_index); cond = sum_(counted) (1 + loss_i), the contract's n the
+//                         batch's rows * cols; no row counted (all ignored, or no row): +0
+//   cross_entropy_mean    the same over the number c of counted rows: cond = sum_(counted)
+//                         (1 + loss_i) / c; no row counted: NaN (0 / 0), or 0 where the kernel
+//                         declares MeanOfNone::Zero (its empty rows: the ignored ones)
 // The norms, mean_var, argmax and topk have no empty row.
 #pragma once
 
@@ -37,11 +44,38 @@ namespace osvs {
 using RowInputs = std::vector<const float*>;
 
 /// The exact outputs of one row: [output][element], each output its width (n, or 1)
-/// (oracle/softmax_backward_reference.h, oracle/row_reduction_reference.h).
+/// (oracle/softmax_backward_reference.h, oracle/row_reduction_reference.h), under the
+/// conventions `traits` declares (rms_norm's inf_row). std::invalid_argument for an op that
+/// reduces the batch (rowwise_batch_exact).
 std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const RowInputs& in,
                                                              std::int64_t n,
                                                              const RowwiseParams& params,
-                                                             const std::vector<DType>& out_types);
+                                                             const std::vector<DType>& out_types,
+                                                             const RowwiseTraits& traits = {});
+
+/// The exact outputs of a batch reduction (cross_entropy_mean, cross_entropy_sum), one value
+/// each, of the batch `rows` (rows of n elements; none is a batch of no rows), under the
+/// conventions `traits` declares (mean_of_none).
+std::vector<oracle::ExactElement> rowwise_batch_exact(RowwiseOp op,
+                                                      const std::vector<RowInputs>& rows,
+                                                      std::int64_t n, const RowwiseParams& params,
+                                                      const std::vector<DType>& out_types,
+                                                      const RowwiseTraits& traits = {});
+
+/// A batch reduction's condition term: sum_(counted) (1 + loss_i), over c for the mean (0 with
+/// no row counted), in binary64 from osvs's reference losses (each (4 n + 5) 2^-53 relative,
+/// the sum c 2^-53 more: below the judge's 2^-30 for n, c < 2^20); NaN or inf where a counted
+/// loss is.
+double rowwise_batch_condition(RowwiseOp op, const std::vector<RowInputs>& rows, std::int64_t n,
+                               const RowwiseParams& params);
+
+/// Whether the op reduces the whole batch to one value (cross_entropy_mean, cross_entropy_sum):
+/// its outputs are Extent::Batch, judged per launch, not per row.
+bool reduces_batch(RowwiseOp op);
+
+/// Whether the op reads a target per row and the parameters ignore_index and label_smoothing
+/// (cross_entropy and its batch reductions).
+bool reads_target(RowwiseOp op);
 
 /// The condition term of every element of output `output` (>= 0; NaN or inf where an input is
 /// not finite), computed in binary64: from non-negative terms for the backward ops and rms_norm
@@ -52,11 +86,12 @@ std::vector<std::vector<oracle::ExactElement>> rowwise_exact(RowwiseOp op, const
 std::vector<double> rowwise_condition(RowwiseOp op, std::size_t output, const RowInputs& in,
                                       std::int64_t n, const RowwiseParams& params);
 
-/// Whether the op has empty (fully masked) rows: the backward ops, logsumexp and cross_entropy.
+/// Whether the op has empty (fully masked) rows: the backward ops, logsumexp and the
+/// cross-entropies.
 bool has_empty_rows(RowwiseOp op);
 
 /// The row is empty for the op (fully masked: every y_j = 0, every z_j or x_j = -inf; a
-/// cross-entropy's target ignore_index), n >= 1.
+/// cross-entropy's target ignore_index: a batch reduction does not count it), n >= 1.
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n, const RowwiseParams& params);
 
 /// Whether the op selects elements (argmax, topk): its outputs are judged exactly under the
@@ -67,8 +102,8 @@ bool selects(RowwiseOp op);
 bool uses_eps(RowwiseOp op);
 
 /// The invariances the op has in exact arithmetic: x + c (logsumexp: lse + c; layer_norm and
-/// cross_entropy: the same outputs) and 2^k x with eps = 0 (layer_norm, rms_norm, argmax: the
-/// same outputs; topk: its values times 2^k).
+/// the cross-entropies: the same outputs) and 2^k x with eps = 0 (layer_norm, rms_norm, argmax:
+/// the same outputs; topk: its values times 2^k).
 bool shift_invariant(RowwiseOp op);
 bool scale_invariant(RowwiseOp op);
 

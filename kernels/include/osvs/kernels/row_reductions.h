@@ -12,6 +12,9 @@
 //   rms_norm    q = sum_j x_j^2 / n, y_i = x_i / sqrt(q + eps) w_i
 //   cross_entropy  m and log d as logsumexp's, t_j = (m - x_j) + log d (= lse - x_j, without
 //               forming lse), loss = (1 - eps) t_t + (eps / n) sum_j t_j
+//   cross_entropy over a batch  each row's loss as above, the counted rows' (target not
+//               ignore_index) summed left to right in binary64; the sum, or the mean: the sum
+//               over their count c (0 / 0 = NaN where c = 0, torch's convention)
 //   argmax, topk   a scan (a partial sort) under the rank order: NaN largest, then by value,
 //               ties to the lowest index (oracle/selection_reference.h states the same order)
 //
@@ -75,12 +78,27 @@
 // reals give (oracle/row_reduction_reference.h); a term of weight 0 is skipped, not 0 inf. A
 // target equal to ignore_index gives 0.
 //
+// cross_entropy over a batch (sum, or mean over c counted rows), cond_B = sum_(counted) cond_i
+// (over c for the mean), cond_i = 1 + loss_i, and the contract's n the batch's rows * cols =: N.
+// Each counted row's P_i is within (4 n + 5) u cond_i (1 + 2^-40) of loss_i (above); the c - 1
+// additions of non-negative binary64 values left to right add gamma_(c-1) sum_i P_i <= (c - 1) u
+// sum_i cond_i (1 + 2^-40) (the ignored rows add nothing: the loop skips them); the mean's one
+// division u more of the quotient. Divided by c for the mean (or not, for the sum):
+//   |P - value| <= (4 n + c + 5) u cond_B (1 + 2^-40),
+// and 4 n + c <= 5 N (c <= rows, n >= 1: 5 rows n - 4 n - rows = 4 n (rows - 1) + rows (n - 1)
+// >= 0). The contract, as cross_entropy's with N for n: (1.5 + 2^-14) ulp_o(value) + (2^-50 +
+// 2^-50 N) cond_B (5 u (1 + 2^-7) < 2^-50). No row counted: the sum's +0, the mean's 0 / 0 =
+// NaN, as the oracle gives them. The sum follows the rows' order: the kernel is not batch
+// invariant bit for bit (its value is within the contract in any order).
+//
 // argmax and topk are exact: they compare and copy, and the oracle's order is theirs.
 //
 // rms_norm, cond_i = |x_i w_i| r, r = 1 / sqrt(q + eps): q^ = sum of exact squares, n - 1
 // additions and a division, gamma_n relative; + eps, sqrt, division: r^ within (n/2 + 3) u; two
 // products: |P - y_i| <= (n/2 + 5) u cond_i (1 + 2^-40). The contract: (1.5 + 2^-14) ulp_o(y_i)
-// + (2^-50 + 2^-53 n) cond_i. NaN or +-inf in x -> NaN everywhere (no finite mean square).
+// + (2^-50 + 2^-53 n) cond_i. NaN or +-inf in x -> NaN everywhere (no finite mean square: the
+// inf_row nan convention); a kernel of the ieee convention lets q = inf through: r = 0 and
+// y_i = (x_i 0) w_i, +-0 at a finite x_i, NaN at an infinite one.
 #pragma once
 
 #include <cmath>
@@ -113,6 +131,14 @@ struct RowReductionAsWritten {
   /// cross_entropy: lse - x_j as (m - x_j) + log d in binary64, not lse rounded to binary32 and
   /// x_j subtracted there (which loses u |lse| where the logits share a large offset).
   static constexpr bool loss_from_log_softmax = true;
+  /// cross_entropy_mean: the sum over the counted rows (targets not ignore_index), not over
+  /// every row of the batch.
+  static constexpr bool mean_over_counted_rows = true;
+  /// cross_entropy_mean: no row counted gives 0 / 0 = NaN, not a guarded 0.
+  static constexpr bool mean_of_none_nan = true;
+  /// rms_norm: an infinite mean square makes every y_i NaN (the inf_row nan convention), not the
+  /// IEEE evaluation's r = 0.
+  static constexpr bool infinite_mean_square_nan = true;
   /// argmax, topk: NaN ranks above every number (else it is passed over, as x > best does).
   static constexpr bool nan_is_largest = true;
   /// argmax, topk: among equal elements the lowest index first (else the highest).
@@ -201,6 +227,27 @@ double cross_entropy_row(const float* x, std::int64_t n, std::int64_t target,
   return loss;
 }
 
+/// The cross-entropy of a batch, accumulated a row at a time (add), then its sum or its mean.
+template <class Policy = RowReductionAsWritten>
+struct CrossEntropyBatch {
+  double sum = 0;            ///< the counted rows' losses, left to right
+  std::int64_t counted = 0;  ///< rows whose target is not ignore_index
+  std::int64_t rows = 0;     ///< every row
+
+  void add(const float* x, std::int64_t n, std::int64_t target, std::int64_t ignore_index,
+           float label_smoothing) {
+    ++rows;
+    if (Policy::honour_ignore_index && target == ignore_index) return;
+    ++counted;
+    sum += cross_entropy_row<Policy>(x, n, target, ignore_index, label_smoothing);
+  }
+  double mean() const {
+    const std::int64_t over = Policy::mean_over_counted_rows ? counted : rows;
+    if (over == 0 && !Policy::mean_of_none_nan) return 0;
+    return sum / static_cast<double>(over);  // 0 / 0 = NaN where no row is counted
+  }
+};
+
 /// Whether element a ranks above element b under the policy (the rank order above).
 template <class Policy = RowReductionAsWritten>
 bool ranks_above(const float* x, std::int64_t a, std::int64_t b) {
@@ -278,7 +325,8 @@ void rms_norm_row(const float* x, const float* w, float eps, std::int64_t n, dou
   double q = 0;
   for (std::int64_t j = 0; j < n; ++j) q += static_cast<double>(x[j]) * x[j];
   q /= static_cast<double>(n);
-  if (q == std::numeric_limits<double>::infinity()) q = std::numeric_limits<double>::quiet_NaN();
+  if (Policy::infinite_mean_square_nan && q == std::numeric_limits<double>::infinity())
+    q = std::numeric_limits<double>::quiet_NaN();
   const double r = detail::inverse_scale<Policy>(q, eps);
   for (std::int64_t i = 0; i < n; ++i) y[i] = (static_cast<double>(x[i]) * r) * w[i];
 }

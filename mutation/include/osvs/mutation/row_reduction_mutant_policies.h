@@ -1,6 +1,7 @@
 // The row reduction mutants' policies: each is RowReductionAsWritten
 // (kernels/include/osvs/kernels/row_reductions.h) with one step changed, a bug a logsumexp,
-// LayerNorm, RMSNorm, cross-entropy, argmax or top-k kernel can ship. The reference kernels' own
+// LayerNorm, RMSNorm, cross-entropy (per row or over the batch), argmax or top-k kernel can
+// ship. The reference kernels' own
 // templates instantiate them (api/builtin/builtin_row_reductions.h);
 // api/tests/softmax_backward_mutants_test.cpp holds each to the row-wise laws, declared as its
 // original is.
@@ -60,6 +61,16 @@ struct SmoothingDropped : RowReductionAsWritten {
 /// cross_entropy as lse - x_t in binary32: a large common logit offset costs u |lse|.
 struct LossFromRoundedLse : RowReductionAsWritten {
   static constexpr bool loss_from_log_softmax = false;
+};
+
+/// cross_entropy_mean over every row of the batch, the ignored ones included.
+struct MeanCountsIgnoredRows : RowReductionAsWritten {
+  static constexpr bool mean_over_counted_rows = false;
+};
+
+/// cross_entropy_mean guarded to 0 where no row is counted, declared NaN (0 / 0).
+struct MeanOfNoneZero : RowReductionAsWritten {
+  static constexpr bool mean_of_none_nan = false;
 };
 
 /// argmax and topk that pass NaN over (x > best is false for NaN), as fmax does.

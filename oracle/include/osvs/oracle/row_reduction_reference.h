@@ -22,9 +22,13 @@
 //
 // rms_norm: y_i = x_i / sqrt(sum_j x_j^2 / n + eps) w_i = x_i w_i sqrt(n D) / D, D = sum_j x_j^2
 // + n eps.
-//   Any x NaN or +-inf, or eps NaN -> every y_i NaN (the row has no finite mean square, as a
-//   LayerNorm row has no finite mean). Else eps +-inf: the IEEE double evaluation of (x_i r) w_i
-//   with r = 1 / sqrt(sum_j x_j^2 / n + eps) (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 ->
+//   Any x NaN, or eps NaN -> every y_i NaN. An x +-inf (no NaN): as `infinities` says:
+//   NormInfinities::Nan, every y_i NaN (the row has no finite mean square, as a LayerNorm row has
+//   no finite mean); NormInfinities::Ieee, the IEEE double evaluation of (x_i r) w_i with
+//   r = 1 / sqrt(sum_j x_j^2 / n + eps) = 1 / sqrt(inf) = +0 (eps > -inf): x_i r = +-0 at a
+//   finite x_i (its sign), so y_i = +-0 (the sign of x_i w_i) or NaN where w_i is +-inf or NaN;
+//   inf 0 = NaN at an infinite x_i itself (and every y_i NaN where eps = -inf: inf - inf).
+//   Else eps +-inf: the same IEEE evaluation (+inf: r = 0, y_i +-0 or NaN; -inf: NaN). D <= 0 ->
 //   every y_i NaN (D = 0: 0 * inf). Where w_i is not finite, y_i is the IEEE double of (x_i r) w_i
 //   with r = sqrt(n D) / D rounded to double.
 //
@@ -37,6 +41,16 @@
 //   +inf where one is +inf (lse = +inf, or an x_j = -inf: a masked logit with eps > 0, or the
 //   target masked). t outside [0, n) and not ignore_index, n = 0 or n >= 2^24, or eps outside
 //   [0, 1]: std::invalid_argument.
+//
+// cross_entropy over a batch (torch's cross_entropy with reduction 'sum' or 'mean', no class
+// weights): rows of one length n, each with its target; C the rows whose target is not
+// ignore_index (the counted rows) and loss_i each one's loss above.
+//   sum  = sum_(i in C) loss_i;   mean = sum_(i in C) loss_i / |C|.
+//   The extended reals' value: NaN where a counted loss is NaN, else +inf where one is +inf (the
+//   losses are >= 0: no inf - inf). An ignored row counts for nothing, whatever it holds (NaN
+//   included). No row counted (every row ignored, or a batch of no rows): sum +0, mean 0 / 0 =
+//   NaN (torch's, since 1.11; a kernel may declare 0 instead: api/rowwise_ops.h). The counted
+//   rows' invalid targets, n and eps as above: std::invalid_argument.
 #pragma once
 
 #include <cstdint>
@@ -56,13 +70,28 @@ ExactElement logsumexp_reference(std::span<const float> x, DType out);
 std::vector<ExactElement> layer_norm_reference(std::span<const float> x, std::span<const float> w,
                                                std::span<const float> b, float eps, DType out);
 
+/// What an RMSNorm row holding +-inf (and no NaN) gives: NaN everywhere, or the IEEE evaluation
+/// of the formula (+-0 at the finite elements, NaN at the infinite ones; the header comment).
+enum class NormInfinities { Nan, Ieee };
+
 /// y_i = x_i / sqrt(sum_j x_j^2 / n + eps) * w_i, each correctly rounded to `out`.
 std::vector<ExactElement> rms_norm_reference(std::span<const float> x, std::span<const float> w,
-                                             float eps, DType out);
+                                             float eps, DType out,
+                                             NormInfinities infinities = NormInfinities::Nan);
 
 /// The cross-entropy loss of the row with target index `target`, correctly rounded to `out`.
 ExactElement cross_entropy_reference(std::span<const float> x, std::int64_t target,
                                      std::int64_t ignore_index, float label_smoothing, DType out);
+
+/// How a batch's losses reduce to one value: their sum, or their mean over the counted rows.
+enum class BatchReduction { Sum, Mean };
+
+/// The cross-entropy of a batch (rows[i] with target targets[i], every row of one length),
+/// reduced to one value correctly rounded to `out`; a mean of no counted row is NaN.
+ExactElement cross_entropy_batch_reference(const std::vector<std::span<const float>>& rows,
+                                           std::span<const std::int64_t> targets,
+                                           std::int64_t ignore_index, float label_smoothing,
+                                           BatchReduction reduction, DType out);
 
 /// The mean and the variance of a row, each correctly rounded to `out`.
 struct MeanVar {
