@@ -23,16 +23,6 @@
 namespace osvs::test {
 namespace {
 
-#define OSVS_SKIP_WITHOUT_DEVICE()                    \
-  do {                                                \
-    std::string why;                                  \
-    if (!device_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
 TEST(TiledAttentionBackwardDevice, SameBitsAsTheHostWithTheSameMath) {
   OSVS_SKIP_WITHOUT_DEVICE();
   AttentionKernel host = builtin::declare_tiled_attention_backward(
