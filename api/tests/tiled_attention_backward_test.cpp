@@ -17,6 +17,7 @@
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/kind.h"
 #include "osvs/kernels/hex.h"
+#include "same_bits.h"
 #include "tiled_attention_backward.h"
 
 namespace osvs::test {
@@ -176,10 +177,6 @@ void device_threads_on_host(const AttentionProblem& p) {
   for (int h = p.heads_q; p.sinks != nullptr && h-- > 0;)
     builtin::tiled_attention_backward_sink<TiledAttentionBackward, builtin::LibraryMath>(p, h,
                                                                                          false);
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 // The device's thread mapping, run on the host with the host's elementary functions, gives the

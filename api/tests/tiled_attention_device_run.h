@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "osvs/osvs.h"
+#include "same_bits.h"
 
 /// Skips the test, saying why, where no device can run it.
 #define OSVS_SKIP_WITHOUT_DEVICE()                    \
@@ -20,11 +21,6 @@
   } while (0)
 
 namespace osvs::test {
-
-/// Whether two arrays hold the same floats bit for bit.
-inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 /// launch_tiled_attention<P> (tiled_attention_device.cuh), defined for TiledAttention and each
 /// policy of attention_mutant_policies.h.
