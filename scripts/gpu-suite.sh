@@ -25,6 +25,8 @@ for b in build-gpu build-gpu-portable; do [ -d "$b" ] && bash scripts/gpu-reloca
   cat build-gpu/.commit 2>/dev/null
 } > "$res/provenance.txt" 2>&1
 export OSVS_COMMIT=$(cat build-gpu/.commit 2>/dev/null)
+# The shared libraries the bundle carries (gpu-bundle.sh: the formal tests' libz3).
+export LD_LIBRARY_PATH="$PWD/build-gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # cuDNN for examples/cudnn_softmax: from the CUDA folder, else from the Python package
 # nvidia-cudnn-cu13 (linked dynamically; its folder goes on LD_LIBRARY_PATH).
 cudnn_dir=$(python3 -c 'import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__) + "/lib")' 2>/dev/null)
