@@ -30,20 +30,7 @@ TEST(TiledAttentionBackwardDevice, SameBitsAsTheHostWithTheSameMath) {
       builtin::tiled_attention_backward<TiledAttentionBackward, builtin::PortableMath>);
   AttentionKernel device = builtin::declare_tiled_attention_backward(
       "osvs.test.tiled_backward_portable.device", run_backward_portable_on_device, Where::Device);
-  const std::vector<AttentionCase> cases = attention_backward_sample_cases(400, 20261203);
-  int differ = 0;
-  for (std::size_t n = 0; n < cases.size(); ++n) {
-    host.mask_align(cases[n].mask.align);
-    device.mask_align(cases[n].mask.align);
-    const AttentionOutputs want = run_attention_kernel(host, cases[n]);
-    const AttentionOutputs got = run_attention_kernel(device, cases[n]);
-    const bool same = same_bits(got.dq, want.dq) && same_bits(got.dk, want.dk) &&
-                      same_bits(got.dv, want.dv) && same_bits(got.delta, want.delta) &&
-                      same_bits(got.dsinks, want.dsinks);
-    differ += !same;
-    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
-  }
-  EXPECT_EQ(differ, 0) << differ << " of " << cases.size() << " cases differ in some bit";
+  expect_same_bits_on_every_case(host, device, attention_backward_sample_cases(400, 20261203));
 }
 
 TEST(TiledAttentionBackwardDevice, EntryPassesEveryLaw) {

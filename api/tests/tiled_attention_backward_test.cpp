@@ -187,19 +187,7 @@ TEST(TiledAttentionBackward, DeviceThreadsGiveTheHostsBits) {
   AttentionKernel host = tiled_backward();
   AttentionKernel threads =
       builtin::declare_tiled_attention_backward("osvs.test.device_threads", device_threads_on_host);
-  int differ = 0;
-  const std::vector<AttentionCase> cases = attention_backward_sample_cases(400, 20261203);
-  for (std::size_t n = 0; n < cases.size(); ++n) {
-    host.mask_align(cases[n].mask.align);
-    threads.mask_align(cases[n].mask.align);
-    const AttentionOutputs a = run_attention_kernel(host, cases[n]);
-    const AttentionOutputs b = run_attention_kernel(threads, cases[n]);
-    const bool same = same_bits(a.dq, b.dq) && same_bits(a.dk, b.dk) && same_bits(a.dv, b.dv) &&
-                      same_bits(a.delta, b.delta) && same_bits(a.dsinks, b.dsinks);
-    differ += !same;
-    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
-  }
-  EXPECT_EQ(differ, 0);
+  expect_same_bits_on_every_case(host, threads, attention_backward_sample_cases(400, 20261203));
 }
 
 }  // namespace

@@ -27,18 +27,7 @@ TEST(TiledAttentionDevice, SameBitsAsTheHostWithTheSameMath) {
       "osvs.test.tiled_portable", builtin::tiled_attention<TiledAttention, builtin::PortableMath>);
   AttentionKernel device = builtin::declare_tiled_attention("osvs.test.tiled_portable.device",
                                                             run_portable_on_device, Where::Device);
-  const std::vector<AttentionCase> cases = attention_sample_cases(400, 20261203);
-  int differ = 0;
-  for (std::size_t n = 0; n < cases.size(); ++n) {
-    host.mask_align(cases[n].mask.align);
-    device.mask_align(cases[n].mask.align);
-    const AttentionOutputs want = run_attention_kernel(host, cases[n]);
-    const AttentionOutputs got = run_attention_kernel(device, cases[n]);
-    const bool same = same_bits(got.o, want.o) && same_bits(got.lse, want.lse);
-    differ += !same;
-    EXPECT_TRUE(same) << "case " << n << ": " << AttentionKind::summary(cases[n]);
-  }
-  EXPECT_EQ(differ, 0) << differ << " of " << cases.size() << " cases differ in some bit";
+  expect_same_bits_on_every_case(host, device, attention_sample_cases(400, 20261203));
 }
 
 TEST(TiledAttentionDevice, EntryPassesEveryLaw) {
