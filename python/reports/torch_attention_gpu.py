@@ -299,7 +299,7 @@ def kernels(only=None):
                                  mask_align="bottom-right", lse_bases=("e",),
                                  cascade_merge=CASCADE_MERGE, **DOMAIN[name], **common)))
     out = [(n, spec) for n, spec in out if not only or only in n]
-    if not only or only in "torch.flex_attention":
+    if not only or only.rstrip("$") in "torch.flex_attention":
         fn = flex()
         types = probe(fn, ("bfloat16",), gqa=True)  # bf16 alone: every new dtype compiles again
         probed["flex_attention"] = {"dtypes": types, "gqa": True}
@@ -310,7 +310,7 @@ def kernels(only=None):
                                                      cascade_merge=CASCADE_MERGE, **FLEX_DOMAIN,
                                                      **{**common, "head_dims": (16,)})))
     # The same kernel with a score_mod: softcap and ALiBi (the declarations that draw them).
-    if only and only not in "torch.flex_attention.score_mod":
+    if only and (only.endswith("$") or only not in "torch.flex_attention.score_mod"):
         return out, probed
     fn = flex(score_mod=True)
     types = probe(fn, ("bfloat16",), gqa=True)
@@ -325,7 +325,9 @@ def kernels(only=None):
 
 def main():
     only = None
-    if "--only" in sys.argv:  # --only NAME: the kernels whose name contains NAME
+    # --only NAME: the kernels whose name contains NAME (flex: NAME$ for that name alone, e.g.
+    # torch.flex_attention$ without its .score_mod variant, which compiles on its own)
+    if "--only" in sys.argv:
         at = sys.argv.index("--only")
         only = sys.argv[at + 1]
         del sys.argv[at:at + 2]
