@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "osvs/kernels/cases.h"
+#include "osvs/kernels/softmax_kernel_facts.h"
 
 namespace osvs::api {
 
@@ -17,21 +18,25 @@ std::string name_problem(const std::string& name) {
 std::string derived_contract_problem(const RowKernel& k) {
   if (k.accuracy().kind() != Accuracy::Kind::Derived) return "";
   const DerivedShape& s = k.accuracy().shape();
-  if (!parse_kernel(s.kernel))
-    return "no kernel '" + s.kernel +
-           "' in the catalogue of derived bounds (two_pass, three_pass, fast)";
+  if (!parse_kernel(s.kernel)) {
+    std::string catalogue;
+    for (const SoftmaxKernelFacts& f : kBuiltinSoftmaxKernelFacts)
+      catalogue += (catalogue.empty() ? "" : ", ") + std::string(f.name);
+    return "no kernel '" + s.kernel + "' in the catalogue of derived bounds (" + catalogue + ")";
+  }
   // The catalogue's combines by their types' names: this check also runs inside kernel plugins,
   // which carry no combine registry.
   if (s.combine != SeedCombine::kName && s.combine != HardenedCombine::kName)
     return "no combine '" + s.combine + "' in the catalogue of derived bounds (seed, hardened)";
-  if (*parse_kernel(s.kernel) == KernelKind::Fast && s.combine != HardenedCombine::kName)
-    return "the fast kernel merges with the hardened combine only";
+  const SoftmaxKernelFacts& facts = softmax_kernel_facts(*parse_kernel(s.kernel));
+  if (facts.hardened_combine_only && s.combine != HardenedCombine::kName)
+    return std::string("the ") + facts.name + " kernel merges with the hardened combine only";
   if (!s.exp.empty() && s.exp != "cuda_expf" && s.exp != "cuda_fast_expf" &&
       s.exp != "glibc_expf" && s.exp != "portable_expf")
     return "no exp '" + s.exp +
            "' among the verified figures (cuda_expf, cuda_fast_expf, glibc_expf, portable_expf)";
-  if (!s.exp.empty() && *parse_kernel(s.kernel) == KernelKind::Fast)
-    return "the fast kernel's exp is its own: it takes no declared exp";
+  if (!s.exp.empty() && facts.own_exp)
+    return std::string("the ") + facts.name + " kernel's exp is its own: it takes no declared exp";
   if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)))
     return "block " + std::to_string(s.block) + " is not a power of two in 32 ... 1024";
   if (k.op() != RowOp::Softmax || k.out_type() != DType::F32 || k.in_type() != DType::F32)

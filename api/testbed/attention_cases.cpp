@@ -272,20 +272,26 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     c.mask.align = k.mask_align();
     if (mask != MaskKind::None && k.square_masks())
       for (AttentionSequence& s : c.seqs) s.q_len = s.k_len;  // (varlen or not, it stays so)
-    // Without a window, the empty_rows law of a kernel that takes no sequence without keys has
-    // only a bottom-right causal mask's rows above the first key's diagonal (q_len > k_len) to
-    // judge: the first sequence gets 1 ... 4 more queries than keys, its keys few.
-    if (outside && !poison && mask == MaskKind::Causal &&
-        k.mask_align() == MaskAlign::BottomRight && !k.square_masks()) {
-      AttentionSequence& s = c.seqs[0];
-      s.k_len = *rc::gen::inRange<std::int64_t>(min_k, min_k + 3);
-      s.q_len = s.k_len + *rc::gen::inRange<std::int64_t>(1, 5);
-      if (!k.varlen())
-        for (AttentionSequence& other : c.seqs) other = s;
-    }
     if (mask == MaskKind::Window) {
       c.mask.window_left = *rc::gen::inRange<std::int64_t>(outside ? 0 : -1, 5);
       c.mask.window_right = chunked ? 0 : *rc::gen::inRange<std::int64_t>(-1, 4);
+    }
+    // The empty_rows law of a kernel that takes no sequence without keys judges the rows its
+    // mask leaves without a key. Under a bottom-right mask (causal, or a window bounded on the
+    // right, reaching `right` keys past the diagonal) those are the first q_len - k_len - right
+    // rows, whose window ends left of the first key (a window unbounded on the right keeps every
+    // key from its left bound on: no row of it is empty). So the window is bounded on the right,
+    // and the first sequence gets few keys and 1 ... 4 queries more than its keys and the
+    // window's reach.
+    if (outside && !poison && mask != MaskKind::None && k.mask_align() == MaskAlign::BottomRight &&
+        !k.square_masks()) {
+      AttentionSequence& s = c.seqs[0];
+      if (mask == MaskKind::Window && c.mask.window_right < 0) c.mask.window_right = 0;
+      const std::int64_t reach = mask == MaskKind::Window ? c.mask.window_right : 0;
+      s.k_len = *rc::gen::inRange<std::int64_t>(min_k, min_k + 3);
+      s.q_len = s.k_len + reach + *rc::gen::inRange<std::int64_t>(1, 5);
+      if (!k.varlen())
+        for (AttentionSequence& other : c.seqs) other = s;
     }
     if (k.writes_lse()) c.base = *rc::gen::elementOf(k.lse_bases());
     if (k.softcap() && *rc::gen::arbitrary<bool>())

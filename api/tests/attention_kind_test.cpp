@@ -328,6 +328,26 @@ TEST(AttentionShrinking, AFailureThatHangsOnItsValuesShrinksToOneKeyOneComponent
   std::cout << shape << " after " << run.shrink_steps << " smaller failing cases\n";
 }
 
+// A kernel that takes no sequence without keys has empty rows only where its mask leaves a row
+// without a key: the empty_rows law's cases must have such rows under each bottom-right mask it
+// declares (causal alone, a window alone), not leave most cases unjudged.
+TEST(AttentionEmptyRows, AKernelWithoutEmptySequencesIsJudgedUnderEachMask) {
+  const AttentionLaw& empty_rows = *AttentionKind::find_law("empty_rows");
+  for (const MaskKind mask : {MaskKind::Causal, MaskKind::Window}) {
+    AttentionKernel k = host_kernel("osvs.test.no_empty_sequence",
+                                    builtin::tiled_attention<builtin::TiledAttention>);
+    k.min_k_len(1).masks({mask});
+    rc::detail::TestParams params;
+    params.seed = 20261206;
+    params.maxSuccess = 40;
+    const auto run = testbed::run_law<AttentionKind>(
+        empty_rows, k, 5, [](const Verdict&, const AttentionCase&) {}, params);
+    EXPECT_FALSE(run.failed()) << run.smallest_verdict.explanation;
+    EXPECT_GE(run.judged, 30) << to_string(mask) << ": " << run.not_judged << " not judged ("
+                              << run.not_judged_reason << ")";
+  }
+}
+
 TEST(AttentionDeclaration, AMisspeltLawIsARegistrationError) {
   AttentionKernel k =
       host_kernel("osvs.test.misspelt", builtin::tiled_attention<builtin::TiledAttention>);

@@ -38,25 +38,12 @@ constexpr void (*kThreePassLaunch)(const SoftmaxLaunch&) = nullptr;
 constexpr void (*kFastLaunch)(const SoftmaxLaunch&) = nullptr;
 #endif
 
-constexpr SoftmaxKernelFns kTwoPass{.name = "two_pass",
-                                    .launch = kTwoPassLaunch,
-                                    .model = &two_pass_rows,
-                                    .order = ReductionOrder::OnlineBlock,
-                                    .is_combine_two_pass = true};
-constexpr SoftmaxKernelFns kThreePass{.name = "three_pass",
-                                      .launch = kThreePassLaunch,
-                                      .model = &three_pass_rows,
-                                      .order = ReductionOrder::MaxThenSumBlock,
-                                      .folds_with_combine = false,
-                                      .x_passes = 3};
-constexpr SoftmaxKernelFns kFast{.name = "fast",
-                                 .launch = kFastLaunch,
-                                 .model = &fast_model_rows<FastSchedule>,
-                                 .order = ReductionOrder::FastPlan,
-                                 .hardened_combine_only = true,
-                                 .plans_own_block = true,
-                                 .own_exp = true,
-                                 .x_passes = 1};
+constexpr SoftmaxKernelFns kTwoPass{softmax_kernel_facts(KernelKind::TwoPass), kTwoPassLaunch,
+                                    &two_pass_rows};
+constexpr SoftmaxKernelFns kThreePass{softmax_kernel_facts(KernelKind::ThreePass), kThreePassLaunch,
+                                      &three_pass_rows};
+constexpr SoftmaxKernelFns kFast{softmax_kernel_facts(KernelKind::Fast), kFastLaunch,
+                                 &fast_model_rows<FastSchedule>};
 
 }  // namespace
 

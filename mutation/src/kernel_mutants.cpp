@@ -57,7 +57,8 @@ constexpr ModelFn two_pass_model() {
 template <class Schedule>
 constexpr KernelMutant two_pass_mutant(const char* name, const char* defect) {
   return {{name, defect, KernelKind::TwoPass,
-           SoftmaxKernelFns{name, OSVS_DEVICE_LAUNCH(launch_two_pass_mutant<Schedule>),
+           SoftmaxKernelFns{{.name = name},
+                            OSVS_DEVICE_LAUNCH(launch_two_pass_mutant<Schedule>),
                             two_pass_model<Schedule>()},
            two_pass_device_only<Schedule>()},
           narrow_index<Schedule>};
@@ -67,7 +68,8 @@ constexpr KernelMutant two_pass_mutant(const char* name, const char* defect) {
 template <class Schedule>
 constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
   return {{name, defect, KernelKind::Fast,
-           SoftmaxKernelFns{name, OSVS_DEVICE_LAUNCH(launch_fast_mutant<Schedule>),
+           SoftmaxKernelFns{{.name = name},
+                            OSVS_DEVICE_LAUNCH(launch_fast_mutant<Schedule>),
                             &fast_model_rows<Schedule>},
            nullptr},
           false};
