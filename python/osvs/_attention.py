@@ -236,7 +236,7 @@ class AttentionKernel:
         else:
             k = k.reshape(k.shape[0], hk, dqk)
             v = v.reshape(v.shape[0], hk, dv)
-        session.begin_call(_problem_key(cu_q, cu_k, table, meta))
+        session.begin_call(lambda: _problem_key(cu_q, cu_k, table, meta))
         args = [session.input(n, a) for n, a in (("q", q), ("k", k), ("v", v))]
         problem = AttentionProblem(
             cu_seqlens_q=np.asarray(cu_q, dtype=np.int32), cu_seqlens_k=np.asarray(cu_k, dtype=np.int32),

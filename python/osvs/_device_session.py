@@ -76,7 +76,7 @@ class HostSession:
     def begin_law(self) -> None:
         self.transfers = Transfers(self.transfers.mode)
 
-    def begin_call(self, problem_key: tuple) -> None:
+    def begin_call(self, problem_key: Callable[[], tuple]) -> None:
         self.transfers.calls += 1
 
     def input(self, name: str, a: np.ndarray, checked: bool = True) -> Any:
@@ -203,12 +203,12 @@ class DeviceSession:
             self._bytes -= 2 * old.nbytes
         return entry
 
-    def begin_call(self, problem_key: tuple) -> None:
-        """A call begins; ``problem_key``: its problem's description (what, with the inputs,
+    def begin_call(self, problem_key: Callable[[], tuple]) -> None:
+        """A call begins; ``problem_key()``: its problem's description (what, with the inputs,
         makes two calls identical)."""
         self.transfers.calls += 1
         self._handed = []
-        self._problem_key = problem_key
+        self._problem_key = problem_key()
 
     def input(self, name: str, a: np.ndarray, checked: bool = True) -> Any:
         """The kernel's copy of input ``name`` on the device; ``checked``: the call fails if the

@@ -21,7 +21,9 @@ class Transfers:
     uploads: int = 0  # host -> device copies
     upload_bytes: int = 0
     upload_seconds: float = 0.0
-    downloads: int = 0  # device -> host copies
+    # device -> host copies (on the device path the time includes the output's kept copy on
+    # the device, made just before)
+    downloads: int = 0
     download_bytes: int = 0
     download_seconds: float = 0.0
     # device path: inputs handed from the device cache (no upload), and their bytes
