@@ -4,14 +4,15 @@ scaled_dot_product_attention (bfloat16, head_dim 128) under a few laws, once wit
 with ``device="cuda"`` (each distinct input copied once a law, an output read back only where the
 GPU finds it differs from an earlier one's bits), on the same seed.
 
-    python3 python/reports/device_round_trip_bench.py OUT [--max-cases 30] [--seconds 900]
-        [--laws accuracy,determinism,gqa,batch_invariance] [--backends flash,math]
-        [--seed 20261130] [--shrink-seconds 5] [--device cuda]
+    python3 python/reports/device_round_trip_bench.py OUT [--max-cases 100] [--repeats 3]
+        [--seconds 600] [--laws accuracy,determinism,gqa,batch_invariance]
+        [--backends flash,math] [--seed 20261130] [--shrink-seconds 5] [--device cuda]
 
 Writes OUT/device_round_trip.md and OUT/device_round_trip.json: for each backend, law and path
 the verdict, the cases and their rate, the kernel's calls, the copies and bytes each way per
 case, the seconds spent copying (osvs's counters, LawResult.transfers) and their share of the
-law's wall time, and the kernel's own share. The kernel synchronises the GPU before it returns
+law's wall time, and the kernel's own share; each law runs ``--repeats`` times on each path (the
+comparison takes each path's run of median time; the table lists every run). The kernel synchronises the GPU before it returns
 (on both paths), so that a copy's time is the copy's, not the wait for the kernel. Both paths
 must give the same verdicts (status, reason, cases, shrunk case): the script says where they do
 not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
@@ -50,14 +51,18 @@ def arguments():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", help="folder for device_round_trip.md and .json")
     p.add_argument("--seed", type=int, default=osvs.DEFAULT_SEED)
-    p.add_argument("--max-cases", type=int, default=30, help="cases a law (each path)")
-    p.add_argument("--seconds", type=float, default=900, help="the whole run's time budget")
+    p.add_argument("--max-cases", type=int, default=100, help="cases a law (each path)")
+    p.add_argument("--repeats", type=int, default=3, help="runs of each law on each path (the "
+                   "comparison takes the median)")
+    p.add_argument("--seconds", type=float, default=600, help="the whole run's time budget")
     p.add_argument("--laws", default=DEFAULT_LAWS, help="comma-separated attention laws")
     p.add_argument("--backends", default="flash,math", help="SDPA backends: flash, math, "
                    "efficient, cudnn")
     p.add_argument("--shrink-seconds", type=float, default=5)
     p.add_argument("--device", default="cuda", help="cuda (or cuda:N), or cpu for a smoke test")
     args = p.parse_args()
+    if args.repeats < 1 or args.max_cases < 1 or args.seconds <= 0:
+        p.error("--repeats and --max-cases at least 1, --seconds positive")
     args.laws = [law for law in args.laws.split(",") if law]
     unknown = sorted(set(args.laws) - set(osvs.attention_laws()))
     if unknown:
@@ -204,19 +209,19 @@ def same_verdict(a, b) -> bool:
 
 
 def table(rows):
-    head = ["| kernel | law | path | status | cases | s | cases / s | kernel share | calls | "
+    head = ["| kernel | law | path | run | status | cases | s | cases / s | kernel share | calls | "
             "H2D / case | H2D MB / case | D2H / case | D2H MB / case | copy s | copy share |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-            "| --- |"]
+            "| --- | --- |"]
     lines = []
     for r in rows:
         if "seconds" not in r:
-            lines.append(f"| {r['kernel']} | {r['law']} | {r['path']} | {r['status']} |"
-                         + " |" * 11)
+            lines.append(f"| {r['kernel']} | {r['law']} | {r['path']} | {r.get('repeat', '')} | "
+                         f"{r['status']} |" + " |" * 11)
             continue
         mb = 1 / (1 << 20)
         lines.append(
-            f"| {r['kernel']} | {r['law']} | {r['path']} | {r['status']} | "
+            f"| {r['kernel']} | {r['law']} | {r['path']} | {r.get('repeat', '')} | {r['status']} | "
             f"{r['judged'] + r['not_judged']} | {r['seconds']:.2f} | {r['cases_per_second']:.2f} | "
             f"{r['kernel_share']:.1%} | {r['calls']} | {r['uploads_per_case']:.2f} | "
             f"{r['upload_bytes_per_case'] * mb:.3f} | {r['downloads_per_case']:.2f} | "
@@ -243,6 +248,39 @@ def comparison(pairs):
     return lines
 
 
+def median_run(runs):
+    """The run of median seconds among those that finished, else the first."""
+    done = sorted((r for r in runs if "seconds" in r), key=lambda r: r["seconds"])
+    return done[(len(done) - 1) // 2] if done else runs[0]
+
+
+def measure(args, ks, to_input, deadline):
+    """Every (kernel, law) on both paths, ``--repeats`` times, the first path alternating so that
+    neither always runs with the warmer caches: (every run, (host, device) median run of each
+    pair, the pairs whose verdicts differ in some repeat)."""
+    rows, pairs, differ = [], [], []
+    runs_left = 2 * len(ks) * len(args.laws) * args.repeats
+    for name, spec, timed in ks:
+        for law in args.laws:
+            runs = {path: [] for path in PATHS}
+            for rep in range(args.repeats):
+                for path in (PATHS if (rep + len(pairs)) % 2 == 0 else PATHS[::-1]):
+                    left = deadline - time.monotonic()
+                    row = {"kernel": name, "law": law, "path": path,
+                           "status": "not run (the budget was spent)"} if left <= 1 else \
+                        run_one(args, name, spec, timed, law, path, left / runs_left, to_input)
+                    runs_left -= 1
+                    row["repeat"] = rep
+                    runs[path].append(row)
+                    rows.append(row)
+                    print(table([row])[-1], flush=True)
+                host, device = runs["host"][-1], runs["device"][-1]
+                if "seconds" in host and "seconds" in device and not same_verdict(host, device):
+                    differ.append((name, law, rep))
+            pairs.append((median_run(runs["host"]), median_run(runs["device"])))
+    return rows, pairs, differ
+
+
 def main():
     args = arguments()
     torch, machine = torch_or_exit(args.device)
@@ -255,38 +293,19 @@ def main():
         "osvs_commit": os.environ.get("OSVS_COMMIT") or command_output(
             "git", "rev-parse", "--short", "HEAD"),
         **machine, "device": args.device, "head_dim": HEAD_DIM, "dtype": "bfloat16",
-        "seed": args.seed, "max_cases": args.max_cases, "shrink_seconds": args.shrink_seconds,
-        "seconds": args.seconds, "laws": args.laws}
+        "seed": args.seed, "max_cases": args.max_cases, "repeats": args.repeats,
+        "shrink_seconds": args.shrink_seconds, "seconds": args.seconds, "laws": args.laws}
     ks = kernels(torch, args.device, [b for b in args.backends.split(",") if b])
     to_input = host_input(torch, args.device)
-    rows, pairs = [], []
-    runs_left = 2 * len(ks) * len(args.laws)
-    for name, spec, timed in ks:
-        for i, law in enumerate(args.laws):
-            # alternate which path runs first, so that neither always has the warmer caches
-            order = PATHS if i % 2 == 0 else PATHS[::-1]
-            done = {}
-            for path in order:
-                left = deadline - time.monotonic()
-                if left <= 1:
-                    done[path] = {"kernel": name, "law": law, "path": path,
-                                  "status": "not run (the budget was spent)"}
-                else:
-                    done[path] = run_one(args, name, spec, timed, law, path, left / runs_left,
-                                         to_input)
-                runs_left -= 1
-                rows.append(done[path])
-                print(table([done[path]])[-1], flush=True)
-            pairs.append((done["host"], done["device"]))
-    differ = [(h["kernel"], h["law"]) for h, d in pairs
-              if "seconds" in h and "seconds" in d and not same_verdict(h, d)]
+    rows, pairs, differ = measure(args, ks, to_input, deadline)
     errors = [(r["kernel"], r["law"], r["path"]) for r in rows if r["status"].startswith("error")]
     report = ["# The host round trip of the attention laws: torch SDPA, host path and device "
               "path", "", "```", json.dumps(provenance, indent=1), "```", "",
               "Per case: the cases a law generated (judged and vacuous); H2D / D2H: copies "
               "between host and device (osvs's LawResult.transfers); copy share: their seconds "
               "over the law's wall time; kernel share: the kernel's own seconds (synchronised) "
-              "over it.", "", *comparison(pairs), "", *table(rows), ""]
+              "over it. The comparison takes each path's run of median time.", "",
+              *comparison(pairs), "", *table(rows), ""]
     if differ:
         report += [f"**The paths' verdicts differ** on {differ}: a defect of the device path.",
                    ""]

@@ -94,3 +94,27 @@ def test_a_torch_kernel_writing_its_input_fails():
     result = osvs.check_attention(writes_k, name="torch.attention_writes_k", device="cpu",
                                   laws=["determinism"], raise_on_failure=False, **CASES, **TYPES)
     assert "modified its input arrays (k, on the device)" in result["determinism"].reason
+
+
+def test_the_round_trip_benchmark_runs_on_the_cpu_device(tmp_path):
+    """python/reports/device_round_trip_bench.py's smoke test (--device cpu): both paths agree,
+    and the table and its JSON are written."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "reports" / "device_round_trip_bench.py"
+    run = subprocess.run([sys.executable, str(script), str(tmp_path), "--device", "cpu",
+                          "--backends", "math", "--laws", "determinism", "--max-cases", "5",
+                          "--repeats", "1", "--seconds", "120"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    result = json.loads((tmp_path / "device_round_trip.json").read_text())
+    assert not result["verdicts_differ"] and not result["errors"], result
+    paths = {r["path"]: r for r in result["runs"]}
+    assert paths["host"]["status"] == paths["device"]["status"] == "passed", paths
+    # determinism calls twice a case: the host path reads o back each time, the device path
+    # at most once (the second call's o is found equal on the device)
+    assert paths["host"]["downloads_per_case"] == 2 and paths["device"]["downloads_per_case"] <= 1
+    assert "| torch.sdpa.math | determinism |" in (tmp_path / "device_round_trip.md").read_text()
