@@ -11,10 +11,10 @@ GPU finds it differs from an earlier one's bits), on the same seed.
 Writes OUT/device_round_trip.md and OUT/device_round_trip.json: for each backend, law and path
 the verdict, the cases and their rate, the kernel's calls, the copies and bytes each way per
 case, the seconds spent copying (osvs's counters, LawResult.transfers) and their share of the
-law's wall time, and the kernel's own share; each law runs ``--repeats`` times on each path (the
-comparison takes each path's run of median time; the table lists every run). The kernel synchronises the GPU before it returns
-(on both paths), so that a copy's time is the copy's, not the wait for the kernel. Both paths
-must give the same verdicts (status, reason, cases, shrunk case): the script says where they do
+law's wall time, and the kernel's own share; each law runs ``--repeats`` times on each path
+(the comparison takes each path's run of median time; the table lists every run). The kernel
+synchronises the GPU before it returns (on both paths), so that a copy's time is the copy's, not
+the wait for the kernel. Both paths must give the same verdicts (status, reason, cases, shrunk case): the script says where they do
 not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
 is spent is listed as not run, and a run past its share of what is left is stopped (listed so;
 the check it stops may leave a regression file whose reason is the interruption). A run that
@@ -233,7 +233,8 @@ def table(rows):
 def comparison(pairs):
     """Per (kernel, law): the device path's rate over the host path's, and its copies."""
     lines = ["| kernel | law | same verdicts | cases / s, host -> device | copies / case, "
-             "host -> device | copy share, host -> device |", "| --- | --- | --- | --- | --- | --- |"]
+             "host -> device | copy share, host -> device |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for host, device in pairs:
         if "seconds" not in host or "seconds" not in device:
             lines.append(f"| {host['kernel']} | {host['law']} | not both run | | | |")
