@@ -14,8 +14,8 @@ case, the seconds spent copying (osvs's counters, LawResult.transfers) and their
 law's wall time, and the kernel's own share; each law runs ``--repeats`` times on each path
 (the comparison takes each path's run of median time; the table lists every run). The kernel
 synchronises the GPU before it returns (on both paths), so that a copy's time is the copy's, not
-the wait for the kernel. Both paths must give the same verdicts (status, reason, cases, shrunk case): the script says where they do
-not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
+the wait for the kernel. Both paths must give the same verdicts (status, reason, cases, shrunk
+case): the script says where they do not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
 is spent is listed as not run, and a run past its share of what is left is stopped (listed so;
 the check it stops may leave a regression file whose reason is the interruption). A run that
 raises is listed with its error (exit status 1). Without torch or a CUDA device it exits with
