@@ -8,19 +8,19 @@ GPU finds it differs from an earlier one's bits), on the same seed.
         [--seconds 600] [--laws accuracy,determinism,gqa,batch_invariance]
         [--backends flash,math] [--seed 20261130] [--shrink-seconds 5] [--device cuda]
 
-Writes OUT/device_round_trip.md and OUT/device_round_trip.json: for each backend, law and path
-the verdict, the cases and their rate, the kernel's calls, the copies and bytes each way per
-case, the seconds spent copying (osvs's counters, LawResult.transfers) and their share of the
-law's wall time, and the kernel's own share; each law runs ``--repeats`` times on each path
-(the comparison takes each path's run of median time; the table lists every run). The kernel
-synchronises the GPU before it returns (on both paths), so that a copy's time is the copy's, not
-the wait for the kernel. Both paths must give the same verdicts (status, reason, cases, shrunk
-case): the script says where they do not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
-is spent is listed as not run, and a run past its share of what is left is stopped (listed so;
-the check it stops may leave a regression file whose reason is the interruption). A run that
-raises is listed with its error (exit status 1). Without torch or a CUDA device it exits with
-status 2, saying which. ``--device cpu`` runs the same on torch's CPU device (the math backend):
-a smoke test of the script where there is no GPU, whose copies are copies in host memory.
+Writes OUT/device_round_trip.md and OUT/device_round_trip.json: for each backend, law and path the
+verdict, the cases and their rate, the kernel's calls, the copies and bytes each way per case, the
+seconds spent copying (osvs's counters, LawResult.transfers) and their share of the law's wall time,
+and the kernel's own share; each law runs ``--repeats`` times on each path (the comparison takes
+each path's run of median time; the table lists every run). The kernel synchronises the GPU before
+it returns (on both paths), so that a copy's time is the copy's, not the wait for the kernel. Both
+paths must give the same verdicts (status, reason, cases, shrunk case): the script says where they
+do not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
+is spent is listed as not run, and a run past its share of what is left is stopped (listed so; the
+check it stops may leave a regression file whose reason is the interruption). A run that raises is
+listed with its error (exit status 1). Without torch or a CUDA device it exits with status 2, saying
+which. ``--device cpu`` runs the same on torch's CPU device (the math backend): a smoke test of the
+script where there is no GPU, whose copies are copies in host memory.
 """
 
 import argparse
