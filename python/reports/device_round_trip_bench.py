@@ -16,11 +16,12 @@ each path's run of median time; the table lists every run). The kernel synchroni
 it returns (on both paths), so that a copy's time is the copy's, not the wait for the kernel. Both
 paths must give the same verdicts (status, reason, cases, shrunk case): the script says where they
 do not and exits with status 1. ``--seconds`` bounds the whole run: a law whose turn comes after it
-is spent is listed as not run, and a run past its share of what is left is stopped (listed so; the
-check it stops may leave a regression file whose reason is the interruption). A run that raises is
-listed with its error (exit status 1). Without torch or a CUDA device it exits with status 2, saying
-which. ``--device cpu`` runs the same on torch's CPU device (the math backend): a smoke test of the
-script where there is no GPU, whose copies are copies in host memory.
+is spent is listed as not run, and a run past its share of what is left (at least a minute) is
+stopped (listed so; the check it stops may leave a regression file whose reason is the
+interruption). A run that raises is listed with its error (exit status 1); no law run on both paths,
+exit status 3. Without torch or a CUDA device it exits with status 2, saying which. ``--device cpu``
+runs the same on torch's CPU device (the math backend): a smoke test of the script where there is no
+GPU, whose copies are copies in host memory.
 """
 
 import argparse
@@ -40,6 +41,9 @@ import osvs  # noqa: E402
 HEAD_DIM = 128
 DEFAULT_LAWS = "accuracy,determinism,gqa,batch_invariance"
 PATHS = ("host", "device")
+#: The least time a run may take before it is stopped (its even share of the budget if more;
+#: never past the budget): a failing law shrinks its counterexample for --shrink-seconds.
+PER_RUN_SECONDS = 60
 
 
 class TimeUp(BaseException):
@@ -175,7 +179,8 @@ def run_one(args, name, spec, timed, law, path, limit, to_input):
     start = time.perf_counter()
     try:
         r = osvs.check_attention(name=name, laws=[law], seed=args.seed, max_cases=args.max_cases,
-                                 shrink_seconds=args.shrink_seconds, progress=None,
+                                 shrink_seconds=args.shrink_seconds, max_findings=1,
+                                 progress=None,
                                  regression_dir=str(Path(args.out) / "regressions" / path),
                                  raise_on_failure=False, **spec, **extra)
     except TimeUp:
@@ -269,7 +274,8 @@ def measure(args, ks, to_input, deadline):
                     left = deadline - time.monotonic()
                     row = {"kernel": name, "law": law, "path": path,
                            "status": "not run (the budget was spent)"} if left <= 1 else \
-                        run_one(args, name, spec, timed, law, path, left / runs_left, to_input)
+                        run_one(args, name, spec, timed, law, path,
+                                min(left, max(left / runs_left, PER_RUN_SECONDS)), to_input)
                     runs_left -= 1
                     row["repeat"] = rep
                     runs[path].append(row)
@@ -318,7 +324,11 @@ def main():
         indent=1) + "\n")
     print("\n".join(report))
     print(f"wrote {out / 'device_round_trip.md'} and {out / 'device_round_trip.json'}")
-    sys.exit(1 if differ or errors else 0)
+    measured = sum("seconds" in h and "seconds" in d for h, d in pairs)
+    if not measured:
+        print("device_round_trip_bench: no law ran on both paths within the budget "
+              "(--seconds)", file=sys.stderr)
+    sys.exit(1 if differ or errors else 0 if measured else 3)
 
 
 if __name__ == "__main__":
