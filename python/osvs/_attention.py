@@ -104,10 +104,9 @@ class AttentionKernel:
     torch.bfloat16) that osvs copies there once for each distinct value during a law, reading
     back only the outputs the device does not find bitwise equal to an earlier output (the
     verdicts are the host path's; ``problem.on_device`` gives the problem's arrays there); o is
-    returned in the
-    same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the kernel also returns
-    the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
-    (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
+    returned in the same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the
+    kernel also returns the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``)
+    or (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
     ``batch_bitwise`` and ``page_bitwise`` (whether the invariance laws ask for the bits),
     ``split_by`` ("count" or "size": it cuts each sequence's keys into splits, ``problem.kv_splits``
