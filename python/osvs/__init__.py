@@ -27,6 +27,7 @@ from ._rowwise import (REFERENCE_BACKWARD_BOUND, RowReductionKernel, RowwiseKern
                        SoftmaxBackwardKernel)
 from ._results import CheckResult, LawResult, LawViolation, ReplayResult
 from ._settings import DEFAULT_SEED, Settings, defaults, set_defaults
+from ._torch_device import DeviceUnavailable, TorchDevice
 
 __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_attention",
            "check_reduction", "reduction_laws", "Reduction", "check_softmax_backward",
@@ -38,5 +39,6 @@ __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_
            "replay", "read_regression", "row_laws", "merge_laws", "attention_laws",
            "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",
            "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",
-           "set_defaults", "DEFAULT_SEED", "exact_attention", "ExactAttention"]
+           "set_defaults", "DEFAULT_SEED", "exact_attention", "ExactAttention",
+           "DeviceUnavailable", "TorchDevice"]
 __version__ = "0.1.0"

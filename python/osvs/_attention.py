@@ -14,9 +14,13 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._arrays import ELEMENT_TYPES, on_host
+from ._arrays import ELEMENT_TYPES
+from ._device_session import DeviceSession, HostSession, Output
+from ._torch_device import device_backend
 
 _PYTHON_TYPE = {core: name for name, (core, _) in ELEMENT_TYPES.items()}  # "bf16" -> "bfloat16"
+#: The problem arrays a kernel may ask for on the device (AttentionProblem.on_device).
+_ON_DEVICE = ("cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks", "alibi_slopes", "lse")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,10 +64,26 @@ class AttentionProblem:
     dout: Optional[np.ndarray] = None
     o: Optional[np.ndarray] = None
     lse: Optional[np.ndarray] = None
+    # With device=: uploads a problem array once per distinct value (on_device)
+    _device_array: Optional[Callable[[str, np.ndarray], Any]] = dataclasses.field(
+        default=None, repr=False, compare=False)
 
     @property
     def causal(self) -> bool:
         return self.mask == "causal"
+
+    def on_device(self, name: str) -> Any:
+        """With ``device=``: the problem's array ``name`` (``cu_seqlens_q``, ``cu_seqlens_k``,
+        ``block_table``, ``sinks``, ``alibi_slopes`` or a backward's ``lse``) as an array on that
+        device (int32 / float32), copied there once for each distinct value during a law; None
+        where the problem has none. The kernel gets a copy of its own."""
+        if name not in _ON_DEVICE:
+            raise ValueError(f"problem.on_device({name!r}): one of {', '.join(_ON_DEVICE)}")
+        if self._device_array is None:
+            raise ValueError("problem.on_device: the check hands the kernel host arrays (no "
+                             "device=)")
+        value = getattr(self, name)
+        return None if value is None else self._device_array(name, value)
 
 
 @dataclasses.dataclass
@@ -79,10 +99,14 @@ class AttentionKernel:
     sink's term).
 
     q, k, v come as NumPy arrays of ``dtype`` (bfloat16 as its uint16 bits, which ``to_input``
-    may turn into what the kernel takes, e.g. a torch tensor on the GPU); o is returned in the
-    same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the kernel also returns
-    the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``) or
-    (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
+    may turn into what the kernel takes, e.g. a torch tensor on the GPU), or, with ``device``
+    ("cuda", "cpu", a torch.device), as torch tensors on that device (bfloat16 as
+    torch.bfloat16) that osvs copies there once for each distinct value during a law, reading
+    back only the outputs the device does not find bitwise equal to an earlier output (the
+    verdicts are the host path's; ``problem.on_device`` gives the problem's arrays there); o is
+    returned in the same type, shape (total_q, heads_q, head_dim_v); with ``lse_bases`` the
+    kernel also returns the float32 lse, shape (heads_q, total_q) (``lse_layout="heads_tokens"``)
+    or (total_q, heads_q). The declaration says what it supports: ``dtypes``, ``masks``,
     ``mask_align``, ``gqa`` (``gqa_bitwise``), ``varlen``, ``page_sizes`` (``paged_only``), ``head_dims``,
     ``batch_bitwise`` and ``page_bitwise`` (whether the invariance laws ask for the bits),
     ``split_by`` ("count" or "size": it cuts each sequence's keys into splits, ``problem.kv_splits``
@@ -139,6 +163,10 @@ class AttentionKernel:
     skip: Dict[str, str] = dataclasses.field(default_factory=dict)
     known_defect: Dict[str, str] = dataclasses.field(default_factory=dict)
     to_input: Optional[Callable[[np.ndarray], Any]] = None
+    # "cuda", "cuda:1", "cpu" or a torch.device (or a backend: _torch_device.py): osvs hands the
+    # kernel torch tensors on it and reads its outputs back, each distinct input copied there
+    # once a law (_device_session.py); None: NumPy arrays (through to_input)
+    device: Any = None
 
     def declaration(self) -> dict:
         for d in self.dtypes:
@@ -169,7 +197,18 @@ class AttentionKernel:
                 "skip": dict(self.skip),
                 "known_defect": dict(self.known_defect)}
 
-    def _backward_inputs(self, meta, total_q) -> dict:
+    def session(self):
+        """How the arrays travel during a check (_device_session.py): DeviceSession on
+        ``device``, else HostSession with ``to_input``. Raises DeviceUnavailable (no torch, no
+        such device) before any case runs."""
+        if self.device is None:
+            return HostSession(self.to_input)
+        if self.to_input is not None:
+            raise ValueError("to_input and device exclude each other: with device=, osvs hands "
+                             "the kernel arrays on that device itself")
+        return DeviceSession(device_backend(self.device))
+
+    def _backward_inputs(self, meta, total_q, session) -> dict:
         """A backward kernel's dout, o and lse (AttentionProblem's), shaped; {} for a forward."""
         if not self.backward:
             return {}
@@ -178,11 +217,14 @@ class AttentionKernel:
         o = meta["o"].reshape(total_q, hq, dv)
         lse = None if meta["lse"] is None else meta["lse"].reshape(
             (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq))
-        if self.to_input:
-            dout, o = self.to_input(dout), self.to_input(o)
-        return dict(dout=dout, o=o, lse=lse)
+        # (the core checks dout after the call, not o: a kernel's o is its own to write)
+        return dict(dout=session.input("dout", dout), o=session.input("o", o, checked=False),
+                    lse=lse)
 
-    def call(self, q, k, v, cu_q, cu_k, table, meta):
+    def call(self, q, k, v, cu_q, cu_k, table, meta, session=None):
+        """One launch from the core (python/src/py_attention_kernel.h): the kernel's outputs as
+        host arrays, its arrays travelling as ``session`` (a HostSession by default) has them."""
+        session = session or HostSession(self.to_input)
         dtype = _PYTHON_TYPE[meta["dtype"]]
         hq, hk = meta["heads_q"], meta["heads_kv"]
         dqk, dv, page = meta["head_dim_qk"], meta["head_dim_v"], meta["page_size"]
@@ -193,6 +235,8 @@ class AttentionKernel:
         else:
             k = k.reshape(k.shape[0], hk, dqk)
             v = v.reshape(v.shape[0], hk, dv)
+        session.begin_call(lambda: _problem_key(cu_q, cu_k, table, meta))
+        args = [session.input(n, a) for n, a in (("q", q), ("k", k), ("v", v))]
         problem = AttentionProblem(
             cu_seqlens_q=np.asarray(cu_q, dtype=np.int32), cu_seqlens_k=np.asarray(cu_k, dtype=np.int32),
             block_table=None if table is None else np.asarray(table, dtype=np.int32),
@@ -203,18 +247,21 @@ class AttentionKernel:
             mask=meta["mask"], mask_align=meta["mask_align"],
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype,
-            kv_splits=int(meta["kv_splits"]), **self._backward_inputs(meta, q.shape[0]))
-        args = [q, k, v]
-        if self.to_input:
-            args = [self.to_input(a) for a in args]
+            kv_splits=int(meta["kv_splits"]), _device_array=session.on_device,
+            **self._backward_inputs(meta, q.shape[0], session))
         result = self.fn(*args, problem)
         total_q = q.shape[0]
+        lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
 
-        def shaped(x, what, shape, dtype="float32"):
-            a = on_host(x, what, dtype)
-            if a.shape != shape:
-                raise ValueError(f"{what}: shape {a.shape}, expected {shape}")
-            return a
+        def shaped(what, shape):
+            def check(a):
+                if a.shape != shape:
+                    raise ValueError(f"{what}: shape {a.shape}, expected {shape}")
+                return a
+            return check
+
+        def flat(what, shape):  # a float32 output of one value a row (lse, delta, dsinks)
+            return lambda a: np.ascontiguousarray(shaped(what, shape)(a)).reshape(-1)
 
         if self.backward:
             sinks = problem.sinks is not None
@@ -223,22 +270,43 @@ class AttentionKernel:
                 raise TypeError("a backward attention kernel returns (dq, dk, dv" +
                                 (", delta" if self.writes_delta else "") +
                                 (", dsinks" if sinks else "") + ")")
-            grads = [shaped(g, "the kernel's " + n, x.shape, dtype).reshape(
-                x.shape[0], x.shape[1] * x.shape[2])
-                     for g, n, x in zip(result[:3], ("dq", "dk", "dv"), (q, k, v))]
+            outputs = [Output(g, "the kernel's " + n, n, x.shape, dtype,
+                              lambda a, w="the kernel's " + n, x=x: shaped(w, x.shape)(a).reshape(
+                                  x.shape[0], x.shape[1] * x.shape[2]))
+                       for g, n, x in zip(result[:3], ("dq", "dk", "dv"), (q, k, v))]
             if self.writes_delta:
-                lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
-                grads.append(np.ascontiguousarray(
-                    shaped(result[3], "the kernel's delta", lse_shape)).reshape(-1))
+                outputs.append(Output(result[3], "the kernel's delta", "delta", lse_shape,
+                                      "float32", flat("the kernel's delta", lse_shape)))
             if sinks:
-                grads.append(np.ascontiguousarray(shaped(result[-1], "the kernel's dsinks", (hq,))))
-            return tuple(grads)
+                outputs.append(Output(result[-1], "the kernel's dsinks", "dsinks", (hq,),
+                                      "float32", flat("the kernel's dsinks", (hq,))))
+            return tuple(session.outputs(outputs))
         o_shape = (total_q, hq, dv)
+
+        def o_output(x):
+            return Output(x, "the kernel's o", "o", o_shape, dtype,
+                          lambda a: shaped("the kernel's o", o_shape)(a).reshape(total_q, hq * dv))
+
         if not self.lse_bases:
-            return shaped(result, "the kernel's o", o_shape, dtype).reshape(total_q, hq * dv)
+            return session.outputs([o_output(result)])[0]
         if not isinstance(result, (tuple, list)) or len(result) != 2:
             raise TypeError("an attention kernel that declares lse_bases returns (o, lse)")
-        o = shaped(result[0], "the kernel's o", o_shape, dtype).reshape(total_q, hq * dv)
-        lse_shape = (hq, total_q) if self.lse_layout == "heads_tokens" else (total_q, hq)
-        lse = np.ascontiguousarray(shaped(result[1], "the kernel's lse", lse_shape)).reshape(-1)
-        return o, lse
+        return tuple(session.outputs([
+            o_output(result[0]),
+            Output(result[1], "the kernel's lse", "lse", lse_shape, "float32",
+                   flat("the kernel's lse", lse_shape))]))
+
+
+def _hashable(value) -> Any:
+    """A problem value as a key: lists as tuples, arrays as their type, shape and bytes."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.shape, value.tobytes()
+    return value
+
+
+def _problem_key(cu_q, cu_k, table, meta) -> tuple:
+    """What, besides q, k, v (and a backward's dout and o), makes two launches identical."""
+    return _hashable((cu_q, cu_k, table, sorted((k, v) for k, v in meta.items()
+                                                if k not in ("dout", "o"))))

@@ -9,6 +9,7 @@ kernel, resolves the settings and turns the core's dicts into results.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, List, Optional, Union
@@ -76,11 +77,29 @@ def _replay_saved(kernel, replay_dir) -> List[ReplayResult]:
     return [replay(p, kernel, raise_on_failure=False) for p in sorted(folder.glob("*.json"))]
 
 
-def _finish(kernel, laws: Iterable[dict], replayed, raise_on_failure: bool) -> CheckResult:
-    result = CheckResult(kernel.name, [LawResult(**r) for r in laws], replayed)
+def _finish(kernel, laws: Iterable[LawResult], replayed, raise_on_failure: bool) -> CheckResult:
+    result = CheckResult(kernel.name, list(laws), replayed)
     if raise_on_failure and not result.ok:
         raise LawViolation(result)
     return result
+
+
+def _law_results(kind: str, kernel, names: List[str], s: dict) -> List[LawResult]:
+    """The core's run of each law. An attention kernel's laws run one at a time (as the core runs
+    them: the same cases, the same verdicts), each with its arrays' travels counted
+    (LawResult.transfers) and, with ``device=``, its device caches of its own."""
+    if kind != "attention":
+        return [LawResult(**r) for r in
+                _core.check_kernel(kind, kernel.declaration(), kernel.call, names, s)]
+    session = kernel.session()  # (a device that cannot be used stops the check here)
+    call = functools.partial(kernel.call, session=session)
+    results = []
+    for name in names:
+        session.begin_law()
+        (out,) = _core.check_kernel(kind, kernel.declaration(), call, [name], s)
+        results.append(LawResult(**out, transfers=session.transfers.as_dict()))
+    session.begin_law()  # (frees what the last law kept on the device)
+    return results
 
 
 def check(kernel: Union[SoftmaxKernel, MergeKernel], *, laws: Optional[Iterable[str]] = None,
@@ -96,8 +115,7 @@ def check(kernel: Union[SoftmaxKernel, MergeKernel], *, laws: Optional[Iterable[
     replayed = _replay_saved(kernel, replay_dir)
     kind = _kind_of(kernel)
     names = list(laws) if laws is not None else [name for name, _, _ in _core.laws(kind)]
-    out = _core.check_kernel(kind, kernel.declaration(), kernel.call, names, s)
-    return _finish(kernel, out, replayed, raise_on_failure)
+    return _finish(kernel, _law_results(kind, kernel, names, s), replayed, raise_on_failure)
 
 
 def check_softmax(fn: Callable[[Any], Any], *, name: str, laws=None, replay_dir=None,
@@ -144,7 +162,12 @@ def check_attention(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=
     ``lse_layout``, ``empty_row_lse``, ``accuracy``, ``conventions``, ``skip``,
     ``known_defect``, ``to_input``, the invariance laws' ``batch_bitwise``, ``page_bitwise``,
     ``split_bitwise``, ``chunk_bitwise``, ``decode_bitwise``, and ``split_by`` / ``kv_splits``
-    (the split parameter it takes, ``problem.kv_splits``).
+    (the split parameter it takes, ``problem.kv_splits``). ``device="cuda"`` (or "cpu", a
+    torch.device) hands the kernel torch tensors on that device instead of NumPy arrays, each
+    distinct input copied there once a law and an output downloaded only where the device finds
+    it differs from an earlier one (the verdicts are the host path's); each LawResult's
+    ``transfers`` counts the copies either way. Without torch, or without that device, raises
+    DeviceUnavailable before the first case.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = AttentionKernel(fn, name=name, **declaration)
@@ -288,7 +311,10 @@ def replay(path: Union[str, os.PathLike], fn, *, raise_on_failure: bool = True,
     if _kind_of(kernel) != record["kind"]:
         raise TypeError(f"{path} is a {record['kind']} kernel's case; got a "
                         f"{_kind_of(kernel)} kernel")
-    out = _core.replay_file(record["kind"], kernel.declaration(), kernel.call, path)
+    call = kernel.call
+    if isinstance(kernel, AttentionKernel):
+        call = functools.partial(kernel.call, session=kernel.session())
+    out = _core.replay_file(record["kind"], kernel.declaration(), call, path)
     result = ReplayResult(path=path, kernel=out["kernel"], law=out["law"],
                           expect_holds=out["expect_holds"], status=out["status"],
                           problem=out["problem"], found=out["found"],

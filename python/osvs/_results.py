@@ -86,6 +86,10 @@ class LawResult:
     # (every call within the contract, as the declaration allows); "" for a law of one call
     asks: str = ""
     shape_classes: int = 0  # distinct shape classes among the judged cases
+    # an attention kernel's copies between host and device during this law (_transfers.py's
+    # Transfers.as_dict(): calls, uploads, downloads, their bytes and seconds, and with device=
+    # the inputs reused and the downloads a comparison on the device avoided); None otherwise
+    transfers: Optional[dict] = None
 
     @property
     def ok(self) -> bool:

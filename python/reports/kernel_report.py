@@ -97,7 +97,9 @@ def run(title: str, kernels, args, machine: dict, check=osvs.check_softmax) -> N
             "contract": accuracy if isinstance(accuracy, (int, float)) else repr(accuracy),
             "laws": {law.law: {"status": law.status, "reason": law.reason, "judged": law.judged,
                                "regression": law.regression and os.path.relpath(law.regression,
-                                                                                out)}
+                                                                                out),
+                               # (attention: the copies between host and device)
+                               **({"transfers": law.transfers} if law.transfers else {})}
                      for law in r.laws}}
         report += [f"## {name} ({seconds:.0f} s, {'passes' if r.ok else 'fails'})", "", "```",
                    str(r).replace(str(out) + os.sep, ""), "```", ""]

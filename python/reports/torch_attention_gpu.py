@@ -4,7 +4,7 @@ and flex_attention (compiled, with causal and sliding-window mask_mods), each gi
 (``to_input``) and returning CUDA tensors, read back through DLPack.
 
     python3 python/reports/torch_attention_gpu.py OUT [--max-cases 100] [--seed 20261130]
-        [--only NAME]
+        [--only NAME] [--device-path]
 
 The adapters loop over the varlen batch's sequences (torch's kernels take one length a call, so
 batch_invariance is the adapter's, not a padded batch's), SDPA's causal mask is top-left (its
@@ -14,7 +14,8 @@ flex's mask_mods are bottom-right (as docs/semantics.md §9 states them); `torch
 runs the whole batch in one call, padded to its longest sequences with a boolean mask, so that
 batch_invariance judges the backend itself; `torch.sdpa.<backend>.lse` calls a fused backend's
 aten entry point, which returns the lse, so that the cascade law (two calls' partials merged)
-judges it. Each kernel's laws
+judges it. With --device-path the kernels take osvs's device path (``device="cuda"``) instead of
+``to_input``; results.json then counts its copies (each law's transfers). Each kernel's laws
 across calls make its determinism certificate (OUT/certificate.json). Each backend's dtypes and GQA support are probed on a tiny
 problem first and declared as found (reported). The contract is declared, not derived: what a
 user of a bf16 / f32 library kernel would expect (2 ulp of the type at the magnitude M, 1 ulp a
@@ -323,6 +324,22 @@ def kernels(only=None):
     return out, probed
 
 
+def device_path_flag() -> bool:
+    """Whether the command line asks for the device path (--device-path, removed from it)."""
+    if "--device-path" not in sys.argv:
+        return False
+    sys.argv.remove("--device-path")
+    return True
+
+
+def on_device_path(ks):
+    """The kernels with osvs's device path (device="cuda": each distinct input copied to the GPU
+    once a law, outputs read back only where they differ from an earlier one's bits) instead of
+    to_input and DLPack; the same verdicts (python/README.md)."""
+    return [(name, {**{k: v for k, v in spec.items() if k != "to_input"}, "device": "cuda"})
+            for name, spec in ks]
+
+
 def main():
     only = None
     # --only NAME: the kernels whose name contains NAME (flex: NAME$ for that name alone, e.g.
@@ -331,10 +348,14 @@ def main():
         at = sys.argv.index("--only")
         only = sys.argv[at + 1]
         del sys.argv[at:at + 2]
+    device_path = device_path_flag()
     args = arguments(__doc__.splitlines()[0])
     machine = cuda_machine(torch,
-                           contract=f"declared {CONTRACT} (AttentionAccuracy, docs/semantics.md §9)")
+                           contract=f"declared {CONTRACT} (AttentionAccuracy, docs/semantics.md §9)",
+                           device_path=device_path)
     ks, machine["probed"] = kernels(only)
+    if device_path:
+        ks = on_device_path(ks)
     run("torch attention kernels under osvs's attention laws (Python bindings, GPU)", ks, args,
         machine, check=osvs.check_attention)
 

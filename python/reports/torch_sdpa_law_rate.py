@@ -1,8 +1,10 @@
 """Cases per second of each attention law on torch's scaled_dot_product_attention at head_dim 128,
 under each SDPA backend the GPU offers (the adapters of torch_attention_gpu.py, which hand CUDA
-tensors to the kernel and read them back through DLPack).
+tensors to the kernel and read them back through DLPack; with --device-path, osvs's device path,
+``device="cuda"``, and rates.json has each law's copies).
 
     python3 python/reports/torch_sdpa_law_rate.py OUT [--max-cases 60] [--seed 20261130]
+        [--device-path]
 
 Each law runs alone (``laws=[law]``) on a kernel declared with head_dims=(128,), and its rate is
 the cases it judged over the wall-clock seconds of that check: generation, the exact oracle (MPFR
@@ -22,7 +24,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_report import arguments, command_output  # noqa: E402
-from torch_attention_gpu import kernels  # noqa: E402
+from torch_attention_gpu import device_path_flag, kernels, on_device_path  # noqa: E402
 
 import osvs  # noqa: E402
 
@@ -30,12 +32,15 @@ HEAD_DIM = 128
 
 
 def main():
+    device_path = device_path_flag()
     args = arguments(__doc__.splitlines()[0])
     if not torch.cuda.is_available():
         sys.exit("no CUDA device: this script measures GPU kernels")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     all_sdpa, probed = kernels("sdpa")
+    if device_path:
+        all_sdpa = on_device_path(all_sdpa)
     # One adapter per backend: its bottom-right variant where it has one (the chunked-prefill and
     # prefill/decode laws need that mask), else the plain one (flash takes no attn_mask).
     names = {n for n, _ in all_sdpa}
@@ -50,7 +55,8 @@ def main():
                       "git", "rev-parse", "--short", "HEAD"),
                   "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "head_dim": HEAD_DIM, "max_cases": args.max_cases, "seed": args.seed,
-                  "shrink_seconds": args.shrink_seconds, "probed": probed}
+                  "shrink_seconds": args.shrink_seconds, "probed": probed,
+                  "device_path": device_path}
     rows, results = [], {"provenance": provenance, "kernels": {}}
     for name, spec in sdpa_kernels:
         spec = {**spec, "head_dims": (HEAD_DIM,)}
@@ -72,7 +78,8 @@ def main():
             rate = lr.judged / seconds if seconds > 0 else 0.0
             results["kernels"][name][law] = {"status": lr.status, "judged": lr.judged,
                                              "not_judged": lr.not_judged, "seconds": seconds,
-                                             "cases_per_second": rate}
+                                             "cases_per_second": rate,
+                                             "transfers": lr.transfers}
             rows.append(f"| {name} | {law} | {lr.status} | {lr.judged} | {seconds:.2f} | "
                         f"{rate:.1f} |")
             print(rows[-1], flush=True)
