@@ -76,7 +76,9 @@ enum class EmptyRowLse { NegInf, PosInf };
 /// A declared accuracy contract (docs/semantics.md §9), for a row with n kept keys whose scores'
 /// magnitude is S = max_j scale sum_c |q_c k_jc| (+ |b_j| with an ALiBi bias b_j; at least the
 /// softcap plus the largest |b_j| with a softcap) over its kept keys (the size of the dot
-/// products a float kernel rounds; an exact score has none of that error) and whose o
+/// products a float kernel rounds; an exact score has none of that error), at least z_h with a
+/// sink z_h (where the sink is above the scores a float kernel rescales them by e^(m - z_h) and
+/// rounds m - z_h: u |m - z_h| moves every key's weight against the sink's), and whose o
 /// component c has magnitude M_c = sum_j p_j |v_jc| (>= |o_c|):
 ///   |o_c - exact| <= (o_ulps + o_ulps_per_key n) ulp_T(M_c) + o_per_score (d + 1) S 2^-24 M_c
 ///   |lse - exact| <= (lse_ulps + lse_ulps_per_key n) ulp_f32(max(|lse|, 1))
@@ -102,7 +104,7 @@ struct AttentionAccuracy {
 /// the number of those terms (kept keys for dq and delta, the query rows that keep the key for dk
 /// and dv, the rows of the head that keep a key, over the batch, for dsinks), S and d as for the
 /// forward (with a sink z_h, a row's S is at least |z_h|: its lse, from which a kernel recomputes
-/// P, is as large as the sink),
+/// P, is as large as the sink, as is the argument z_h - lse of P_sink),
 ///   |X - exact| <= (ulps + ulps_per_term n_X) ulp_T(M_X) + per_score (d + 1) S 2^-24 M_X
 ///                  + underflow n_X (R_X + 1) 2^-149
 /// R_X the largest factor a weight P multiplies in one of X's terms (dq_c: |scale| (|dP|_j +
