@@ -1,7 +1,7 @@
 // Attention cases whose sinks lie across the whole range osvs's tiled kernels accept (every
 // finite float; attention_case_problem refuses the others): a sink far above the scores, where
 // the forward rescales its keys by e^(m - z) and the rounding of m - z, u |m - z|, moves every
-// weight against the sink's (tiled_attention.h derives the charge: S at least |z|), up to where
+// weight against the sink's (tiled_attention.h derives the charge: S at least z), up to where
 // e^(m - z) leaves f32's normals (m - z < -87.3) and past it; far below them, where e^(z - m)
 // underflows; and at the magnitudes a model's learned sinks and the generators' reach (±64,
 // ±1000) and beyond (up to ±2^127). Scores stay small (values k/16, a scale in [1/4, 1/2)), so
@@ -11,15 +11,22 @@
 // same cases.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "osvs/api/attention_case.h"
+#include "osvs/api/kind.h"
 #include "osvs/osvs.h"
 
 namespace osvs::test {
+
+/// The sample the host and device tests share: its size and seed.
+inline constexpr int kLargeSinkCases = 300;
+inline constexpr std::uint64_t kLargeSinkSeed = 20261206;
 
 /// A sink drawn by `rng`: one of the fixed magnitudes (64, 1000, and 87 and 88, either side of
 /// where e^(m - z) leaves the normals), a full-mantissa value in (-100, 100) (where m - z rounds
@@ -73,6 +80,17 @@ inline std::vector<AttentionCase> large_sink_cases(int count, std::uint64_t seed
     out.push_back(std::move(c));
   }
   return out;
+}
+
+/// Every case of `cases`, fitted to k, within k's contract (the accuracy law).
+inline void expect_accurate_on_every_case(const AttentionKernel& k,
+                                          const std::vector<AttentionCase>& cases) {
+  const AttentionLaw& accuracy = *AttentionKind::find_law("accuracy");
+  for (const AttentionCase& c : cases) {
+    ASSERT_EQ(attention_case_problem(c), "");
+    const Verdict v = AttentionKind::check(accuracy, k, fit_to(k, c));
+    EXPECT_TRUE(v.holds()) << AttentionKind::summary(c) << ": " << v.explanation;
+  }
 }
 
 }  // namespace osvs::test
