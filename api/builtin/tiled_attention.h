@@ -36,7 +36,8 @@
 // o_per_score 4; the lse: m within (d + 1) u S, log(l) within (2 n + 4) u absolutely, the sum and
 // the base change 2 ulp: lse_ulps 6, lse_ulps_per_key 2, lse_per_score 2. A softcap adds the
 // division's, tanhf's (2 ulp) and the product's roundings, within 4 u c of the score: S >= c
-// covers it (the laws take S = max(S, c)); a sink is one more term of l and one more rescale.
+// covers it (the laws take S = max(S, c)); a sink is one more term of l and one more rescale,
+// whose charge follows (Sinks).
 // An ALiBi bias b_j = a_h |D - j| is rounded once (u |b_j|) and subtracted once (u |s_j - b_j|):
 // within 2 u (|s_j| + |b_j|), which the laws' S covers by taking the bias's size in
 // (S = max_j scale sum_c |q_c k_jc| + |b_j|).
@@ -48,6 +49,59 @@
 // not relatively, so its error times |v_jc|, plus the fma's and the rescale's roundings of a
 // subnormal acc (2^-150 each), is up to 2^-149 (|v_jc| + 1) a key; l >= 1 (the maximum's term),
 // so o gains at most n (V_c + 1) 2^-149: o_underflow 1.
+//
+// The constants, itemised (first order; k u M_c <= k ulp_f32(M_c) <= k ulp_T(M_c), as u M <
+// ulp_f32(M)). With T tiles (and merges at tile boundaries) a row's keys take T - 1 rescales
+// whose exp is not exp(0) or exp(-inf); each key's weight carries its exp (2 u) and those
+// rescales' (2 u each), the same factor in acc and l, and a common-to-both weight error e_j moves
+// o by |sum_j e_j p_j (v_jc - o_c)| <= max |e_j| (M_c + |o_c|) <= 2 max |e_j| M_c: 4 u T. l's adds
+// (the first is exact) and products n - 1 + T - 1, acc's fmas and products n + T - 1 (u each of
+// their partial sums, which the final ones bound), the division 1: (2 n + 6 T - 2) u, with T = 1
+// for n <= 4 ((2 n + 4) u; n = 1: the one key is the maximum, w = exp(0) = 1, 2 u at most) and
+// T <= (n + 3) / 4 beyond ((3.5 n + 2.5) u); plus 0.5 ulp_T for the output. Within 5 + 4 n with
+// at least 4.5 u to spare for n >= 2 (6.5 u at n = 1): what the sink's step takes below.
+//
+// Sinks (any finite z: attention_case_problem refuses the others). After the keys, m is the
+// largest computed score and l >= 1 (the maximum's weight is exp(0) = 1, and every later rescale
+// of it exp(0) too). The exact row, written about the computed m (exactly: any reference point
+// gives the same quotient), is o = sum_j e^(s_j - m) v_j / (sum_j e^(s_j - m) + e^(z - m)).
+//   z <= m: m' = m, alpha = exp(0) = 1 exactly, and the sink's term t = exp(fl(z - m)) errs by
+//     its exp (2 u t) and its argument's rounding (u |z - m| t <= u / e: |x| e^x <= 1/e for x <=
+//     0, whatever z), against l + t >= 1: o moves by at most (2 P_sink + 1/e) u |o_c| <= 2.37 u
+//     M_c, and the add by u: 3.37 u, within the 4.5 u to spare. Below 2^-126 t errs by 2^-149,
+//     2^-149 relatively to l + t: nothing. (The row without keys: o = 0 and lse = z exactly.)
+//   z > m: m' = z, alpha = exp(fl(m - z)), l' = fl(fl(l alpha) + 1), acc' = fl(acc alpha). alpha
+//     multiplies every key's weight and not the sink's 1, so its relative error a moves o by a
+//     P_sink |o_c| (o = alpha A / (alpha L + 1): d o / o = P_sink d alpha / alpha). a is the
+//     exp's 2 u and the rounding of m - z, u |m - z|: with the product l alpha's u (1 - P_sink),
+//     acc alpha's u and the add's u, the constants are 2 u P_sink + u (1 - P_sink) + 2 u <= 4 u,
+//     within the 4.5 u to spare; u |m - z| grows with z: up to 2^-18 (64 u, 32 to 64 ulp of f32)
+//     where m - z is in [-87.3, -64] (alpha still normal), past any fixed count of ulps. It is a
+//     score-sized error: 0 < z - m <= max(z, 0) + |m| <= 2 S' with S' = max(S, z), the S the laws
+//     take with a sink (attention_score_magnitudes; a negative z above the scores adds nothing to
+//     S, as z - m <= -m <= S there). Against the per-score charge: each key's weight
+//     errs (apart from the common and constant parts above) by its score's (d + 1) u S and its
+//     arguments' roundings u (m - s_j) (its own exp's and the later rescales', telescoping) <=
+//     2 u S: e_j <= (d + 3) u S'. The sink's a moves only the keys' total against the sink, so
+//     |sum_j e_j p_j (v_jc - o_c) - a P_sink o_c| <= max e_j M_c + |o_c| ((1 - P_sink) max e_j +
+//     P_sink a) <= (d + 3) u S' M_c + max((d + 3) u S', 2 u S') M_c = (2 d + 6) u S' M_c, within
+//     o_per_score 4: 4 (d + 1) u S' M_c for d >= 1. With alpha below 2^-126 (m - z < -87.3) its
+//     relative part is the same, and its absolute 2^-149 (1 ulp of a subnormal) times |acc_c| <= l
+//     V_c <= n V_c, plus the roundings of acc alpha and of the quotient below the normals (2^-150
+//     each), is n V_c 2^-149 + 2^-149 <= n (V_c + 1) 2^-149, o_underflow 1 (the keys' own
+//     underflow, scaled by alpha < 2^-126, is nothing beside it).
+//   The lse: z <= m adds t's 2.37 u and the add's u to log(l), within the lse's 2 ulp (4 u) of
+//     constants beyond m's and the base change's; z > m moves log(l') by (e_j + a)(1 - P_sink):
+//     the score part (d + 3) u S' as without a sink, and u |m - z| (1 - P_sink) <= u |m - z| l
+//     e^(m - z) <= n u / e (|x| e^x <= 1/e again: bounded), within the per-key 2 ulp (l's weights
+//     and rescales take 1); m' = z exactly, and z + log(l') rounded once, u |lse|.
+// So the contract holds for every finite z once S is at least z; without that the forward's o
+// errs past it where the sink dominates small scores (api.tiled_attention_sinks' cases: 4.8 times
+// the allowance of S without the sink, 43.8 ulp against 9, at z = 64, n = 1, f32). The device's
+// exp (4 u) doubles the exps' constants: 6 u in the z > m case, 5.37 u below, against the
+// device's spare of 6.5 + 6 n less its keys' (2 n + 10 T - 2) u: at least 6.5 u for n >= 2
+// (11.5 u at n = 1); its alpha below the normals errs by 2 2^-149, o_underflow 2; the lse's
+// constants likewise within its 8 + 3 n.
 #pragma once
 
 #include <cstdint>

@@ -49,10 +49,10 @@
 //     draw 1, 5, 20, 50; a smaller c scales these by 1 / c, as it scales the exact derivative's
 //     sensitivity): 2 (d + 1) S + 4 S + 8.
 //   dP - delta: dP's dv fmas dv |dP|, delta's dv fmas dv D (D = sum_j P |dP| >= sum_c |dout o|),
-//     the subtraction 1 (|dP| + D); the given o within 0.5 ulp_T of o_c, |o_c| <= M_c, so delta
-//     within u_T D (u_T = 2^-24, 2^-8 bf16, 2^-11 f16: o rounded to bf16 errs by up to 2^-8 of
-//     sum_c |dout_c o_c|, not 2^-9) which in ulps of T (ulp_T(M) > u_T M) is one ulp_T(M_X): with
-//     dv <= 16 (the declared head_dims, v as q/k) 17 + 1 ulp_T;
+//     the subtraction 1 (|dP| + D); the given o within u_T D of delta's o (Delta below: u_T =
+//     2^-24, 2^-8 bf16, 2^-11 f16: o rounded to bf16 errs by up to 2^-8 of sum_c |dout_c o_c|, not
+//     2^-9) which in ulps of T (ulp_T(M) > u_T M) is one ulp_T(M_X): with dv <= 16 (the declared
+//     head_dims, v as q/k) 17 + 1 ulp_T; below the normals, absolutely, w (Delta, Underflow);
 //   the products P (dP - delta) and times t: 2.
 // Per term: (d + 1) S + 9 S + 2 (d + 1) S + 4 S = 3 (d + 1) S + 13 S <= 9.5 (d + 1) S (d + 1 >= 2),
 // and 2 + 1.5 ln n_r + 8 + 17 + 1 + 2 with ln n_r <= ln 2^31 (k_len an int32): 62.25. The sums:
@@ -60,13 +60,33 @@
 // per-head chains and the sum over h together at most n_X / group + group - 1 <= n_X); the scale
 // (dq, dk) 1; the final rounding to T 0.5 ulp_T. In AttentionGradAccuracy's terms:
 //   ulps 64 (62.25 + 1 + 0.5), ulps_per_term 1, per_score 10 (9.5 rounded up).
-// dv (no t, no dP - delta) and delta (dv + 1 <= 17 ulp) are inside it. Delta from an o of bf16
-// or f16 errs by u_T D: one ulp of o's type, in which the laws judge delta (attention_kernel.h).
+// dv (no t, no dP - delta) and delta (dv + 1 <= 17 ulp) are inside it.
+// Delta = sum_c dout_c o_c, the fma chain from +0 over o^ = o rounded to T (the given o), for
+// every T and subnormal o and dout: |o^_c - o_c| <= 0.5 ulp_T(o_c) <= u_T |o_c| + eta_T, u_T
+// relative where o_c is a normal of T and eta_T = half T's smallest subnormal (2^-150 f32, 2^-134
+// bf16, 2^-25 f16) absolute below. The products dout_c o^_c: f16's (11 + 11 bits, at least 2^-24
+// 2^-24 = 2^-48 unless 0) are exact in f32 and far above its normals, so the chain rounds only
+// relatively; bf16's (8 + 8 bits) are exact unless below 2^-126 (products of its subnormals), f32's
+// exact inside the fma; a chain step below f32's normals errs by 2^-150 absolutely. So
+//   |delta^ - delta| <= (u_T + dv u) D (1 + 2^-20) + eta_T sum_c |dout_c| + dv 2^-150,
+// D = sum_c |dout_c| M_c >= sum_c |dout_c o_c|: u_T D is one ulp_T(D) (a subnormal D's ulp_T is
+// 2 eta_T >= u_T D), dv u D <= 16 ulp_T(D), and the rest is absolute: eta_T sum_c |dout_c| is not
+// within any count of ulp_T(D) — f16 o_c = 2^-24 / 3 rounds to 0, and delta loses dout_c 2^-24 / 3,
+// 1250 ulp of D at dout_c = 60000, D near 2^-10 (SubnormalF16OAndDoutWithinItsContract in
+// api/tests/tiled_attention_backward_test.cpp, which failed before W_X); a subnormal dout only
+// scales it down. dP's chain (dout . v) the same way: dv 2^-150 below f32's normals.
+// Underflow of dP - delta: w = eta_T sum_c |dout_c| + 2 dv 2^-150 absolutely (o^ and both chains),
+// AttentionGradAccuracy's w_i. Each term of dq_c is P t (dP - delta) scale k_jc, P t <= 1 and
+// sum_j P_j t_j <= 1 over the kept keys, so dq_c gains |scale| max_j |k_jc| w; dk_jc sums its rows'
+// |scale q_ic| w P t <= n_X times the largest; delta w; dsinks sum_r P_sink,r w_r <= n_X times the
+// largest: W_X each (zero for dv, which reads no delta), within underflow n_X W_X (with the
+// relative parts above counted in the ulps).
 // Underflow: a weight P (or a sech^2) below 2^-126 errs by up to 2^-149 absolutely, its term by
 // that times the rest of the term, at most R_X (AttentionGradAccuracy: |scale| (|dP| + D) |k_jc|
 // for dq, the same with |q_rc| for dk, |dout_rc| for dv; t <= 1 and P <= 1): 2 2^-149 R_X a
 // term; the chains' adds, the scale and the products below 2^-126 err by up to 2^-150 each, at
-// most four a term: 2^-148. In all 2 n_X (R_X + 1) 2^-149: underflow 2.
+// most four a term: 2^-148. In all 2 n_X (R_X + 1) 2^-149, and n_X W_X for dP - delta below the
+// normals (Delta): underflow 2.
 // The ln n_r term is the given lse's size (|lse| <= S + ln n_r); a contract with S taken as
 // max(S, |lse|) would carry it in per_score instead.
 // With a sink z_h the lse is at least z_h: |lse| <= max(S, |z_h|) + ln(n_r + 1), and the laws take
@@ -76,11 +96,11 @@
 // error: the given lse u |lse|, the subtraction 0.5 u (|z| + |lse|), base 2 the product z log2(e)
 // and log2(e)'s rounding (1.45 u |z|, times ln 2 in the exponent of 2), the exp 2: within
 // (3 S + 1.5 ln n' + 2) u; delta's dv fmas and the given o dv u D_r + u_T D_r (one ulp_T(M_X), as
-// delta's); the fma chain from +0 n_X u M_X (one rounding a term a step). In ulps: 1.5 ln 2^31 +
-// 2 + 16 + 1 = 51.25 within 64 ulps, n_X within ulps_per_term 1, 3 S within per_score 10 (d + 1) S;
-// a P_sink below the normals errs by 2^-149 absolutely (times |delta_r| <= R_X) and the fma's
-// product by 2^-150: within underflow 2. The same contract holds dsinks.
-// The device (CUDA's expf and exp2f within 2 ulp, 4 u relatively; tanhf 2 ulp, as charged above;
+// delta's) and w_r absolutely (W_X); the fma chain from +0 n_X u M_X (one rounding a term a step).
+// In ulps: 1.5 ln 2^31 + 2 + 16 + 1 = 51.25 within 64 ulps, n_X within ulps_per_term 1, 3 S within
+// per_score 10 (d + 1) S; a P_sink below the normals errs by 2^-149 absolutely (times |delta_r| <=
+// R_X) and the fma's product by 2^-150: within underflow 2. The same contract holds dsinks. The
+// device (CUDA's expf and exp2f within 2 ulp, 4 u relatively; tanhf 2 ulp, as charged above;
 // tiled_attention_math.h): P's exp 2 more, and t's e = expf(-2 |x|) 2 more, carried through
 // 1 + e (halved, 1) and the square (doubled, 2) and the quotient with 4 e (2): 4 more on t — 68.25
 // + 1 + 0.5 = 69.75, ulps 70; dsinks' exp 2 more, within it. The rest is the host's (the same

@@ -34,6 +34,11 @@ std::vector<double> attention_score_magnitudes(const AttentionCase& c) {
           // it (the bias is added after the softcap).
           if (c.softcap > 0) out[row] = std::max(out[row], (c.softcap + bias) * (1 + 0x1p-40));
         }
+        // A sink z_h above the scores: a float kernel rescales the keys by e^(m - z_h) and rounds
+        // m - z_h, u (z_h + S) (tiled_attention.h derives the charge; a sink below the scores
+        // costs a bounded u / e, and a negative one above them at most u S).
+        if (!c.sinks.empty())
+          out[row] = std::max(out[row], double{c.sinks[static_cast<std::size_t>(h)]});
       }
   }
   return out;

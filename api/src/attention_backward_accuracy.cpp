@@ -18,13 +18,23 @@ namespace {
 /// that keep the key, delta_i's |dP|_ij, dsinks_h's delta's magnitude over the head's rows that
 /// keep a key (P_sink multiplies delta_i). And, in the same pass over the kept (row, key) pairs,
 /// key_s: S of every (key token, kv head) row, the largest S (row_s) of the rows that keep it;
-/// head_s: S of every head's dsinks, the largest of its rows'.
+/// head_s: S of every head's dsinks, the largest of its rows'. And W_X (AttentionGradAccuracy's
+/// underflow term), the absolute error dP_ij - delta_i carries below the normals, times the
+/// factor it multiplies in one of X's terms: w_i = eta_T sum_c |dout_ic| (the given o, rounded to
+/// the in type T, within eta_T = half T's smallest subnormal of o_c absolutely where o_c is below
+/// T's normals) + 2 dv 2^-150 (the fma chains of dP and delta, dv roundings each below f32's
+/// normals); dq_ic's |scale k_jc| w_i over its kept keys (the weights P_ij t_ij of its terms sum
+/// to at most 1), dk_jc's |scale q_ic| w_i over the rows that keep the key, delta_i's w_i,
+/// dsinks_h's w_i over its rows (P_sink multiplies delta_i); dv reads no delta: 0.
 struct GradScales {
   std::vector<double> dq, dk, dv, delta, dsinks, key_s, head_s;
+  std::vector<double> w_dq, w_dk, w_dv, w_delta, w_dsinks;
 };
 
 GradScales grad_scales(const AttentionCase& c, const AttentionGradExact& e,
                        const std::vector<double>& row_s) {
+  // half the smallest subnormal of the in type: 2^-150 (f32), 2^-134 (bf16), 2^-25 (f16)
+  const double eta = ulp_in(c.in_type, 0) / 2;
   const int group = c.heads_q / c.heads_kv;
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);
@@ -33,12 +43,16 @@ GradScales grad_scales(const AttentionCase& c, const AttentionGradExact& e,
       std::vector<double>(c.q.size(), 0.0),     std::vector<double>(c.k.size(), 0.0),
       std::vector<double>(c.v.size(), 0.0),     std::vector<double>(e.delta.size(), 0.0),
       std::vector<double>(c.sinks.size(), 0.0), std::vector<double>(e.attended.size(), 0.0),
-      std::vector<double>(c.sinks.size(), 0.0)};
+      std::vector<double>(c.sinks.size(), 0.0), std::vector<double>(c.q.size(), 0.0),
+      std::vector<double>(c.k.size(), 0.0),     std::vector<double>(c.v.size(), 0.0),
+      std::vector<double>(e.delta.size(), 0.0), std::vector<double>(c.sinks.size(), 0.0)};
   for (std::size_t s = 0; s < c.seqs.size(); ++s) {
     const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
     for (std::int64_t i = 0; i < lq; ++i)
       for (int h = 0; h < c.heads_q; ++h) {
         const auto row = static_cast<std::size_t>((c.q_start(s) + i) * c.heads_q + h);
+        double w = 2 * static_cast<double>(dv) * 0x1p-150;
+        for (std::size_t x = 0; x < dv; ++x) w += eta * std::fabs(c.dout[row * dv + x]);
         for (std::int64_t j = 0; j < lk; ++j) {
           if (!key_kept(c.mask, i, j, lq, lk)) continue;
           const auto key = static_cast<std::size_t>((c.k_start(s) + j) * c.heads_kv + h / group);
@@ -47,7 +61,9 @@ GradScales grad_scales(const AttentionCase& c, const AttentionGradExact& e,
             const auto head = static_cast<std::size_t>(h);
             r.head_s[head] = std::max(r.head_s[head], row_s[row]);
             r.dsinks[head] = std::max(r.dsinks[head], e.delta_magnitude[row]);
+            r.w_dsinks[head] = std::max(r.w_dsinks[head], w);
           }
+          r.w_delta[row] = w;
           double dp = 0;
           for (std::size_t x = 0; x < dv; ++x)
             dp += std::fabs(double{c.dout[row * dv + x]} * c.v[key * dv + x]);
@@ -58,6 +74,10 @@ GradScales grad_scales(const AttentionCase& c, const AttentionGradExact& e,
                 std::max(r.dq[row * dqk + x], rest * std::fabs(c.k[key * dqk + x]));
             r.dk[key * dqk + x] =
                 std::max(r.dk[key * dqk + x], rest * std::fabs(c.q[row * dqk + x]));
+            r.w_dq[row * dqk + x] =
+                std::max(r.w_dq[row * dqk + x], scale * std::fabs(c.k[key * dqk + x]) * w);
+            r.w_dk[key * dqk + x] =
+                std::max(r.w_dk[key * dqk + x], scale * std::fabs(c.q[row * dqk + x]) * w);
           }
           for (std::size_t x = 0; x < dv; ++x)
             r.dv[key * dv + x] =
@@ -98,7 +118,7 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
                          const std::vector<double>& exact, const std::vector<double>& magnitude,
                          std::size_t dim, const std::vector<std::int64_t>& terms,
                          const std::vector<double>& score, const std::vector<double>& rest,
-                         DType type) {
+                         const std::vector<double>& rest_abs, DType type) {
     if (got.empty()) return;
     const bool summed_rows = what == AttnOutput::Dsinks;
     const double oracle_error = summed_rows ? e.dsinks_error : e.error;
@@ -118,8 +138,8 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
         x.unit = ulp_in(type, magnitude[i]);
         x.allowed = (a.ulps + a.ulps_per_term * n) * x.unit +
                     a.per_score * dot_terms * score[row] * 0x1p-24 * magnitude[i] +
-                    a.underflow * n * (rest[i] + 1) * 0x1p-149 + oracle_error * magnitude[i] +
-                    (summed_rows ? n * 0x1p-999 : 0x1p-1000);
+                    a.underflow * n * ((rest[i] + 1) * 0x1p-149 + rest_abs[i]) +
+                    oracle_error * magnitude[i] + (summed_rows ? n * 0x1p-999 : 0x1p-1000);
         x.error = std::fabs(double{got[i]} - exact[i]);
         x.kept = terms[row];
         x.score = score[row];
@@ -129,15 +149,16 @@ std::vector<AttentionElementError> attention_grad_errors(const AttentionKernel& 
   };
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);
-  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, scales.dq, c.in_type);
+  judge(AttnOutput::Dq, out.dq, e.dq, e.dq_magnitude, dqk, e.kept, row_s, scales.dq, scales.w_dq,
+        c.in_type);
   judge(AttnOutput::Delta, out.delta, e.delta, e.delta_magnitude, 1, e.kept, row_s, scales.delta,
-        c.in_type);
+        scales.w_delta, c.in_type);
   judge(AttnOutput::Dk, out.dk, e.dk, e.dk_magnitude, dqk, e.attended, scales.key_s, scales.dk,
-        c.in_type);
+        scales.w_dk, c.in_type);
   judge(AttnOutput::Dv, out.dv, e.dv, e.dv_magnitude, dv, e.attended, scales.key_s, scales.dv,
-        c.in_type);
+        scales.w_dv, c.in_type);
   judge(AttnOutput::Dsinks, out.dsinks, e.dsinks, e.dsinks_magnitude, 1, e.sink_rows, scales.head_s,
-        scales.dsinks, c.in_type);
+        scales.dsinks, scales.w_dsinks, c.in_type);
   return errors;
 }
 

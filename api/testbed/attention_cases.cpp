@@ -216,6 +216,22 @@ float draw_value(int e) {
   return std::ldexp(static_cast<float>(*rc::gen::inRange(-64, 65)) / 16.0f, e);
 }
 
+/// A sink (docs/semantics.md §9): mostly k/8 in [-4, 4], among the scores; else from the whole
+/// finite range the kind accepts, where a kernel's rounding of m - z grows with the sink: ±64,
+/// ±1000, or a magnitude of 24 bits 2^e m, e in [0, 127), either sign.
+float draw_sink() {
+  switch (*rc::gen::weightedElement<int>({{6, 0}, {1, 1}, {1, 2}})) {
+    case 0:
+      return static_cast<float>(*rc::gen::inRange(-32, 33)) / 8.0f;
+    case 1:
+      return *rc::gen::elementOf(std::vector<float>{64.0f, -64.0f, 1000.0f, -1000.0f});
+    default: {
+      const float m = 1.0f + static_cast<float>(*rc::gen::inRange(0, 1 << 23)) * 0x1p-23f;
+      return std::ldexp(*rc::gen::arbitrary<bool>() ? -m : m, *rc::gen::inRange(0, 127));
+    }
+  }
+}
+
 }  // namespace
 
 rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law) {
@@ -301,8 +317,7 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
       for (int h = 0; h < c.heads_q; ++h)
         c.alibi_slopes.push_back(*rc::gen::elementOf(kAlibiSlopes));
     if (k.sinks() && !cascade && *rc::gen::arbitrary<bool>())
-      for (int h = 0; h < c.heads_q; ++h)
-        c.sinks.push_back(static_cast<float>(*rc::gen::inRange(-32, 33)) / 8.0f);
+      for (int h = 0; h < c.heads_q; ++h) c.sinks.push_back(draw_sink());
     const bool paged =
         !k.page_sizes().empty() && (k.paged_only() || poison || *rc::gen::arbitrary<bool>());
     if (paged) {

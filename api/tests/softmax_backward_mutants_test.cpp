@@ -2,7 +2,8 @@
 // (mutation/include/osvs/mutation/softmax_backward_mutant_policies.h) and the row reduction ones
 // (row_reduction_mutant_policies.h), each declared as its original (osvs.softmax_backward,
 // osvs.log_softmax_backward, osvs.logsumexp_row, osvs.layer_norm, osvs.rms_norm, osvs.mean_var,
-// osvs.cross_entropy, osvs.cross_entropy_mean, osvs.argmax, osvs.topk, f32) is: the law
+// osvs.mean_var_unbiased, osvs.cross_entropy, osvs.cross_entropy_mean, osvs.cross_entropy_sum,
+// osvs.argmax, osvs.topk, f32) is, at least two an op (EveryOpHasTwoMutants): the law
 // named below must kill each mutant (run on its own: another law may kill it too, as accuracy
 // kills most), its counterexample shrunk to one row of at most three elements (two rows for a
 // batch mean that counts the ignored row: one counted, one ignored). The shrunk cases
@@ -56,6 +57,8 @@ const std::vector<BackwardMutant>& mutants() {
        RowwiseOp::SoftmaxBackward},
       {"log_weight_is_input", "log-softmax backward uses its input z in place of exp(z)",
        "accuracy", kDeclare<LogWeightIsInput>, RowwiseOp::LogSoftmaxBackward},
+      {"log_row_term_in_float", "log-softmax backward's row term sum_j dy_j in binary32",
+       "accuracy", kDeclare<LogRowTermInFloat>, RowwiseOp::LogSoftmaxBackward},
       {"row_term_in_float", "the row term accumulated in binary32", "accuracy",
        kDeclare<RowTermInFloat>, RowwiseOp::SoftmaxBackward},
       {"row_term_renormalised", "the row term divided by sum_j y_j: 0 / 0 on a masked row",
@@ -72,12 +75,22 @@ const std::vector<BackwardMutant>& mutants() {
        kDeclareReduction<UnbiasedVariance>, RowwiseOp::LayerNorm},
       {"eps_outside_sqrt", "RMSNorm's eps added after the square root", "accuracy",
        kDeclareReduction<EpsOutsideSqrt>, RowwiseOp::RmsNorm},
+      {"rms_mean_square_over_n_minus_1", "RMSNorm's mean square divided by n - 1", "accuracy",
+       kDeclareReduction<UnbiasedVariance>, RowwiseOp::RmsNorm},
+      {"rms_weight_before_normalising",
+       "RMSNorm normalises x w: x_i w_i / sqrt(mean_j (x_j w_j)^2 + eps)", "accuracy",
+       kDeclareReduction<WeightBeforeNormalising>, RowwiseOp::RmsNorm},
       {"statistics_in_float", "LayerNorm's mean and variance in binary32", "accuracy",
        kDeclareReduction<StatisticsInFloat>, RowwiseOp::LayerNorm},
       {"var_mean_one_pass", "the variance of var_mean as E[x^2] - mu^2 in binary32", "accuracy",
        kDeclareReduction<OnePassVariance>, RowwiseOp::MeanVar},
       {"var_mean_correction_ignored", "var_mean's unbiased variance divided by n", "accuracy",
        kDeclareReduction<BiasedForUnbiased>, RowwiseOp::MeanVarUnbiased},
+      {"var_mean_biased_over_n_minus_1", "var_mean's biased variance divided by n - 1", "accuracy",
+       kDeclareReduction<UnbiasedVariance>, RowwiseOp::MeanVar},
+      {"var_mean_unbiased_one_pass",
+       "the unbiased variance of var_mean as E[x^2] - mu^2 in binary32, times n / (n - 1)",
+       "accuracy", kDeclareReduction<OnePassVariance>, RowwiseOp::MeanVarUnbiased},
       {"ce_ignore_index_ignored", "cross_entropy never compares the target with ignore_index",
        "empty_rows", kDeclareReduction<IgnoreIndexIgnored>, RowwiseOp::CrossEntropy},
       {"ce_smoothing_dropped", "cross_entropy accepts label_smoothing and drops it", "accuracy",
@@ -90,12 +103,20 @@ const std::vector<BackwardMutant>& mutants() {
        kDeclareReduction<LastOfTies>, RowwiseOp::Argmax},
       {"topk_last_of_ties", "topk keeps the last of equal elements, declared lowest-first",
        "accuracy", kDeclareReduction<LastOfTies>, RowwiseOp::TopK},
+      {"topk_nan_passed_over", "topk passes NaN over (x > best)", "special_values",
+       kDeclareReduction<NanPassedOver>, RowwiseOp::TopK},
+      {"topk_positive_zero_first", "topk ranks +0 above -0 (by the bits), declared equal",
+       "accuracy", kDeclareReduction<PositiveZeroAboveNegative>, RowwiseOp::TopK},
       {"ce_mean_counts_ignored_rows",
        "cross_entropy_mean divides by every row, the ignored ones included", "accuracy",
        kDeclareReduction<MeanCountsIgnoredRows>, RowwiseOp::CrossEntropyMean, 2},
       {"ce_mean_of_none_zero",
        "cross_entropy_mean gives 0 where no row is counted, declared NaN (0 / 0)", "empty_rows",
        kDeclareReduction<MeanOfNoneZero>, RowwiseOp::CrossEntropyMean},
+      {"ce_sum_adds_ignored_rows", "cross_entropy_sum adds the ignored rows' losses", "empty_rows",
+       kDeclareReduction<IgnoreIndexIgnored>, RowwiseOp::CrossEntropySum},
+      {"ce_sum_from_rounded_lse", "cross_entropy_sum of losses lse - x_t in binary32", "accuracy",
+       kDeclareReduction<LossFromRoundedLse>, RowwiseOp::CrossEntropySum},
   };
   return all;
 }
@@ -135,6 +156,14 @@ TEST_P(BackwardMutantTest, IsKilledWithASmallCounterexample) {
 
 INSTANTIATE_TEST_SUITE_P(Every, BackwardMutantTest, ::testing::ValuesIn(mutants()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(BackwardMutants, EveryOpHasTwoMutants) {
+  for (const RowwiseOp op : kRowwiseOps) {
+    int mine = 0;
+    for (const BackwardMutant& m : mutants()) mine += m.op == op ? 1 : 0;
+    EXPECT_GE(mine, 2) << to_string(op) << " has " << mine << " mutant(s)";
+  }
+}
 
 TEST(BackwardMutants, CommittedCounterexamplesStillFail) {
   const std::filesystem::path committed = osvs::testing::source_file("reports/regressions/rowwise");

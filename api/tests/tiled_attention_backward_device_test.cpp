@@ -6,7 +6,9 @@
 //     the exact gradients within the device contract, tiled_attention_backward.h) passes every law
 //     that judges a backward kernel, determinism and batch invariance bitwise (no atomics);
 //   - every mutant of the host catalogue (attention_backward_mutants.h), compiled for the device,
-//     is killed and shrunk by the same law as on the host.
+//     is killed and shrunk by the same law as on the host;
+//   - the device entry within its contract on the host tests' sinks across the whole finite
+//     range (attention_sink_cases.h).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +17,7 @@
 
 #include "attention_backward_mutants.h"
 #include "attention_sample_cases.h"
+#include "attention_sink_cases.h"
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/runner.h"
 #include "tiled_attention_backward.h"
@@ -40,6 +43,14 @@ TEST(TiledAttentionBackwardDevice, EntryPassesEveryLaw) {
       Where::Device);
   // accuracy, empty_rows, poison, gqa, determinism, batch_invariance
   EXPECT_GE(expect_every_law_holds(k), 6);
+}
+
+TEST(TiledAttentionBackwardDevice, LargeSinksWithinItsContract) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  const AttentionKernel k = builtin::declare_tiled_attention_backward(
+      "osvs.attention_backward.tiled_device", BackwardDeviceRun<TiledAttentionBackward>::run,
+      Where::Device);
+  expect_accurate_on_every_case(k, large_sink_cases(kLargeSinkCases, kLargeSinkSeed, true));
 }
 
 class AttentionBackwardDeviceMutant : public ::testing::TestWithParam<Mutant> {};

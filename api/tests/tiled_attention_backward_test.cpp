@@ -14,6 +14,7 @@
 
 #include "attention_sample_cases.h"
 
+#include "osvs/api/attention_laws.h"
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/kind.h"
 #include "osvs/kernels/hex.h"
@@ -120,6 +121,48 @@ TEST(TiledAttentionBackward, WithinItsContract) {
   sunk.scale = 0x1p-6f;
   sunk.sinks = {80, 80};
   expect_accurate(k, sunk);
+}
+
+// f16 with o and dout below f16's normals (2^-14): the kernel forms delta = sum_c dout_c o_c from
+// the given o, rounded to f16, which a subnormal o leaves within 2^-25 absolutely, not 2^-11
+// relatively: delta errs by up to 2^-25 sum_c |dout_c|, and dq and dk by that times |scale k| and
+// |scale q| (tiled_attention_backward.h derives it; AttentionGradAccuracy's underflow term carries
+// it). Three keys of equal scores (q = 0: P = 1/3) or nearly so (q small), values of v whose
+// averages fall between f16's subnormals (2^-24 / 3, 11 2^-24 / 3, (2^-14 + 2^-24) / 3), and dout
+// from 2^-24 to 60000 (the largest term the rounded o leaves out: 60000 2^-24 / 3); with and
+// without a sink (dsinks reads delta too).
+TEST(TiledAttentionBackward, SubnormalF16OAndDoutWithinItsContract) {
+  const AttentionKernel k = tiled_backward();
+  const float tiny = 0x1p-24f;  // f16's smallest subnormal
+  AttentionCase c;
+  c.in_type = DType::F16;
+  c.seqs = {{2, 3}};
+  c.head_dim_qk = c.head_dim_v = 4;
+  c.scale = 0.5f;
+  c.k = {1, -1, 0.5f, 0, -0.5f, 0.25f, 1, 1, 0, 0.75f, -1, 0.5f};
+  // (key, component): component 0 averages 2^-24 / 3, 1 11 2^-24 / 3, 2 (2^-14 + 2^-24) / 3
+  // (subnormal), 3 1/6 (normal)
+  c.v = {tiny, 7 * tiny, 0x1p-14f, 1, 0, tiny, tiny, -1, 0, 3 * tiny, 0, 0.5f};
+  int subnormal_rounded = 0, judged = 0;
+  for (const float big : {60000.0f, 1024.0f, 1.0f})
+    for (const bool q_zero : {true, false})
+      for (const bool sink : {false, true}) {
+        c.q = q_zero ? std::vector<float>(8, 0.0f)
+                     : std::vector<float>{0x1p-6f, 0, -0x1p-7f, 0x1p-5f, 0, 0x1p-8f, 0, -0x1p-6f};
+        c.dout = {big, tiny, 1024, -3 * 0x1p-20f, -big, 5 * tiny, -2, 0x1p-15f};
+        c.sinks = sink ? std::vector<float>{-0.5f} : std::vector<float>{};
+        ASSERT_EQ(attention_case_problem(c), "");
+        const AttentionExact e = exact_attention(c, DType::F16);
+        for (std::size_t i = 0; i < e.o.size(); ++i)
+          subnormal_rounded +=
+              std::fabs(e.o_rounded[i]) < 0x1p-14f && static_cast<double>(e.o_rounded[i]) != e.o[i]
+                  ? 1
+                  : 0;
+        expect_accurate(k, c);
+        ++judged;
+      }
+  EXPECT_EQ(judged, 12);
+  EXPECT_GE(subnormal_rounded, 24);  // the two subnormal components at least, in every case
 }
 
 // Two equal keys get equal gradients, bit for bit (the same operations on the same bits).

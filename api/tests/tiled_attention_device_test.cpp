@@ -4,7 +4,9 @@
 //   - the device entry's kernel (CUDA's expf, logf, tanhf: not the host's bits, so judged against
 //     the oracle within the device contract, tiled_attention.h) passes every attention law;
 //   - every mutant of the host catalogue (attention_mutants.h), compiled for the device, is
-//     killed and shrunk by the same law as on the host.
+//     killed and shrunk by the same law as on the host;
+//   - the device entry within its contract on the host tests' sinks across the whole finite
+//     range (attention_sink_cases.h).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -13,6 +15,7 @@
 
 #include "attention_mutants.h"
 #include "attention_sample_cases.h"
+#include "attention_sink_cases.h"
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/runner.h"
 #include "tiled_attention.h"
@@ -35,6 +38,13 @@ TEST(TiledAttentionDevice, EntryPassesEveryLaw) {
   const AttentionKernel k = builtin::declare_tiled_attention(
       "osvs.tiled_attention.device", DeviceRun<TiledAttention>::run, Where::Device);
   EXPECT_GE(expect_every_law_holds(k), 10);
+}
+
+TEST(TiledAttentionDevice, LargeSinksWithinItsContract) {
+  OSVS_SKIP_WITHOUT_DEVICE();
+  const AttentionKernel k = builtin::declare_tiled_attention(
+      "osvs.tiled_attention.device", DeviceRun<TiledAttention>::run, Where::Device);
+  expect_accurate_on_every_case(k, large_sink_cases(kLargeSinkCases, kLargeSinkSeed, false));
 }
 
 class AttentionDeviceMutant : public ::testing::TestWithParam<Mutant> {};

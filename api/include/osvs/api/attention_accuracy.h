@@ -23,9 +23,9 @@ double ulp_in(DType t, double x);
 enum class AttnOutput { O, Lse, Dq, Dk, Dv, Delta, Dsinks };
 
 /// S of every (token, head) row of c (AttentionAccuracy): the largest scale sum_c |q_c k_jc|
-/// (+ |b_j| with ALiBi; at least the softcap + the largest |b_j| with one) over its kept keys, in
-/// double (each product exact, the sum within 2^-44 relative: a bound's parameter, not a value
-/// judged).
+/// (+ |b_j| with ALiBi; at least the softcap + the largest |b_j| with one) over its kept keys, and
+/// at least z_h with a sink z_h (a backward's takes |z_h|), in double (each product exact, the sum
+/// within 2^-44 relative: a bound's parameter, not a value judged).
 std::vector<double> attention_score_magnitudes(const AttentionCase& c);
 
 /// One output element of a row the accuracy law judges.

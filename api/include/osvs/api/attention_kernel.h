@@ -76,7 +76,9 @@ enum class EmptyRowLse { NegInf, PosInf };
 /// A declared accuracy contract (docs/semantics.md §9), for a row with n kept keys whose scores'
 /// magnitude is S = max_j scale sum_c |q_c k_jc| (+ |b_j| with an ALiBi bias b_j; at least the
 /// softcap plus the largest |b_j| with a softcap) over its kept keys (the size of the dot
-/// products a float kernel rounds; an exact score has none of that error) and whose o
+/// products a float kernel rounds; an exact score has none of that error), at least z_h with a
+/// sink z_h (where the sink is above the scores a float kernel rescales them by e^(m - z_h) and
+/// rounds m - z_h: u |m - z_h| moves every key's weight against the sink's), and whose o
 /// component c has magnitude M_c = sum_j p_j |v_jc| (>= |o_c|):
 ///   |o_c - exact| <= (o_ulps + o_ulps_per_key n) ulp_T(M_c) + o_per_score (d + 1) S 2^-24 M_c
 ///   |lse - exact| <= (lse_ulps + lse_ulps_per_key n) ulp_f32(max(|lse|, 1))
@@ -102,13 +104,17 @@ struct AttentionAccuracy {
 /// the number of those terms (kept keys for dq and delta, the query rows that keep the key for dk
 /// and dv, the rows of the head that keep a key, over the batch, for dsinks), S and d as for the
 /// forward (with a sink z_h, a row's S is at least |z_h|: its lse, from which a kernel recomputes
-/// P, is as large as the sink),
+/// P, is as large as the sink, as is the argument z_h - lse of P_sink),
 ///   |X - exact| <= (ulps + ulps_per_term n_X) ulp_T(M_X) + per_score (d + 1) S 2^-24 M_X
-///                  + underflow n_X (R_X + 1) 2^-149
+///                  + underflow n_X ((R_X + 1) 2^-149 + W_X)
 /// R_X the largest factor a weight P multiplies in one of X's terms (dq_c: |scale| (|dP|_j +
 /// delta's magnitude) |k_jc| over the kept keys; dk_jc: the same with |q_ic| over the rows that
 /// keep the key; dv_jc: |dout_ic|; delta: |dP|_j; dsinks: delta's magnitude over its rows; a weight
-/// below f32's normals errs absolutely), T the in type (for delta and dsinks too, though they are
+/// below f32's normals errs absolutely), W_X the absolute error dP - delta carries below the
+/// normals times the largest factor it multiplies in one of X's terms: w_i = eta_T sum_c |dout_ic|
+/// + 2 dv 2^-150 (the given o below T's normals is within eta_T, half T's smallest subnormal, not
+/// relatively; dP's and delta's fma chains below f32's), times |scale k_jc| (dq), |scale q_ic|
+/// (dk), 1 (delta, dsinks), 0 (dv); T the in type (for delta and dsinks too, though they are
 /// f32: they are formed from o, which a backward kernel is given in the in type); for dsinks S is
 /// the largest of its rows'. The cancellation of dS = P (dP - D) is in M_X: a gradient that is
 /// small beside its terms is judged in the scale of its terms, as a float kernel rounds them.

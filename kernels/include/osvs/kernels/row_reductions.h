@@ -115,7 +115,8 @@ struct RowReductionAsWritten {
   static constexpr bool guard_empty_row = true;
   /// layer_norm: the variance from the deviations sum_j (x_j - mu)^2, not E[x^2] - mu^2.
   static constexpr bool variance_of_deviations = true;
-  /// layer_norm: the variance divided by n (biased, as torch's), not n - 1.
+  /// layer_norm and rms_norm: the variance and the mean square divided by n (biased, as
+  /// torch's), not n - 1.
   static constexpr bool biased_variance = true;
   /// mean_var: the variance over n - correction, not over n whatever the op asks.
   static constexpr bool ignore_correction = false;
@@ -123,6 +124,9 @@ struct RowReductionAsWritten {
   static constexpr bool eps_inside_sqrt = true;
   /// layer_norm and rms_norm: the statistics in binary64, not binary32.
   static constexpr bool statistics_in_double = true;
+  /// rms_norm: the weight applied after normalising, x_i r w_i, not to x before its mean square
+  /// is taken (x_i w_i / sqrt(mean_j (x_j w_j)^2 + eps)).
+  static constexpr bool weight_after_normalising = true;
   /// cross_entropy: a target equal to ignore_index gives 0 (else column 0's loss, the target
   /// clamped into the row, as a kernel that never compares it gives).
   static constexpr bool honour_ignore_index = true;
@@ -143,6 +147,9 @@ struct RowReductionAsWritten {
   static constexpr bool nan_is_largest = true;
   /// argmax, topk: among equal elements the lowest index first (else the highest).
   static constexpr bool first_of_ties = true;
+  /// argmax, topk: +0 and -0 equal, a tie broken by index (else +0 above -0, as a radix select
+  /// on the floats' ordered bits ranks them).
+  static constexpr bool zeros_equal = true;
 };
 
 namespace detail {
@@ -257,6 +264,8 @@ bool ranks_above(const float* x, std::int64_t a, std::int64_t b) {
     if (na != nb) return na;
   } else if (x[a] != x[b]) {
     return x[a] > x[b];
+  } else if (!Policy::zeros_equal && std::signbit(x[a]) != std::signbit(x[b])) {
+    return std::signbit(x[b]);  // (the mutant: +0 above -0; equal nonzero values share a sign)
   }
   return Policy::first_of_ties ? a < b : a > b;
 }
@@ -322,13 +331,19 @@ void layer_norm_row(const float* x, const float* w, const float* b, float eps, s
 /// The RMS norm of the row: y[i] in binary64, to be rounded to the output type.
 template <class Policy = RowReductionAsWritten>
 void rms_norm_row(const float* x, const float* w, float eps, std::int64_t n, double* y) {
+  // The element whose square is summed: x_j (the mutant: x_j w_j, exact in binary64).
+  const auto term = [&](std::int64_t j) {
+    return Policy::weight_after_normalising ? static_cast<double>(x[j])
+                                            : static_cast<double>(x[j]) * w[j];
+  };
   double q = 0;
-  for (std::int64_t j = 0; j < n; ++j) q += static_cast<double>(x[j]) * x[j];
-  q /= static_cast<double>(n);
+  for (std::int64_t j = 0; j < n; ++j) q += term(j) * term(j);
+  q /= static_cast<double>(Policy::biased_variance ? n : n - 1);
   if (Policy::infinite_mean_square_nan && q == std::numeric_limits<double>::infinity())
     q = std::numeric_limits<double>::quiet_NaN();
   const double r = detail::inverse_scale<Policy>(q, eps);
-  for (std::int64_t i = 0; i < n; ++i) y[i] = (static_cast<double>(x[i]) * r) * w[i];
+  for (std::int64_t i = 0; i < n; ++i)
+    y[i] = Policy::weight_after_normalising ? (static_cast<double>(x[i]) * r) * w[i] : term(i) * r;
 }
 
 }  // namespace osvs

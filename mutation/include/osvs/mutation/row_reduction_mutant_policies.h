@@ -27,7 +27,8 @@ struct OnePassVariance : RowReductionAsWritten {
   static constexpr bool variance_of_deviations = false;
 };
 
-/// LayerNorm's variance divided by n - 1 (torch.var's default), not n.
+/// LayerNorm's variance, RMSNorm's mean square and var_mean's biased variance divided by n - 1
+/// (torch.var's default), not n.
 struct UnbiasedVariance : RowReductionAsWritten {
   static constexpr bool biased_variance = false;
 };
@@ -46,6 +47,12 @@ struct EpsOutsideSqrt : RowReductionAsWritten {
 /// binary64 reference's.
 struct StatisticsInFloat : RowReductionAsWritten {
   static constexpr bool statistics_in_double = false;
+};
+
+/// RMSNorm with the weight applied before normalising: x_i w_i / sqrt(mean_j (x_j w_j)^2 + eps),
+/// a fused kernel that scales x by w on load.
+struct WeightBeforeNormalising : RowReductionAsWritten {
+  static constexpr bool weight_after_normalising = false;
 };
 
 /// cross_entropy that never compares the target with ignore_index: an ignored row gets a loss.
@@ -81,6 +88,12 @@ struct NanPassedOver : RowReductionAsWritten {
 /// argmax and topk that keep the last of equal elements (x >= best), declared lowest-first.
 struct LastOfTies : RowReductionAsWritten {
   static constexpr bool first_of_ties = false;
+};
+
+/// argmax and topk that rank +0 above -0 (a radix select on the floats' ordered bits), where
+/// the declared order holds them equal and breaks their tie by index.
+struct PositiveZeroAboveNegative : RowReductionAsWritten {
+  static constexpr bool zeros_equal = false;
 };
 
 }  // namespace osvs::mutation

@@ -45,6 +45,16 @@ struct RowTermInFloat : BackwardAsWritten {
   }
 };
 
+/// Log-softmax backward's row term S = sum_j dy_j accumulated in binary32: within a binary32
+/// kernel's contract, not within the binary64 reference's.
+struct LogRowTermInFloat : BackwardAsWritten {
+  static double log_softmax_row_term(const float* dy, std::int64_t n) {
+    float s = 0;
+    for (std::int64_t j = 0; j < n; ++j) s += dy[j];
+    return s;
+  }
+};
+
 /// The row term divided by the row's mass sum_j y_j (renormalising y): 0 / 0 on a masked row.
 struct RowTermRenormalised : BackwardAsWritten {
   static double softmax_row_term(const float* y, const float* dy, std::int64_t n) {
