@@ -50,6 +50,7 @@ struct TiledAttention {
   static constexpr bool stale_max_after_prefix = false;    ///< the prefix's max kept after it
   static constexpr bool page_boundary_read_twice = false;  ///< a page's first key taken twice
   static constexpr bool split_parameter_as_count = false;  ///< p.kv_splits read as a count
+  static constexpr bool kv_scales_swapped = false;         ///< fp8: K times v_scale, V k_scale
 };
 
 inline constexpr std::int64_t kMaxTile = 64;
@@ -65,6 +66,22 @@ OSVS_HD float load_elem(DType t, const void* base, std::int64_t index) {
   if (t == DType::F32) return static_cast<const float*>(base)[index];
   const std::uint16_t b = static_cast<const std::uint16_t*>(base)[index];
   return t == DType::BF16 ? float_of_bf16_bits(b) : float_of_f16_bits(b);
+}
+
+/// Element `index` of K or V as the kernel attends to it: stored in p.kv_type, an fp8 one times
+/// the tensor's `scale` (docs/semantics.md §9, "fp8 K/V"), else read as load_elem reads the in
+/// type. fl(scale x) is exact when scale has at most 20 (e4m3) or 21 (e5m2) significant bits: x
+/// has at most 4 or 3, their product at most 24, and it is a normal float or zero (the case's
+/// scales lie in [2^-64, 2^64], x in [2^-16, 57344]). A scale of more bits (1/448 rounded has
+/// 24) makes it one rounding, within 2^-24 relatively, which the fp8 entry's contract charges
+/// (tiled_attention_fp8.h).
+OSVS_HD float load_kv(const AttentionProblem& p, const void* base, std::int64_t index,
+                      float scale) {
+  if (p.kv_type != DType::E4M3 && p.kv_type != DType::E5M2)
+    return load_elem(p.in_type, base, index);
+  const std::uint8_t b = static_cast<const std::uint8_t*>(base)[index];
+  return osvs::detail::mul_rn(
+      scale, p.kv_type == DType::E4M3 ? float_of_e4m3_bits(b) : float_of_e5m2_bits(b));
 }
 
 /// x rounded to t into element `index` (dtype.cpp's store_as, element by element).
@@ -170,6 +187,9 @@ OSVS_HD void tiled_attention_row(const AttentionProblem& p, int s, std::int64_t 
     return true;
   };
   const int g = P::gqa_head_modulo ? h % p.heads_kv : h / group;
+  // fp8 K/V's scales (1 and 1 otherwise; the mutant swaps them).
+  const float k_scale = P::kv_scales_swapped ? p.v_scale : p.k_scale;
+  const float v_scale = P::kv_scales_swapped ? p.k_scale : p.v_scale;
   const std::int64_t row = q0 + i;
   float q[kMaxTiledHeadDim];
   for (int c = 0; c < dqk; ++c)
@@ -198,7 +218,7 @@ OSVS_HD void tiled_attention_row(const AttentionProblem& p, int s, std::int64_t 
         float dot = 0;
         const std::int64_t at = kv_index(j, g, dqk);
         for (int c = 0; c < dqk; ++c)
-          dot = osvs::detail::fma_f(q[c], detail::load_elem(p.in_type, p.k_ptr, at + c), dot);
+          dot = osvs::detail::fma_f(q[c], detail::load_kv(p, p.k_ptr, at + c, k_scale), dot);
         float sc = osvs::detail::mul_rn(dot, p.scale);
         if (p.softcap > 0)
           sc = P::softcap_before_scale
@@ -241,7 +261,7 @@ OSVS_HD void tiled_attention_row(const AttentionProblem& p, int s, std::int64_t 
           part_l = osvs::detail::add_rn(part_l, w);
           for (int c = 0; c < dv; ++c)
             part_acc[c] =
-                osvs::detail::fma_f(w, detail::load_elem(p.in_type, p.v_ptr, at + c), part_acc[c]);
+                osvs::detail::fma_f(w, detail::load_kv(p, p.v_ptr, at + c, v_scale), part_acc[c]);
         }
       }
       part_m = m_new;

@@ -29,7 +29,10 @@ std::vector<double> attention_score_magnitudes(const AttentionCase& c) {
                                   ? 0.0
                                   : std::fabs(double{c.alibi_slopes[static_cast<std::size_t>(h)]}) *
                                         static_cast<double>(alibi_distance(c.mask, i, j, lq, lk));
-          out[row] = std::max(out[row], (std::fabs(double{c.scale}) * dot + bias) * (1 + 0x1p-40));
+          // (fp8 K/V: the keys attended to are k_scale k; 1 otherwise, which changes no bit)
+          out[row] =
+              std::max(out[row], (std::fabs(double{c.scale}) * double{c.k_scale} * dot + bias) *
+                                     (1 + 0x1p-40));
           // A softcapped score is within softcap of 0, and a float tanh's error is relative to
           // it (the bias is added after the softcap).
           if (c.softcap > 0) out[row] = std::max(out[row], (c.softcap + bias) * (1 + 0x1p-40));
@@ -46,7 +49,8 @@ std::vector<double> attention_score_magnitudes(const AttentionCase& c) {
 
 namespace {
 
-/// V_c of one (token, head) row (AttentionAccuracy::o_underflow): max |v_jc| over its kept keys.
+/// V_c of one (token, head) row (AttentionAccuracy::o_underflow): max |v_jc| over its kept keys
+/// (fp8 K/V: of the values attended to, v_scale v_jc, exact in double).
 std::vector<double> value_maxima(const AttentionCase& c, std::size_t row) {
   std::vector<double> out(static_cast<std::size_t>(c.head_dim_v), 0.0);
   const std::int64_t token = static_cast<std::int64_t>(row) / c.heads_q;
@@ -57,8 +61,10 @@ std::vector<double> value_maxima(const AttentionCase& c, std::size_t row) {
   for (std::int64_t j = 0; j < lk; ++j) {
     if (!key_kept(c.mask, i, j, lq, lk)) continue;
     for (int d = 0; d < c.head_dim_v; ++d)
-      out[d] = std::max(out[d], std::fabs(double{c.v[static_cast<std::size_t>(
-                                    ((c.k_start(s) + j) * c.heads_kv + g) * c.head_dim_v + d)]}));
+      out[d] =
+          std::max(out[d], double{c.v_scale} *
+                               std::fabs(double{c.v[static_cast<std::size_t>(
+                                   ((c.k_start(s) + j) * c.heads_kv + g) * c.head_dim_v + d)]}));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "osvs/api/attention_case.h"
+#include "osvs/kernels/hex.h"
 
 namespace osvs {
 
@@ -59,6 +60,24 @@ std::string values_problem(const std::vector<float>& x, std::size_t expected, DT
   return "";
 }
 
+/// Why c's fp8 K/V are malformed: a kv_type that is not fp8, a scale outside [2^-64, 2^64] (NaN
+/// included), or a scale other than 1 for K/V in the in type; or "".
+std::string kv_problem(const AttentionCase& c) {
+  if (!c.kv_type) {
+    if (c.k_scale != 1 || c.v_scale != 1)
+      return "k_scale and v_scale other than 1 for K/V in the in type (they scale fp8 K/V: "
+             "kv_type)";
+    return "";
+  }
+  if (!is_fp8(*c.kv_type))
+    return std::string("kv_type ") + to_string(*c.kv_type) +
+           ": K/V are in the in type or an fp8 type (e4m3, e5m2)";
+  for (const auto& [name, s] : {std::pair{"k_scale", c.k_scale}, std::pair{"v_scale", c.v_scale}})
+    if (!(s >= kMinKvScale && s <= kMaxKvScale))
+      return std::string(name) + " " + hex(s) + " outside [2^-64, 2^64]";
+  return "";
+}
+
 }  // namespace
 
 std::string attention_case_problem(const AttentionCase& c) {
@@ -71,6 +90,10 @@ std::string attention_case_problem(const AttentionCase& c) {
   if (c.head_dim_qk < 1 || c.head_dim_v < 1 || c.head_dim_qk > kAttnMaxHeadDim ||
       c.head_dim_v > kAttnMaxHeadDim)
     return "head_dim outside 1 ... " + std::to_string(kAttnMaxHeadDim);
+  if (is_integer(c.in_type) || is_fp8(c.in_type))
+    return std::string("in_type ") + to_string(c.in_type) +
+           ": q and o take f32, bf16 or f16 (fp8 is for K/V: kv_type)";
+  if (std::string why = kv_problem(c); !why.empty()) return why;
   if (!std::isfinite(c.scale)) return "the scale is not finite";
   if (!(c.softcap >= 0) || !std::isfinite(c.softcap))
     return "the softcap is not a finite number >= 0";
@@ -102,9 +125,10 @@ std::string attention_case_problem(const AttentionCase& c) {
   const auto hq = static_cast<std::size_t>(c.heads_q), hk = static_cast<std::size_t>(c.heads_kv);
   if (std::string why = values_problem(c.q, tq * hq * c.head_dim_qk, c.in_type, "q"); !why.empty())
     return why;
-  if (std::string why = values_problem(c.k, tk * hk * c.head_dim_qk, c.in_type, "k"); !why.empty())
+  const DType kv = c.kv_storage();
+  if (std::string why = values_problem(c.k, tk * hk * c.head_dim_qk, kv, "k"); !why.empty())
     return why;
-  if (std::string why = values_problem(c.v, tk * hk * c.head_dim_v, c.in_type, "v"); !why.empty())
+  if (std::string why = values_problem(c.v, tk * hk * c.head_dim_v, kv, "v"); !why.empty())
     return why;
   if (c.dout.empty()) return "";  // a forward's case
   return values_problem(c.dout, tq * hq * c.head_dim_v, c.in_type, "dout");

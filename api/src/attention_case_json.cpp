@@ -20,29 +20,36 @@ auto enum_of(const json& j, const char* name, Parse parse) {
 json case_json(const AttentionCase& c) {
   json seqs = json::array();
   for (const AttentionSequence& s : c.seqs) seqs.push_back({s.q_len, s.k_len});
-  return {{"seqs", seqs},
-          {"heads_q", c.heads_q},
-          {"heads_kv", c.heads_kv},
-          {"head_dim_qk", c.head_dim_qk},
-          {"head_dim_v", c.head_dim_v},
-          {"in_type", to_string(c.in_type)},
-          {"scale", floats({c.scale})},
-          {"softcap", floats({c.softcap})},
-          {"sinks", floats(c.sinks)},
-          {"alibi_slopes", floats(c.alibi_slopes)},
-          {"mask",
-           {{"kind", to_string(c.mask.kind)},
-            {"align", to_string(c.mask.align)},
-            {"window_left", c.mask.window_left},
-            {"window_right", c.mask.window_right}}},
-          {"base", to_string(c.base)},
-          {"page_size", c.page_size},
-          {"page_order", c.page_order},
-          {"kv_splits", c.kv_splits},
-          {"q", floats(c.q)},
-          {"k", floats(c.k)},
-          {"v", floats(c.v)},
-          {"dout", floats(c.dout)}};
+  json out = {{"seqs", seqs},
+              {"heads_q", c.heads_q},
+              {"heads_kv", c.heads_kv},
+              {"head_dim_qk", c.head_dim_qk},
+              {"head_dim_v", c.head_dim_v},
+              {"in_type", to_string(c.in_type)},
+              {"scale", floats({c.scale})},
+              {"softcap", floats({c.softcap})},
+              {"sinks", floats(c.sinks)},
+              {"alibi_slopes", floats(c.alibi_slopes)},
+              {"mask",
+               {{"kind", to_string(c.mask.kind)},
+                {"align", to_string(c.mask.align)},
+                {"window_left", c.mask.window_left},
+                {"window_right", c.mask.window_right}}},
+              {"base", to_string(c.base)},
+              {"page_size", c.page_size},
+              {"page_order", c.page_order},
+              {"kv_splits", c.kv_splits},
+              {"q", floats(c.q)},
+              {"k", floats(c.k)},
+              {"v", floats(c.v)},
+              {"dout", floats(c.dout)}};
+  // fp8 K/V only where the case has them: every other case's file is what it was before them.
+  if (c.kv_type) {
+    out["kv_type"] = to_string(*c.kv_type);
+    out["k_scale"] = floats({c.k_scale});
+    out["v_scale"] = floats({c.v_scale});
+  }
+  return out;
 }
 
 void read_case(const json& in, AttentionCase& c) {
@@ -81,6 +88,24 @@ void read_case(const json& in, AttentionCase& c) {
   c.page_order = get<std::vector<std::int64_t>>(in, "page_order");
   // (files written before split parameters have none: the kernel's own choice)
   c.kv_splits = in.contains("kv_splits") ? get<int>(in, "kv_splits") : 0;
+  // fp8 K/V (absent: K/V in the in type, files written before them included): the type and
+  // both scales, or none of them.
+  c.kv_type.reset();
+  c.k_scale = c.v_scale = 1;
+  if (in.contains("kv_type")) {
+    const auto kv = parse_dtype(get<std::string>(in, "kv_type"));
+    if (!kv || !is_fp8(*kv)) throw std::runtime_error("field 'kv_type': not e4m3 or e5m2");
+    c.kv_type = *kv;
+    for (const auto& [name, to] :
+         {std::pair{"k_scale", &c.k_scale}, std::pair{"v_scale", &c.v_scale}}) {
+      const std::vector<float> s = floats_of(field(in, name), std::string("input.") + name);
+      if (s.size() != 1) throw std::runtime_error(std::string("field '") + name + "': one float");
+      *to = s[0];
+    }
+  } else if (in.contains("k_scale") || in.contains("v_scale")) {
+    throw std::runtime_error(
+        "fields 'k_scale' / 'v_scale' without 'kv_type': scales belong to fp8 K/V");
+  }
   c.q = floats_of(field(in, "q"), "input.q");
   c.k = floats_of(field(in, "k"), "input.k");
   c.v = floats_of(field(in, "v"), "input.v");

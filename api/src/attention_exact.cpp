@@ -81,6 +81,8 @@ AttentionExact exact_attention(const AttentionCase& c, DType out) {
         a.softcap = c.softcap;
         a.has_sink = !c.sinks.empty();
         a.sink = a.has_sink ? c.sinks[h] : 0.0f;
+        a.k_scale = c.k_scale;  // (1 and 1 unless the case has fp8 K/V)
+        a.v_scale = c.v_scale;
         if (!c.alibi_slopes.empty()) {
           a.alibi_slope = c.alibi_slopes[h];
           a.alibi_position = i + (c.mask.align == MaskAlign::BottomRight ? lk - lq : 0);

@@ -15,6 +15,7 @@
 // and against the reported M^ (M <= 1.01 M^ + ... for eps + u + gamma^2 <= 2^-30):
 //   dsinks_error = 1.01 (eps + 1.01 (u + gamma_(n-1)^2)), the floor n 2^-999.
 #include <algorithm>
+#include <stdexcept>
 
 #include "osvs/api/attention_laws.h"
 #include "osvs/kernels/parallel_for.h"
@@ -55,6 +56,8 @@ void scatter(std::vector<double>& to, std::size_t row, std::size_t dim,
 }  // namespace
 
 AttentionGradExact exact_attention_backward(const AttentionCase& c) {
+  if (c.kv_type)  // (no backward kernel declares kv_types: its gradients have no fp8 K/V)
+    throw std::invalid_argument("exact_attention_backward: a case with fp8 K/V");
   const auto hq = static_cast<std::size_t>(c.heads_q), hk = static_cast<std::size_t>(c.heads_kv);
   const auto dqk = static_cast<std::size_t>(c.head_dim_qk),
              dv = static_cast<std::size_t>(c.head_dim_v);

@@ -213,10 +213,20 @@ Verdict check_empty_rows(const AttentionKernel& k, const AttentionCase& given) {
   return Verdict::fail(findings.front().explanation, {}, findings);
 }
 
-/// c with the k and v of every key that no query of its sequence keeps set to `poison` (in c's
-/// type).
+/// The poison `poison` (NaN, inf or 1e30) as K/V of type t hold it: rounded to the in type as
+/// before fp8; in an fp8 type one it represents: NaN, inf in e5m2 (e4m3 has none: its largest
+/// finite value, 448), 1e30 the largest finite value (448, 57344), never the NaN that e4m3's
+/// non-saturating overflow would make of them.
+float kv_poison(DType t, float poison) {
+  if (!is_fp8(t) || std::isnan(poison)) return round_to(t, poison);
+  if (std::isinf(poison) && t == DType::E5M2) return poison;
+  return std::copysign(max_finite_of(t), poison);
+}
+
+/// c with the k and v of every key that no query of its sequence keeps set to `poison` (a value
+/// of c's K/V type).
 AttentionCase with_masked_keys(AttentionCase c, float poison, bool* any) {
-  const float p = round_to(c.in_type, poison);
+  const float p = poison;
   for (std::size_t s = 0; s < c.seqs.size(); ++s) {
     const std::int64_t lq = c.seqs[s].q_len, lk = c.seqs[s].k_len;
     for (std::int64_t j = 0; j < lk; ++j) {
@@ -243,13 +253,25 @@ Verdict check_poison(const AttentionKernel& k, const AttentionCase& c) {
                                 static_cast<std::int64_t>(c.page_order.size()) > c.logical_pages());
   std::vector<Finding> findings;
   bool any_masked = false;
+  const DType kv = c.kv_storage();
+  std::vector<float> done;  // (fp8: e4m3's inf and 1e30 are both 448, run once)
   for (const float poison : {NAN, INFINITY, 1e30f}) {
-    const AttentionCase poisoned = with_masked_keys(c, poison, &any_masked);
-    const AttentionOutputs dirty = run(k, poisoned, AttentionFill{poison});
+    const float p = kv_poison(kv, poison);
+    if (c.kv_type && std::any_of(done.begin(), done.end(), [&](float d) { return same(d, p, {}); }))
+      continue;
+    done.push_back(p);
+    const AttentionCase poisoned = with_masked_keys(c, p, &any_masked);
+    // (the unused page slots: the poison as given, which K/V of the in type round as they store
+    // it; the fp8 one)
+    const AttentionOutputs dirty = run(k, poisoned, AttentionFill{c.kv_type ? p : poison});
     const std::string diff = first_difference(clean, dirty, c, k.value_conventions());
+    const std::string what =
+        readable(poison) + (c.kv_type && !same(p, poison, {})
+                                ? " (" + std::string(to_string(kv)) + ": " + readable(p) + ")"
+                                : "");
     if (!diff.empty())
       add_finding(findings, {"poison " + readable(poison),
-                             "with " + readable(poison) +
+                             "with " + what +
                                  " in the k and v of the keys no query keeps and in the unused "
                                  "page slots, " +
                                  diff + " (clean, then poisoned)"});
@@ -495,6 +517,19 @@ AttentionCase fit_to(const AttentionKernel& k, AttentionCase c) {
     c.in_type = types.front();
     for (auto* x : {&c.q, &c.k, &c.v, &c.dout})
       for (float& v : *x) v = round_to(c.in_type, v);
+    // (fp8 K/V: their values are exact in every in type, and stay)
+  }
+  if (c.kv_type && !k.takes_kv_type(*c.kv_type)) {  // dequantised into the in type
+    for (auto [x, s] : {std::pair{&c.k, c.k_scale}, std::pair{&c.v, c.v_scale}})
+      for (float& v : *x) v = round_to(c.in_type, static_cast<float>(double{s} * v));
+    c.kv_type.reset();
+    c.k_scale = c.v_scale = 1;
+  }
+  if (!c.kv_type && k.kv_types_only()) {  // quantised to its first fp8 type, scales 1
+    c.kv_type = k.kv_types().front();
+    const float top = max_finite_of(*c.kv_type);  // (saturated: never e4m3's overflow NaN)
+    for (auto* x : {&c.k, &c.v})
+      for (float& v : *x) v = round_to(*c.kv_type, std::isfinite(v) ? std::clamp(v, -top, top) : v);
   }
   if (!k.softcap()) c.softcap = 0;
   if (!k.sinks()) c.sinks.clear();

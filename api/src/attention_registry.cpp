@@ -80,12 +80,26 @@ bool AttentionKernel::supports(MaskKind m) const {
   return std::find(masks_.begin(), masks_.end(), m) != masks_.end();
 }
 
+bool AttentionKernel::takes_kv_type(DType t) const {
+  return std::find(kv_types_.begin(), kv_types_.end(), t) != kv_types_.end();
+}
+
 std::string declaration_problem(const AttentionKernel& k) {
   const std::string who = "attention kernel '" + k.name() + "'";
   if (const std::string why = api::name_problem(k.name()); !why.empty()) return why;
   if (!k.has_callable()) return who + " has no callable (.run(...))";
   if (k.in_types().empty() || k.masks().empty()) return who + " declares no in type or no mask";
   if (const std::string why = api::value_types_problem(who, k.in_types()); !why.empty()) return why;
+  for (DType t : k.kv_types())
+    if (!is_fp8(t))
+      return who + " declares the kv type " + to_string(t) +
+             ": kv_types lists fp8 types (e4m3, e5m2); K/V in the in type need no declaration";
+  if (k.kv_types_only() && k.kv_types().empty())
+    return who + " takes fp8 K/V only but declares no kv type";
+  if (k.backward() && !k.kv_types().empty())
+    return who +
+           " computes gradients (backward) but declares fp8 K/V: a backward kernel reads "
+           "K/V in its in type";
   if (k.paged_only() && k.page_sizes().empty())
     return who + " is paged only but declares no page size";
   for (int p : k.page_sizes())

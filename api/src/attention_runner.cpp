@@ -28,11 +28,12 @@ Bytes bytes_of(const std::vector<T>& v) {
   return out;
 }
 
-/// K or V (dim components a head) in the kernel's layout: contiguous as the case holds it, or
-/// paged: key j of sequence s at slot j % page_size of physical page
-/// page_order[first logical page of s + j / page_size]; every other slot holds `fill`.
+/// K or V (dim components a head) in the kernel's layout and in c's K/V storage type (the in
+/// type or its fp8 type): contiguous as the case holds it, or paged: key j of sequence s at slot
+/// j % page_size of physical page page_order[first logical page of s + j / page_size]; every
+/// other slot holds `fill` (stored in that type: the poison law gives one it represents).
 Bytes staged_kv(const AttentionCase& c, const std::vector<float>& x, int dim, float fill) {
-  if (c.page_size == 0) return staged(c.in_type, x.data(), x.size());
+  if (c.page_size == 0) return staged(c.kv_storage(), x.data(), x.size());
   const std::size_t token = static_cast<std::size_t>(c.heads_kv) * dim;
   const std::size_t page = static_cast<std::size_t>(c.page_size) * token;
   std::vector<float> paged(c.page_order.size() * page, fill);
@@ -47,7 +48,7 @@ Bytes staged_kv(const AttentionCase& c, const std::vector<float>& x, int dim, fl
     }
     logical += c.pages_of(s);
   }
-  return staged(c.in_type, paged.data(), paged.size());
+  return staged(c.kv_storage(), paged.data(), paged.size());
 }
 
 /// The inputs every launch shares, from their images 0 ... 7: q, k, v, the offsets, the block
@@ -200,6 +201,9 @@ std::string undeclared_in(const AttentionKernel& k, const AttentionCase& c) {
   if (c.page_size > 0 && std::find(pages.begin(), pages.end(), c.page_size) == pages.end())
     return "page size " + std::to_string(c.page_size);
   if (c.page_size == 0 && k.paged_only()) return "contiguous K/V";
+  if (c.kv_type && !k.takes_kv_type(*c.kv_type))
+    return std::string("K/V in ") + to_string(*c.kv_type) + " (kv_types)";
+  if (!c.kv_type && k.kv_types_only()) return "K/V in the in type (it declares fp8 K/V only)";
   if (k.backward() && c.page_size > 0) return "paged K/V (a backward kernel reads contiguous K/V)";
   // (a batch without queries has an empty dout of its own)
   if (k.backward() && c.dout.empty() && c.total_q() > 0)
@@ -254,6 +258,9 @@ AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionC
   p.head_dim_qk = c.head_dim_qk;
   p.head_dim_v = c.head_dim_v;
   p.in_type = p.out_type = c.in_type;
+  p.kv_type = c.kv_storage();
+  p.k_scale = c.k_scale;
+  p.v_scale = c.v_scale;
   p.scale = c.scale;
   p.softcap = c.softcap;
   p.mask = c.mask;

@@ -12,7 +12,11 @@ std::string case_summary(const AttentionCase& c) {
   for (const AttentionSequence& q : c.seqs) s << " " << q.q_len << "x" << q.k_len;
   s << "), " << c.heads_q << " q heads / " << c.heads_kv << " kv heads, head_dim " << c.head_dim_qk;
   if (c.head_dim_v != c.head_dim_qk) s << "/" << c.head_dim_v;
-  s << ", " << to_string(c.in_type) << ", mask " << to_string(c.mask.kind);
+  s << ", " << to_string(c.in_type);
+  if (c.kv_type)
+    s << ", K/V " << to_string(*c.kv_type) << " (k_scale " << digits9(c.k_scale) << ", v_scale "
+      << digits9(c.v_scale) << ")";
+  s << ", mask " << to_string(c.mask.kind);
   if (c.mask.kind == MaskKind::Window)
     s << " (" << c.mask.window_left << ", " << c.mask.window_right << ")";
   if (c.mask.kind != MaskKind::None) s << " " << to_string(c.mask.align);
@@ -28,6 +32,11 @@ std::string kernel_summary(const AttentionKernel& k) {
   std::ostringstream s;
   s << "attention kernel on " << to_string(k.where()) << ", in";
   for (DType t : k.in_types()) s << " " << to_string(t);
+  if (!k.kv_types().empty()) {
+    s << ", K/V in";
+    for (DType t : k.kv_types()) s << " " << to_string(t);
+    s << (k.kv_types_only() ? " only" : " or the in type");
+  }
   s << ", masks";
   for (MaskKind m : k.masks()) s << " " << to_string(m);
   s << " (" << to_string(k.mask_align()) << ")" << (k.gqa() ? ", gqa" : "")

@@ -49,6 +49,9 @@ std::string value_types_problem(const std::string& who, const std::vector<DType>
     if (is_integer(t))
       return who + " declares the index type " + to_string(t) +
              " for values (only the row-wise kind's index arrays take one)";
+    else if (is_fp8(t))
+      return who + " declares the fp8 type " + to_string(t) +
+             " for values (only an attention kernel's K/V take one, through kv_types)";
   return "";
 }
 

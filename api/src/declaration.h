@@ -21,7 +21,8 @@ std::string derived_contract_problem(const RowKernel& k);
 std::string layout_problem(const Traits& t);
 
 /// Why `who` cannot declare `types` as its value types (an index type, i32 or i64, which only
-/// the row-wise kind's index arrays take), or "".
+/// the row-wise kind's index arrays take, or an fp8 type, which only an attention kernel's K/V
+/// take), or "".
 std::string value_types_problem(const std::string& who, const std::vector<DType>& types);
 
 }  // namespace osvs::api

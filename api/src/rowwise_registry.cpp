@@ -106,7 +106,7 @@ std::string declaration_problem(const RowwiseKernel& k) {
            std::to_string(sig.inputs.size()) + " inputs and " + std::to_string(sig.outputs.size()) +
            " output";
   const auto type_problem = [&](const RowwiseArray& array, DType t) -> std::string {
-    if (array.index == is_integer(t)) return "";
+    if (array.index == is_integer(t) && !is_fp8(t)) return "";
     return who + " declares " + to_string(t) + " for " + array.name + ", " +
            (array.index ? "an index array (i32 or i64)" : "an array of values (f32, bf16, f16)");
   };

@@ -1,6 +1,7 @@
 // Attention kernels' cases for the law runs (kind_cases.h): problems drawn from what the kernel
-// declares (its in types, masks, head_dims, pages, gqa, varlen), and the reductions that make a
-// failing case smaller along every dimension (sequences, queries, keys, heads, head_dim, pages).
+// declares (its in types, fp8 K/V, masks, head_dims, pages, gqa, varlen), and the reductions that
+// make a failing case smaller along every dimension (sequences, queries, keys, heads, head_dim,
+// pages).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -232,6 +233,27 @@ float draw_sink() {
   }
 }
 
+/// c's k and v stored in the fp8 type t with its scales: each value rounded to t (exact: 4 or 3
+/// significant bits), after the tensor moves by 2^shift (drawn per tensor in a quarter of the
+/// cases, 0 otherwise: the stored values from t's subnormals to its largest, which the values
+/// draw_value gives, |x| in [2^-7, 32], reach only near 1) and saturates at t's largest finite
+/// value (never e4m3's overflow NaN). v's true values stay within half the in type's largest,
+/// so that no o overflows it (an f16 o of e5m2 values could).
+void with_fp8_kv(AttentionCase& c, DType t) {
+  c.kv_type = t;
+  c.k_scale = *rc::gen::elementOf(kKvScales);
+  c.v_scale = *rc::gen::elementOf(kKvScales);
+  const bool e4m3 = t == DType::E4M3;
+  const auto store = [&](std::vector<float>& x, float largest) {
+    const int shift = *rc::gen::weightedElement<bool>({{3, false}, {1, true}})
+                          ? *rc::gen::inRange(e4m3 ? -10 : -12, e4m3 ? 5 : 12)
+                          : 0;
+    for (float& v : x) v = round_to(t, std::clamp(std::ldexp(v, shift), -largest, largest));
+  };
+  store(c.k, max_finite_of(t));
+  store(c.v, std::min(max_finite_of(t), max_finite_of(c.in_type) / 2 / c.v_scale));
+}
+
 }  // namespace
 
 rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law) {
@@ -342,6 +364,11 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
     // that a kernel's other draws are those of a kernel without splits.
     if (!k.split_values().empty() && *rc::gen::arbitrary<bool>())
       c.kv_splits = *rc::gen::elementOf(k.split_values());
+    // fp8 K/V where declared (every case of a kernel that takes fp8 only, half of them
+    // otherwise), drawn after everything else: a kernel without kv_types draws what it drew
+    // before them.
+    if (!k.kv_types().empty() && (k.kv_types_only() || *rc::gen::arbitrary<bool>()))
+      with_fp8_kv(c, *rc::gen::elementOf(k.kv_types()));
     return c;
   });
 }
@@ -376,6 +403,13 @@ std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const Attent
       fill(c.k, n * c.head_dim_qk);
       fill(c.v, n * c.head_dim_v);
       if (k.backward()) fill(c.dout, n * c.head_dim_v);
+      if (k.kv_types_only()) {  // its first fp8 type, scales of one and of two bits
+        c.kv_type = k.kv_types().front();
+        c.k_scale = 0.5f;
+        c.v_scale = 1.5f;
+        for (auto* x : {&c.k, &c.v})
+          for (float& v : *x) v = round_to(*c.kv_type, v);
+      }
       if (k.paged_only()) {
         c.page_size = k.page_sizes().front();
         c.page_order.resize(static_cast<std::size_t>(c.logical_pages()));
@@ -406,6 +440,9 @@ void reduce_case(const AttentionKernel&, const AttentionCase& smallest,
   drop(!smallest.alibi_slopes.empty(), [](AttentionCase& c) { c.alibi_slopes.clear(); });
   drop(smallest.softcap > 0, [](AttentionCase& c) { c.softcap = 0; });
   drop(smallest.kv_splits != 0, [](AttentionCase& c) { c.kv_splits = 0; });
+  // fp8 K/V keep their type and stored values; a scale a failure does not need becomes 1.
+  drop(smallest.k_scale != 1, [](AttentionCase& c) { c.k_scale = 1; });
+  drop(smallest.v_scale != 1, [](AttentionCase& c) { c.v_scale = 1; });
   // A smaller split parameter (a halved one the kernel does not declare is not judged).
   for (int v = smallest.kv_splits / 2; v > 0 && !r.out_of_time(); v /= 2) {
     AttentionCase c = smallest;

@@ -107,4 +107,8 @@ struct SplitParameterAsCount : TiledAttention {
   static constexpr bool split_parameter_as_count = true;
 };
 
+struct KvScalesSwapped : TiledAttention {
+  static constexpr bool kv_scales_swapped = true;
+};
+
 }  // namespace osvs::test

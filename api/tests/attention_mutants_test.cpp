@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "attention_mutants.h"
+#include "tiled_attention_fp8.h"
 
 namespace osvs::test {
 namespace {
@@ -16,6 +17,16 @@ class AttentionMutant : public ::testing::TestWithParam<Mutant> {};
 
 TEST_P(AttentionMutant, IsKilledAndShrunkSmall) {
   expect_killed_small(GetParam(), Where::Host);
+}
+
+// The fp8 kernel (tiled_attention_fp8.h, declared fp8 only) with K's and V's scales swapped: a
+// defect no case of the in type shows, so a mutant of the fp8 declaration, not of the catalogue's
+// (whose declaration takes no fp8). The accuracy law kills it (k_scale != v_scale moves the
+// scores or the values); the shrunk case keeps its fp8 K/V (the only cases the declaration takes)
+// and a scale other than 1 (a reduction to both 1 passes: the swap is then no change).
+TEST(AttentionFp8Mutant, ScalesSwappedIsKilledAndShrunkSmall) {
+  expect_killed_small({"kv_scales_swapped", HostRun<KvScalesSwapped>::run, 2, "accuracy"},
+                      Where::Host, builtin::declare_tiled_attention_fp8);
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionMutant,

@@ -88,7 +88,11 @@ TEST(DType, Bf16RoundsToTheNearestNeighbourTiesToEven) {
 }
 
 TEST(DType, NamesParseBack) {
-  for (DType t : {DType::F32, DType::BF16, DType::F16}) EXPECT_EQ(parse_dtype(to_string(t)), t);
+  for (DType t :
+       {DType::F32, DType::BF16, DType::F16, DType::I32, DType::I64, DType::E4M3, DType::E5M2})
+    EXPECT_EQ(parse_dtype(to_string(t)), t);
+  EXPECT_EQ(parse_dtype("e4m3"), DType::E4M3);
+  EXPECT_EQ(parse_dtype("e5m2"), DType::E5M2);
   EXPECT_FALSE(parse_dtype("f64"));
 }
 

@@ -50,8 +50,8 @@ bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
-/// a and b have the same exact attention: every value the oracle reads is the same (how K/V are
-/// paged is not one of them).
+/// a and b have the same exact attention: every value the oracle reads is the same, fp8 K/V's
+/// type and scales included (how K/V are paged is not one of them).
 bool same_problem(const AttentionCase& a, const AttentionCase& b) {
   return a.seqs == b.seqs && a.heads_q == b.heads_q && a.heads_kv == b.heads_kv &&
          a.head_dim_qk == b.head_dim_qk && a.head_dim_v == b.head_dim_v && a.in_type == b.in_type &&
@@ -59,7 +59,9 @@ bool same_problem(const AttentionCase& a, const AttentionCase& b) {
          std::memcmp(&a.softcap, &b.softcap, sizeof a.softcap) == 0 && a.mask == b.mask &&
          a.base == b.base && same_floats(a.sinks, b.sinks) &&
          same_floats(a.alibi_slopes, b.alibi_slopes) && same_floats(a.q, b.q) &&
-         same_floats(a.k, b.k) && same_floats(a.v, b.v);
+         same_floats(a.k, b.k) && same_floats(a.v, b.v) && a.kv_type == b.kv_type &&
+         std::memcmp(&a.k_scale, &b.k_scale, sizeof a.k_scale) == 0 &&
+         std::memcmp(&a.v_scale, &b.v_scale, sizeof a.v_scale) == 0;
 }
 
 /// The exact attention of the cases the section has met: kernels with the same declaration get

@@ -70,7 +70,20 @@ void set_pages(const AttentionKernel& k, AttentionCase& c, bool paged, std::mt19
   std::shuffle(c.page_order.begin(), c.page_order.end(), rng);
 }
 
-/// q, k and v (and a backward kernel's dout) from N(0, 1), rounded to the case's type.
+/// x stored in the fp8 type t as engines quantise a tensor: the scale amax / (t's largest
+/// finite value), rounded to a float (24 significant bits, no power of two), each element x / scale
+/// rounded to t (saturated). Returns the scale.
+float quantised(DType t, std::vector<float>& x) {
+  float amax = 0;
+  for (float v : x) amax = std::max(amax, std::fabs(v));
+  const float top = max_finite_of(t);
+  const float scale = amax > 0 ? amax / top : 1.0f;
+  for (float& v : x) v = round_to(t, std::clamp(v / scale, -top, top));
+  return scale;
+}
+
+/// q, k and v (and a backward kernel's dout) from N(0, 1), rounded to the case's type; K/V
+/// quantised to k's first fp8 type (quantised) when it takes fp8 K/V only.
 void fill_values(const AttentionKernel& k, AttentionCase& c, std::mt19937_64& rng) {
   std::normal_distribution<float> normal;
   const auto fill = [&](std::vector<float>& x, std::int64_t n) {
@@ -81,6 +94,11 @@ void fill_values(const AttentionKernel& k, AttentionCase& c, std::mt19937_64& rn
   fill(c.k, c.total_k() * c.heads_kv * c.head_dim_qk);
   fill(c.v, c.total_k() * c.heads_kv * c.head_dim_v);
   if (k.backward()) fill(c.dout, c.total_q() * c.heads_q * c.head_dim_v);
+  if (k.kv_types_only()) {
+    c.kv_type = k.kv_types().front();
+    c.k_scale = quantised(*c.kv_type, c.k);
+    c.v_scale = quantised(*c.kv_type, c.v);
+  }
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ TEST(AttentionKernelsAudit, EveryRegisteredKernelIsMeasured) {
 
 TEST(AttentionKernelsAudit, OsvsOwnKernelsAreWithinTheirContracts) {
   const AttentionKernelsAudit& a = registry_audit();
-  for (const char* name : {"osvs.attention.tiled_host", "osvs.attention.split_decode.cpu_model"}) {
+  for (const char* name : {"osvs.attention.tiled_host", "osvs.attention.tiled_host_fp8",
+                           "osvs.attention.split_decode.cpu_model"}) {
     const AttentionKernelAccuracy* k = find(a, name);
     ASSERT_NE(k, nullptr) << name << " is not in the registry of the test program";
     EXPECT_LE(k->tightness.max, 1.0) << name;

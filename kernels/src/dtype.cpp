@@ -21,11 +21,9 @@ float float_of(std::uint32_t u) {
 }  // namespace
 
 namespace {
-constexpr EnumName<DType> kDTypeNames[] = {{DType::F32, "f32"},
-                                           {DType::BF16, "bf16"},
-                                           {DType::F16, "f16"},
-                                           {DType::I32, "i32"},
-                                           {DType::I64, "i64"}};
+constexpr EnumName<DType> kDTypeNames[] = {
+    {DType::F32, "f32"}, {DType::BF16, "bf16"}, {DType::F16, "f16"},  {DType::I32, "i32"},
+    {DType::I64, "i64"}, {DType::E4M3, "e4m3"}, {DType::E5M2, "e5m2"}};
 
 void require_float_type(DType t, const char* what) {
   if (is_integer(t))
@@ -66,6 +64,10 @@ bool is_integer(DType t) {
   return t == DType::I32 || t == DType::I64;
 }
 
+bool is_fp8(DType t) {
+  return t == DType::E4M3 || t == DType::E5M2;
+}
+
 const char* to_string(DType t) {
   return name_in(kDTypeNames, t);
 }
@@ -84,18 +86,33 @@ std::size_t size_of(DType t) {
       return 2;
     case DType::I64:
       return 8;
+    case DType::E4M3:
+    case DType::E5M2:
+      return 1;
   }
   return 0;
 }
 
 int precision_of(DType t) {
   require_float_type(t, "precision");
-  return t == DType::F32 ? 24 : t == DType::BF16 ? 8 : 11;
+  switch (t) {
+    case DType::F32:
+      return 24;
+    case DType::BF16:
+      return 8;
+    case DType::E4M3:
+      return 4;
+    case DType::E5M2:
+      return 3;
+    default:
+      return 11;
+  }
 }
 
 int min_exponent_of(DType t) {
   require_float_type(t, "minimum exponent");
-  return t == DType::F16 ? -14 : -126;
+  if (t == DType::E4M3) return -6;
+  return t == DType::F16 || t == DType::E5M2 ? -14 : -126;
 }
 
 float max_finite_of(DType t) {
@@ -107,6 +124,10 @@ float max_finite_of(DType t) {
       return float_of(0x7f7f0000u);
     case DType::F16:
       return 65504.0f;
+    case DType::E4M3:
+      return 448.0f;
+    case DType::E5M2:
+      return 57344.0f;
     case DType::I32:
     case DType::I64:
       break;
@@ -130,6 +151,22 @@ float from_f16_bits(std::uint16_t b) {
   return float_of_f16_bits(b);
 }
 
+std::uint8_t to_e4m3_bits(float x) {
+  return e4m3_bits_of(x);
+}
+
+std::uint8_t to_e5m2_bits(float x) {
+  return e5m2_bits_of(x);
+}
+
+float from_e4m3_bits(std::uint8_t b) {
+  return float_of_e4m3_bits(b);
+}
+
+float from_e5m2_bits(std::uint8_t b) {
+  return float_of_e5m2_bits(b);
+}
+
 float round_to(DType t, float x) {
   switch (t) {
     case DType::F32:
@@ -138,6 +175,10 @@ float round_to(DType t, float x) {
       return from_bf16_bits(to_bf16_bits(x));
     case DType::F16:
       return from_f16_bits(to_f16_bits(x));
+    case DType::E4M3:
+      return from_e4m3_bits(to_e4m3_bits(x));
+    case DType::E5M2:
+      return from_e5m2_bits(to_e5m2_bits(x));
     case DType::I32:
     case DType::I64:
       return std::nearbyint(x);
@@ -148,6 +189,7 @@ float round_to(DType t, float x) {
 bool is_value_of(DType t, float x) {
   require_float_type(t, "is_value_of");
   const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  if (std::isnan(x) && t == DType::E4M3) return (u & 0x7fffffffu) == 0x7fc00000u;
   if (std::isnan(x)) return (u & ((1u << (24 - precision_of(t))) - 1)) == 0;
   return std::bit_cast<std::uint32_t>(round_to(t, x)) == u;
 }
@@ -160,6 +202,12 @@ void store_as(DType t, const float* src, void* dst, std::int64_t n) {
   }
   if (t == DType::I32) return store_integers<std::int32_t>(src, dst, n);
   if (t == DType::I64) return store_integers<std::int64_t>(src, dst, n);
+  if (is_fp8(t)) {
+    auto* bytes = static_cast<std::uint8_t*>(dst);
+    for (std::int64_t i = 0; i < n; ++i)
+      bytes[i] = t == DType::E4M3 ? to_e4m3_bits(src[i]) : to_e5m2_bits(src[i]);
+    return;
+  }
   auto* out = static_cast<std::uint16_t*>(dst);
   for (std::int64_t i = 0; i < n; ++i)
     out[i] = t == DType::BF16 ? to_bf16_bits(src[i]) : to_f16_bits(src[i]);
@@ -173,6 +221,12 @@ void load_from(DType t, const void* src, float* dst, std::int64_t n) {
   }
   if (t == DType::I32) return load_integers<std::int32_t>(src, dst, n);
   if (t == DType::I64) return load_integers<std::int64_t>(src, dst, n);
+  if (is_fp8(t)) {
+    const auto* bytes = static_cast<const std::uint8_t*>(src);
+    for (std::int64_t i = 0; i < n; ++i)
+      dst[i] = t == DType::E4M3 ? from_e4m3_bits(bytes[i]) : from_e5m2_bits(bytes[i]);
+    return;
+  }
   const auto* in = static_cast<const std::uint16_t*>(src);
   for (std::int64_t i = 0; i < n; ++i)
     dst[i] = t == DType::BF16 ? from_bf16_bits(in[i]) : from_f16_bits(in[i]);

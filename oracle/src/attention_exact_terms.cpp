@@ -13,7 +13,7 @@ void require_exact(int ternary, const char* what) {
                            " (the exactness argument in attention_exact_terms.h is broken)");
 }
 
-MpValue exact_dot(const float* a, const float* b, int n, float scale, bool absolute) {
+MpValue exact_dot(const float* a, const float* b, int n, double scale, bool absolute) {
   MpValue acc(kExactDotBits), product(kExactDotBits);
   mpfr_set_zero(acc.get(), 1);
   for (int c = 0; c < n; ++c) {

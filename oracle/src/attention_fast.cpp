@@ -57,6 +57,14 @@
 //    in double and then moved 2 ulps outward (two roundings of half an ulp at most), round to
 //    the same bits (a result that underflows to 0 has its sign: an interval about 0 rounds to -0
 //    and +0). When every kept v_jc is 0, o_c = +0 exactly (as MPFR's exact mean gives).
+//    fp8 values (a value scale v_scale != 1, attention_reference.h): the exact o_c and M_c are
+//    v_scale and |v_scale| times those of the stored v_jc, formed as above; o^_c and M^_c are
+//    multiplied by dd_mul (8.05 u^2 relative, |o^| <= M^ + 2 err; 2^-1060 absolute for products
+//    below its range, as dd_div's), and the error becomes
+//      err'_c = 1.01 |v_scale| (err_c + 8.1 u^2 (M^_c + 2 err_c)) + 2^-1060
+//    (1.01: the double arithmetic of the bound), taken and decided as above with M^'_c.
+//    A key scale k_scale joins the score's scale in step 1: scale k_scale, a product of two
+//    floats, is exact in double, and dd_mul's bound holds for any double factor.
 // 6. lse. l0 = log(d^.h) by the C library (any accuracy: it is corrected), y = d^ e^(-l0)
 //    (exp_dd, dd_mul: 2^-96 + 8.05 u^2 relative), delta = y - 1 (y.h - 1 exact, Sterbenz),
 //    |delta.h| <= 2^-35 checked; log d^ = l0 + log(1 + delta), log(1 + delta) = delta -
@@ -173,11 +181,12 @@ std::optional<AttentionReference> attention_reference_fast(const AttentionQuery&
   }
   for (std::size_t c = 0; c < dim; ++c) r.o_finite[c] = std::isfinite(w.v_abs[c]);
 
-  // Steps 1-2: scores and the shift.
+  // Steps 1-2: scores and the shift (a key scale times the score's: exact in double).
+  const double score_scale = static_cast<double>(a.scale) * static_cast<double>(a.k_scale);
   w.scores.resize(n_kept);
   double m = -INFINITY;
   for (std::size_t i = 0; i < n_kept; ++i) {
-    w.scores[i] = score_of(a.q, a.k + w.keys[i] * dqk, dqk, a.scale);
+    w.scores[i] = score_of(a.q, a.k + w.keys[i] * dqk, dqk, score_scale);
     if (a.alibi_slope != 0)  // step 1's bias
       add_alibi_bias(w.scores[i], a.alibi_slope, std::llabs(a.alibi_position - w.keys[i]));
     // q is finite: a NaN or inf in k makes the score NaN or inf (finite floats cannot overflow it)
@@ -256,11 +265,17 @@ std::optional<AttentionReference> attention_reference_fast(const AttentionQuery&
       continue;
     }
     if (w.v_abs[c] == 0) continue;  // every v_jc is +-0: o_c = +0 and M_c = 0 exactly
-    const DoubleDouble o = dd_div(w.num[c].value(), d);
-    const DoubleDouble mag = dd_div(w.mag[c].value(), d);
+    DoubleDouble o = dd_div(w.num[c].value(), d);
+    DoubleDouble mag = dd_div(w.mag[c].value(), d);
     const double abs_c = kept * kTermFloor + far * kFar * far_v[c];
     // (|o^| <= M^ + 2 err: dd_div's 32 u^2 |o^| is within 32.2 u^2 M^, which M^ needs too)
-    const double err = (1.05 * (eps_v + eps_d) + 32.2 * kU * kU) * mag.h + 2.01 * abs_c + kDivFloor;
+    double err = (1.05 * (eps_v + eps_d) + 32.2 * kU * kU) * mag.h + 2.01 * abs_c + kDivFloor;
+    if (a.v_scale != 1) {  // step 5's fp8 values: o and M times the value scale
+      const double s = std::fabs(static_cast<double>(a.v_scale));
+      o = dd_mul(o, static_cast<double>(a.v_scale));
+      err = 1.01 * s * (err + 8.1 * kU * kU * (mag.h + 2 * err)) + kDivFloor;
+      mag = dd_mul(mag, s);
+    }
     if (!(err <= kTaken * mag.h)) return std::nullopt;
     float rounded;
     if (!decide(o, err, a.out, &rounded)) return std::nullopt;

@@ -23,6 +23,11 @@
 // A component is decided when both ends of [o^ - err_c, o^ + err_c] (rounded outward) round to
 // the same value of the output type; the lse likewise, to float.
 //
+// fp8 K/V (a key scale k_scale, a value scale v_scale): the exact score is (q . k_j) times the
+// product scale k_scale (two floats: exact in double, exact_dot's factor); the values are
+// v_scale v_jc (doubles, exact products), which the sums below multiply and add as they would
+// floats: every bound is unchanged, with v_max the largest |v_scale v_jc|.
+//
 // Softcap c > 0: the score is w_j = c tanh(s_j / c), computed from the exact s_j at kCapBits
 // (a division, a tanh and a product, each rounded once): |w^_j - w_j| <= 3.01 c 2^-kCapBits =:
 // delta (|tanh| <= 1). tanh is increasing, so the maximum is the same key's and equal scores stay
@@ -73,9 +78,11 @@ constexpr mpfr_prec_t kCapBits = 1400;
 constexpr double kGap = 4096;
 constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096};
 
-/// The exact score of key j.
+/// The exact score of key j: with an fp8 key scale, (q . k_j) times scale k_scale, a product of
+/// two floats, exact in double.
 MpValue exact_score(const AttentionQuery& a, std::int64_t j) {
-  return exact_dot(a.q, a.k + j * a.head_dim, a.head_dim, a.scale);
+  return exact_dot(a.q, a.k + j * a.head_dim, a.head_dim,
+                   static_cast<double>(a.scale) * static_cast<double>(a.k_scale));
 }
 
 bool all_finite(const float* x, std::int64_t n) {
@@ -84,12 +91,15 @@ bool all_finite(const float* x, std::int64_t n) {
 
 /// When o_c is rational (every group of equal scores has the same mean of v_jc; see the top), its
 /// value sum_j v_jc / n correctly rounded to type t; otherwise nothing. `order` lists the keys by
-/// score. Rounding: the sum is exact at kScoreBits; the quotient at 4 kScoreBits is either exact
-/// (then rounded correctly by round_to_type) or not dyadic with few bits, and then more than
-/// 2^-(278 + log2 n) relative away from every boundary of t (S and n B are multiples of 2^-150
-/// for a boundary B), far beyond its 2^-4800 error: the approximation rounds like the exact value.
-std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<std::int64_t>& order,
-                                   const std::vector<MpValue>& score, int c, DType t) {
+/// score, `values` holds the kept keys' values (v_scale v_jc: doubles, products of two floats),
+/// `dim` a key. Rounding: the sum is exact at kScoreBits (terms of at most 48 bits, exponents in
+/// [-298, 256]); the quotient at 4 kScoreBits is either exact (then rounded correctly by
+/// round_to_type) or not dyadic with few bits, and then more than 2^-(426 + log2 n) relative
+/// away from every boundary of t (S is a multiple of 2^-298, n B of 2^-150 for a boundary B,
+/// |B| <= 2^128), far beyond its 2^-4800 error: the approximation rounds like the exact value.
+std::optional<float> rational_mean(const std::vector<double>& values, std::size_t dim,
+                                   const std::vector<std::int64_t>& order,
+                                   const std::vector<MpValue>& score, std::size_t c, DType t) {
   MpValue total(kScoreBits), group(kScoreBits), first_group(kScoreBits), lhs(2 * kScoreBits),
       rhs(2 * kScoreBits);
   mpfr_set_zero(total.get(), 1);
@@ -99,7 +109,7 @@ std::optional<float> rational_mean(const AttentionQuery& a, const std::vector<st
     mpfr_set_zero(group.get(), 1);
     while (end < order.size() && mpfr_equal_p(score[static_cast<std::size_t>(order[i])].get(),
                                               score[static_cast<std::size_t>(order[end])].get())) {
-      const float v = a.v[order[end] * a.o_dim() + c];
+      const double v = values[static_cast<std::size_t>(order[end]) * dim + c];
       require_exact(mpfr_add_d(group.get(), group.get(), v, MPFR_RNDN), "group sum");
       ++end;
     }
@@ -142,10 +152,10 @@ struct WeightedSums {
     }
   }
   /// N_c += w v, A_c += w |v|: each product and each sum rounded once (term: scratch).
-  void add(std::size_t c, mpfr_srcptr w, float v, mpfr_ptr term) {
+  void add(std::size_t c, mpfr_srcptr w, double v, mpfr_ptr term) {
     mpfr_mul_d(term, w, v, MPFR_RNDN);
     mpfr_add(num[c].get(), num[c].get(), term, MPFR_RNDN);
-    mpfr_mul_d(term, w, std::fabs(double{v}), MPFR_RNDN);
+    mpfr_mul_d(term, w, std::fabs(v), MPFR_RNDN);
     mpfr_add(abs_sum[c].get(), abs_sum[c].get(), term, MPFR_RNDN);
   }
 };
@@ -234,21 +244,20 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
     mpfr_set_flt(top.get(), a.sink, MPFR_RNDN);
   else
     mpfr_set(top.get(), weighed[arg_max].get(), MPFR_RNDN);
+  // The kept keys' values renumbered 0..n-1 (rational_mean reads them through `order`), each
+  // v_scale v_jc: exact in double (two floats' product), v_jc itself when v_scale is 1.
+  std::vector<double> values(keys.size() * dim);
   double v_max = 0;
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t c = 0; c < dim; ++c) {
-      const float v = a.v[static_cast<std::size_t>(keys[i]) * dim + c];
+      const double v = static_cast<double>(a.v_scale) *
+                       static_cast<double>(a.v[static_cast<std::size_t>(keys[i]) * dim + c]);
+      values[i * dim + c] = v;
       if (!std::isfinite(v))
         r.o_finite[c] = false;
       else
-        v_max = std::max(v_max, std::fabs(double{v}));
+        v_max = std::max(v_max, std::fabs(v));
     }
-  // Keys renumbered 0..n-1 for rational_mean (it reads v through `order`).
-  AttentionQuery compact = a;
-  std::vector<float> v_compact(keys.size() * dim);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    std::copy_n(a.v + static_cast<std::size_t>(keys[i]) * dim, dim, v_compact.begin() + i * dim);
-  compact.v = v_compact.data();
 
   const auto n = static_cast<double>(keys.size());
   std::vector<bool> o_done(dim, false);
@@ -257,10 +266,9 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
       r.o_rounded[c] = std::numeric_limits<float>::quiet_NaN();
       r.o[c] = std::numeric_limits<double>::quiet_NaN();
       o_done[c] = true;
-    } else if (const auto mean =
-                   a.has_sink || (alibi && a.softcap > 0)
-                       ? std::nullopt
-                       : rational_mean(compact, order, score, static_cast<int>(c), a.out)) {
+    } else if (const auto mean = a.has_sink || (alibi && a.softcap > 0)
+                                     ? std::nullopt
+                                     : rational_mean(values, dim, order, score, c, a.out)) {
       r.o_rounded[c] = *mean;
       o_done[c] = true;
     }
@@ -286,7 +294,7 @@ AttentionReference attention_reference_mpfr(const AttentionQuery& a) {
       mpfr_exp(e.get(), t.get(), MPFR_RNDN);
       mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
       for (std::size_t c = 0; c < dim; ++c)
-        if (r.o_finite[c]) sums.add(c, e.get(), compact.v[i * dim + c], term.get());
+        if (r.o_finite[c]) sums.add(c, e.get(), values[i * dim + c], term.get());
     }
     if (a.has_sink) {  // the sink's term of the denominator (no value)
       mpfr_set_flt(t.get(), a.sink, MPFR_RNDN);

@@ -46,7 +46,7 @@ bool weight(DoubleDouble t, DoubleDouble* out) {
   return true;
 }
 
-Score score_of(const float* q, const float* k, int dim, float scale) {
+Score score_of(const float* q, const float* k, int dim, double scale) {
   constexpr int kLanes = 4;  // independent cascades (c mod 4): latency, not a chain of dim sums
   constexpr double kU = kDdU;
   double hi[kLanes] = {}, lo[kLanes] = {}, p_abs[kLanes] = {};
@@ -73,9 +73,9 @@ Score score_of(const float* q, const float* k, int dim, float scale) {
     l += s.l + lo[r];
     a += p_abs[r];
   }
-  const DoubleDouble s = dd_mul(two_sum(h, l), static_cast<double>(scale));
+  const DoubleDouble s = dd_mul(two_sum(h, l), scale);
   const double d = dim + kLanes;
-  const double delta = 1.0201 * d * d * kU * kU * a * std::fabs(double{scale}) +
+  const double delta = 1.0201 * d * d * kU * kU * a * std::fabs(scale) +
                        8.1 * kU * kU * std::fabs(s.h) + d * 0x1p-1074 + 0x1p-1000;
   return {s, delta};
 }

@@ -42,8 +42,9 @@ struct Score {
 
 /// scale (q . k) over dim components, by four TwoSum cascades (attention_fast.cpp step 1):
 /// |s^ - s| <= 1.0201 D'^2 u^2 P |scale| + 8.1 u^2 |s^| + D' 2^-1074 + 2^-1000, D' = dim + 4,
-/// P = sum |q_c k_c|.
-Score score_of(const float* q, const float* k, int dim, float scale);
+/// P = sum |q_c k_c|. scale is any double (the product of the score's scale and an fp8 key scale,
+/// two floats, is one: dd_mul's bound holds for any double factor).
+Score score_of(const float* q, const float* k, int dim, double scale);
 
 /// s^ - slope distance, the ALiBi bias (TwoProd exact, dd_add): delta gains
 /// 3.06 u^2 (|s^| + |bias|).

@@ -118,7 +118,7 @@ struct Query {
   std::vector<float> q, k, v;
   std::vector<std::uint8_t> masked;
   int head_dim = 1, v_dim = 1;
-  float scale = 1, sink = 0, alibi_slope = 0;
+  float scale = 1, sink = 0, alibi_slope = 0, k_scale = 1, v_scale = 1;
   std::int64_t alibi_position = 0;
   bool has_sink = false;
   LseBase base = LseBase::E;
@@ -139,6 +139,8 @@ struct Query {
     a.sink = sink;
     a.alibi_slope = alibi_slope;
     a.alibi_position = alibi_position;
+    a.k_scale = k_scale;
+    a.v_scale = v_scale;
     return a;
   }
 };
@@ -168,7 +170,7 @@ bool expect_paths_agree(const Query& query, const std::string& what) {
 }
 
 /// A random query of one class of values.
-enum class Values { Gaussian, Bf16Gaussian, SmallIntegers, WideExponents, FarKeys };
+enum class Values { Gaussian, Bf16Gaussian, SmallIntegers, WideExponents, FarKeys, Fp8 };
 
 Query random_query(std::mt19937& rng, Values values, int dim, int len) {
   Query q;
@@ -192,12 +194,20 @@ Query random_query(std::mt19937& rng, Values values, int dim, int len) {
         return std::ldexp(normal(rng), static_cast<int>(rng() % 61) - 30);
       case Values::FarKeys:  // scores hundreds apart: weights below e^-128 and e^-600
         return is_v ? normal(rng) : normal(rng) * far_scale;
+      case Values::Fp8:  // K/V in e4m3 or e5m2 (q too: no matter), of their whole range
+        return round_to(rng() % 2 ? DType::E4M3 : DType::E5M2,
+                        std::ldexp(normal(rng), static_cast<int>(rng() % 13) - 6));
     }
     return 0.0f;
   };
   for (int c = 0; c < dim; ++c) q.q.push_back(value(false));
   for (int j = 0; j < len * dim; ++j) q.k.push_back(value(false));
   for (int j = 0; j < len * q.v_dim; ++j) q.v.push_back(round_to(q.out, value(true)));
+  if (values == Values::Fp8) {  // powers of two, 1.5, and floats of 24 significant bits
+    const float scales[] = {1.0f, 0x1p-4f, 1.5f, 0x1.24924ap-9f, 0x1.6a09e6p+3f};
+    q.k_scale = scales[rng() % 5];
+    q.v_scale = scales[rng() % 5];
+  }
   for (int j = 0; j < len; ++j) q.masked.push_back(j > 0 && rng() % 5 == 0);
   if (rng() % 6 == 0) {
     q.has_sink = true;
@@ -220,7 +230,7 @@ double largest_gap(const Query& q) {
     for (int c = 0; c < q.head_dim; ++c)
       s += double{q.q[static_cast<std::size_t>(c)]} *
            q.k[j * static_cast<std::size_t>(q.head_dim) + static_cast<std::size_t>(c)];
-    s *= q.scale;
+    s *= q.scale * q.k_scale;
     top = std::max(top, s);
     bottom = std::min(bottom, s);
   }
@@ -237,7 +247,8 @@ TEST(AttentionFast, AgreesWithTheMpfrPathOnEveryClass) {
                  {Values::Bf16Gaussian, "bf16 gaussian"},
                  {Values::SmallIntegers, "small integers"},
                  {Values::WideExponents, "wide exponents"},
-                 {Values::FarKeys, "far keys"}};
+                 {Values::FarKeys, "far keys"},
+                 {Values::Fp8, "fp8 with scales"}};
   for (const auto& cls : classes) {
     int fast = 0, total = 0, reduced = 0, left_out = 0;
     for (int round = 0; round < 12; ++round)

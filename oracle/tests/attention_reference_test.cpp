@@ -41,7 +41,8 @@ struct Plain {
   std::vector<float> o;
 };
 
-/// Straight from the definition, at 3000 bits.
+/// Straight from the definition, at 3000 bits (fp8 K/V: the scores times k_scale, every value
+/// times v_scale, as docs/semantics.md §9 defines them).
 Plain plain_attention(const AttentionQuery& a) {
   std::vector<MpValue> s;
   MpValue prod(kPlainBits), m(kPlainBits), d(kPlainBits), e(kPlainBits), t(kPlainBits);
@@ -57,6 +58,7 @@ Plain plain_attention(const AttentionQuery& a) {
       mpfr_add(s.back().get(), s.back().get(), prod.get(), MPFR_RNDN);
     }
     mpfr_mul_d(s.back().get(), s.back().get(), a.scale, MPFR_RNDN);
+    mpfr_mul_d(s.back().get(), s.back().get(), a.k_scale, MPFR_RNDN);
   }
   mpfr_set(m.get(), s[0].get(), MPFR_RNDN);
   for (auto& x : s) mpfr_max(m.get(), m.get(), x.get(), MPFR_RNDN);
@@ -72,6 +74,7 @@ Plain plain_attention(const AttentionQuery& a) {
     mpfr_add(d.get(), d.get(), e.get(), MPFR_RNDN);
     for (int c = 0; c < a.head_dim; ++c) {
       mpfr_mul_d(prod.get(), e.get(), a.v[keys[i] * a.head_dim + c], MPFR_RNDN);
+      mpfr_mul_d(prod.get(), prod.get(), a.v_scale, MPFR_RNDN);
       mpfr_add(num[static_cast<std::size_t>(c)].get(), num[static_cast<std::size_t>(c)].get(),
                prod.get(), MPFR_RNDN);
     }
@@ -107,8 +110,8 @@ struct Query {
   }
 };
 
-void expect_same(const AttentionQuery& a, const char* what) {
-  const AttentionReference ref = attention_reference(a);
+void expect_same(const AttentionQuery& a, const char* what, bool mpfr_path = false) {
+  const AttentionReference ref = mpfr_path ? attention_reference_mpfr(a) : attention_reference(a);
   ASSERT_EQ(ref.outcome, AttnOutcome::Finite) << what;
   const Plain plain = plain_attention(a);
   EXPECT_EQ(ref.lse_rounded, plain.lse) << what;
@@ -173,6 +176,93 @@ TEST(AttentionReference, AgreesWithPlainMpfrOnRationalOutputs) {
       EXPECT_EQ(two_groups.lse_rounded, plain_attention(q.view(2, 1.0f, base, t)).lse);
     }
   }
+}
+
+TEST(AttentionReference, AgreesWithPlainMpfrWithFp8Scales) {
+  // fp8 K/V: k and v random e4m3 / e5m2 values, the scales drawn from powers of two, 1.5 and
+  // floats of 24 significant bits (whose products with the values are no floats): both paths
+  // against the plain evaluation of the scaled definition.
+  std::mt19937 rng(20260311);
+  const float scales[] = {1.0f, 0.5f, 0x1p-7f, 1.5f, 0x1.24924ap-9f, 0x1.6a09e6p+3f};
+  const DType kv_types[] = {DType::E4M3, DType::E5M2};
+  const DType types[] = {DType::F32, DType::BF16, DType::F16};
+  int cases = 0;
+  for (int round = 0; round < 6; ++round)
+    for (int dim : {1, 4, 16})
+      for (DType t : types) {
+        const DType kv = kv_types[rng() % 2];
+        const int len = 1 + static_cast<int>(rng() % 12);
+        std::normal_distribution<float> value(0.0f, 2.0f);
+        Query q;
+        for (int c = 0; c < dim; ++c) q.q.push_back(round_to(t, value(rng)));
+        for (int j = 0; j < len * dim; ++j) {
+          q.k.push_back(round_to(kv, value(rng)));
+          q.v.push_back(round_to(kv, value(rng)));
+        }
+        for (int j = 0; j < len; ++j) q.masked.push_back(j > 0 && rng() % 4 == 0);
+        AttentionQuery a = q.view(dim, 0.5f, rng() % 2 ? LseBase::E : LseBase::Two, t);
+        a.k_scale = scales[rng() % 6];
+        a.v_scale = scales[rng() % 6];
+        expect_same(a, "fp8 K/V");
+        expect_same(a, "fp8 K/V, MPFR path", true);
+        ++cases;
+      }
+  EXPECT_EQ(cases, 54);
+}
+
+TEST(AttentionReference, ScalesOfFewBitsGiveTheDequantisedAttention) {
+  // With scales of at most 2 significant bits k_scale k_jc and v_scale v_jc are floats: the
+  // scaled query and the one of the dequantised floats are the same attention, bit for bit in
+  // the rounded outputs, the doubles within their promise (2^-52 each).
+  std::mt19937 rng(20260312);
+  std::normal_distribution<float> value(0.0f, 3.0f);
+  for (int round = 0; round < 20; ++round) {
+    const int dim = 1 + static_cast<int>(rng() % 8), len = 1 + static_cast<int>(rng() % 10);
+    const float scales[] = {0.25f, 1.5f, 0x1p-7f, 3.0f};
+    const float ks = scales[rng() % 4], vs = scales[rng() % 4];
+    Query stored, dequantised;
+    for (int c = 0; c < dim; ++c) stored.q.push_back(value(rng));
+    dequantised.q = stored.q;
+    for (int j = 0; j < len * dim; ++j) {
+      stored.k.push_back(round_to(DType::E4M3, value(rng)));
+      stored.v.push_back(round_to(DType::E4M3, value(rng)));
+      dequantised.k.push_back(ks * stored.k.back());  // exact: 4 + 2 bits, no underflow
+      dequantised.v.push_back(vs * stored.v.back());
+    }
+    stored.masked = dequantised.masked = std::vector<std::uint8_t>(static_cast<std::size_t>(len));
+    AttentionQuery a = stored.view(dim, 0.75f, LseBase::E, DType::F32);
+    a.k_scale = ks;
+    a.v_scale = vs;
+    const AttentionReference got = attention_reference(a);
+    const AttentionReference want =
+        attention_reference(dequantised.view(dim, 0.75f, LseBase::E, DType::F32));
+    EXPECT_EQ(got.lse_rounded, want.lse_rounded) << round;
+    for (int c = 0; c < dim; ++c) {
+      EXPECT_EQ(got.o_rounded[c], want.o_rounded[c]) << round << " component " << c;
+      EXPECT_LE(std::fabs(got.o[c] - want.o[c]), 0x1p-51 * want.magnitude[c]) << round;
+      EXPECT_LE(std::fabs(got.magnitude[c] - want.magnitude[c]), 0x1p-51 * want.magnitude[c]);
+    }
+  }
+}
+
+TEST(AttentionReference, AScaledMeanAtAMidpointRoundsToEven) {
+  // Two keys of equal scores and v = 1 each: o = v_scale exactly, a rational. v_scale =
+  // 1 + 3 2^-8 is the bf16 midpoint between 1 + 2^-7 (odd) and 1 + 2^-6 (even): no interval
+  // decides it, the exact mean of the scaled values does (to the even 1 + 2^-6); unscaled it
+  // would be 1.
+  Query q;
+  q.q = {1.0f};
+  q.k = {2.0f, 2.0f};
+  q.v = {1.0f, 1.0f};
+  q.masked = {0, 0};
+  AttentionQuery a = q.view(1, 1.0f, LseBase::E, DType::BF16);
+  a.v_scale = 1.0f + 3 * 0x1p-8f;
+  a.k_scale = 0x1p-3f;
+  const AttentionReference r = attention_reference(a);
+  EXPECT_TRUE(r.mpfr) << "a midpoint: the fast path cannot decide it";
+  EXPECT_EQ(r.o_rounded[0], 1.0f + 0x1p-6f);
+  EXPECT_EQ(r.o[0], 1.0 + 3 * 0x1p-8);
+  expect_same(a, "a scaled midpoint");
 }
 
 TEST(AttentionReference, SpecialOutcomes) {

@@ -13,7 +13,7 @@ The laws, the MPFR oracle, the derived bounds, the shrinking and the regression 
 C++ core's (osvs._core); see python/README.md.
 """
 
-from ._attention import AttentionKernel, AttentionProblem
+from ._attention import AttentionKernel, AttentionProblem, fp8_to_float32
 from ._check import (attention_laws, check, check_argmax, check_attention, check_cross_entropy,
                      check_log_softmax, check_layer_norm, check_log_softmax_backward,
                      check_logsumexp, check_mean_var, check_merge, check_reduction,
@@ -40,5 +40,5 @@ __all__ = ["check", "check_softmax", "check_log_softmax", "check_merge", "check_
            "SoftmaxKernel", "MergeKernel", "AttentionKernel", "AttentionProblem", "derived",
            "CheckResult", "LawResult", "LawViolation", "ReplayResult", "Settings", "defaults",
            "set_defaults", "DEFAULT_SEED", "exact_attention", "ExactAttention",
-           "DeviceUnavailable", "TorchDevice"]
+           "DeviceUnavailable", "TorchDevice", "fp8_to_float32"]
 __version__ = "0.1.0"

@@ -5,6 +5,22 @@
         return o                           # (total_q, heads_q, d_v); with lse_bases: (o, lse)
 
     osvs.check_attention(my_attention, name="my.attention", masks=("none", "causal"), gqa=True)
+
+fp8 K/V (docs/semantics.md §9, "fp8 K/V"): a kernel declared with ``kv_types=["e4m3"]`` (or
+"e5m2", or both; ``kv_types_only=True``: never K/V in the dtype) also gets cases whose k and v
+are stored in that 8-bit float type, one scale a tensor. Then k and v come as **uint8** arrays of
+the stored bit patterns (same shapes), ``p.kv_type`` names the type ("e4m3", "e5m2"; None for
+K/V in the dtype) and ``p.k_scale``, ``p.v_scale`` are the per-tensor scales (floats): the true
+key or value is ``scale * stored``, which the oracle forms exactly; q and o stay in the dtype.
+``osvs.fp8_to_float32(bits, p.kv_type)`` decodes the bits exactly:
+
+    def my_fp8_attention(q, k, v, p):
+        if p.kv_type is not None:
+            k = osvs.fp8_to_float32(k, p.kv_type) * np.float32(p.k_scale)
+            v = osvs.fp8_to_float32(v, p.kv_type) * np.float32(p.v_scale)
+        ...
+
+    osvs.check_attention(my_fp8_attention, name="my.fp8", kv_types=["e4m3"], accuracy=...)
 """
 
 from __future__ import annotations
@@ -14,6 +30,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _core
 from ._arrays import ELEMENT_TYPES
 from ._device_session import DeviceSession, HostSession, Output
 from ._torch_device import device_backend
@@ -21,6 +38,21 @@ from ._torch_device import device_backend
 _PYTHON_TYPE = {core: name for name, (core, _) in ELEMENT_TYPES.items()}  # "bf16" -> "bfloat16"
 #: The problem arrays a kernel may ask for on the device (AttentionProblem.on_device).
 _ON_DEVICE = ("cu_seqlens_q", "cu_seqlens_k", "block_table", "sinks", "alibi_slopes", "lse")
+
+#: The fp8 types K/V may be stored in (kv_types).
+FP8_TYPES = ("e4m3", "e5m2")
+
+_FP8_VALUES: Dict[str, np.ndarray] = {}
+
+
+def fp8_to_float32(bits, kv_type: str) -> np.ndarray:
+    """The float32 values of fp8 bit patterns (a uint8 array) of ``kv_type`` ("e4m3": OCP's
+    e4m3fn, no infinities, NaN S.1111.111; "e5m2"), exactly: every fp8 value is a float32."""
+    if kv_type not in FP8_TYPES:
+        raise ValueError(f"kv_type {kv_type!r}: one of {FP8_TYPES}")
+    if kv_type not in _FP8_VALUES:
+        _FP8_VALUES[kv_type] = np.asarray(_core.fp8_values(kv_type), dtype=np.float32)
+    return _FP8_VALUES[kv_type][np.asarray(bits, dtype=np.uint8)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +99,12 @@ class AttentionProblem:
     # With device=: uploads a problem array once per distinct value (on_device)
     _device_array: Optional[Callable[[str, np.ndarray], Any]] = dataclasses.field(
         default=None, repr=False, compare=False)
+    # fp8 K/V (a kernel declaring kv_types): k and v are uint8 arrays of kv_type's bits ("e4m3",
+    # "e5m2"; None: K/V in dtype), the true keys and values k_scale and v_scale times the stored
+    # ones (fp8_to_float32 decodes them); q and o in dtype. Both scales 1 without fp8 K/V.
+    kv_type: Optional[str] = None
+    k_scale: float = 1.0
+    v_scale: float = 1.0
 
     @property
     def causal(self) -> bool:
@@ -120,13 +158,18 @@ class AttentionKernel:
     lse_ulps, lse_ulps_per_key, lse_per_score) and ``conventions``; ``cascade_merge``: the
     registered merge kernel that merges its partials for the cascade law (a shared prefix's
     (o, lse) and the suffix's, each a call; "osvs.merge_states.cpu_model" is osvs's own), "":
-    none (the law is skipped)."""
+    none (the law is skipped). ``kv_types`` ("e4m3", "e5m2"): it also takes K/V stored in these
+    fp8 types with per-tensor scales (``kv_types_only``: only those), k and v then uint8 arrays
+    and ``problem.kv_type``, ``problem.k_scale``, ``problem.v_scale`` set (the module's
+    docstring)."""
 
     kind = "attention"  # the core's kind of kernel
 
     fn: Callable[..., Any]
     name: str
     dtypes: Sequence[str] = ("float32",)
+    kv_types: Sequence[str] = ()  # fp8 K/V it takes: "e4m3", "e5m2"
+    kv_types_only: bool = False  # True: never K/V in the dtype
     masks: Sequence[str] = ("none",)
     mask_align: str = "bottom-right"
     gqa: bool = False
@@ -172,7 +215,13 @@ class AttentionKernel:
         for d in self.dtypes:
             if d not in ELEMENT_TYPES:
                 raise ValueError(f"dtype {d!r}: one of {sorted(ELEMENT_TYPES)}")
+        for t in self.kv_types:
+            if t not in FP8_TYPES:
+                raise ValueError(f"kv_types {t!r}: one of {FP8_TYPES}")
+        if self.kv_types_only and not self.kv_types:
+            raise ValueError("kv_types_only without kv_types: name the fp8 types it takes")
         return {"name": self.name, "in_types": [ELEMENT_TYPES[d][0] for d in self.dtypes],
+                "kv_types": list(self.kv_types), "kv_types_only": bool(self.kv_types_only),
                 "masks": list(self.masks), "mask_align": self.mask_align, "gqa": bool(self.gqa),
                 "gqa_bitwise": bool(self.gqa_bitwise),
                 "batch_bitwise": bool(self.batch_bitwise),
@@ -248,6 +297,8 @@ class AttentionKernel:
             window=(int(meta["window_left"]), int(meta["window_right"])), base=meta["base"],
             page_size=page, heads_q=hq, heads_kv=hk, head_dim_qk=dqk, head_dim_v=dv, dtype=dtype,
             kv_splits=int(meta["kv_splits"]), _device_array=session.on_device,
+            kv_type=meta["kv_type"] if meta["kv_type"] in FP8_TYPES else None,
+            k_scale=float(meta["k_scale"]), v_scale=float(meta["v_scale"]),
             **self._backward_inputs(meta, q.shape[0], session))
         result = self.fn(*args, problem)
         total_q = q.shape[0]

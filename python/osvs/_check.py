@@ -161,13 +161,14 @@ def check_attention(fn: Callable[..., Any], *, name: str, laws=None, replay_dir=
     ``gqa``, ``varlen``, ``page_sizes``, ``paged_only``, ``head_dims``, ``lse_bases``,
     ``lse_layout``, ``empty_row_lse``, ``accuracy``, ``conventions``, ``skip``,
     ``known_defect``, ``to_input``, the invariance laws' ``batch_bitwise``, ``page_bitwise``,
-    ``split_bitwise``, ``chunk_bitwise``, ``decode_bitwise``, and ``split_by`` / ``kv_splits``
-    (the split parameter it takes, ``problem.kv_splits``). ``device="cuda"`` (or "cpu", a
-    torch.device) hands the kernel torch tensors on that device instead of NumPy arrays, each
-    distinct input copied there once a law and an output downloaded only where the device finds
-    it differs from an earlier one (the verdicts are the host path's); each LawResult's
-    ``transfers`` counts the copies either way. Without torch, or without that device, raises
-    DeviceUnavailable before the first case.
+    ``split_bitwise``, ``chunk_bitwise``, ``decode_bitwise``, ``split_by`` / ``kv_splits``
+    (the split parameter it takes, ``problem.kv_splits``), and ``kv_types`` / ``kv_types_only``
+    (fp8 K/V it takes: uint8 k and v, ``problem.kv_type``, ``k_scale``, ``v_scale``).
+    ``device="cuda"`` (or "cpu", a torch.device) hands the kernel torch tensors on that device
+    instead of NumPy arrays, each distinct input copied there once a law and an output downloaded
+    only where the device finds it differs from an earlier one (the verdicts are the host
+    path's); each LawResult's ``transfers`` counts the copies either way. Without torch, or
+    without that device, raises DeviceUnavailable before the first case.
     """
     settings, declaration = _split(dict(declaration_and_settings))
     kernel = AttentionKernel(fn, name=name, **declaration)

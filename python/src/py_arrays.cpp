@@ -29,7 +29,8 @@ dl::dtype dlpack_type(DType t) {
   if (is_integer(t))
     return {static_cast<std::uint8_t>(dl::dtype_code::Int),
             static_cast<std::uint8_t>(8 * size_of(t)), 1};
-  return {static_cast<std::uint8_t>(dl::dtype_code::UInt), 16, 1};  // bf16 bits
+  if (is_fp8(t)) return {static_cast<std::uint8_t>(dl::dtype_code::UInt), 8, 1};  // fp8 bits
+  return {static_cast<std::uint8_t>(dl::dtype_code::UInt), 16, 1};                // bf16 bits
 }
 
 /// Whether an array of element type d may come back as elements of t.
@@ -52,6 +53,10 @@ const char* python_name(DType t) {
       return "int32";
     case DType::I64:
       return "int64";
+    case DType::E4M3:
+      return "uint8 (float8 e4m3 bits)";
+    case DType::E5M2:
+      return "uint8 (float8 e5m2 bits)";
   }
   return "?";
 }

@@ -62,8 +62,9 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     const std::int64_t v_cols = std::int64_t{p.heads_kv} * p.head_dim_v;
     const std::int64_t o_cols = std::int64_t{p.heads_q} * p.head_dim_v;
     const nb::object q = rows_array(p.q_ptr, p.in_type, p.total_q, q_cols, q_cols);
-    const nb::object k = rows_array(p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols);
-    const nb::object v = rows_array(p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols);
+    // (K/V in the in type, or fp8 bytes: uint8 arrays, with meta's kv_type and scales)
+    const nb::object k = rows_array(p.k_ptr, p.kv_type, kv_tokens, k_cols, k_cols);
+    const nb::object v = rows_array(p.v_ptr, p.kv_type, kv_tokens, v_cols, v_cols);
     nb::object table = nb::none();
     if (p.block_table != nullptr) {
       nb::list rows;
@@ -93,10 +94,13 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     meta["head_dim_qk"] = p.head_dim_qk;
     meta["head_dim_v"] = p.head_dim_v;
     meta["dtype"] = to_string(p.in_type);
+    meta["kv_type"] = to_string(p.kv_type);
+    meta["k_scale"] = p.k_scale;
+    meta["v_scale"] = p.v_scale;
     const auto inputs_unchanged = [&] {
       if (!rows_unchanged(q, p.q_ptr, p.in_type, p.total_q, q_cols, q_cols) ||
-          !rows_unchanged(k, p.k_ptr, p.in_type, kv_tokens, k_cols, k_cols) ||
-          !rows_unchanged(v, p.v_ptr, p.in_type, kv_tokens, v_cols, v_cols))
+          !rows_unchanged(k, p.k_ptr, p.kv_type, kv_tokens, k_cols, k_cols) ||
+          !rows_unchanged(v, p.v_ptr, p.kv_type, kv_tokens, v_cols, v_cols))
         throw std::runtime_error("the kernel modified its input arrays");
     };
     if (p.backward) {
@@ -129,6 +133,12 @@ std::vector<E> parsed(const nb::dict& d, const char* key, F parse) {
 DType dtype_of(const std::string& s) {
   const auto t = parse_dtype(s);
   if (!t) throw std::invalid_argument("dtype '" + s + "': f32, bf16 or f16");
+  return *t;
+}
+
+DType kv_type_of(const std::string& s) {
+  const auto t = parse_dtype(s);
+  if (!t || !is_fp8(*t)) throw std::invalid_argument("kv_types: '" + s + "': e4m3 or e5m2");
   return *t;
 }
 
@@ -201,6 +211,8 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   } else if (!split_values.empty()) {
     throw std::invalid_argument("kv_splits given without split_by (count or size)");
   }
+  if (d.contains("kv_types"))
+    k.kv_types(parsed<DType>(d, "kv_types", kv_type_of), nb::cast<bool>(d["kv_types_only"]));
   if (writes_lse)
     k.lse(bases,
           layout == "heads_tokens" ? AttnLseLayout::HeadsTokens : AttnLseLayout::TokensHeads);

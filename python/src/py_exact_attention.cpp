@@ -99,9 +99,25 @@ nb::dict exact_attention_py(const Floats& q, const Floats& k, const Floats& v,
   return r;
 }
 
+/// The float values of the 256 bit patterns of an fp8 type (exact; e4m3's two NaN patterns NaN).
+nb::object fp8_values(const std::string& kv_type) {
+  const DType t = parsed<DType>(kv_type, parse_dtype, "fp8 type", "e4m3, e5m2");
+  if (!is_fp8(t))
+    throw std::invalid_argument("fp8 type '" + kv_type + "' is not one of e4m3, e5m2");
+  std::vector<std::uint8_t> patterns(256);
+  for (int b = 0; b < 256; ++b)
+    patterns[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(b);
+  std::vector<float> values(256);
+  load_from(t, patterns.data(), values.data(), 256);
+  return numpy_of(std::move(values));
+}
+
 }  // namespace
 
 void bind_exact_attention(nb::module_& m) {
+  m.def("fp8_values", &fp8_values, nb::arg("kv_type"),
+        "The float32 values of the 256 bit patterns of the fp8 type kv_type (e4m3, e5m2), exact: "
+        "values[bits] dequantises stored K/V.");
   m.def("exact_attention", &exact_attention_py, nb::arg("q"), nb::arg("k"), nb::arg("v"),
         nb::arg("q_lens"), nb::arg("k_lens"), nb::arg("heads_q"), nb::arg("heads_kv"),
         nb::arg("head_dim_qk"), nb::arg("head_dim_v"), nb::arg("dtype"), nb::arg("scale"),

@@ -87,6 +87,11 @@ nb::dict case_dict(const AttentionCase& c) {
   d["head_dim_qk"] = c.head_dim_qk;
   d["head_dim_v"] = c.head_dim_v;
   d["dtype"] = to_string(c.in_type);
+  if (c.kv_type) {  // fp8 K/V: k and v below are the stored values (true: times the scales)
+    d["kv_type"] = to_string(*c.kv_type);
+    d["k_scale"] = c.k_scale;
+    d["v_scale"] = c.v_scale;
+  }
   d["scale"] = c.scale;
   d["mask"] = to_string(c.mask.kind);
   d["window"] = nb::make_tuple(c.mask.window_left, c.mask.window_right);

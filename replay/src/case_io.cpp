@@ -40,7 +40,7 @@ State state_from(const JsonField& f) {
 DType state_format_from(const JsonField& format, const JsonField& input) {
   const std::string name = format.as_string();
   const std::optional<DType> t = parse_dtype(name);
-  if (!t || is_integer(*t))
+  if (!t || is_integer(*t) || is_fp8(*t))
     format.fail("expected \"f32\", \"bf16\" or \"f16\", got \"" + name + "\"");
   const std::vector<JsonField> states = input.at("states").elements();
   for (const JsonField& s : states)

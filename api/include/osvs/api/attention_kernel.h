@@ -128,7 +128,7 @@ struct AttentionGradAccuracy {
 /// One launch (docs/semantics.md §9). batch sequences, sequence s with queries
 /// cu_seqlens_q[s] ... cu_seqlens_q[s + 1] - 1 and keys 0 ... k_len(s) - 1,
 /// k_len(s) = cu_seqlens_k[s + 1] - cu_seqlens_k[s]. Every tensor is dense, row-major, in the
-/// in_type's bits (out_type for o):
+/// in_type's bits (out_type for o; kv_type's for k and v):
 ///   q  [total_q, heads_q, head_dim_qk]        o  [total_q, heads_q, head_dim_v]
 ///   contiguous (page_size == 0): k [total_k, heads_kv, head_dim_qk], v [total_k, heads_kv,
 ///     head_dim_v], key j of sequence s at token cu_seqlens_k[s] + j;
@@ -170,6 +170,14 @@ struct AttentionProblem : Launch {
   /// For a kernel that declares kv_splits: the split count or size (as declared) this launch
   /// asks for, one of the declared values; 0: the kernel's own choice.
   int kv_splits = 0;
+  /// The type k and v are stored in: in_type, or, for a kernel that declares kv_types, one of
+  /// those fp8 types (one byte an element, docs/semantics.md §9 "fp8 K/V"). Then the keys and
+  /// values attended to are k_scale times each stored k element and v_scale times each stored v
+  /// element (per-tensor scales, positive floats in [2^-64, 2^64]); q, o (and a backward's
+  /// tensors) stay in in_type. Both scales are 1 when kv_type is in_type.
+  DType kv_type = DType::F32;
+  float k_scale = 1;
+  float v_scale = 1;
 
   // --- A backward kernel's launch (AttentionKernel::backward, docs/semantics.md §9.4): o (out
   // type) and, when the kernel declares an lse, lse hold the forward's outputs as osvs's oracle
@@ -233,6 +241,12 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
   // --- declaration (each returns *this)
   /// The input types it takes (default f32); o is written in the same type.
   AttentionKernel& in_types(std::vector<DType> t) { return (in_types_ = std::move(t), *this); }
+  /// It takes K/V stored in these fp8 types (DType::E4M3, DType::E5M2) with a scale a tensor
+  /// (AttentionProblem::kv_type, k_scale, v_scale; q and o stay in the in type), and, when
+  /// `only`, never K/V in the in type. Without this call it gets K/V in the in type only.
+  AttentionKernel& kv_types(std::vector<DType> t, bool only = false) {
+    return (kv_types_ = std::move(t), kv_types_only_ = only, *this);
+  }
   /// The masks it supports (default: none only) and where their diagonal sits.
   AttentionKernel& masks(std::vector<MaskKind> m) { return (masks_ = std::move(m), *this); }
   AttentionKernel& mask_align(MaskAlign a) { return (align_ = a, *this); }
@@ -318,6 +332,9 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
 
   // --- reading the declaration
   const std::vector<DType>& in_types() const { return in_types_; }
+  const std::vector<DType>& kv_types() const { return kv_types_; }
+  bool kv_types_only() const { return kv_types_only_; }
+  bool takes_kv_type(DType t) const;
   const std::vector<MaskKind>& masks() const { return masks_; }
   MaskAlign mask_align() const { return align_; }
   bool gqa() const { return gqa_; }
@@ -355,6 +372,8 @@ class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProbl
 
  private:
   std::vector<DType> in_types_{DType::F32};
+  std::vector<DType> kv_types_;
+  bool kv_types_only_ = false;
   std::vector<MaskKind> masks_{MaskKind::None};
   MaskAlign align_ = MaskAlign::BottomRight;
   bool gqa_ = false;

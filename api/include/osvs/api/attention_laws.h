@@ -27,8 +27,10 @@ const std::vector<AttentionLaw>& attention_laws();
 /// cut), heads_kv it cannot share (no gqa) heads_q (kv heads repeated), pages of a size it does
 /// not read its first page size (or contiguous K/V), a base it does not write its first, a split
 /// parameter it does not take its own choice (0), and
-/// sequences of different lengths (not varlen) the first one's lengths; a backward kernel's case
-/// without a dout gets a fixed one (1/4, -1/2, 3/4, -1, repeated).
+/// sequences of different lengths (not varlen) the first one's lengths; fp8 K/V of a type it does
+/// not declare are dequantised into the in type (k_scale k, v_scale v rounded to it), K/V in the
+/// in type of a kernel that takes fp8 only quantised to its first kv type (saturated, scales 1);
+/// a backward kernel's case without a dout gets a fixed one (1/4, -1/2, 3/4, -1, repeated).
 AttentionCase fit_to(const AttentionKernel& k, AttentionCase c);
 
 /// The exact attention of every (query token, head) of c: o correctly rounded to `out` and as a

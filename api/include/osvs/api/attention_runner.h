@@ -15,7 +15,8 @@
 namespace osvs {
 
 /// What the memory the case does not define holds: the unused slots of pages and the spare
-/// pages (the poison law fills them with NaN, inf and 1e30; every other law with +0).
+/// pages (the poison law fills them with NaN, inf and 1e30, or for fp8 K/V those the type
+/// represents; every other law with +0), stored in the case's K/V type.
 struct AttentionFill {
   float unused_kv = 0.0f;
 };
@@ -26,7 +27,8 @@ struct AttentionFill {
 AttentionOutputs run_attention_kernel(const AttentionKernel& k, const AttentionCase& c,
                                       const AttentionFill& fill = {});
 
-/// What of c k does not declare (an in type, a mask or its alignment, GQA, a page size, an lse
+/// What of c k does not declare (an in type, fp8 K/V of a type it does not declare or K/V in
+/// the in type where it declares fp8 only, a mask or its alignment, GQA, a page size, an lse
 /// base, a head_dim, different lengths, fewer keys than its min_k_len, a masked sequence that is
 /// not square), or "" when k takes c. The laws judge no case k does not take (a reduction of a
 /// failing case that leaves its domain is not judged).

@@ -27,7 +27,9 @@ decltype(auto) dispatch_dtype(DType t, F&& f) {
       break;
     case DType::I32:
     case DType::I64:
-      throw std::invalid_argument("attention o of an index type");
+    case DType::E4M3:
+    case DType::E5M2:
+      throw std::invalid_argument("attention o of an index or fp8 type");
   }
   return f(std::integral_constant<DType, DType::F32>{});
 }

@@ -41,7 +41,9 @@ void launch_merge_states_with(DType o_type, const void* o_a, const float* lse_a,
       break;
     case DType::I32:
     case DType::I64:
-      throw std::invalid_argument("merge o of an index type");
+    case DType::E4M3:
+    case DType::E5M2:
+      throw std::invalid_argument("merge o of an index or fp8 type");
   }
   launch_merge_states_typed<DType::F32, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out, rows,
                                                 head_dim, base, s);

@@ -1,10 +1,11 @@
 // The exact attention of one query, and the exact merge of partial results (docs/semantics.md §8).
 //
 // For a query q, keys k_j and values v_j (j unmasked), the exact scores are s_j = (q . k_j) scale
-// (real arithmetic, no rounding), p_j = e^(s_j - m) / sum_i e^(s_i - m), and
+// (real arithmetic, no rounding; with a key scale, (q . k_j) scale k_scale), p_j = e^(s_j - m) /
+// sum_i e^(s_i - m), and
 //
 //   lse = m + log(sum_j e^(s_j - m))    (base e; base 2: lse * log2(e), exactly)
-//   o_c = sum_j p_j v_jc                 (every component c)
+//   o_c = sum_j p_j v_jc                 (every component c; with a value scale v_scale v_jc)
 //
 // attention_reference gives lse correctly rounded to float and as a double, each o_c correctly
 // rounded to the output type (f32 / bf16 / fp16, round to nearest even, subnormals included) and
@@ -52,6 +53,12 @@ struct AttentionQuery {
   /// position is the query's aligned diagonal (osvs/api's alibi_distance).
   float alibi_slope = 0;
   std::int64_t alibi_position = 0;
+  /// Per-tensor scales of K/V stored in fp8 (docs/semantics.md §9, "fp8 K/V"): the keys and
+  /// values attended to are k_scale k_jc and v_scale v_jc, exact products (a float times a float
+  /// is exact in double); 1: k and v as they are. The score is then (q . k_j) scale k_scale and
+  /// o_c = v_scale sum_j p_j v_jc, M_c = |v_scale| sum_j p_j |v_jc|, exactly.
+  float k_scale = 1;
+  float v_scale = 1;
   int o_dim() const { return v_dim > 0 ? v_dim : head_dim; }
 };
 
