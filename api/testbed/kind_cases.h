@@ -62,7 +62,8 @@ rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& l
 std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const AttentionLaw& law);
 
 /// Attention kernels: fewer sequences, then fewer keys and queries of each, one kv head, a
-/// smaller head_dim, no spare pages.
+/// smaller head_dim, no spare pages; last, each dimension one smaller with the values drawn
+/// again from the case's own (a failure one rounding decides, as a kernel's own exp makes it).
 void reduce_case(const AttentionKernel& k, const AttentionCase& smallest,
                  const Reduction<AttentionCase>& r);
 
