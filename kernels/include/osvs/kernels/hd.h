@@ -37,6 +37,26 @@ OSVS_HD float bits_float(std::uint32_t u) {
 #endif
 }
 
+/// The bits of a double and back, identically on host and device.
+OSVS_HD std::uint64_t double_bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+OSVS_HD double bits_double(std::uint64_t u) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(u));
+#else
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
 /// The canonical quiet NaN (sign clear, no payload) that hardened code returns, so that results
 /// are bitwise reproducible whichever operand carried the NaN.
 OSVS_HD float canonical_nan() {

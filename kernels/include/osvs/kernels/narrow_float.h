@@ -98,10 +98,10 @@ class Narrow {
     return rounded(detail::sum_to_odd(a.value(), -static_cast<double>(b.value())));
   }
   friend OSVS_HD Narrow operator*(Narrow a, Narrow b) {
-    return rounded(detail::exact_product(a.value(), b.value()));
+    return rounded(detail::mul_rn(double{a.value()}, double{b.value()}));
   }
   friend OSVS_HD Narrow operator/(Narrow a, Narrow b) {
-    return rounded(detail::quotient_rn(a.value(), b.value()));
+    return rounded(detail::div_rn(double{a.value()}, double{b.value()}));
   }
   /// Exact: flips the sign bit.
   friend OSVS_HD Narrow operator-(Narrow a) {
@@ -117,7 +117,8 @@ class Narrow {
 
   /// fma(a, b, c), rounded once.
   friend OSVS_HD Narrow fused_mul_add(Narrow a, Narrow b, Narrow c) {
-    return rounded(detail::sum_to_odd(detail::exact_product(a.value(), b.value()), c.value()));
+    return rounded(
+        detail::sum_to_odd(detail::mul_rn(double{a.value()}, double{b.value()}), c.value()));
   }
   friend OSVS_HD Narrow fmaf(Narrow a, Narrow b, Narrow c) { return fused_mul_add(a, b, c); }
   friend OSVS_HD Narrow mul_add_k(Narrow a, Narrow b, Narrow c) {

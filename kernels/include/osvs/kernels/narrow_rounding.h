@@ -10,10 +10,9 @@
 //                          "Emulation of FMA and correctly-rounded sums: proved algorithms using
 //                          rounding to odd", IEEE TC 57(4), 2008, Theorem 1), so a sum or an fma
 //                          of narrow values rounds once although it passes through a double
-//   exact_product          a b in double: exact for narrow values (at most 2 x 11 significant
-//                          bits, exponents far inside double's range), never contracted with a
-//                          neighbouring sum by nvcc (__dmul_rn)
-//   quotient_rn            a / b in double, rounded to nearest (__ddiv_rn)
+// and narrow_float.h's products and quotients are rounded_ops.h's mul_rn and div_rn in double: a
+// product of narrow values is exact there (at most 2 x 11 significant bits, exponents far inside
+// double's range) and never contracted with a neighbouring sum by nvcc (__dmul_rn).
 //
 // Every operation is spelt with the *_rn intrinsics on the device, so nvcc's --fmad never fuses
 // two of them and host and device give the same bits.
@@ -27,44 +26,8 @@
 namespace osvs {
 namespace detail {
 
-OSVS_HD std::uint64_t double_bits(double x) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
-#else
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
-}
-
-OSVS_HD double bits_double(std::uint64_t u) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(u));
-#else
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
-}
-
 OSVS_HD bool is_finite_double(double x) {
   return ((double_bits(x) >> 52) & 0x7ffu) != 0x7ffu;
-}
-
-OSVS_HD double exact_product(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-
-OSVS_HD double quotient_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
 }
 
 /// x + y rounded to odd at 53 bits (x, y finite or not; a NaN or an infinite sum as the double

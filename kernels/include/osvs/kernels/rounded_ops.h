@@ -58,6 +58,21 @@ OSVS_HD float div_rn(float a, float b) {
   return a / b;
 #endif
 }
+/// The same in binary64 (narrow_float.h's products and quotients of bf16 / fp16 values).
+OSVS_HD double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+OSVS_HD double div_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __ddiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
 
 /// sub_rn and div_rn over a scalar class type: formal/'s symbolic binary32 (formal/README.md),
 /// whose operators round once to nearest even, so that code written over its scalar (the
