@@ -148,16 +148,32 @@ void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& 
   }
 }
 
-/// c with the values of each of its tensors (q, k, v, dout) drawn again by `rng`, each from that
-/// tensor's own values: the shape, the mask and the modifiers stay, and every value is one the
-/// generator drew for that tensor (exact in its type, of its scale).
-AttentionCase with_values_redrawn(AttentionCase c, std::mt19937_64& rng) {
-  for (std::vector<float>* t : {&c.q, &c.k, &c.v, &c.dout}) {
-    if (t->size() < 2) continue;
-    const std::vector<float> pool = *t;
+/// The values a redrawn tensor takes its values from: those of `values` (what the generator drew
+/// for that tensor), their negations, halves and doubles, each where it is a finite value of the
+/// tensor's type t (fp8's included): values of the tensor's scale, a small case's few values made
+/// many, which a rounding that shows on few inputs needs (one key has one value of k).
+std::vector<float> redraw_pool(const std::vector<float>& values, DType t) {
+  std::vector<float> pool;
+  for (const float x : values)
+    for (const float y : {x, -x, x / 2, x * 2})
+      if (std::isfinite(y) && is_value_of(t, y)) pool.push_back(y);
+  return pool;
+}
+
+/// c with the values of each of its tensors (q, k, v, dout) drawn again by `rng` from
+/// redraw_pool of that tensor in `from` (the case c was reduced from): the shape, the mask and
+/// the modifiers stay.
+AttentionCase with_values_redrawn(AttentionCase c, const AttentionCase& from,
+                                  std::mt19937_64& rng) {
+  const auto redraw = [&rng](std::vector<float>& t, const std::vector<float>& pool) {
+    if (pool.empty()) return;
     std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
-    for (float& x : *t) x = pool[pick(rng)];
-  }
+    for (float& x : t) x = pool[pick(rng)];
+  };
+  redraw(c.q, redraw_pool(from.q, from.in_type));
+  redraw(c.k, redraw_pool(from.k, from.kv_storage()));
+  redraw(c.v, redraw_pool(from.v, from.kv_storage()));
+  redraw(c.dout, redraw_pool(from.dout, from.in_type));
   return c;
 }
 
@@ -169,13 +185,13 @@ AttentionCase with_values_redrawn(AttentionCase c, std::mt19937_64& rng) {
 /// of each group) is tried with its values drawn again (with_values_redrawn) a few times, from a
 /// fixed seed: the same case shrinks the same way in every run.
 void reduce_with_values_redrawn(const AttentionCase& smallest, const Reduction<AttentionCase>& r) {
-  constexpr int kDraws = 64;
+  constexpr int kDraws = 128;
   std::mt19937_64 rng(20261206);
   const auto try_smaller = [&](const auto& shrink) {
     for (int draw = 0; draw < kDraws && !r.out_of_time(); ++draw) {
       Kept k = all_of(smallest);
       if (!shrink(k)) return false;
-      if (r.accept(with_values_redrawn(reduced(smallest, k), rng))) return true;
+      if (r.accept(with_values_redrawn(reduced(smallest, k), smallest, rng))) return true;
     }
     return false;
   };
@@ -456,21 +472,30 @@ void reduce_case(const AttentionKernel&, const AttentionCase& smallest,
   if (smallest.head_dim_qk == smallest.head_dim_v) reduce_list(smallest, r, &Kept::comps, true);
   reduce_list(smallest, r, &Kept::comps);
   reduce_list(smallest, r, &Kept::v_comps);
+  // Lengths: the last 1, 2, 3 or 4 keys (queries) dropped, the first such length that still
+  // fails taken; for keys, the first key dropped instead. Steps of more than one: a failure that
+  // needs the length in some residue class (a split size, a page size, a tile of up to 4 that
+  // must end ragged) fails at no length one smaller, and would stop the shrinking there.
+  constexpr std::int64_t kLongestStep = 4;
   bool progress = true;
   while (progress && !r.out_of_time()) {
     progress = false;
     for (std::size_t s = 0; s < smallest.seqs.size() && !r.out_of_time(); ++s)
       for (const bool keys : {true, false}) {
-        Kept k = all_of(smallest);
-        std::int64_t& len = keys ? k.lens[s].k_len : k.lens[s].q_len;
-        if (len <= (keys ? 0 : 1)) continue;
-        --len;
-        if (r.accept(reduced(smallest, k))) {
-          progress = true;
-        } else if (keys) {  // the first key dropped instead of the last
-          k.first_key[s] = 1;
-          progress = r.accept(reduced(smallest, k)) || progress;
+        const std::int64_t shortest = keys ? 0 : 1;
+        bool shorter = false;
+        for (std::int64_t step = 1; step <= kLongestStep && !shorter && !r.out_of_time(); ++step) {
+          Kept k = all_of(smallest);
+          std::int64_t& len = keys ? k.lens[s].k_len : k.lens[s].q_len;
+          if (len - step < shortest) break;
+          len -= step;
+          shorter = r.accept(reduced(smallest, k));
+          if (!shorter && keys && step == 1) {  // the first key dropped instead of the last
+            k.first_key[s] = 1;
+            shorter = r.accept(reduced(smallest, k));
+          }
         }
+        progress |= shorter;
       }
   }
   if (smallest.page_size > 0 && !r.out_of_time()) {
