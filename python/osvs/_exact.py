@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import to_host
+from ._attention import fp8_to_float32
 
 _DTYPES = {"f32": "f32", "float32": "f32", "bf16": "bf16", "bfloat16": "bf16", "f16": "f16",
            "float16": "f16"}
@@ -88,15 +89,26 @@ def exact_attention(q: Any, k: Any, v: Any, *, cu_seqlens_q: Any = None,
                     align: str = "bottom-right", softcap: float = 0.0,
                     sinks: Optional[Sequence[float]] = None,
                     alibi_slopes: Optional[Sequence[float]] = None, lse_base: str = "e",
-                    dtype: Optional[str] = None) -> ExactAttention:
+                    dtype: Optional[str] = None, kv_type: Optional[str] = None,
+                    k_scale: float = 1.0, v_scale: float = 1.0) -> ExactAttention:
     """The exact attention of a varlen batch: q (total_q, heads_q, d), k (total_k, heads_kv, d),
     v (total_k, heads_kv, d_v), NumPy arrays or tensors (on any device: copied to the host),
     every value exact in ``dtype`` (inferred from q's dtype when not given). cu_seqlens_* as
     flash-attention's (None: one sequence). ``window=(left, right)`` (-1: unbounded) is a
     sliding window; ``causal`` the causal mask; both aligned as ``align`` says, as are the
     ``alibi_slopes`` (one a query head: score - slope |i + offset - j|). A 4-D q
-    (batch, seq, heads, d) is taken as that many sequences of equal length."""
+    (batch, seq, heads, d) is taken as that many sequences of equal length.
+
+    fp8 K/V (docs/semantics.md §9, "fp8 K/V"): ``kv_type`` "e4m3" or "e5m2", k and v their
+    stored values (uint8 bit patterns, or floats exact in kv_type), the keys and values attended
+    to k_scale k and v_scale v, exactly; ``dtype`` is then q's type (and o's)."""
     in_type = _dtype_of(q, dtype)
+    if kv_type is not None:
+        k, v = (fp8_to_float32(to_host(x, n), kv_type)
+                if str(getattr(x, "dtype", "")).endswith("uint8") else x
+                for x, n in ((k, "k"), (v, "v")))
+    elif k_scale != 1.0 or v_scale != 1.0:
+        raise ValueError("k_scale and v_scale scale fp8 K/V: give kv_type too")
     qs, ks, vs = (_float32(x, n) for x, n in ((q, "q"), (k, "k"), (v, "v")))
     if qs.ndim == 4:  # (batch, seq, heads, d): equal lengths
         b, lq = qs.shape[0], qs.shape[1]
@@ -119,7 +131,8 @@ def exact_attention(q: Any, k: Any, v: Any, *, cu_seqlens_q: Any = None,
         qs.reshape(-1), ks.reshape(-1), vs.reshape(-1), q_lens, k_lens, heads_q, heads_kv, d,
         d_v, in_type, float(1 / math.sqrt(d) if scale is None else scale), mask, align,
         int(left), int(right), float(softcap), [float(s) for s in (sinks or [])],
-        [float(a) for a in (alibi_slopes if alibi_slopes is not None else [])], lse_base)
+        [float(a) for a in (alibi_slopes if alibi_slopes is not None else [])], lse_base,
+        kv_type or "", float(k_scale), float(v_scale))
     rows = (qs.shape[0], heads_q)
     return ExactAttention(
         o_rounded=r["o_rounded"].reshape(*rows, d_v), o=r["o"].reshape(*rows, d_v),

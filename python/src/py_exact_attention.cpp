@@ -48,7 +48,8 @@ nb::dict exact_attention_py(const Floats& q, const Floats& k, const Floats& v,
                             float scale, const std::string& mask, const std::string& align,
                             std::int64_t window_left, std::int64_t window_right, float softcap,
                             const std::vector<float>& sinks, const std::vector<float>& alibi_slopes,
-                            const std::string& base) {
+                            const std::string& base, const std::string& kv_type, float k_scale,
+                            float v_scale) {
   if (q_lens.size() != k_lens.size() || q_lens.empty())
     throw std::invalid_argument("q_lens and k_lens: one length each per sequence, at least one");
   AttentionCase c;
@@ -68,6 +69,11 @@ nb::dict exact_attention_py(const Floats& q, const Floats& k, const Floats& v,
   c.mask.window_left = window_left;
   c.mask.window_right = window_right;
   c.base = parsed<LseBase>(base, parse_lse_base, "lse base", "e, 2");
+  // fp8 K/V: k and v hold the stored values (exact in kv_type), attended to times their scales;
+  // attention_case_problem below says what is wrong with a type, a scale or a value.
+  if (!kv_type.empty()) c.kv_type = parsed<DType>(kv_type, parse_dtype, "kv_type", "e4m3, e5m2");
+  c.k_scale = k_scale;
+  c.v_scale = v_scale;
   if (heads_q <= 0 || heads_kv <= 0 || head_dim_qk <= 0 || head_dim_v <= 0)
     throw std::invalid_argument("heads and head_dims must be positive");
   const auto hq = static_cast<std::size_t>(heads_q), hk = static_cast<std::size_t>(heads_kv);
@@ -123,6 +129,7 @@ void bind_exact_attention(nb::module_& m) {
         nb::arg("head_dim_qk"), nb::arg("head_dim_v"), nb::arg("dtype"), nb::arg("scale"),
         nb::arg("mask"), nb::arg("align"), nb::arg("window_left"), nb::arg("window_right"),
         nb::arg("softcap"), nb::arg("sinks"), nb::arg("alibi_slopes"), nb::arg("base"),
+        nb::arg("kv_type") = "", nb::arg("k_scale") = 1.0f, nb::arg("v_scale") = 1.0f,
         "The exact attention of a varlen batch (flat float32 arrays, logical layout): every o "
         "component correctly rounded to dtype and as a double, its magnitude M and the ulp of "
         "dtype at M, the lse rounded to float32 and as a double, the kept keys, the queries "

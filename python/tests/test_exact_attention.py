@@ -83,3 +83,44 @@ def test_bad_inputs_are_named():
         osvs.exact_attention(q, q, q, dtype="fp8")
     with pytest.raises(ValueError, match="causal or a window"):
         osvs.exact_attention(q, q, q, causal=True, window=(1, 0), dtype="f32")
+
+
+def test_fp8_kv_is_the_scaled_stored_values():
+    # k and v stored in e4m3 / e5m2 (bit patterns), attended to times their scales: with scales
+    # that are powers of two, scale * stored is exact in float32, so the same case given as
+    # float32 k and v must give the same exact answer bit for bit; with scales that are not, the
+    # oracle agrees with float64 attention on the exactly dequantised values.
+    rng = np.random.default_rng(20261206)
+    lq, h, d = 5, 2, 8
+    q = rng.integers(-64, 65, (lq, h, d)).astype(np.float32) / 64
+    for kv_type in ("e4m3", "e5m2"):
+        values = osvs.fp8_to_float32(np.arange(256, dtype=np.uint8), kv_type)
+        finite = np.flatnonzero(np.isfinite(values) & (np.abs(values) <= 4)).astype(np.uint8)
+        k_bits, v_bits = (rng.choice(finite, (lq, h, d)) for _ in range(2))
+        k_vals, v_vals = (osvs.fp8_to_float32(b, kv_type) for b in (k_bits, v_bits))
+        for causal in (False, True):
+            ex = osvs.exact_attention(q, k_bits, v_bits, causal=causal, dtype="f32",
+                                      kv_type=kv_type, k_scale=0.125, v_scale=4.0)
+            same = osvs.exact_attention(q, k_vals * np.float32(0.125), v_vals * np.float32(4.0),
+                                        causal=causal, dtype="f32")
+            assert np.array_equal(ex.o_rounded, same.o_rounded)
+            assert np.array_equal(ex.lse_rounded, same.lse_rounded)
+            k_scale, v_scale = 0.3, 1.7  # not powers of two: products exact in float64 only
+            ex = osvs.exact_attention(q, k_bits, v_bits, causal=causal, dtype="f32",
+                                      kv_type=kv_type, k_scale=k_scale, v_scale=v_scale)
+            ref = _float64_attention(q, k_vals.astype(np.float64) * np.float32(k_scale),
+                                     v_vals.astype(np.float64) * np.float32(v_scale),
+                                     np.float32(1 / math.sqrt(d)), causal)
+            # (M = 0 where every kept v of a component is 0, which fp8's draws include: o = 0)
+            assert np.all(np.abs(ex.o - ref) <= 1e-13 * ex.magnitude)
+            assert np.max(ex.ulps(ex.o_rounded)) <= 0.5
+
+
+def test_fp8_bad_inputs_are_named():
+    q = np.ones((2, 1, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match="give kv_type"):
+        osvs.exact_attention(q, q, q, dtype="f32", k_scale=2.0)
+    with pytest.raises(ValueError, match="kv_type"):
+        osvs.exact_attention(q, q, q, dtype="f32", kv_type="f16")
+    with pytest.raises(ValueError, match="not a well-formed attention case"):
+        osvs.exact_attention(q, q * np.float32(1.0625), q, dtype="f32", kv_type="e5m2")
