@@ -1,0 +1,151 @@
+#include "merge_large_law.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "osvs/api/merge_runner.h"
+#include "osvs/kernels/stable_hash.h"
+
+namespace osvs::api {
+namespace {
+
+constexpr int kHeadDim = 128;  // the head_dim engines merge most
+constexpr std::int64_t kHeads = 8;
+
+std::uint64_t seed_of(const MergeKernel& k) {
+  return fnv1a64("large_batch/" + k.name());
+}
+
+/// The head_dim k takes nearest kHeadDim: the largest not above it, else the smallest.
+int head_dim_for(const MergeKernel& k) {
+  const std::vector<int> dims = k.supported_head_dims();
+  int best = dims.front();
+  for (const int d : dims)
+    if (d <= kHeadDim) best = d;
+  return best;
+}
+
+/// The smallest o type k declares (the first of equal size).
+DType smallest_o_type(const MergeKernel& k) {
+  return *std::min_element(k.o_types().begin(), k.o_types().end(),
+                           [](DType x, DType y) { return size_of(x) < size_of(y); });
+}
+
+/// The host's available memory (MemAvailable of /proc/meminfo), where it says.
+std::optional<std::size_t> host_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::size_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+std::string gib(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+
+/// Why the launch cannot be made here ("" when it fits): host memory for the images (and a host
+/// kernel's own f32 copies of the operands and the result), device memory for a device kernel.
+std::string memory_shortfall(const MergeKernel& k, const GeneratedMerge& g) {
+  const std::size_t images = image_bytes(k, g);
+  const std::size_t staged = k.where() == Where::Host
+                                 ? 3 * static_cast<std::size_t>(g.rows * g.head_dim) * sizeof(float)
+                                 : 0;
+  const std::optional<std::size_t> host = host_available_bytes();
+  if (host && *host < images + staged)
+    return "needs " + gib(images + staged) + " of host memory, the host has " + gib(*host) +
+           " available";
+  if (k.where() == Where::Device) {
+    const std::size_t free = detail::device_free_bytes();
+    if (free < images)
+      return "needs " + gib(images) + " of device memory, the device has " + gib(free) + " free";
+  }
+  return "";
+}
+
+/// Row `row` of operand `side` of the launch as one-row partial states.
+AttnStates row_states(const MergeKernel& k, int side, std::int64_t row, int d, DType t) {
+  AttnStates s{1, d, t, {0.0f}, std::vector<float>(static_cast<std::size_t>(d))};
+  large_merge_row(k, side, row, d, s.lse.data(), s.o.data());
+  return s;
+}
+
+}  // namespace
+
+std::string large_merge_excluded(const MergeKernel& k) {
+  return large_law_excluded("o past 2^32 elements: about 24.4 GiB of host memory for " + k.name() +
+                            " in bf16 or f16, as much device memory for a device kernel");
+}
+
+void large_merge_row(const MergeKernel& k, int side, std::int64_t row, int d, float* lse,
+                     float* o) {
+  const std::uint64_t key = splitmix64_mix(
+      seed_of(k) ^ (2 * static_cast<std::uint64_t>(row) + static_cast<std::uint64_t>(side)));
+  *lse = static_cast<float>(static_cast<int>(key >> 56) - 128) / 16;
+  for (int c = 0; c < d; ++c)
+    o[c] = static_cast<float>(static_cast<int>(splitmix64_mix(key + c) >> 58) - 32) / 8;
+}
+
+MergeCase large_merge_case(const MergeKernel& k) {
+  const int d = head_dim_for(k);
+  const DType t = smallest_o_type(k);
+  MergeCase c;
+  c.parts = {row_states(k, 0, 0, d, t), row_states(k, 1, 0, d, t)};
+  c.shape.heads = kHeads;
+  c.base = k.lse_bases().front();
+  return c;
+}
+
+Verdict check_large_merge(const MergeKernel& k, const MergeCase& c) {
+  const int d = c.parts.at(0).head_dim;
+  const DType t = c.parts[0].o_type;
+  const std::int64_t wrap = int32_wrap_elements(), heads = std::max<std::int64_t>(1, c.shape.heads);
+  GeneratedMerge g;
+  g.rows = (2 * wrap / d + 2 + heads - 1) / heads * heads;
+  g.head_dim = d;
+  g.o_type = t;
+  g.base = c.base;
+  g.shape.heads = heads;
+  g.a = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 0, r, d, lse, o); };
+  g.b = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 1, r, d, lse, o); };
+  if (const std::string short_of = memory_shortfall(k, g); !short_of.empty())
+    return Verdict::not_run("not judged: " + short_of);
+  const std::vector<std::int64_t> judged = rows_around({wrap, 2 * wrap}, d, g.rows);
+  AttnStates got;
+  try {
+    got = run_generated_merge(k, g, judged);
+  } catch (const KernelFailure& e) {
+    throw KernelFailure(with_likely_cause(e.what(), g.rows * d));
+  }
+  Verdict all;
+  for (std::size_t j = 0; j < judged.size(); ++j) {
+    // The accuracy law's judgement of one merge, replayed on the launch's row judged[j].
+    MergeCase one;
+    one.parts = {row_states(k, 0, judged[j], d, t), row_states(k, 1, judged[j], d, t)};
+    one.base = c.base;
+    AttnStates row{1, d, t, {got.lse[j]}, {}};
+    row.o.assign(got.o.begin() + static_cast<std::ptrdiff_t>(j) * d,
+                 got.o.begin() + static_cast<std::ptrdiff_t>(j + 1) * d);
+    const MergeUnderTest replay{
+        k.name(), [&row](const AttnStates&, const AttnStates&, LseBase) { return row; },
+        k.where() == Where::Device, k.value_conventions()};
+    Verdict v = check_merge_accuracy(one, replay);
+    if (!v.holds() && v.judged()) {
+      v.explanation = judged_row_name(judged[j], g.rows, d, "head_dim") + ": " + v.explanation;
+      return v;
+    }
+    all.evidence.insert(all.evidence.end(), v.evidence.begin(), v.evidence.end());
+  }
+  return all;
+}
+
+}  // namespace osvs::api
