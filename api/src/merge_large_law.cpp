@@ -12,8 +12,8 @@
 namespace osvs::api {
 namespace {
 
-constexpr int kHeadDim = 128;  // the head_dim engines merge most
-constexpr std::int64_t kHeads = 8;
+constexpr int kHeadDim = 128;       // the head_dim engines merge most
+constexpr std::int64_t kHeads = 8;  // tokens x 8 heads (the case's rows, one, carry no heads)
 
 std::uint64_t seed_of(const MergeKernel& k) {
   return fnv1a64("large_batch/" + k.name());
@@ -100,7 +100,6 @@ MergeCase large_merge_case(const MergeKernel& k) {
   const DType t = smallest_o_type(k);
   MergeCase c;
   c.parts = {row_states(k, 0, 0, d, t), row_states(k, 1, 0, d, t)};
-  c.shape.heads = kHeads;
   c.base = k.lse_bases().front();
   return c;
 }
@@ -108,7 +107,7 @@ MergeCase large_merge_case(const MergeKernel& k) {
 Verdict check_large_merge(const MergeKernel& k, const MergeCase& c) {
   const int d = c.parts.at(0).head_dim;
   const DType t = c.parts[0].o_type;
-  const std::int64_t wrap = int32_wrap_elements(), heads = std::max<std::int64_t>(1, c.shape.heads);
+  const std::int64_t wrap = int32_wrap_elements(), heads = kHeads;
   GeneratedMerge g;
   g.rows = (2 * wrap / d + 2 + heads - 1) / heads * heads;
   g.head_dim = d;

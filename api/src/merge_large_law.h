@@ -15,9 +15,9 @@ namespace osvs::api {
 /// Why the law does not run (not opted in), or "".
 std::string large_merge_excluded(const MergeKernel& k);
 
-/// The law's one case: the launch's shape (head_dim 128, or the one k takes nearest it; the
-/// smallest o type k declares; its first lse base; 8 heads) carried by two one-row partials,
-/// the launch's row 0 (large_merge_row).
+/// The law's one case: the launch's head_dim (128, or the one k takes nearest it), o type (the
+/// smallest k declares) and lse base (its first), carried by two one-row partials, the launch's
+/// row 0 (large_merge_row); the launch lays its rows out as tokens x 8 heads.
 MergeCase large_merge_case(const MergeKernel& k);
 
 /// Row `row` of operand `side` (0: a, 1: b) of k's large launch of head_dim d: from a seed of k's
