@@ -53,21 +53,41 @@ std::string gib(std::size_t bytes) {
   return text;
 }
 
-/// Why the launch cannot be made here ("" when it fits): host memory for the images (and a host
-/// kernel's own f32 copies of the operands and the result), device memory for a device kernel.
+/// The launch of c's shape on k with the wraps at `wrap` and 2 * wrap elements: past 2 * wrap,
+/// in whole tokens of kHeads rows.
+GeneratedMerge launch_of(const MergeKernel& k, int d, DType t, LseBase base, std::int64_t wrap) {
+  GeneratedMerge g;
+  g.rows = (2 * wrap / d + 2 + kHeads - 1) / kHeads * kHeads;
+  g.head_dim = d;
+  g.o_type = t;
+  g.base = base;
+  g.shape.heads = kHeads;
+  g.a = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 0, r, d, lse, o); };
+  g.b = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 1, r, d, lse, o); };
+  return g;
+}
+
+/// The host memory the launch takes: its images, and for a host kernel its own f32 copies of
+/// both operands and the result, as merge_host_io's helpers make them (the device memory of a
+/// device kernel: the images).
+std::size_t host_bytes(const MergeKernel& k, const GeneratedMerge& g) {
+  const std::size_t f32_copies =
+      k.where() == Where::Host ? 3 * static_cast<std::size_t>(g.rows * g.head_dim) * sizeof(float)
+                               : 0;
+  return image_bytes(k, g) + f32_copies;
+}
+
+/// Why the launch cannot be made here ("" when it fits).
 std::string memory_shortfall(const MergeKernel& k, const GeneratedMerge& g) {
-  const std::size_t images = image_bytes(k, g);
-  const std::size_t staged = k.where() == Where::Host
-                                 ? 3 * static_cast<std::size_t>(g.rows * g.head_dim) * sizeof(float)
-                                 : 0;
   const std::optional<std::size_t> host = host_available_bytes();
-  if (host && *host < images + staged)
-    return "needs " + gib(images + staged) + " of host memory, the host has " + gib(*host) +
+  if (host && *host < host_bytes(k, g))
+    return "needs " + gib(host_bytes(k, g)) + " of host memory, the host has " + gib(*host) +
            " available";
   if (k.where() == Where::Device) {
     const std::size_t free = detail::device_free_bytes();
-    if (free < images)
-      return "needs " + gib(images) + " of device memory, the device has " + gib(free) + " free";
+    if (free < image_bytes(k, g))
+      return "needs " + gib(image_bytes(k, g)) + " of device memory, the device has " + gib(free) +
+             " free";
   }
   return "";
 }
@@ -82,8 +102,13 @@ AttnStates row_states(const MergeKernel& k, int side, std::int64_t row, int d, D
 }  // namespace
 
 std::string large_merge_excluded(const MergeKernel& k) {
-  return large_law_excluded("o past 2^32 elements: about 24.4 GiB of host memory for " + k.name() +
-                            " in bf16 or f16, as much device memory for a device kernel");
+  const DType t = smallest_o_type(k);
+  const GeneratedMerge g =
+      launch_of(k, head_dim_for(k), t, k.lse_bases().front(), std::int64_t{1} << 31);
+  return large_law_excluded(
+      "o past 2^32 elements in " + std::string(to_string(t)) + ": " + gib(host_bytes(k, g)) +
+      " of host memory" +
+      (k.where() == Where::Device ? " and " + gib(image_bytes(k, g)) + " of device memory" : ""));
 }
 
 void large_merge_row(const MergeKernel& k, int side, std::int64_t row, int d, float* lse,
@@ -107,15 +132,8 @@ MergeCase large_merge_case(const MergeKernel& k) {
 Verdict check_large_merge(const MergeKernel& k, const MergeCase& c) {
   const int d = c.parts.at(0).head_dim;
   const DType t = c.parts[0].o_type;
-  const std::int64_t wrap = int32_wrap_elements(), heads = kHeads;
-  GeneratedMerge g;
-  g.rows = (2 * wrap / d + 2 + heads - 1) / heads * heads;
-  g.head_dim = d;
-  g.o_type = t;
-  g.base = c.base;
-  g.shape.heads = heads;
-  g.a = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 0, r, d, lse, o); };
-  g.b = [&k, d](std::int64_t r, float* lse, float* o) { large_merge_row(k, 1, r, d, lse, o); };
+  const std::int64_t wrap = int32_wrap_elements();
+  const GeneratedMerge g = launch_of(k, d, t, c.base, wrap);
   if (const std::string short_of = memory_shortfall(k, g); !short_of.empty())
     return Verdict::not_run("not judged: " + short_of);
   const std::vector<std::int64_t> judged = rows_around({wrap, 2 * wrap}, d, g.rows);

@@ -4,6 +4,8 @@
 // offsets wrap as 32-bit ones do, each caught at its own wrap with the likely cause named.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "builtin_merge.h"
 #include "large_law_parts.h"
 #include "merge_large_law.h"
@@ -49,8 +51,11 @@ const MergeLaw& large_law() {
   return *law;
 }
 
+/// The law's verdict on k, a failure's explanation printed.
 Verdict run_law(const MergeKernel& k) {
-  return MergeKind::check(large_law(), k, api::large_merge_case(k));
+  const Verdict v = MergeKind::check(large_law(), k, api::large_merge_case(k));
+  if (v.fails()) std::cout << "[ osvs     ] " << k.name() << ": " << v.explanation << "\n";
+  return v;
 }
 
 TEST(MergeLargeLaw, IsOptInWithOneFixedCase) {
