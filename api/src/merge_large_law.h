@@ -12,7 +12,9 @@
 
 namespace osvs::api {
 
-/// Why the law does not run (not opted in), or "".
+/// Why the law does not run: not opted in, or (opted in) its launch needs more host or device
+/// memory than this machine has ("not judged here: needs N GiB of device memory, the device has
+/// M GiB free"); "" when it runs.
 std::string large_merge_excluded(const MergeKernel& k);
 
 /// The law's one case: the launch's head_dim (128, or the one k takes nearest it), o type (the
