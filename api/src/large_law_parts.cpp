@@ -41,11 +41,10 @@ std::string judged_row_name(std::int64_t i, std::int64_t rows, std::int64_t row_
 }
 
 std::string with_likely_cause(const std::string& failure, std::int64_t elements) {
-  // A CUDA error of the launch; not the runner's own allocation failing (the laws check the
-  // memory first).
-  const bool cuda_error = failure.find("cudaError") != std::string::npos &&
-                          failure.find("cudaErrorMemoryAllocation") == std::string::npos;
-  if (!cuda_error && failure.find("unwritten") == std::string::npos) return failure;
+  // What the kernel threw (the runner's "threw: ...", its allocations failing among them) is its
+  // own message; a CUDA error or a memory breach (rows unwritten, writes outside the output or
+  // into an input) is what a wrapped offset does.
+  if (failure.find(" threw") != std::string::npos) return failure;
   const std::int64_t wrap = int32_wrap_elements();
   const std::string at = wrap == std::int64_t{1} << 31
                              ? ""
@@ -54,9 +53,9 @@ std::string with_likely_cause(const std::string& failure, std::int64_t elements)
   return failure + "; likely cause: a 32-bit offset wraps at 2^31 / 2^32 elements" + at +
          ": this launch holds " + std::to_string(elements) +
          " elements in one array, and an element offset computed in int (negative past 2^31) or "
-         "unsigned (back to 0 past 2^32) " +
-         (cuda_error ? "addresses memory outside the buffers" : "never reaches the last rows") +
-         "; offsets must be computed in 64 bits (int64_t, size_t)";
+         "unsigned (back to 0 past 2^32) addresses other elements than the row's own (outside "
+         "the buffers, or rows already written, leaving the last ones unwritten); offsets must "
+         "be computed in 64 bits (int64_t, size_t)";
 }
 
 }  // namespace osvs::api

@@ -31,11 +31,11 @@ std::vector<std::int64_t> rows_around(const std::vector<std::int64_t>& wraps,
 std::string judged_row_name(std::int64_t i, std::int64_t rows, std::int64_t row_length,
                             const std::string& length_name);
 
-/// A large launch's failure (the runner's KernelFailure message) with its likely cause added
-/// where it is a CUDA error (an illegal address, most often) or an output left unwritten: an
-/// offset computed in 32 bits, which wraps at int32_wrap_elements() (int) or twice that
-/// (unsigned); `elements` is how many elements the launch's largest array holds. Other failures
-/// come back as they are.
+/// A large launch's failure (the runner's KernelFailure message) with its likely cause added,
+/// an offset computed in 32 bits, which wraps at int32_wrap_elements() (int) or twice that
+/// (unsigned): for a CUDA error (an illegal address, most often) and a memory breach (outputs
+/// left unwritten, writes outside the output or into an input); `elements` is how many elements
+/// the launch's largest array holds. What the kernel threw comes back as it is.
 std::string with_likely_cause(const std::string& failure, std::int64_t elements);
 
 }  // namespace osvs::api
