@@ -101,5 +101,13 @@ void run_on_device(const std::string& who, const std::vector<std::vector<unsigne
     cuda::copy_to_host(images[i]->data(), pointers[i], images[i]->size(), stream.s);
 }
 
+std::size_t device_free_bytes() {
+  std::string why;
+  if (!device_available(&why)) throw DeviceUnavailable(why);
+  std::size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return free;
+}
+
 }  // namespace detail
 }  // namespace osvs

@@ -1,9 +1,6 @@
 #include "large_batch_law.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <set>
-#include <stdexcept>
 
 #include "osvs/api/row_judge.h"
 #include "osvs/kernels/dtype.h"
@@ -14,25 +11,11 @@ namespace {
 
 constexpr std::int64_t kRowLength = 4099;
 
-/// 2^31, or (for tests of the law itself) the power of two OSVS_LARGE_LAWS_ELEMENTS names.
-std::int64_t element_target() {
-  const char* v = std::getenv("OSVS_LARGE_LAWS_ELEMENTS");
-  if (!v || !*v) return std::int64_t{1} << 31;
-  const std::int64_t e = std::strtoll(v, nullptr, 10);
-  if (e < 1024 || (e & (e - 1)) != 0)
-    throw std::invalid_argument("OSVS_LARGE_LAWS_ELEMENTS must be a power of two >= 1024");
-  return e;
-}
-
 }  // namespace
 
 std::string large_batch_excluded(const RowKernel& k) {
-  const char* v = std::getenv(kLargeLawsVariable);
-  if (v && std::string(v) == "1") return "";
-  return std::string(
-             "opt-in (M * N >= 2^31: 8.6 GB of input and about 35 GB of host memory "
-             "for ") +
-         k.name() + "): set " + kLargeLawsVariable + "=1";
+  return large_law_excluded("M * N >= 2^31: 8.6 GB of input and about 35 GB of host memory for " +
+                            k.name());
 }
 
 RowCase large_batch_case(const RowKernel& k) {
@@ -50,7 +33,7 @@ Verdict check_large_batch(const RowKernel& k, const RowCase& c) {
   const std::vector<float>& subject = c.rows.at(0);
   const auto n = static_cast<std::int64_t>(subject.size());
   if (n == 0) return Verdict::vacuous("an empty row cannot reach 2^31 elements");
-  const std::int64_t target = element_target();
+  const std::int64_t target = int32_wrap_elements();
   const std::int64_t m = (target + n - 1) / n + 1;
   Rows rows(static_cast<std::size_t>(m));
   for (std::int64_t i = 0; i < m; ++i) {
@@ -58,15 +41,15 @@ Verdict check_large_batch(const RowKernel& k, const RowCase& c) {
     row.resize(static_cast<std::size_t>(n));
     std::rotate_copy(subject.begin(), subject.begin() + i % n, subject.end(), row.begin());
   }
-  const RowOutputs out = run_row_kernel(k, rows, c.layout);
-  const std::int64_t first_past = target / n;  // the row holding element 2^31
-  const std::set<std::int64_t> judged = {0, first_past - 1, first_past, first_past + 1, m - 1};
+  RowOutputs out;
+  try {
+    out = run_row_kernel(k, rows, c.layout);
+  } catch (const KernelFailure& e) {
+    throw KernelFailure(with_likely_cause(e.what(), m * n));
+  }
   Verdict all;
-  for (const std::int64_t i : judged) {
-    if (i < 0 || i >= m) continue;
-    const std::string where = "row " + std::to_string(i) + " of " + std::to_string(m) +
-                              " (N = " + std::to_string(n) + ", elements " + std::to_string(i * n) +
-                              ".." + std::to_string(i * n + n - 1) + ")";
+  for (const std::int64_t i : rows_around({target}, n, m)) {
+    const std::string where = judged_row_name(i, m, n, "N");
     Verdict v =
         judge_row(k, rows[static_cast<std::size_t>(i)].data(), n, out.row(i), where).verdict;
     if (!v.holds() && v.judged()) return v;

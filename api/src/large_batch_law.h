@@ -4,12 +4,10 @@
 
 #include <string>
 
+#include "large_law_parts.h"
 #include "osvs/api/row_laws.h"
 
 namespace osvs::api {
-
-/// The environment variable that opts in.
-inline constexpr const char* kLargeLawsVariable = "OSVS_LARGE_LAWS";
 
 /// Why the law does not run (not opted in), or "".
 std::string large_batch_excluded(const RowKernel& k);
@@ -20,7 +18,8 @@ RowCase large_batch_case(const RowKernel& k);
 
 /// Runs k on M = ceil(2^31 / N) + 1 rows, row i the case's row rotated by i (so that a kernel
 /// reading another row is seen), and judges, against the exact values and the contract, the
-/// first row, the rows on both sides of element 2^31 and the last row.
+/// first row, the rows on both sides of element 2^31 and the last row (large_law_parts.h: a
+/// failed launch names its likely cause).
 Verdict check_large_batch(const RowKernel& k, const RowCase& c);
 
 }  // namespace osvs::api

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "merge_large_law.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/law_names.h"
 #include "osvs/api/merge_runner.h"
@@ -77,6 +78,11 @@ const std::vector<MergeLaw>& merge_laws() {
            on_kernel<check_merge_associativity>, nothing_excluded},
           {"tree_invariance", "any merge tree of 3 to 6 partials is within its derived bound",
            on_kernel<check_merge_tree_invariance>, nothing_excluded},
+          {"large_batch",
+           "one merge of o past 2^32 elements: the rows around elements 2^31 and 2^32 and the "
+           "last row within the derived merge bound (opt-in: " +
+               std::string(api::kLargeLawsVariable) + "=1)",
+           &api::check_large_merge, &api::large_merge_excluded, true},
       },
       kMergeLawNames, "merge_laws()");
   return laws;

@@ -15,6 +15,12 @@ void run_on_device(const std::string&, const std::vector<std::vector<unsigned ch
   device_available(&why);
   throw DeviceUnavailable(why);
 }
+
+std::size_t device_free_bytes() {
+  std::string why;
+  device_available(&why);
+  throw DeviceUnavailable(why);
+}
 }  // namespace detail
 
 }  // namespace osvs

@@ -45,7 +45,7 @@ std::vector<RowCase> declared_cases(const RowKernel& k, const RowLaw& law);
 /// case being reduced, updated in place by each accepted candidate.
 void reduce_case(const RowKernel& k, const RowCase& smallest, const Reduction<RowCase>& r);
 
-/// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to).
+/// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to); large_batch's one case.
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law);
 
 /// Merge kernels: none yet (their shapes are drawn by law_cases alone).

@@ -1,5 +1,6 @@
 // Merge kernels' cases for the law runs (kind_cases.h).
 #include "kind_cases.h"
+#include "merge_large_law.h"
 #include "osvs/properties/gen/attention.h"
 
 namespace osvs::testbed {
@@ -31,7 +32,8 @@ std::vector<MergeCase> declared_cases(const MergeKernel&, const MergeLaw&) {
   return {};
 }
 
-rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw&) {
+rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law) {
+  if (law.name == "large_batch") return rc::gen::just(api::large_merge_case(k));
   // The head_dims the kernel takes, the vector-width edges among them more often, as
   // gen::attn_head_dim draws them for a kernel that takes any.
   const std::vector<int> dims = k.supported_head_dims();

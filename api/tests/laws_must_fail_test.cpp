@@ -9,6 +9,7 @@
 #include "misbehaving_kernels.h"
 #include "osvs/api/row_cases.h"
 #include "osvs/api/row_laws.h"
+#include "scoped_env.h"
 
 namespace osvs::test {
 namespace {
@@ -175,16 +176,6 @@ void wrapping_offset_softmax(const RowProblem& p) {
     good_softmax(one);
   }
 }
-
-/// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-
- private:
-  const char* name_;
-};
 
 TEST(RowLaws, LargeBatchIsOptInAndCatchesAnOffsetThatWraps) {
   const RowLaw* law = find_row_law("large_batch");

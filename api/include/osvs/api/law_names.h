@@ -18,7 +18,8 @@ inline constexpr std::string_view kRowLawNames[] = {"accuracy",         "sum_to_
                                                     "shift_invariance", "large_batch"};
 
 inline constexpr std::string_view kMergeLawNames[] = {
-    "commutativity", "identity", "special_values", "accuracy", "associativity", "tree_invariance"};
+    "commutativity", "identity",        "special_values", "accuracy",
+    "associativity", "tree_invariance", "large_batch"};
 
 inline constexpr std::string_view kAttentionLawNames[] = {
     "accuracy",        "empty_rows",       "poison",      "gqa",

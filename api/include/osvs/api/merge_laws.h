@@ -13,12 +13,12 @@
 
 namespace osvs {
 
-/// A merge law's check fits c to k (fit_to) and runs through merge_under_test(k); no merge law
-/// has a single fixed case.
+/// A merge law's check fits c to k (fit_to) and runs through merge_under_test(k); large_batch,
+/// opt-in, has one fixed case per kernel and runs through run_generated_merge.
 using MergeLaw = KindLaw<MergeKernel, MergeCase>;
 
 /// Every merge law, exact ones first: commutativity, identity, special_values, accuracy,
-/// associativity, tree_invariance.
+/// associativity, tree_invariance, then the opt-in large_batch.
 const std::vector<MergeLaw>& merge_laws();
 
 /// The law named `name`, or nullptr.

@@ -10,6 +10,7 @@
 // KernelFailure whose message names the kernel and what it did.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -73,6 +74,10 @@ using DeviceLaunch = std::function<void(const std::vector<unsigned char*>& image
 /// stream, read only once it is synchronised. DeviceUnavailable where no device is usable.
 void run_on_device(const std::string& who, const std::vector<std::vector<unsigned char>*>& images,
                    const DeviceLaunch& launch);
+
+/// The device memory free now (cudaMemGetInfo), for a law to check that its launch fits before
+/// making it. DeviceUnavailable where no device is usable.
+std::size_t device_free_bytes();
 }  // namespace detail
 
 }  // namespace osvs
