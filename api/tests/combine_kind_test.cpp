@@ -8,6 +8,7 @@
 
 #include "law_run.h"
 #include "osvs/api/kind.h"
+#include "osvs/api/law_names.h"
 #include "osvs/api/regression.h"
 #include "osvs/kernels/executor.h"
 #include "osvs/osvs.h"
