@@ -21,7 +21,8 @@
 // The operator is then a kernel of the combine kind (osvs/api/kind.h, combine_kernel.h), like
 // every kernel under test: the testbed's suites combine_<name> (and combine_<name>_device), its
 // failures saved as combine regression files and replayed, a plugin carries it, --osvs-list
-// lists it.
+// lists it. Registration needs nothing but the registry (osvs_api_registry): the operator enters
+// the combine registry of the process that judges it when its first law runs (combine_handle).
 #pragma once
 
 #include <map>

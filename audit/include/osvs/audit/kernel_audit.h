@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "osvs/api/attention_kernel.h"
+#include "osvs/api/combine_kernel.h"
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/reduction_kernel.h"
 #include "osvs/api/row_kernel.h"
