@@ -40,12 +40,12 @@ const bool merge_registered = (register_kernel(merge_cpu_model_kernel()), true);
 /// osvs's own combine operators through the testbed's white-box half, as a user's would be. The
 /// seed does not claim the true identity (combine_seed.h): the laws are run to show it fails.
 const bool combines_under_test =
-    (register_combine_test(
-         CombineKind::Seed,
+    (register_combine_operator(
+         &CombineKind::Seed.op(),
          CombineTest()
              .known_defect("identity_right", "(-inf, 0) is not its identity: -inf - -inf = NaN")
              .known_defect("identity_left", "(-inf, 0) is not its identity: -inf - -inf = NaN")),
-     register_combine_test(CombineKind::Hardened, CombineTest()), true);
+     register_combine_operator(&CombineKind::Hardened.op(), CombineTest()), true);
 
 }  // namespace
 }  // namespace osvs::builtin

@@ -23,4 +23,7 @@ void read_case(const nlohmann::json& in, ReductionCase& c);
 nlohmann::json case_json(const RowwiseCase& c);
 void read_case(const nlohmann::json& in, RowwiseCase& c);
 
+nlohmann::json case_json(const CombineCase& c);
+void read_case(const nlohmann::json& in, CombineCase& c);
+
 }  // namespace osvs::api

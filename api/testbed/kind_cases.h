@@ -94,4 +94,17 @@ std::vector<RowwiseCase> declared_cases(const RowwiseKernel& k, const RowwiseLaw
 void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
                  const Reduction<RowwiseCase>& r);
 
+/// Combine operators: the property suite's generator of the law (osvs/properties/suite.h
+/// combine_laws: well-formed and finite-maximum states, pairs of states, a row under a warp's
+/// schedule or two random schedules) for k's operator.
+rc::Gen<CombineCase> law_cases(const CombineKernel& k, const CombineLaw& law);
+
+/// Combine operators: none.
+std::vector<CombineCase> declared_cases(const CombineKernel& k, const CombineLaw& law);
+
+/// Combine operators: fewer states (a pair at a time for commutativity); a row and its schedules
+/// are left to RapidCheck's shrinking (a warp's schedule must keep its 32 chunks).
+void reduce_case(const CombineKernel& k, const CombineCase& smallest,
+                 const Reduction<CombineCase>& r);
+
 }  // namespace osvs::testbed

@@ -12,10 +12,8 @@
 #include <optional>
 #include <sstream>
 
-#include "combine_laws.h"
 #include "json_values.h"
 #include "kind_tests.h"
-#include "osvs/api/combine.h"
 #include "osvs/api/row_layouts.h"
 #include "osvs/testing/rc_params.h"
 #include "osvs/testing/skip_marker.h"
@@ -33,9 +31,6 @@ int replay_file(const std::string& path) {
     return 2;
   }
   const std::string kind = regression_kind(text);
-  if (kind.empty()) {
-    if (const auto status = testbed::replay_combine_file(path)) return *status;
-  }
   // A file of no kind is read as a row file, whose error says what is wrong with it.
   return visit_kind(kind.empty() ? RowKind::name : kind,
                     [&](auto k) { return testbed::replay_kind_file<decltype(k)>(path, text); });
@@ -63,21 +58,13 @@ int run_testbed(int argc, char** argv) {
       using K = decltype(kind);
       for (const auto& k : K::kernels()) std::cout << k.name() << "  " << K::describe(k) << "\n";
     });
-    for (const RegisteredCombineTest& t : combine_tests()) {
-      const CombineAlgebra a = algebra_of(t.kind);
-      std::cout << to_string(t.kind) << "  combine operator"
-                << (a.bitwise_commutative ? ", bitwise commutative" : "")
-                << (a.exact_identity ? ", exact identity" : "") << ", bound shape "
-                << (a.rescales_both_sides ? "two exps per combine" : "one exp per combine")
-                << (t.kind.op().device ? ", host and device" : ", host only") << "\n";
-    }
     return 0;
   }
   if (replay) return replay_file(*replay);
   testing::use_rc_params_unless_set();  // fixed seed: CI is deterministic
   ::testing::InitGoogleTest(&argc, argv);
   testing::install_skip_marker();
-  bool any = !combine_tests().empty();
+  bool any = false;
   std::string kinds;
   for_each_kind([&](auto kind) {
     using K = decltype(kind);
@@ -85,11 +72,11 @@ int run_testbed(int argc, char** argv) {
     kinds += std::string(K::name) + " kernel, ";
   });
   if (!any) {
-    std::cerr << "osvs: no " << kinds << "or combine operator is registered in this program\n";
+    std::cerr << "osvs: no " << kinds.substr(0, kinds.size() - 2)
+              << " is registered in this program\n";
     return 2;
   }
   for_each_kind([](auto kind) { testbed::register_kind_tests<decltype(kind)>(); });
-  testbed::register_combine_tests();
   return RUN_ALL_TESTS();
 }
 

@@ -44,6 +44,28 @@ TEST(Plugin, LoadsMergeKernels) {
   EXPECT_TRUE(v.holds() && !is_not_judged(v)) << v.explanation;
 }
 
+/// Combine operators come through the same loader: the combine example's operator is registered
+/// (its CPU model, and its device kernel where the plugin was compiled by nvcc) and its code, in
+/// the plugin, runs under the combine laws here, its declared defect included.
+TEST(Plugin, LoadsCombineOperators) {
+  const PluginKernels names = load_kernel_plugin(OSVS_COMBINE_PLUGIN);
+  const std::vector<std::string> combines = names.of_kind(CombineOperatorKind::name);
+  EXPECT_EQ(combines.size(), names.kernels.size()) << "no kernel of another kind";
+  const CombineKernel* k = find_registered<CombineKernel>("engine_combine");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->known_defects().count("identity_right"), 1u);
+  CombineCase finite;
+  finite.states = {State{0x1.8p+3f, 0x1p-2f}, State{-0x1p+100f, 0x1p+0f}};
+  const Verdict holds =
+      CombineOperatorKind::check(*CombineOperatorKind::find_law("identity_left"), *k, finite);
+  EXPECT_TRUE(holds.holds() && !is_not_judged(holds)) << holds.explanation;
+  CombineCase nan_state;
+  nan_state.states = {State{NAN, NAN}};
+  const Verdict defect =
+      CombineOperatorKind::check(*CombineOperatorKind::find_law("identity_right"), *k, nan_state);
+  EXPECT_TRUE(defect.fails()) << "the example's declared defect shows through the plugin";
+}
+
 TEST(Plugin, RefusesWhatIsNotAPlugin) {
   EXPECT_THROW(load_kernel_plugin("/nonexistent/libnothing.so"), std::runtime_error);
   try {

@@ -3,9 +3,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "osvs/api/kind.h"
 #include "osvs/audit/attention_kernels_audit.h"
 #include "osvs/audit/plan.h"
 #include "osvs/audit/plot.h"
@@ -88,9 +90,9 @@ void add_audit_command(CLI::App& app) {
                   "A plugin kernel's audit is stopped after this many seconds")
       ->check(CLI::PositiveNumber);
   // The process that audits one plugin kernel (started by the audit itself).
-  sub->add_option("--child-kind", plugins->child_kind)
-      ->check(CLI::IsMember({"row", "merge"}))
-      ->group("");
+  std::vector<std::string> kinds;  // every kind's name (the one list, osvs/api/kind.h)
+  for_each_kind([&kinds](auto kind) { kinds.push_back(decltype(kind)::name); });
+  sub->add_option("--child-kind", plugins->child_kind)->check(CLI::IsMember(kinds))->group("");
   sub->add_option("--child-kernel", plugins->child_kernel)->group("");
   sub->add_option("--child-out", plugins->child_out)->group("");
   sub->callback([opt, budget, plot_dir, plugins, shard, merge] {

@@ -224,6 +224,11 @@ KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o) {
   return audit_by_laws<RowwiseKind>(k, o, "declared: " + k.accuracy().describe());
 }
 
+KernelAudit audit_kernel(const CombineKernel& k, const KernelAuditOptions& o) {
+  return audit_by_laws<CombineOperatorKind>(
+      k, o, "bitwise laws; the warp's derived bound (docs/semantics.md §5)");
+}
+
 KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
   KernelAudit a = audit_by_laws<AttentionKind>(
       k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");

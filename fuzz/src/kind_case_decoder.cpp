@@ -5,7 +5,9 @@
 #include <numeric>
 
 #include "osvs/api/rowwise_ops.h"
+#include "osvs/fuzz/case_decoder.h"
 #include "osvs/fuzz/float_decoder.h"
+#include "osvs/kernels/block_schedule.h"
 #include "osvs/kernels/merge_trees.h"
 
 namespace osvs::fuzz {
@@ -245,6 +247,35 @@ RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw
     c.eps = 0;
     c.scale_exponent = static_cast<int>(in.below(9)) - 4;
   }
+  return c;
+}
+
+}  // namespace osvs::fuzz
+
+namespace osvs::fuzz {
+
+CombineCase decode_case(ByteReader& in, const CombineKernel&, const CombineLaw& law) {
+  CombineCase c;
+  const bool warp = law.name == "warp_reduce";
+  if (!warp && law.name != "tree_invariance") {
+    const int count = 2 * (1 + static_cast<int>(in.below(kMaxStates / 2)));
+    for (int i = 0; i < count; ++i) c.states.push_back(decode_state(in));
+    return c;
+  }
+  std::vector<float> row;
+  float running_max = -INFINITY;
+  for (std::size_t i = 0, n = in.below(65); i < n; ++i) {
+    const float x = decode_float(in, running_max);
+    const float v = std::isfinite(x) ? x : 0.0f;
+    running_max = std::max(running_max, v);
+    row.push_back(v);
+  }
+  const auto n = static_cast<std::int64_t>(row.size());
+  for (int s = 0; s < (warp ? 1 : 2); ++s) {
+    const int chunks = warp ? kWarpSize : 1 + static_cast<int>(in.below(gen::kMaxChunks));
+    c.schedules.push_back(random_schedule(n, chunks, byte_choices(in)));
+  }
+  c.rows = {std::move(row)};
   return c;
 }
 

@@ -10,6 +10,7 @@
 
 #include "builtin_reductions.h"
 #include "builtin_softmax_backward.h"
+#include "osvs/api/combine.h"
 #include "osvs/api/merge_host_io.h"
 #include "osvs/api/registry.h"
 #include "osvs/api/regression.h"
@@ -44,7 +45,8 @@ void unnormalised_softmax(const RowProblem& p) {
 /// Registers the test's kernels once: a correct and a broken row kernel, a correct merge, osvs's
 /// tiled attention kernel (which holds its contract on every decoded case), osvs's logsumexp
 /// reduction (which holds its laws on every decoded case) and osvs's reference softmax backward
-/// (whose binary64 arithmetic meets the IEEE evaluation of special rows): a kernel of every kind.
+/// (whose binary64 arithmetic meets the IEEE evaluation of special rows) and osvs's hardened
+/// combine operator (which holds every combine law it claims): a kernel of every kind.
 void register_test_kernels() {
   static const bool once = [] {
     for (const auto& [name, fn] : {std::pair{"test.exact", &exact_softmax},
@@ -61,6 +63,7 @@ void register_test_kernels() {
     register_kernel(builtin::logsumexp_kernel<builtin::LogsumexpReduction>("test.logsumexp"));
     register_kernel(builtin::reference_backward("test.softmax_backward", RowwiseOp::SoftmaxBackward,
                                                 DType::F32));
+    register_combine_operator(&CombineKind::Hardened.op(), CombineTest());  // its CPU model
     return true;
   }();
   (void)once;
@@ -90,7 +93,8 @@ TEST(RegisteredFuzz, FindsTheBrokenKernelAndOnlyIt) {
     if (r.kind == "row" && replayable.empty()) replayable = r.regression;
   }
   EXPECT_EQ(ran, 600) << "every input has a kernel and a law of its kind to run";
-  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention", "reduction", "rowwise"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"row", "merge", "attention", "reduction", "rowwise",
+                                          "combine"}));
   EXPECT_EQ(found_in, (std::set<std::string>{"test.unnormalised"}));
   ASSERT_FALSE(replayable.empty());
   const Regression<RowKind> reg = regression_from_json<RowKind>(replayable);

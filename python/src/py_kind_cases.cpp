@@ -3,10 +3,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "py_arrays.h"
 #include "py_attention_kernel.h"
+#include "py_declaration.h"
 #include "py_merge_kernel.h"
 #include "py_reduction_kernel.h"
 #include "py_row_kernel.h"
@@ -167,6 +170,49 @@ nb::dict case_dict(const RowwiseCase& c) {
 
 bool contract_missing(const RowwiseKernel& k) {
   return !k.accuracy().declared;
+}
+
+}  // namespace osvs::python
+
+namespace osvs::python {
+
+CombineKernel kernel_from_python(CombineOperatorKind, const nb::dict& declaration, nb::callable) {
+  const std::string name = nb::cast<std::string>(declaration["name"]);
+  const std::optional<CombineKind> op = parse_combine(name);
+  if (!op)
+    throw std::invalid_argument("no combine operator named '" + name +
+                                "' is registered (a combine operator is a C++ type: "
+                                "OSVS_REGISTER_COMBINE)");
+  return declared(CombineKernel(name, Where::Host, &op->op()), declaration);
+}
+
+nb::dict case_dict(const CombineCase& c) {
+  nb::dict d;
+  nb::list states;
+  for (const State& s : c.states) states.append(nb::make_tuple(s.m, s.d));
+  d["states"] = states;
+  d["state_format"] = to_string(c.state_format);
+  nb::list rows;
+  for (const auto& r : c.rows) rows.append(vector_array(r));
+  d["rows"] = rows;
+  nb::list schedules;
+  for (const HarnessCase& h : c.schedules) {
+    nb::dict s;
+    s["chunk_offsets"] = h.chunk_offsets;
+    s["slot_chunk"] = h.slot_chunk;
+    nb::list merges;
+    for (const Merge& m : h.merges) merges.append(nb::make_tuple(m.dst, m.src));
+    s["merges"] = merges;
+    s["root"] = h.root;
+    schedules.append(s);
+  }
+  d["schedules"] = schedules;
+  d["summary"] = CombineOperatorKind::summary(c);
+  return d;
+}
+
+bool contract_missing(const CombineKernel&) {
+  return false;  // the combine laws are bitwise or hold a derived bound: nothing to declare
 }
 
 }  // namespace osvs::python

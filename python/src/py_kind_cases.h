@@ -32,4 +32,12 @@ RowwiseKernel kernel_from_python(RowwiseKind, const nb::dict& declaration, nb::c
 nb::dict case_dict(const RowwiseCase& c);
 bool contract_missing(const RowwiseKernel& k);
 
+/// A combine operator is a C++ type (OSVS_REGISTER_COMBINE): the declaration names a registered
+/// one (d["name"]: osvs's own, a mutant, or one of the program's) and may declare skips and known
+/// defects; `call` is not used (pass None). On the CPU model.
+CombineKernel kernel_from_python(CombineOperatorKind, const nb::dict& declaration,
+                                 nb::callable call);
+nb::dict case_dict(const CombineCase& c);
+bool contract_missing(const CombineKernel& k);
+
 }  // namespace osvs::python

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "osvs/api/attention_laws.h"
+#include "osvs/api/combine_laws.h"
 #include "osvs/api/merge_laws.h"
 #include "osvs/api/merge_runner.h"
 #include "osvs/api/reduction_laws.h"
@@ -131,6 +132,12 @@ inline constexpr char kRowwiseTestPrefix[] = "rowwise_";
 using RowwiseKind = Kind<kRowwiseKindName, kRowwiseTestPrefix, RowwiseKernel, RowwiseCase,
                          RowwiseLaw, &rowwise_laws>;
 
+inline constexpr char kCombineKindName[] = "combine";
+inline constexpr char kCombineTestPrefix[] = "combine_";
+/// (CombineKind is the operator's handle, kernels/combine_kind.h: the kind is the operators'.)
+using CombineOperatorKind = Kind<kCombineKindName, kCombineTestPrefix, CombineKernel, CombineCase,
+                                 CombineLaw, &combine_operator_laws>;
+
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
 /// by name go through it). constexpr: the plugins' layout tag is computed over it.
 template <class F>
@@ -140,6 +147,7 @@ constexpr void for_each_kind(F&& f) {
   f(AttentionKind{});
   f(ReductionKind{});
   f(RowwiseKind{});
+  f(CombineOperatorKind{});
 }
 
 /// f(K{}) for the kind K named `name`; std::invalid_argument naming the kinds for another name.

@@ -33,6 +33,10 @@ inline constexpr std::string_view kRowwiseLawNames[] = {
     "accuracy", "empty_rows",  "special_values",   "determinism",     "batch_invariance",
     "strided",  "permutation", "shift_invariance", "scale_invariance"};
 
+inline constexpr std::string_view kCombineLawNames[] = {"identity_right",  "identity_left",
+                                                        "finite_identity", "commutativity",
+                                                        "warp_reduce",     "tree_invariance"};
+
 /// `laws` when their names are `names` in that order; std::logic_error naming `table` otherwise.
 template <class Law, std::size_t N>
 std::vector<Law> laws_named(std::vector<Law> laws, const std::string_view (&names)[N],

@@ -37,8 +37,8 @@ std::string to_json(const Regression<K>& r);
 template <class K>
 Regression<K> regression_from_json(const std::string& text);
 
-/// The kind of a regression file's text ("row", "merge"), or "" when it is none of them (the
-/// combine operators' files of osvs/replay, or not a regression file at all).
+/// The kind of a regression file's text ("row", "merge", ..., "combine"), or "" when it is none
+/// of them (a file of the white-box suite's format, osvs/replay, or no regression file at all).
 std::string regression_kind(const std::string& text);
 
 /// Writes r under root/<kernel>/<law>-<id>.json unless that file exists; returns the path.

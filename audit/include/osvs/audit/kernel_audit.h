@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "osvs/api/attention_kernel.h"
+#include "osvs/api/combine_kernel.h"
 #include "osvs/api/merge_kernel.h"
 #include "osvs/api/reduction_kernel.h"
 #include "osvs/api/row_kernel.h"
@@ -89,6 +90,10 @@ KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o);
 
 /// Audits one row-wise kernel: every row-wise law within its declared contract.
 KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o);
+
+/// Audits one combine operator on its side (CPU model or GPU harness): every combine law it
+/// claims (bitwise laws; the warp's shuffle tree within its derived bound).
+KernelAudit audit_kernel(const CombineKernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

@@ -36,4 +36,10 @@ ReductionCase decode_case(ByteReader& in, const ReductionKernel& k, const Reduct
 /// paddings where the law reads them.
 RowwiseCase decode_case(ByteReader& in, const RowwiseKernel& k, const RowwiseLaw& law);
 
+/// The states laws: 2 ... 32 states (even: commutativity takes pairs) from decode_state; the
+/// row laws: a row of up to 64 finite elements from decode_float (non-finite ones become 0, as
+/// the laws' generators draw finite rows) under a warp's schedule (warp_reduce: 32 chunks) or
+/// two random schedules (tree_invariance: 1 ... kMaxChunks chunks each).
+CombineCase decode_case(ByteReader& in, const CombineKernel& k, const CombineLaw& law);
+
 }  // namespace osvs::fuzz

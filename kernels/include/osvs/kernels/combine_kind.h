@@ -1,10 +1,11 @@
 // CombineKind: a handle on a registered combine operator (combine_operator.h).
 //
 // Every combine operator under test is an entry of one registry: osvs's own (seed, hardened) and
-// its mutants are defined in kernels/src/builtin_combines.cpp, a user's are registered from an
-// adapter file with OSVS_REGISTER_COMBINE (osvs/api/combine.h). The executors, bounds, properties,
-// replay and audit read what the entry declares; nothing is dispatched on a closed list, so adding
-// an operator edits no file of osvs.
+// its mutants are defined in kernels/src/builtin_combines.cpp, a user's are declared in an adapter
+// file with OSVS_REGISTER_COMBINE (osvs/api/combine.h) and enter it when the combine kind first
+// judges them (combine_handle, osvs/api/combine_laws.h: a plugin's too). The executors, bounds,
+// properties, replay and audit read what the entry declares; nothing is dispatched on a closed
+// list, so adding an operator edits no file of osvs.
 #pragma once
 
 #include <optional>
