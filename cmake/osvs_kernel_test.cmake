@@ -23,11 +23,18 @@ macro(osvs_cuda_cxx20 target)
   set_target_properties(${target} PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON)
 endmacro()
 
-function(osvs_add_kernel_test)
-  cmake_parse_arguments(K "" "NAME;REGRESSIONS;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+# The arguments of `caller` (one of the two calls) as K_NAME, K_SOURCES, ... in its scope, for the
+# one-value and multi-value keywords named; NAME and SOURCES are required.
+macro(osvs_kernel_target_arguments caller one_value multi_value)
+  cmake_parse_arguments(K "" "${one_value}" "${multi_value}" ${ARGN})
   if(NOT K_NAME OR NOT K_SOURCES)
-    message(FATAL_ERROR "osvs_add_kernel_test: NAME and SOURCES are required")
+    message(FATAL_ERROR "${caller}: NAME and SOURCES are required")
   endif()
+endmacro()
+
+function(osvs_add_kernel_test)
+  osvs_kernel_target_arguments(osvs_add_kernel_test "NAME;REGRESSIONS;TIMEOUT"
+                               "SOURCES;LIBRARIES;LABELS" ${ARGN})
   if(NOT K_LABELS)
     set(K_LABELS cpu)
   endif()
@@ -54,10 +61,7 @@ function(osvs_add_kernel_test)
 endfunction()
 
 function(osvs_add_kernel_plugin)
-  cmake_parse_arguments(K "" "NAME" "SOURCES;LIBRARIES" ${ARGN})
-  if(NOT K_NAME OR NOT K_SOURCES)
-    message(FATAL_ERROR "osvs_add_kernel_plugin: NAME and SOURCES are required")
-  endif()
+  osvs_kernel_target_arguments(osvs_add_kernel_plugin "NAME" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${K_NAME} MODULE ${K_SOURCES})
   target_link_libraries(${K_NAME} PRIVATE osvs_plugin_entry osvs_api_registry ${K_LIBRARIES})
   osvs_cuda_cxx20(${K_NAME})

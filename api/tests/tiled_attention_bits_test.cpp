@@ -77,28 +77,62 @@ void expect_recorded_bits(const AttentionKernel& k, const std::vector<AttentionC
   for (std::size_t n = 0; n < got.size(); ++n) EXPECT_EQ(got[n], want[n]) << "case " << n;
 }
 
-TEST(TiledAttentionBits, SampleCasesAreWellFormedAndDeclared) {
-  const AttentionKernel k = builtin::declare_tiled_attention(
-      "osvs.test.tiled", builtin::tiled_attention<builtin::TiledAttention>);
-  int paged = 0, split = 0, masked = 0, softcap = 0, sinks = 0, alibi = 0, empty = 0;
-  for (const AttentionCase& c : attention_sample_cases(kCases, kSeed)) {
-    ASSERT_EQ(attention_case_problem(c), "");
-    AttentionKernel declared = k;
-    declared.mask_align(c.mask.align);
-    ASSERT_EQ(undeclared_in(declared, c), "");
-    paged += c.page_size > 0, split += c.kv_splits > 0, masked += c.mask.kind != MaskKind::None;
-    softcap += c.softcap > 0, sinks += !c.sinks.empty(), alibi += !c.alibi_slopes.empty();
-    for (const AttentionSequence& s : c.seqs) empty += s.k_len == 0;
+/// Why c is not a well-formed case that k, declaring c's mask alignment, takes ("" when it is).
+std::string problem_for(const AttentionKernel& k, const AttentionCase& c) {
+  if (std::string problem = attention_case_problem(c); !problem.empty()) return problem;
+  AttentionKernel declared = k;
+  declared.mask_align(c.mask.align);
+  return undeclared_in(declared, c);
+}
+
+AttentionKernel tiled_forward() {
+  return builtin::declare_tiled_attention("osvs.test.tiled",
+                                          builtin::tiled_attention<builtin::TiledAttention>);
+}
+
+/// A feature the samples must draw often enough to matter: how often a case has it.
+struct Feature {
+  const char* name;
+  int (*count)(const AttentionCase&);
+};
+
+const Feature kPaged{"paged", [](const AttentionCase& c) { return int{c.page_size > 0}; }};
+const Feature kSplit{"split", [](const AttentionCase& c) { return int{c.kv_splits > 0}; }};
+const Feature kMasked{"masked",
+                      [](const AttentionCase& c) { return int{c.mask.kind != MaskKind::None}; }};
+const Feature kSoftcap{"softcap", [](const AttentionCase& c) { return int{c.softcap > 0}; }};
+const Feature kSinks{"sinks", [](const AttentionCase& c) { return int{!c.sinks.empty()}; }};
+const Feature kAlibi{"alibi", [](const AttentionCase& c) { return int{!c.alibi_slopes.empty()}; }};
+const Feature kGqa{"gqa", [](const AttentionCase& c) { return int{c.heads_q > c.heads_kv}; }};
+const Feature kBaseTwo{"base 2",
+                       [](const AttentionCase& c) { return int{c.base == LseBase::Two}; }};
+const Feature kEmptySequences{"empty sequences", [](const AttentionCase& c) {
+                                int empty = 0;
+                                for (const AttentionSequence& s : c.seqs) empty += s.k_len == 0;
+                                return empty;
+                              }};
+
+/// Every case well formed and one k takes, and every feature drawn at least 20 times.
+void expect_well_formed_declared_and_varied(const AttentionKernel& k,
+                                            const std::vector<AttentionCase>& cases,
+                                            const std::vector<Feature>& features) {
+  std::vector<int> drawn(features.size(), 0);
+  for (const AttentionCase& c : cases) {
+    ASSERT_EQ(problem_for(k, c), "");
+    for (std::size_t f = 0; f < features.size(); ++f) drawn[f] += features[f].count(c);
   }
-  // Every feature drawn often enough to matter.
-  for (int n : {paged, split, masked, softcap, sinks, alibi, empty}) EXPECT_GE(n, 20);
+  for (std::size_t f = 0; f < features.size(); ++f) EXPECT_GE(drawn[f], 20) << features[f].name;
+}
+
+TEST(TiledAttentionBits, SampleCasesAreWellFormedAndDeclared) {
+  expect_well_formed_declared_and_varied(
+      tiled_forward(), attention_sample_cases(kCases, kSeed),
+      {kPaged, kSplit, kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences});
 }
 
 TEST(TiledAttentionBits, HostKernelKeepsItsRecordedBits) {
-  const AttentionKernel k = builtin::declare_tiled_attention(
-      "osvs.test.tiled", builtin::tiled_attention<builtin::TiledAttention>);
-  expect_recorded_bits(k, attention_sample_cases(kCases, kSeed), "OSVS_WRITE_TILED_BITS",
-                       "api/tests/tiled_attention_host_bits.txt");
+  expect_recorded_bits(tiled_forward(), attention_sample_cases(kCases, kSeed),
+                       "OSVS_WRITE_TILED_BITS", "api/tests/tiled_attention_host_bits.txt");
 }
 
 AttentionKernel tiled_backward() {
@@ -108,18 +142,9 @@ AttentionKernel tiled_backward() {
 }
 
 TEST(TiledAttentionBackwardBits, SampleCasesAreWellFormedAndDeclared) {
-  const AttentionKernel k = tiled_backward();
-  int masked = 0, softcap = 0, sinks = 0, alibi = 0, empty = 0, gqa = 0, two = 0;
-  for (const AttentionCase& c : attention_backward_sample_cases(kCases, kSeed)) {
-    ASSERT_EQ(attention_case_problem(c), "");
-    AttentionKernel declared = k;
-    declared.mask_align(c.mask.align);
-    ASSERT_EQ(undeclared_in(declared, c), "");
-    masked += c.mask.kind != MaskKind::None, softcap += c.softcap > 0, sinks += !c.sinks.empty();
-    alibi += !c.alibi_slopes.empty(), gqa += c.heads_q > c.heads_kv, two += c.base == LseBase::Two;
-    for (const AttentionSequence& s : c.seqs) empty += s.k_len == 0;
-  }
-  for (int n : {masked, softcap, sinks, alibi, empty, gqa, two}) EXPECT_GE(n, 20);
+  expect_well_formed_declared_and_varied(
+      tiled_backward(), attention_backward_sample_cases(kCases, kSeed),
+      {kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences, kGqa, kBaseTwo});
 }
 
 TEST(TiledAttentionBackwardBits, HostKernelKeepsItsRecordedBits) {

@@ -26,6 +26,7 @@ namespace {
 
 using audit::json;
 using audit::number;
+using audit::number_of;
 
 /// The family of rows that exercise the declared conventions (the sweep's other families are
 /// audit/families.h's, finite and never fully masked).
@@ -252,15 +253,6 @@ bool gate_passes(const KernelAudit& a) {
 }
 
 namespace {
-
-double number_of(const json& j) {
-  if (j.is_number()) return j.get<double>();
-  const std::string s = j.get<std::string>();
-  if (s == "inf") return INFINITY;
-  if (s == "-inf") return -INFINITY;
-  if (s == "nan") return NAN;
-  throw std::runtime_error("not a number: " + s);
-}
 
 json cell_json(const RowSweepCell& c) {
   return {{"family", c.family},

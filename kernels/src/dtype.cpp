@@ -13,17 +13,35 @@
 
 namespace osvs {
 namespace {
-
-float float_of(std::uint32_t u) {
-  return std::bit_cast<float>(u);
-}
-
-}  // namespace
-
-namespace {
 constexpr EnumName<DType> kDTypeNames[] = {
     {DType::F32, "f32"}, {DType::BF16, "bf16"}, {DType::F16, "f16"},  {DType::I32, "i32"},
     {DType::I64, "i64"}, {DType::E4M3, "e4m3"}, {DType::E5M2, "e5m2"}};
+
+/// A type's format: bytes per element and, for a floating type, its precision (significand bits
+/// with the implicit one), the exponent of its smallest normal number and its largest finite
+/// value (dtype.h; 0 for the index types, which require_float_type keeps from being asked).
+struct Format {
+  DType type;
+  std::size_t size;
+  int precision, min_exponent;
+  float max_finite;
+};
+
+constexpr Format kFormats[] = {
+    {DType::F32, 4, 24, -126, std::numeric_limits<float>::max()},
+    {DType::BF16, 2, 8, -126, std::bit_cast<float>(0x7f7f0000u)},  // (2 - 2^-7) 2^127
+    {DType::F16, 2, 11, -14, 65504.0f},
+    {DType::I32, 4, 0, 0, 0.0f},
+    {DType::I64, 8, 0, 0, 0.0f},
+    {DType::E4M3, 1, 4, -6, 448.0f},
+    {DType::E5M2, 1, 3, -14, 57344.0f}};
+
+/// t's row of kFormats; a value outside the enumeration has a row of zeros.
+Format format_of(DType t) {
+  for (const Format& f : kFormats)
+    if (f.type == t) return f;
+  return {t, 0, 0, 0, 0.0f};
+}
 
 void require_float_type(DType t, const char* what) {
   if (is_integer(t))
@@ -77,62 +95,22 @@ std::optional<DType> parse_dtype(std::string_view s) {
 }
 
 std::size_t size_of(DType t) {
-  switch (t) {
-    case DType::F32:
-    case DType::I32:
-      return 4;
-    case DType::BF16:
-    case DType::F16:
-      return 2;
-    case DType::I64:
-      return 8;
-    case DType::E4M3:
-    case DType::E5M2:
-      return 1;
-  }
-  return 0;
+  return format_of(t).size;
 }
 
 int precision_of(DType t) {
   require_float_type(t, "precision");
-  switch (t) {
-    case DType::F32:
-      return 24;
-    case DType::BF16:
-      return 8;
-    case DType::E4M3:
-      return 4;
-    case DType::E5M2:
-      return 3;
-    default:
-      return 11;
-  }
+  return format_of(t).precision;
 }
 
 int min_exponent_of(DType t) {
   require_float_type(t, "minimum exponent");
-  if (t == DType::E4M3) return -6;
-  return t == DType::F16 || t == DType::E5M2 ? -14 : -126;
+  return format_of(t).min_exponent;
 }
 
 float max_finite_of(DType t) {
   require_float_type(t, "largest finite value");
-  switch (t) {
-    case DType::F32:
-      return std::numeric_limits<float>::max();
-    case DType::BF16:
-      return float_of(0x7f7f0000u);
-    case DType::F16:
-      return 65504.0f;
-    case DType::E4M3:
-      return 448.0f;
-    case DType::E5M2:
-      return 57344.0f;
-    case DType::I32:
-    case DType::I64:
-      break;
-  }
-  return 0;
+  return format_of(t).max_finite;
 }
 
 std::uint16_t to_bf16_bits(float x) {

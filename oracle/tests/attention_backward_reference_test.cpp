@@ -73,6 +73,16 @@ void fill(std::vector<float>& x, std::mt19937_64& rng, int spread) {
   for (float& y : x) y = std::ldexp(normal(rng), e(rng));
 }
 
+/// A group of the given shape with q, k, v and dout filled in that order (spread 1), no mask.
+Data unit_data(std::mt19937_64& rng, std::int64_t rows, std::int64_t keys, int dim, int v_dim) {
+  Data d(rows, keys, dim, v_dim);
+  fill(d.q, rng, 1);
+  fill(d.k, rng, 1);
+  fill(d.v, rng, 1);
+  fill(d.dout, rng, 1);
+  return d;
+}
+
 Data random_data(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> rows(1, 6), keys(1, 8), dim(1, 5), pick(0, 5);
   Data d(rows(rng), keys(rng), dim(rng), dim(rng));
@@ -169,11 +179,7 @@ std::vector<AttentionBackwardReference> both(const Data& d) {
 TEST(AttentionBackwardReference, OneKeptKeyGivesZeroDqAndDvEqualToDout) {
   // Row r keeps key r only: P = 1, delta_r = dP_rr, dS = 0, so dq = dk = 0 and dv_r = dout_r.
   std::mt19937_64 rng(7);
-  Data d(4, 4, 3, 2);
-  fill(d.q, rng, 1);
-  fill(d.k, rng, 1);
-  fill(d.v, rng, 1);
-  fill(d.dout, rng, 1);
+  Data d = unit_data(rng, 4, 4, 3, 2);
   d.masked.assign(16, 1);
   for (int r = 0; r < 4; ++r) d.masked[static_cast<std::size_t>(r * 4 + r)] = 0;
   for (const AttentionBackwardReference& x : both(d)) {
@@ -370,18 +376,20 @@ double central_difference(const Data& d, Of of, std::size_t i) {
 /// O(h^2) = O(2^-120), far below the bound (2^-80 allowed for it).
 void expect_finite_differences(const Data& d, const AttentionBackwardReference& x) {
   ASSERT_TRUE(x.finite);
-  for (std::size_t r = 0; r < d.sink.size(); ++r)
-    EXPECT_LE(std::fabs(x.dsink[r] - central_difference(d, Of::Sink, r)),
-              x.error * x.dsink_magnitude[r] + 0x1p-52 * std::fabs(x.dsink[r]) + 0x1p-80)
-        << "dsink[" << r << "]";
-  for (std::size_t i = 0; i < x.dq.size(); ++i)
-    EXPECT_LE(std::fabs(x.dq[i] - central_difference(d, Of::Q, i)),
-              x.error * x.dq_magnitude[i] + 0x1p-52 * std::fabs(x.dq[i]) + 0x1p-80)
-        << "dq[" << i << "]";
-  for (std::size_t i = 0; i < x.dk.size(); ++i)
-    EXPECT_LE(std::fabs(x.dk[i] - central_difference(d, Of::K, i)),
-              x.error * x.dk_magnitude[i] + 0x1p-52 * std::fabs(x.dk[i]) + 0x1p-80)
-        << "dk[" << i << "]";
+  struct Gradient {
+    const char* name;
+    Of of;
+    std::size_t count;  // the sinks' only where the group has them
+    const std::vector<double>& value;
+    const std::vector<double>& magnitude;
+  };
+  for (const Gradient& g : {Gradient{"dsink", Of::Sink, d.sink.size(), x.dsink, x.dsink_magnitude},
+                            Gradient{"dq", Of::Q, x.dq.size(), x.dq, x.dq_magnitude},
+                            Gradient{"dk", Of::K, x.dk.size(), x.dk, x.dk_magnitude}})
+    for (std::size_t i = 0; i < g.count; ++i)
+      EXPECT_LE(std::fabs(g.value[i] - central_difference(d, g.of, i)),
+                x.error * g.magnitude[i] + 0x1p-52 * std::fabs(g.value[i]) + 0x1p-80)
+          << g.name << "[" << i << "]";
 }
 
 Data finite_difference_data() {
@@ -554,11 +562,7 @@ TEST(AttentionBackwardReference, SinkTermsMatchPlainMpfrOnAdversarialRows) {
 
 TEST(AttentionBackwardReference, NonFiniteInputs) {
   std::mt19937_64 rng(9);
-  Data d(3, 4, 2, 2);
-  fill(d.q, rng, 1);
-  fill(d.k, rng, 1);
-  fill(d.v, rng, 1);
-  fill(d.dout, rng, 1);
+  Data d = unit_data(rng, 3, 4, 2, 2);
   d.masked = {0, 0, 1, 1,   //
               0, 0, 0, 1,   //
               1, 1, 1, 1};  // key 3 is never attended, row 2 keeps nothing
@@ -599,11 +603,7 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 
 TEST(AttentionBackwardReference, ResultDoesNotDependOnWorkers) {
   std::mt19937_64 rng(13);
-  Data d(70, 45, 8, 6);
-  fill(d.q, rng, 1);
-  fill(d.k, rng, 1);
-  fill(d.v, rng, 1);
-  fill(d.dout, rng, 1);
+  Data d = unit_data(rng, 70, 45, 8, 6);
   d.scale = 0.35355339f;
   d.masked.resize(static_cast<std::size_t>(70 * 45));
   std::bernoulli_distribution drop(0.2);

@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_report import arguments, cuda_machine, run  # noqa: E402
-from torch_attention_gpu import DOMAIN, FLEX_DOMAIN, HEAD_DIMS, _keep_mod, kept  # noqa: E402
+from torch_attention_gpu import (DOMAIN, FLEX_DOMAIN, HEAD_DIMS, _keep_mod, kept,  # noqa: E402
+                                 only_flag)
 from torch_triton_gpu import to_cuda  # noqa: E402
 
 import osvs  # noqa: E402
@@ -114,11 +115,7 @@ def kernels(only=None):
 
 
 def main():
-    only = None
-    if "--only" in sys.argv:
-        at = sys.argv.index("--only")
-        only = sys.argv[at + 1]
-        del sys.argv[at:at + 2]
+    only = only_flag()
     args = arguments(__doc__.splitlines()[0])
     machine = cuda_machine(torch, contract=f"declared {GRAD_CONTRACT} (AttentionGradAccuracy, "
                                            "docs/semantics.md §9.4)")

@@ -324,6 +324,17 @@ def kernels(only=None):
     return out, probed
 
 
+def only_flag():
+    """--only NAME, removed from the command line: the kernels whose name contains NAME (None
+    without it)."""
+    if "--only" not in sys.argv:
+        return None
+    at = sys.argv.index("--only")
+    only = sys.argv[at + 1]
+    del sys.argv[at:at + 2]
+    return only
+
+
 def device_path_flag() -> bool:
     """Whether the command line asks for the device path (--device-path, removed from it)."""
     if "--device-path" not in sys.argv:
@@ -341,13 +352,9 @@ def on_device_path(ks):
 
 
 def main():
-    only = None
     # --only NAME: the kernels whose name contains NAME (flex: NAME$ for that name alone, e.g.
     # torch.flex_attention$ without its .score_mod variant, which compiles on its own)
-    if "--only" in sys.argv:
-        at = sys.argv.index("--only")
-        only = sys.argv[at + 1]
-        del sys.argv[at:at + 2]
+    only = only_flag()
     device_path = device_path_flag()
     args = arguments(__doc__.splitlines()[0])
     machine = cuda_machine(torch,

@@ -15,46 +15,34 @@
 
 namespace osvs {
 
+namespace detail {
+/// The bits of `from` as a To of the same size, identically on host and device (a memcpy, which
+/// breaks no aliasing rule; nvcc makes it a register move, as __float_as_int and its kin).
+template <class To, class From>
+OSVS_HD To same_bits_as(From from) {
+  static_assert(sizeof(To) == sizeof(From), "a reinterpretation keeps the size");
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
+}
+}  // namespace detail
+
 /// Reinterprets the bits of a float, identically on host and device.
 OSVS_HD std::uint32_t float_bits(float x) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<std::uint32_t>(__float_as_int(x));
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
+  return detail::same_bits_as<std::uint32_t>(x);
 }
 
 /// Builds a float from its bits, identically on host and device.
 OSVS_HD float bits_float(std::uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __int_as_float(static_cast<int>(u));
-#else
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
+  return detail::same_bits_as<float>(u);
 }
 
 /// The bits of a double and back, identically on host and device.
 OSVS_HD std::uint64_t double_bits(double x) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
-#else
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
+  return detail::same_bits_as<std::uint64_t>(x);
 }
 OSVS_HD double bits_double(std::uint64_t u) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(u));
-#else
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
+  return detail::same_bits_as<double>(u);
 }
 
 /// The canonical quiet NaN (sign clear, no payload) that hardened code returns, so that results

@@ -25,54 +25,40 @@ OSVS_HD float fma_f(float a, float b, float c) {
 #endif
 }
 
+// a op b rounded once to nearest even: on the device the named intrinsic, which nvcc never fuses
+// with a neighbour; on the host the operator (the host builds with -ffp-contract=off).
+#if defined(__CUDA_ARCH__)
+#define OSVS_ROUNDED_ONCE(device_intrinsic, a, op, b) device_intrinsic(a, b)
+#else
+#define OSVS_ROUNDED_ONCE(device_intrinsic, a, op, b) ((a)op(b))
+#endif
+
 /// a + b rounded once: binary32 in the kernels, binary64 in the fast kernel's partial sums.
 template <class T>
 OSVS_HD T add_rn(T a, T b) {
-#if defined(__CUDA_ARCH__)
   if constexpr (sizeof(T) == sizeof(double))
-    return __dadd_rn(a, b);
+    return OSVS_ROUNDED_ONCE(__dadd_rn, a, +, b);
   else
-    return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
+    return OSVS_ROUNDED_ONCE(__fadd_rn, a, +, b);
 }
 OSVS_HD float sub_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
+  return OSVS_ROUNDED_ONCE(__fsub_rn, a, -, b);
 }
 OSVS_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
+  return OSVS_ROUNDED_ONCE(__fmul_rn, a, *, b);
 }
 OSVS_HD float div_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
+  return OSVS_ROUNDED_ONCE(__fdiv_rn, a, /, b);
 }
 /// The same in binary64 (narrow_float.h's products and quotients of bf16 / fp16 values).
 OSVS_HD double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
+  return OSVS_ROUNDED_ONCE(__dmul_rn, a, *, b);
 }
 OSVS_HD double div_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
+  return OSVS_ROUNDED_ONCE(__ddiv_rn, a, /, b);
 }
+
+#undef OSVS_ROUNDED_ONCE
 
 /// sub_rn and div_rn over a scalar class type: formal/'s symbolic binary32 (formal/README.md),
 /// whose operators round once to nearest even, so that code written over its scalar (the

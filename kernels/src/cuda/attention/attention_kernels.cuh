@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #include "osvs/kernels/attention/merge_states.h"
 #include "osvs/kernels/attention/split_decode.h"
@@ -21,6 +24,26 @@ struct Storage<DType::F32> {
 };
 template <DType T>
 using storage_t = typename Storage<T>::type;
+
+/// Calls f(std::integral_constant<DType, t>{}) for an o type t (bf16, fp16 or float);
+/// std::invalid_argument naming `what` ("attention o", "merge o") for an index or fp8 type.
+template <class F>
+decltype(auto) dispatch_o_type(DType t, const char* what, F&& f) {
+  switch (t) {
+    case DType::BF16:
+      return f(std::integral_constant<DType, DType::BF16>{});
+    case DType::F16:
+      return f(std::integral_constant<DType, DType::F16>{});
+    case DType::F32:
+      break;
+    case DType::I32:
+    case DType::I64:
+    case DType::E4M3:
+    case DType::E5M2:
+      throw std::invalid_argument(std::string(what) + " of an index or fp8 type");
+  }
+  return f(std::integral_constant<DType, DType::F32>{});
+}
 
 template <DType T>
 __device__ float load_o(const storage_t<T>* p, std::int64_t i) {

@@ -15,25 +15,6 @@ namespace {
 using cuda::DeviceBuffer;
 using cuda::storage_t;
 
-/// Calls f(std::integral_constant<DType, t>{}).
-template <class F>
-decltype(auto) dispatch_dtype(DType t, F&& f) {
-  switch (t) {
-    case DType::BF16:
-      return f(std::integral_constant<DType, DType::BF16>{});
-    case DType::F16:
-      return f(std::integral_constant<DType, DType::F16>{});
-    case DType::F32:
-      break;
-    case DType::I32:
-    case DType::I64:
-    case DType::E4M3:
-    case DType::E5M2:
-      throw std::invalid_argument("attention o of an index or fp8 type");
-  }
-  return f(std::integral_constant<DType, DType::F32>{});
-}
-
 /// The o values of `s` in device storage of type T.
 template <DType T>
 std::vector<storage_t<T>> to_storage(const std::vector<float>& o) {
@@ -143,14 +124,16 @@ class CudaAttentionExecutor final : public AttentionExecutor {
 
   AttnStates merge_states(const AttnStates& a, const AttnStates& b, LseBase base) override {
     validate(a, b);
-    return dispatch_dtype(a.o_type,
-                          [&](auto t) { return merge_on_device<decltype(t)::value>(a, b, base); });
+    return cuda::dispatch_o_type(a.o_type, "attention o", [&](auto t) {
+      return merge_on_device<decltype(t)::value>(a, b, base);
+    });
   }
 
   DecodeResult split_decode(const DecodeProblem& p, const SplitPlan& plan) override {
     validate(p, plan);
-    return dispatch_dtype(p.out,
-                          [&](auto t) { return decode_on_device<decltype(t)::value>(p, plan); });
+    return cuda::dispatch_o_type(p.out, "attention o", [&](auto t) {
+      return decode_on_device<decltype(t)::value>(p, plan);
+    });
   }
 
  private:

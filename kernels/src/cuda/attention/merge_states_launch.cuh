@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 
 #include "attention_kernels.cuh"
 #include "osvs/kernels/dtype.h"
@@ -30,23 +29,10 @@ void launch_merge_states_with(DType o_type, const void* o_a, const float* lse_a,
                               const float* lse_b, void* o_out, float* lse_out, std::int64_t rows,
                               int head_dim, LseBase base, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (o_type) {
-    case DType::BF16:
-      return launch_merge_states_typed<DType::BF16, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out,
-                                                            rows, head_dim, base, s);
-    case DType::F16:
-      return launch_merge_states_typed<DType::F16, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out,
-                                                           rows, head_dim, base, s);
-    case DType::F32:
-      break;
-    case DType::I32:
-    case DType::I64:
-    case DType::E4M3:
-    case DType::E5M2:
-      throw std::invalid_argument("merge o of an index or fp8 type");
-  }
-  launch_merge_states_typed<DType::F32, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out, rows,
-                                                head_dim, base, s);
+  dispatch_o_type(o_type, "merge o", [&](auto t) {
+    launch_merge_states_typed<decltype(t)::value, Policy>(o_a, lse_a, o_b, lse_b, o_out, lse_out,
+                                                          rows, head_dim, base, s);
+  });
 }
 
 }  // namespace osvs::cuda
