@@ -121,16 +121,20 @@ ReductionKernel kernel_from_python(ReductionKind, const nb::dict& declaration, n
   return reduction_kernel_from_python(declaration, std::move(call));
 }
 
-nb::dict case_dict(const ReductionCase& c) {
-  const HarnessCase& h = c.schedule;
-  nb::dict d;
-  d["row"] = vector_array(h.row);
+/// A reduction order's fields (its chunks, their slots, the merges, the root) into d.
+static void add_schedule(nb::dict& d, const HarnessCase& h) {
   d["chunk_offsets"] = h.chunk_offsets;
   d["slot_chunk"] = h.slot_chunk;
   nb::list merges;
   for (const Merge& m : h.merges) merges.append(nb::make_tuple(m.dst, m.src));
   d["merges"] = merges;
   d["root"] = h.root;
+}
+
+nb::dict case_dict(const ReductionCase& c) {
+  nb::dict d;
+  d["row"] = vector_array(c.schedule.row);
+  add_schedule(d, c.schedule);
   d["summary"] = ReductionKind::summary(c);
   return d;
 }
@@ -198,12 +202,7 @@ nb::dict case_dict(const CombineCase& c) {
   nb::list schedules;
   for (const HarnessCase& h : c.schedules) {
     nb::dict s;
-    s["chunk_offsets"] = h.chunk_offsets;
-    s["slot_chunk"] = h.slot_chunk;
-    nb::list merges;
-    for (const Merge& m : h.merges) merges.append(nb::make_tuple(m.dst, m.src));
-    s["merges"] = merges;
-    s["root"] = h.root;
+    add_schedule(s, h);
     schedules.append(s);
   }
   d["schedules"] = schedules;
