@@ -148,6 +148,9 @@ void reduce_list(const AttentionCase& smallest, const Reduction<AttentionCase>& 
   }
 }
 
+/// The longest step by which the reductions shorten a sequence's keys or queries at once.
+constexpr std::int64_t kLongestStep = 4;
+
 /// The values a redrawn tensor takes its values from: those of `values` (what the generator drew
 /// for that tensor), their negations, halves and doubles, each where it is a finite value of the
 /// tensor's type t (fp8's included): values of the tensor's scale, a small case's few values made
@@ -211,12 +214,19 @@ void reduce_with_values_redrawn(const AttentionCase& smallest, const Reduction<A
     else
       progress |= try_smaller([&](Kept& k) { return drop_last(k.comps); }) ||
                   try_smaller([&](Kept& k) { return drop_last(k.v_comps); });
-    for (std::size_t s = 0; s < smallest.seqs.size(); ++s) {
-      progress |=
-          try_smaller([&](Kept& k) { return k.lens[s].k_len > 1 && (--k.lens[s].k_len, true); });
-      progress |=
-          try_smaller([&](Kept& k) { return k.lens[s].q_len > 1 && (--k.lens[s].q_len, true); });
-    }
+    // A length 1 to kLongestStep shorter (as the structural reductions step: a failure that
+    // needs its length in some residue class fails at no length one shorter), the first step
+    // that fails taken.
+    for (std::size_t s = 0; s < smallest.seqs.size(); ++s)
+      for (const bool keys : {true, false}) {
+        bool shorter = false;
+        for (std::int64_t step = 1; step <= kLongestStep && !shorter; ++step)
+          shorter = try_smaller([&](Kept& k) {
+            std::int64_t& len = keys ? k.lens[s].k_len : k.lens[s].q_len;
+            return len - step >= 1 && (len -= step, true);
+          });
+        progress |= shorter;
+      }
     progress |= try_smaller([&](Kept& k) {
       if (k.keep.size() <= 1) return false;
       k.keep.back() = false;
@@ -476,7 +486,6 @@ void reduce_case(const AttentionKernel&, const AttentionCase& smallest,
   // fails taken; for keys, the first key dropped instead. Steps of more than one: a failure that
   // needs the length in some residue class (a split size, a page size, a tile of up to 4 that
   // must end ragged) fails at no length one smaller, and would stop the shrinking there.
-  constexpr std::int64_t kLongestStep = 4;
   bool progress = true;
   while (progress && !r.out_of_time()) {
     progress = false;
