@@ -3,6 +3,7 @@
 // [dst, src] pairs and the root slot; a schedule's row is rows[0]).
 #include "case_json.h"
 #include "json_values.h"
+#include "schedule_json.h"
 
 namespace osvs::api {
 
@@ -14,14 +15,7 @@ json case_json(const CombineCase& c) {
   json rows = json::array();
   for (const auto& row : c.rows) rows.push_back(floats(row));
   json schedules = json::array();
-  for (const HarnessCase& h : c.schedules) {
-    json merges = json::array();
-    for (const Merge& m : h.merges) merges.push_back({m.dst, m.src});
-    schedules.push_back({{"chunk_offsets", h.chunk_offsets},
-                         {"slot_chunk", h.slot_chunk},
-                         {"merges", merges},
-                         {"root", h.root}});
-  }
+  for (const HarnessCase& h : c.schedules) schedules.push_back(schedule_json(h));
   return {{"states", states},
           {"state_format", to_string(c.state_format)},
           {"rows", rows},
@@ -41,12 +35,7 @@ void read_case(const json& in, CombineCase& c) {
   for (const json& row : field(in, "rows")) c.rows.push_back(floats_of(row, "input.rows[]"));
   for (const json& s : field(in, "schedules")) {
     HarnessCase h;
-    h.chunk_offsets = get<std::vector<std::int64_t>>(s, "chunk_offsets");
-    h.slot_chunk = get<std::vector<std::int32_t>>(s, "slot_chunk");
-    for (const auto& [dst, src] :
-         get<std::vector<std::pair<std::int32_t, std::int32_t>>>(s, "merges"))
-      h.merges.push_back(Merge{dst, src});
-    h.root = get<std::int32_t>(s, "root");
+    read_schedule(s, h);
     HarnessCase on_row = h;  // the schedule of rows[0], as the laws read it
     if (!c.rows.empty()) on_row.row = c.rows[0];
     if (const std::string why = schedule_problem(on_row); !why.empty())

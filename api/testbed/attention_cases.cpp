@@ -188,6 +188,9 @@ AttentionCase with_values_redrawn(AttentionCase c, const AttentionCase& from,
 /// of each group) is tried with its values drawn again (with_values_redrawn) a few times, from a
 /// fixed seed: the same case shrinks the same way in every run.
 void reduce_with_values_redrawn(const AttentionCase& smallest, const Reduction<AttentionCase>& r) {
+  // Draws a smaller shape gets: each is one judgement of the law, and the shrink budget bounds
+  // them all (r.out_of_time); 64 left the device's stale_max_after_prefix at head_dim 5 on the
+  // small case's own values (reports/gpu/2026-12-06-suite-5), 128 on the wider pool took it to 1.
   constexpr int kDraws = 128;
   std::mt19937_64 rng(20261206);
   const auto try_smaller = [&](const auto& shrink) {
