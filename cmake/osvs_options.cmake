@@ -48,14 +48,21 @@ endif()
 # Records the programs a test with these labels runs, so that a build can make exactly the
 # programs its tests need (the presets asan and fuzz): osvs_add_test records its own; a plain
 # add_test must say what it runs. At the end of the configuration two targets collect them:
-#   osvs_host_test_programs   every program of a test without the gpu label
+#   osvs_host_test_programs   every program of a test the asan test preset runs: a test with none
+#                             of the labels below (a GPU test, a formal proof, a slow sweep or a
+#                             consumer build runs in Release only, so the sanitized build leaves
+#                             its program out unless another test runs it)
 #   osvs_fuzz_test_programs   every program of a test with the fuzz label
+# The list equals the asan test preset's label filter (CMakePresets.json): keep the two together.
+set(OSVS_RELEASE_ONLY_TEST_LABELS gpu slow consumer formal)
 function(osvs_test_programs)
   cmake_parse_arguments(P "" "" "TARGETS;LABELS" ${ARGN})
-  set(groups)
-  if(NOT "gpu" IN_LIST P_LABELS)
-    list(APPEND groups host)
-  endif()
+  set(groups host)
+  foreach(label IN LISTS OSVS_RELEASE_ONLY_TEST_LABELS)
+    if(label IN_LIST P_LABELS)
+      set(groups)
+    endif()
+  endforeach()
   if("fuzz" IN_LIST P_LABELS)
     list(APPEND groups fuzz)
   endif()

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(cmake g++ make git clang-14 clang libclang-rt-14-dev librapidcheck-dev libgtest-dev
           libbenchmark-dev libboost-dev libmpfr-dev libgmp-dev nlohmann-json3-dev libcli11-dev
           libfmt-dev zlib1g-dev gnuplot-nox pngquant ccache python3-dev python3-venv
+          lld         # the sanitized build's linker: its test programs link in a fifth of ld's time
           libz3-dev   # libz3-dev: formal/'s SMT proofs (z3's C++ API)
           gappa coq libcoq-gappa)  # formal/gappa/: Gappa's proofs of the one-step bounds, and
                                    # Coq with Gappa's library to check its certificates
