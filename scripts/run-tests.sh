@@ -16,20 +16,33 @@ cd "$(dirname "$0")/.."
 
 stage_names=()
 stage_seconds=()
+stage_cpu_seconds=()
 stage_start=0
+stage_cpu_start=0
+# The CPU seconds (user + system) of the script's finished child processes so far (cutime and
+# cstime of /proc/<this shell>/stat, in clock ticks): a stage's CPU seconds over its wall seconds
+# tell how busy it kept the machine's cores.
+children_cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d", ($14 + $15) / hz }' "/proc/$$/stat"
+}
 begin_stage() {
   echo "== $1"
   stage_names+=("$1")
   stage_start=$(date +%s)
+  stage_cpu_start=$(children_cpu_seconds)
 }
-end_stage() { stage_seconds+=($(($(date +%s) - stage_start))); }
+end_stage() {
+  stage_seconds+=($(($(date +%s) - stage_start)))
+  stage_cpu_seconds+=($(($(children_cpu_seconds) - stage_cpu_start)))
+}
 report_times() {
   local status=$? i
-  echo "== Stage times"
+  echo "== Stage times (wall seconds; CPU seconds of its processes, on $(nproc) cores)"
   for i in "${!stage_names[@]}"; do
-    printf '%-40s %6s s\n' "${stage_names[$i]}" "${stage_seconds[$i]:-unfinished}"
+    printf '%-72s %6s s  %6s s CPU\n' "${stage_names[$i]}" "${stage_seconds[$i]:-unfinished}" \
+      "${stage_cpu_seconds[$i]:-}"
   done
-  printf '%-40s %6s s\n' "total" "$(($(date +%s) - run_start))"
+  printf '%-72s %6s s\n' "total" "$(($(date +%s) - run_start))"
   return $status
 }
 run_start=$(date +%s)
