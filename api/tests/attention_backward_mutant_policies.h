@@ -1,7 +1,7 @@
 // The attention backward mutants' policies: osvs's attention backward kernel
 // (TiledAttentionBackward, api/builtin/tiled_attention_backward_elements.h) with one member
 // overridden each, each a bug backward kernels have had. The catalogue is
-// attention_backward_mutants.h.
+// attention_mutant_catalogue.h, the check attention_backward_mutants.h.
 #pragma once
 
 #include "osvs/mutation/one_member_mutant.h"

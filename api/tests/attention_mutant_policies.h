@@ -1,7 +1,7 @@
 // The attention mutants' policies: osvs's tiled attention kernel (TiledAttention,
 // api/builtin/tiled_attention_row.h) with one member overridden each. Free of the test
 // framework, so that nvcc instantiates them too (tiled_attention_device_mutants.cu); the
-// catalogue and the check are attention_mutants.h.
+// catalogue is attention_mutant_catalogue.h, the check attention_mutants.h.
 #pragma once
 
 #include "osvs/mutation/one_member_mutant.h"
