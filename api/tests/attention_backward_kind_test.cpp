@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "one_sequence_case.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/kind.h"
@@ -19,12 +20,8 @@ namespace {
 /// Two queries over three keys, head_dim 2, causal bottom-right (query 0 keeps keys 0 and 1,
 /// query 1 all three), dout nonzero.
 AttentionCase two_queries() {
-  AttentionCase c;
-  c.seqs = {{2, 3}};
-  c.head_dim_qk = c.head_dim_v = 2;
-  c.q = {0.5f, -1, 1, 0.25f};
-  c.k = {1, 2, -0.5f, 1, 0.75f, -1};
-  c.v = {1, -2, 0.5f, 3, -1, 0.25f};
+  AttentionCase c = one_sequence(2, 3, 2, {0.5f, -1, 1, 0.25f}, {1, 2, -0.5f, 1, 0.75f, -1},
+                                 {1, -2, 0.5f, 3, -1, 0.25f});
   c.dout = {1, 0.5f, -0.75f, 2};
   c.mask.kind = MaskKind::Causal;
   return c;

@@ -1,5 +1,5 @@
-// The attention backward mutants on the host (the catalogue: attention_backward_mutants.h; the
-// check: attention_mutants.h), after the unmutated kernel passes every law that judges it.
+// The attention backward mutants on the host (the catalogue: attention_mutant_catalogue.h; the
+// check: attention_backward_mutants.h), after the unmutated kernel passes every law that judges it.
 #include <gtest/gtest.h>
 
 #include "attention_backward_mutants.h"
@@ -21,16 +21,8 @@ TEST(AttentionBackwardOriginal, PassesEveryLaw) {
   EXPECT_GE(expect_every_law_holds(k), 6);
 }
 
-class AttentionBackwardMutant : public ::testing::TestWithParam<Mutant> {};
-
-TEST_P(AttentionBackwardMutant, IsKilledAndShrunkSmall) {
-  expect_killed_small(GetParam(), Where::Host, builtin::declare_tiled_attention_backward,
-                      "osvs.attention_backward_mutant.");
-}
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionBackwardMutant,
-                         ::testing::ValuesIn(attention_backward_mutants<HostBackwardRun>()),
-                         [](const auto& info) { return std::string(info.param.name); });
+OSVS_ATTENTION_MUTANT_SUITE(AttentionBackwardMutant, attention_backward_mutants<HostBackwardRun>(),
+                            [](const Mutant& m) { expect_backward_killed_small(m, Where::Host); });
 
 }  // namespace
 }  // namespace osvs::test

@@ -9,6 +9,7 @@
 
 #include "builtin_merge.h"
 #include "law_run.h"
+#include "one_sequence_case.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/registry.h"
@@ -22,12 +23,9 @@ using builtin::TiledAttention;
 /// One sequence of 2 queries and 5 keys, head_dim 2, bottom-right causal: every query sees keys
 /// 0 ... 3, so prefixes of 1 to 3 keys are shared.
 AttentionCase causal_case() {
-  AttentionCase c;
-  c.seqs = {{2, 5}};
-  c.head_dim_qk = c.head_dim_v = 2;
-  c.q = {0.5f, 1, -1, 0.25f};
-  c.k = {1, 2, 3, -1, 0.5f, 0.5f, -2, 1, 1, 1};
-  c.v = {1, -1, 2, 0.5f, -3, 1, 0.25f, 4, 2, 2};
+  AttentionCase c =
+      one_sequence(2, 5, 2, {0.5f, 1, -1, 0.25f}, {1, 2, 3, -1, 0.5f, 0.5f, -2, 1, 1, 1},
+                   {1, -1, 2, 0.5f, -3, 1, 0.25f, 4, 2, 2});
   c.mask = {MaskKind::Causal, MaskAlign::BottomRight, -1, -1};
   return c;
 }

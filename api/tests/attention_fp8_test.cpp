@@ -14,6 +14,7 @@
 
 #include "case_json.h"
 #include "kind_cases.h"
+#include "one_sequence_case.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/regression.h"
@@ -24,12 +25,10 @@ namespace {
 
 /// One sequence of 2 queries and 5 keys, head_dim 2, f32 q, e4m3 K/V with scales 1.5 and 2^-4.
 AttentionCase fp8_case() {
-  AttentionCase c;
-  c.seqs = {{2, 5}};
-  c.head_dim_qk = c.head_dim_v = 2;
-  c.q = {0.5f, -1.0f, 2.0f, 0.25f};
-  c.k = {1.0f, -2.0f, 0.375f, 3.0f, -0.5f, 448.0f, 0x1p-9f, 1.125f, -7.0f, 0.0f};
-  c.v = {2.0f, 1.0f, -3.0f, 0.5f, 1.75f, -0.125f, 4.0f, 8.0f, -1.0f, 0x1p-6f};
+  AttentionCase c =
+      one_sequence(2, 5, 2, {0.5f, -1.0f, 2.0f, 0.25f},
+                   {1.0f, -2.0f, 0.375f, 3.0f, -0.5f, 448.0f, 0x1p-9f, 1.125f, -7.0f, 0.0f},
+                   {2.0f, 1.0f, -3.0f, 0.5f, 1.75f, -0.125f, 4.0f, 8.0f, -1.0f, 0x1p-6f});
   c.kv_type = DType::E4M3;
   c.k_scale = 1.5f;
   c.v_scale = 0x1p-4f;

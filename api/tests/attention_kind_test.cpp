@@ -11,6 +11,7 @@
 
 #include "kind_cases.h"
 #include "law_run.h"
+#include "one_sequence_case.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/kind.h"
 #include "osvs/api/law_names.h"
@@ -106,17 +107,6 @@ void plain_attention(const AttentionCase& c, std::size_t row, std::vector<float>
   const auto to_float = [](const Big& x) { return mpfr_get_flt(x.backend().data(), MPFR_RNDN); };
   for (int comp = 0; comp < c.head_dim_v; ++comp) o[comp] = to_float(Big(num[comp] / d));
   lse = to_float(Big(m + log(d)));
-}
-
-AttentionCase one_sequence(std::int64_t lq, std::int64_t lk, int d, std::vector<float> q,
-                           std::vector<float> k, std::vector<float> v) {
-  AttentionCase c;
-  c.seqs = {{lq, lk}};
-  c.head_dim_qk = c.head_dim_v = d;
-  c.q = std::move(q);
-  c.k = std::move(k);
-  c.v = std::move(v);
-  return c;
 }
 
 /// Adversarial cases: tied scores, a score range past exp's (e^-200 next to e^0), values that

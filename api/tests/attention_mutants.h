@@ -4,9 +4,9 @@
 // the first of the table's order that kills it, and another it breaks too), and each law that
 // kills it must shrink its counterexample to at most 2 sequences, 8 keys a sequence (12 for the
 // one defect that needs three splits of 4), head_dim 4, 2 kv heads and 2 query heads (4 for the
-// one defect that needs them). One catalogue for both executors: the host's
-// (attention_mutants_test.cpp) and the device's (tiled_attention_device_test.cpp); the backward
-// kernel's catalogue (attention_backward_mutants.h) goes through the same check.
+// one defect that needs them). One catalogue for both executors (attention_mutant_catalogue.h):
+// the host's (attention_mutants_test.cpp) and the device's (tiled_attention_device_test.cpp); the
+// backward kernel's catalogue goes through the same check (attention_backward_mutants.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,65 +16,27 @@
 #include <string>
 #include <vector>
 
-#include "attention_mutant_policies.h"
+#include "attention_mutant_catalogue.h"
 #include "law_run.h"
 #include "tiled_attention.h"
 
 namespace osvs::test {
 
-struct Mutant {
-  const char* name;
-  void (*run)(const AttentionProblem&);
-  /// The fewest query heads that show the defect: 2 unless it needs more.
-  int min_heads_q = 2;
-  /// The first law (in the table's order) that must kill it (or one of several, space-separated),
-  /// and another law that must kill it too, or null.
-  const char* killed_by = nullptr;
-  const char* also_killed_by = nullptr;
-  /// The most keys a sequence of its shrunk case may need.
-  std::int64_t max_keys = 8;
-};
-
-/// The catalogue, each mutant run by Run<Policy>::run (the host's or the device's executor).
-template <template <class> class Run>
-std::vector<Mutant> attention_mutants() {
-  return {
-      {"window_left_off_by_one", Run<WindowLeftOffByOne>::run},
-      {"causal_drops_diagonal", Run<CausalDropsDiagonal>::run},
-      {"alignment_swapped", Run<AlignmentSwapped>::run},
-      // h % heads_kv and h / group first differ at 2 kv heads with 2 query heads each.
-      {"gqa_head_modulo", Run<GqaHeadModulo>::run, 4},
-      {"page_table_off_by_one", Run<PageTableOffByOne>::run},
-      {"ragged_tail_unmasked", Run<RaggedTailUnmasked>::run},
-      {"acc_not_rescaled", Run<AccNotRescaled>::run},
-      {"denominator_not_rescaled", Run<DenominatorNotRescaled>::run},
-      {"max_overwritten_before_rescale", Run<MaxOverwrittenBeforeRescale>::run},
-      {"lse_without_max", Run<LseWithoutMax>::run},
-      {"lse_left_in_base_e", Run<LseLeftInBaseE>::run},
-      {"empty_row_divides_by_zero", Run<EmptyRowDividesByZero>::run},
-      {"masked_value_accumulated", Run<MaskedValueAccumulated>::run},
-      {"last_tile_dropped", Run<LastTileDropped>::run},
-      {"softcap_before_scale", Run<SoftcapBeforeScale>::run},
-      {"sink_left_out_of_lse", Run<SinkLeftOutOfLse>::run},
-      {"sinks_ignored", Run<SinksIgnored>::run},
-      {"alibi_from_query_index", Run<AlibiFromQueryIndex>::run},
-      {"alibi_added", Run<AlibiAdded>::run},
-      {"tile_by_batch_position", Run<TileByBatchPosition>::run},
-      {"tiles_follow_pages", Run<TilesFollowPages>::run},
-      {"split_count_from_batch", Run<SplitCountFromBatch>::run, 2, "batch_invariance",
-       "split_invariance"},
-      {"unsplit_above_batch", Run<UnsplitAboveBatch>::run, 2, "split_invariance"},
-      // Three splits of 4 keys (the smallest declared size): 12 keys (9 where a last split of one
-      // key is enough to change a rounding).
-      {"partials_in_varying_order", Run<PartialsInVaryingOrder>::run, 2, "poison gqa determinism",
-       "determinism", 12},
-      {"stale_max_after_prefix", Run<StaleMaxAfterPrefix>::run, 2, "chunked_prefill",
-       "prefill_decode"},
-      {"page_boundary_read_twice", Run<PageBoundaryReadTwice>::run, 2, "accuracy", "page_layout"},
-      // Splits that a chunk's shorter KV prefix cuts elsewhere: a few keys (the catalogue's 8).
-      {"split_parameter_as_count", Run<SplitParameterAsCount>::run, 2, "chunked_prefill"},
-  };
+/// A catalogue test's name (INSTANTIATE_TEST_SUITE_P): its mutant's.
+inline std::string mutant_test_name(const ::testing::TestParamInfo<Mutant>& info) {
+  return info.param.name;
 }
+
+/// OSVS_ATTENTION_MUTANT_SUITE(Suite, catalogue, check): the parameterized test
+/// Catalogue/Suite.IsKilledAndShrunkSmall/<mutant> for each mutant of `catalogue` (a
+/// std::vector<Mutant>), which calls check(mutant): the host's and the device's suites of both
+/// catalogues.
+#define OSVS_ATTENTION_MUTANT_SUITE(Suite, catalogue, check) \
+  class Suite : public ::testing::TestWithParam<Mutant> {};  \
+  TEST_P(Suite, IsKilledAndShrunkSmall) {                    \
+    check(GetParam());                                       \
+  }                                                          \
+  INSTANTIATE_TEST_SUITE_P(Catalogue, Suite, ::testing::ValuesIn(catalogue), mutant_test_name)
 
 inline constexpr std::size_t kMaxSequences = 2;
 inline constexpr int kMaxHeadDim = 4;

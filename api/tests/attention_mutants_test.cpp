@@ -13,11 +13,8 @@ struct HostRun {
   static void run(const AttentionProblem& p) { builtin::tiled_attention<P>(p); }
 };
 
-class AttentionMutant : public ::testing::TestWithParam<Mutant> {};
-
-TEST_P(AttentionMutant, IsKilledAndShrunkSmall) {
-  expect_killed_small(GetParam(), Where::Host);
-}
+OSVS_ATTENTION_MUTANT_SUITE(AttentionMutant, attention_mutants<HostRun>(),
+                            [](const Mutant& m) { expect_killed_small(m, Where::Host); });
 
 // The fp8 kernel (tiled_attention_fp8.h, declared fp8 only) with K's and V's scales swapped: a
 // defect no case of the in type shows, so a mutant of the fp8 declaration, not of the catalogue's
@@ -28,10 +25,6 @@ TEST(AttentionFp8Mutant, ScalesSwappedIsKilledAndShrunkSmall) {
   expect_killed_small({"kv_scales_swapped", HostRun<KvScalesSwapped>::run, 2, "accuracy"},
                       Where::Host, builtin::declare_tiled_attention_fp8);
 }
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionMutant,
-                         ::testing::ValuesIn(attention_mutants<HostRun>()),
-                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace osvs::test

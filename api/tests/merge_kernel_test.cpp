@@ -13,6 +13,7 @@
 #include "osvs/api/registry.h"
 #include "osvs/api/regression.h"
 #include "osvs/kernels/attention/merge_model.h"
+#include "regression_record.h"
 
 namespace osvs::test {
 namespace {
@@ -147,13 +148,7 @@ TEST(MergeLaws, CasesAreFittedToTheDeclaredBasesAndTypes) {
 }
 
 TEST(MergeRegression, RoundTripsBitForBitAndReplays) {
-  MergeRegression r;
-  r.kernel = "test.merge";
-  r.law = "accuracy";
-  r.expect_holds = true;
-  r.note = "n";
-  r.found = "f";
-  r.explanation = "e";
+  MergeRegression r = regression_record<MergeKind>("test.merge", "accuracy");
   r.input.parts = {kA, kB};
   r.input.parts[0].o[1] = -0.0f;
   r.input.parts[1].lse[0] = 0x1p-149f;

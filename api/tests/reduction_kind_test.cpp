@@ -15,6 +15,7 @@
 #include "osvs/kernels/hex.h"
 #include "osvs/kernels/merge_trees.h"
 #include "reduction_mutants.h"
+#include "regression_record.h"
 
 namespace osvs::test {
 namespace {
@@ -106,12 +107,7 @@ TEST(ReductionKind, ScheduleDepthCountsTheFoldAndTheMerges) {
 }
 
 TEST(ReductionKind, RegressionFilesRoundTripAndMalformedOnesAreNamed) {
-  Regression<ReductionKind> r;
-  r.kernel = "test.lse";
-  r.law = "associativity";
-  r.note = "n";
-  r.found = "f";
-  r.explanation = "e";
+  Regression<ReductionKind> r = regression_record<ReductionKind>("test.lse", "associativity");
   r.input.schedule = in_order_schedule({0, 1, 3}, left_deep_tree(2));
   r.input.schedule.row = {0x1.8p+3f, -0.0f, std::numeric_limits<float>::quiet_NaN()};
   const std::string text = to_json(r);

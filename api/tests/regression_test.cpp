@@ -8,17 +8,13 @@
 
 #include "misbehaving_kernels.h"
 #include "osvs/api/regression.h"
+#include "regression_record.h"
 
 namespace osvs::test {
 namespace {
 
 RowRegression sample() {
-  RowRegression r;
-  r.kernel = "good";
-  r.law = "accuracy";
-  r.note = "n";
-  r.found = "f";
-  r.explanation = "e";
+  RowRegression r = regression_record<RowKind>("good", "accuracy");
   r.input.rows = {{0x1.8p+3f, -0.0f, std::numeric_limits<float>::denorm_min(), -INFINITY}};
   r.input.permutation = {3, 2, 1, 0};
   r.input.shift = 0x1p-3f;

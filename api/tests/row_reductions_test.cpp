@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -82,80 +83,109 @@ void measure_batch(const RowwiseKernel& k, const std::vector<Rows>& in, const Ro
   w.add(out.out[0][0], e, k.out_types()[0], k.accuracy(), n, cond);
 }
 
+/// The rows the bound tests draw, from one seeded generator: a length of 1 ... 64 and, on every
+/// other trial, an offset of up to 2^20 that the row's elements share (a mean large against the
+/// spread, which the norms' mean must not cancel and lse - x_t must not lose).
+struct RowDraws {
+  explicit RowDraws(std::uint32_t seed) : rng(seed) {}
+
+  std::size_t length() { return static_cast<std::size_t>(len(rng)); }
+  double offset(int trial) {
+    return trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
+  }
+  double standard_normal() { return normal(rng); }
+  /// n logits offset + 4 N(0, 1), each rounded to t.
+  std::vector<float> logits(DType t, std::size_t n, double offset) {
+    std::vector<float> x;
+    for (std::size_t j = 0; j < n; ++j)
+      x.push_back(round_to(t, static_cast<float>(offset + 4 * standard_normal())));
+    return x;
+  }
+
+  std::mt19937 rng;
+  std::uniform_int_distribution<int> len{1, 64}, offset_exp{0, 20};
+  std::normal_distribution<double> normal{0, 1};
+};
+
+/// What a trial draws first: its rows' length and offset.
+struct DrawnRow {
+  int trial;
+  std::size_t n;
+  double offset;
+};
+
+/// osvs's reference kernel of op in t, measured on `trials` cases drawn from `draw` (a length
+/// and an offset, then the rest of the case by measure_one(k, row, worst), which measures it), its
+/// worst held to the derived bound and printed (Worst::expect_within_bound) with a description of
+/// the sample.
+template <class MeasureOne>
+void expect_worst_within_bound(RowwiseOp op, DType t, int trials, const char* sample,
+                               RowDraws& draw, MeasureOne measure_one) {
+  const RowwiseKernel k = reference_row_kernel("test.reference", op, t);
+  Worst worst;
+  for (int trial = 0; trial < trials; ++trial) {
+    const std::size_t n = draw.length();
+    measure_one(k, DrawnRow{trial, n, draw.offset(trial)}, worst);
+  }
+  worst.expect_within_bound(std::string(to_string(op)) + " " + to_string(t), sample);
+}
+
 TEST(RowReductions, TheDerivedBoundsHoldAndAreMeasured) {
-  std::mt19937 rng(20261206);
-  std::uniform_int_distribution<int> len(1, 64), offset_exp(0, 20), spread_exp(-8, 4);
-  std::normal_distribution<double> normal(0, 1);
+  RowDraws draw(20261206);
+  std::uniform_int_distribution<int> spread_exp(-8, 4);
+  // A mean up to 2^20 times the spread on every other row: the norms' mean cancels.
   for (RowwiseOp op : {RowwiseOp::Logsumexp, RowwiseOp::LayerNorm, RowwiseOp::RmsNorm,
                        RowwiseOp::MeanVar, RowwiseOp::MeanVarUnbiased})
-    for (DType t : {DType::F32, DType::BF16}) {
-      const RowwiseKernel k = reference_row_kernel("test.reference", op, t);
-      Worst worst;
-      for (int trial = 0; trial < 300; ++trial) {
-        const auto n = static_cast<std::size_t>(len(rng));
-        // A mean up to 2^20 times the spread on every other row: the norms' mean cancels.
-        const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
-        const double spread = std::ldexp(1.0, spread_exp(rng));
-        std::vector<float> x, w, b;
-        for (std::size_t j = 0; j < n; ++j) {
-          x.push_back(round_to(t, static_cast<float>((offset + normal(rng)) * spread)));
-          w.push_back(round_to(t, static_cast<float>(1 + normal(rng) / 4)));
-          b.push_back(round_to(t, static_cast<float>(normal(rng) / 4)));
-        }
-        std::vector<Rows> in = {{x}};
-        if (op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm) in.push_back({w});
-        if (op == RowwiseOp::LayerNorm) in.push_back({b});
-        measure(k, in, {.eps = uses_eps(op) ? 1e-5f : 0.0f}, worst);
-      }
-      worst.expect_within_bound(std::string(to_string(op)) + " " + to_string(t),
-                                "300 rows, n <= 64, offsets up to 2^20");
-    }
+    for (DType t : {DType::F32, DType::BF16})
+      expect_worst_within_bound(
+          op, t, 300, "300 rows, n <= 64, offsets up to 2^20", draw,
+          [&](const RowwiseKernel& k, const DrawnRow& row, Worst& worst) {
+            const double spread = std::ldexp(1.0, spread_exp(draw.rng));
+            std::vector<float> x, w, b;
+            for (std::size_t j = 0; j < row.n; ++j) {
+              x.push_back(
+                  round_to(t, static_cast<float>((row.offset + draw.standard_normal()) * spread)));
+              w.push_back(round_to(t, static_cast<float>(1 + draw.standard_normal() / 4)));
+              b.push_back(round_to(t, static_cast<float>(draw.standard_normal() / 4)));
+            }
+            std::vector<Rows> in = {{x}};
+            if (op == RowwiseOp::LayerNorm || op == RowwiseOp::RmsNorm) in.push_back({w});
+            if (op == RowwiseOp::LayerNorm) in.push_back({b});
+            measure(k, in, {.eps = uses_eps(op) ? 1e-5f : 0.0f}, worst);
+          });
 }
 
 TEST(RowReductions, TheCrossEntropyBoundHoldsAndIsMeasured) {
-  std::mt19937 rng(20261207);
-  std::uniform_int_distribution<int> len(1, 64), offset_exp(0, 20);
-  std::normal_distribution<double> normal(0, 1);
+  RowDraws draw(20261207);
   const float smoothing[] = {0.0f, 0.1f, 1.0f};
   for (DType t : {DType::F32, DType::BF16}) {
-    const RowwiseKernel k = reference_row_kernel("test.ce", RowwiseOp::CrossEntropy, t);
-    Worst worst;
-    for (int trial = 0; trial < 300; ++trial) {
-      const auto n = static_cast<std::size_t>(len(rng));
-      // Logits sharing an offset up to 2^20 on every other row: lse - x_t must not lose it.
-      const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
-      std::vector<float> x;
-      for (std::size_t j = 0; j < n; ++j)
-        x.push_back(round_to(t, static_cast<float>(offset + 4 * normal(rng))));
-      const auto target = static_cast<float>(rng() % n);
-      measure(k, {{x}, {{target}}}, {.label_smoothing = smoothing[trial % 3]}, worst);
-    }
-    worst.expect_within_bound(std::string("cross_entropy ") + to_string(t),
-                              "300 rows, n <= 64, offsets up to 2^20, smoothing 0, 0.1, 1");
+    // Logits sharing an offset up to 2^20 on every other row: lse - x_t must not lose it.
+    expect_worst_within_bound(
+        RowwiseOp::CrossEntropy, t, 300,
+        "300 rows, n <= 64, offsets up to 2^20, smoothing 0, 0.1, 1", draw,
+        [&](const RowwiseKernel& k, const DrawnRow& row, Worst& worst) {
+          const std::vector<float> x = draw.logits(t, row.n, row.offset);
+          const auto target = static_cast<float>(draw.rng() % row.n);
+          measure(k, {{x}, {{target}}}, {.label_smoothing = smoothing[row.trial % 3]}, worst);
+        });
     // The batch reductions: batches of 1 ... 8 such rows, one in five ignored (at least one
     // counted: the conventions of none are exact, TheBatchReductionsKeepTheirConventions).
     std::uniform_int_distribution<int> batch_rows(1, 8);
-    for (RowwiseOp op : {RowwiseOp::CrossEntropyMean, RowwiseOp::CrossEntropySum}) {
-      const RowwiseKernel batch = reference_row_kernel("test.ce_batch", op, t);
-      Worst batch_worst;
-      for (int trial = 0; trial < 200; ++trial) {
-        const auto n = static_cast<std::size_t>(len(rng));
-        const double offset = trial % 2 ? std::ldexp(1 + normal(rng), offset_exp(rng)) : 0.0;
-        Rows x, targets;
-        for (int r = batch_rows(rng); r > 0; --r) {
-          x.emplace_back();
-          for (std::size_t j = 0; j < n; ++j)
-            x.back().push_back(round_to(t, static_cast<float>(offset + 4 * normal(rng))));
-          targets.push_back({rng() % 5 == 0 ? -100.0f : static_cast<float>(rng() % n)});
-        }
-        if (std::all_of(targets.begin(), targets.end(),
-                        [](const std::vector<float>& t) { return t[0] < 0; }))
-          targets[0][0] = 0;
-        measure_batch(batch, {x, targets}, {.label_smoothing = smoothing[trial % 3]}, batch_worst);
-      }
-      batch_worst.expect_within_bound(std::string(to_string(op)) + " " + to_string(t),
-                                      "200 batches of 1 ... 8 rows, n <= 64, offsets up to 2^20");
-    }
+    for (RowwiseOp op : {RowwiseOp::CrossEntropyMean, RowwiseOp::CrossEntropySum})
+      expect_worst_within_bound(
+          op, t, 200, "200 batches of 1 ... 8 rows, n <= 64, offsets up to 2^20", draw,
+          [&](const RowwiseKernel& k, const DrawnRow& row, Worst& worst) {
+            Rows x, targets;
+            for (int r = batch_rows(draw.rng); r > 0; --r) {
+              x.push_back(draw.logits(t, row.n, row.offset));
+              targets.push_back(
+                  {draw.rng() % 5 == 0 ? -100.0f : static_cast<float>(draw.rng() % row.n)});
+            }
+            if (std::all_of(targets.begin(), targets.end(),
+                            [](const std::vector<float>& t) { return t[0] < 0; }))
+              targets[0][0] = 0;
+            measure_batch(k, {x, targets}, {.label_smoothing = smoothing[row.trial % 3]}, worst);
+          });
   }
 }
 

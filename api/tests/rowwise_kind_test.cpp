@@ -16,6 +16,7 @@
 #include "osvs/api/rowwise_ops.h"
 #include "osvs/kernels/hex.h"
 #include "osvs/mutation/softmax_backward_mutant_policies.h"
+#include "regression_record.h"
 #include "rowwise_counterexample.h"
 
 namespace osvs::test {
@@ -63,13 +64,8 @@ TEST(RowwiseKind, AMisspeltLawIsARegistrationErrorNamingTheValidOnes) {
 }
 
 TEST(RowwiseKind, RegressionFilesRoundTripAndMalformedOnesAreNamed) {
-  Regression<RowwiseKind> r;
-  r.kernel = "test.softmax_backward";
-  r.law = "permutation";
-  r.expect_holds = false;
-  r.note = "note";
-  r.found = "found";
-  r.explanation = "why";
+  Regression<RowwiseKind> r =
+      regression_record<RowwiseKind>("test.softmax_backward", "permutation", false);
   r.input.inputs = {{{0x1.8p-2f, -0.0f}}, {{NAN, 0x1p-149f}}};
   r.input.permutation = {1, 0};
   r.input.pads = {0, 2, 1};

@@ -5,7 +5,7 @@
 //   - the device entry's kernel (CUDA's expf, exp2f, tanhf: not the host's bits, so judged against
 //     the exact gradients within the device contract, tiled_attention_backward.h) passes every law
 //     that judges a backward kernel, determinism and batch invariance bitwise (no atomics);
-//   - every mutant of the host catalogue (attention_backward_mutants.h), compiled for the device,
+//   - every mutant of the host catalogue (attention_mutant_catalogue.h), compiled for the device,
 //     is killed and shrunk by the same law as on the host;
 //   - the device entry within its contract on the host tests' sinks across the whole finite
 //     range (attention_sink_cases.h).
@@ -53,17 +53,11 @@ TEST(TiledAttentionBackwardDevice, LargeSinksWithinItsContract) {
   expect_accurate_on_every_case(k, large_sink_cases(kLargeSinkCases, kLargeSinkSeed, true));
 }
 
-class AttentionBackwardDeviceMutant : public ::testing::TestWithParam<Mutant> {};
-
-TEST_P(AttentionBackwardDeviceMutant, IsKilledAndShrunkSmall) {
-  OSVS_SKIP_WITHOUT_DEVICE();
-  expect_killed_small(GetParam(), Where::Device, builtin::declare_tiled_attention_backward,
-                      "osvs.attention_backward_mutant.");
-}
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionBackwardDeviceMutant,
-                         ::testing::ValuesIn(attention_backward_mutants<BackwardDeviceRun>()),
-                         [](const auto& info) { return std::string(info.param.name); });
+OSVS_ATTENTION_MUTANT_SUITE(AttentionBackwardDeviceMutant,
+                            attention_backward_mutants<BackwardDeviceRun>(), [](const Mutant& m) {
+                              OSVS_SKIP_WITHOUT_DEVICE();
+                              expect_backward_killed_small(m, Where::Device);
+                            });
 
 }  // namespace
 }  // namespace osvs::test

@@ -14,6 +14,7 @@
 
 #include "attention_sample_cases.h"
 
+#include "one_sequence_case.h"
 #include "osvs/api/attention_laws.h"
 #include "osvs/api/attention_runner.h"
 #include "osvs/api/kind.h"
@@ -33,13 +34,9 @@ AttentionKernel tiled_backward() {
 /// One sequence of 2 queries and 3 keys, head_dim 2, `heads_q` query heads over one kv head,
 /// f32, values exact in every type.
 AttentionCase two_by_three(int heads_q) {
-  AttentionCase c;
-  c.seqs = {{2, 3}};
+  AttentionCase c =
+      one_sequence(2, 3, 2, {1, 2, -1, 0.5f}, {0.5f, 1, 2, -1, 3, 1.5f}, {1, -2, 0.25f, 4, 7, -3});
   c.heads_q = heads_q;
-  c.head_dim_qk = c.head_dim_v = 2;
-  c.q = {1, 2, -1, 0.5f};
-  c.k = {0.5f, 1, 2, -1, 3, 1.5f};
-  c.v = {1, -2, 0.25f, 4, 7, -3};
   c.dout = {3, -1, 0.5f, 2};
   if (heads_q == 2) {  // (token, head, component)
     c.q = {1, 2, 0.75f, -1.5f, -1, 0.5f, 2, 0.125f};

@@ -124,34 +124,53 @@ void expect_well_formed_declared_and_varied(const AttentionKernel& k,
   for (std::size_t f = 0; f < features.size(); ++f) EXPECT_GE(drawn[f], 20) << features[f].name;
 }
 
-TEST(TiledAttentionBits, SampleCasesAreWellFormedAndDeclared) {
-  expect_well_formed_declared_and_varied(
-      tiled_forward(), attention_sample_cases(kCases, kSeed),
-      {kPaged, kSplit, kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences});
-}
-
-TEST(TiledAttentionBits, HostKernelKeepsItsRecordedBits) {
-  expect_recorded_bits(tiled_forward(), attention_sample_cases(kCases, kSeed),
-                       "OSVS_WRITE_TILED_BITS", "api/tests/tiled_attention_host_bits.txt");
-}
-
 AttentionKernel tiled_backward() {
   return builtin::declare_tiled_attention_backward(
       "osvs.test.tiled_backward",
       builtin::tiled_attention_backward<builtin::TiledAttentionBackward>);
 }
 
-TEST(TiledAttentionBackwardBits, SampleCasesAreWellFormedAndDeclared) {
-  expect_well_formed_declared_and_varied(
-      tiled_backward(), attention_backward_sample_cases(kCases, kSeed),
-      {kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences, kGqa, kBaseTwo});
+/// A kernel whose host bits are recorded: how it is declared, the sample it runs (count cases
+/// from a seed), the features that sample must draw, the environment variable that writes its
+/// record instead and the record (in the source tree).
+struct RecordedKernel {
+  const char* name;
+  AttentionKernel (*declare)();
+  std::vector<AttentionCase> (*sample)(int count, std::uint64_t seed);
+  std::vector<Feature> features;
+  const char* write;
+  const char* record;
+};
+
+const RecordedKernel kRecordedKernels[] = {
+    {"forward",
+     tiled_forward,
+     attention_sample_cases,
+     {kPaged, kSplit, kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences},
+     "OSVS_WRITE_TILED_BITS",
+     "api/tests/tiled_attention_host_bits.txt"},
+    {"backward",
+     tiled_backward,
+     attention_backward_sample_cases,
+     {kMasked, kSoftcap, kSinks, kAlibi, kEmptySequences, kGqa, kBaseTwo},
+     "OSVS_WRITE_TILED_BACKWARD_BITS",
+     "api/tests/tiled_attention_backward_host_bits.txt"},
+};
+
+class TiledAttentionBits : public ::testing::TestWithParam<RecordedKernel> {};
+
+TEST_P(TiledAttentionBits, SampleCasesAreWellFormedAndDeclared) {
+  const RecordedKernel& k = GetParam();
+  expect_well_formed_declared_and_varied(k.declare(), k.sample(kCases, kSeed), k.features);
 }
 
-TEST(TiledAttentionBackwardBits, HostKernelKeepsItsRecordedBits) {
-  expect_recorded_bits(tiled_backward(), attention_backward_sample_cases(kCases, kSeed),
-                       "OSVS_WRITE_TILED_BACKWARD_BITS",
-                       "api/tests/tiled_attention_backward_host_bits.txt");
+TEST_P(TiledAttentionBits, HostKernelKeepsItsRecordedBits) {
+  const RecordedKernel& k = GetParam();
+  expect_recorded_bits(k.declare(), k.sample(kCases, kSeed), k.write, k.record);
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernel, TiledAttentionBits, ::testing::ValuesIn(kRecordedKernels),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace osvs::test

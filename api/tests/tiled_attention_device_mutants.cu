@@ -1,7 +1,7 @@
-// The tiled attention kernel on the device with each mutant's policy (attention_mutant_policies.h,
-// the host catalogue's), launched as the registered device entry launches the original
-// (builtin_tiled_attention_device.cu), and the original with portable elementary functions.
-#include "attention_mutant_policies.h"
+// The tiled attention kernel on the device with the original's policy and each mutant's (the
+// catalogue of attention_mutant_catalogue.h, instantiated here with them), launched as the
+// registered device entry launches the original (builtin_tiled_attention_device.cu), and the
+// original with portable elementary functions.
 #include "tiled_attention_device.cuh"
 #include "tiled_attention_device_run.h"
 
@@ -17,32 +17,6 @@ void run_portable_on_device(const AttentionProblem& p) {
 }
 
 template struct DeviceRun<TiledAttention>;
-template struct DeviceRun<WindowLeftOffByOne>;
-template struct DeviceRun<CausalDropsDiagonal>;
-template struct DeviceRun<AlignmentSwapped>;
-template struct DeviceRun<GqaHeadModulo>;
-template struct DeviceRun<PageTableOffByOne>;
-template struct DeviceRun<RaggedTailUnmasked>;
-template struct DeviceRun<AccNotRescaled>;
-template struct DeviceRun<DenominatorNotRescaled>;
-template struct DeviceRun<MaxOverwrittenBeforeRescale>;
-template struct DeviceRun<LseWithoutMax>;
-template struct DeviceRun<LseLeftInBaseE>;
-template struct DeviceRun<EmptyRowDividesByZero>;
-template struct DeviceRun<MaskedValueAccumulated>;
-template struct DeviceRun<LastTileDropped>;
-template struct DeviceRun<SoftcapBeforeScale>;
-template struct DeviceRun<SinkLeftOutOfLse>;
-template struct DeviceRun<SinksIgnored>;
-template struct DeviceRun<AlibiFromQueryIndex>;
-template struct DeviceRun<AlibiAdded>;
-template struct DeviceRun<TileByBatchPosition>;
-template struct DeviceRun<TilesFollowPages>;
-template struct DeviceRun<SplitCountFromBatch>;
-template struct DeviceRun<UnsplitAboveBatch>;
-template struct DeviceRun<PartialsInVaryingOrder>;
-template struct DeviceRun<StaleMaxAfterPrefix>;
-template struct DeviceRun<PageBoundaryReadTwice>;
-template struct DeviceRun<SplitParameterAsCount>;
+template std::vector<Mutant> attention_mutants<DeviceRun>();
 
 }  // namespace osvs::test

@@ -3,8 +3,8 @@
 //     400 sample cases (attention_sample_cases.h): one source, two executors;
 //   - the device entry's kernel (CUDA's expf, logf, tanhf: not the host's bits, so judged against
 //     the oracle within the device contract, tiled_attention.h) passes every attention law;
-//   - every mutant of the host catalogue (attention_mutants.h), compiled for the device, is
-//     killed and shrunk by the same law as on the host;
+//   - every mutant of the host catalogue (attention_mutant_catalogue.h), compiled for the
+//     device, is killed and shrunk by the same law as on the host;
 //   - the device entry within its contract on the host tests' sinks across the whole finite
 //     range (attention_sink_cases.h).
 #include <gtest/gtest.h>
@@ -47,16 +47,11 @@ TEST(TiledAttentionDevice, LargeSinksWithinItsContract) {
   expect_accurate_on_every_case(k, large_sink_cases(kLargeSinkCases, kLargeSinkSeed, false));
 }
 
-class AttentionDeviceMutant : public ::testing::TestWithParam<Mutant> {};
-
-TEST_P(AttentionDeviceMutant, IsKilledAndShrunkSmall) {
-  OSVS_SKIP_WITHOUT_DEVICE();
-  expect_killed_small(GetParam(), Where::Device);
-}
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, AttentionDeviceMutant,
-                         ::testing::ValuesIn(attention_mutants<DeviceRun>()),
-                         [](const auto& info) { return std::string(info.param.name); });
+OSVS_ATTENTION_MUTANT_SUITE(AttentionDeviceMutant, attention_mutants<DeviceRun>(),
+                            [](const Mutant& m) {
+                              OSVS_SKIP_WITHOUT_DEVICE();
+                              expect_killed_small(m, Where::Device);
+                            });
 
 }  // namespace
 }  // namespace osvs::test

@@ -75,42 +75,44 @@ constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
           false};
 }
 
-constexpr KernelMutant kShuffleFromOffset8 = two_pass_mutant<ShuffleFromOffset8>(
-    "shuffle_from_offset_8", "shuffle tree starts at offset 8: lanes 16..31 never reach lane 0");
-constexpr KernelMutant kShuffleUp =
-    two_pass_mutant<ShuffleUp>("shuffle_up", "__shfl_up_sync instead of __shfl_down_sync");
-constexpr KernelMutant kNoSyncBeforeSharedStage = two_pass_mutant<NoSyncBeforeSharedStage>(
-    "no_sync_before_shared_stage", "__syncthreads() missing before warp 0 reads shared memory");
-constexpr KernelMutant kNoSyncBeforeBroadcast = two_pass_mutant<NoSyncBeforeBroadcast>(
-    "no_sync_before_broadcast",
-    "__syncthreads() missing before every thread reads the row's state");
-constexpr KernelMutant kNoLaneGuard = two_pass_mutant<NoLaneGuard>(
-    "no_lane_guard", "`lane < NUM_WARPS` guard removed: warp 0 reads unwritten shared memory");
-constexpr KernelMutant kPerWarpDivisor = two_pass_mutant<PerWarpDivisor>(
-    "per_warp_divisor", "pass 2 divides by its warp's d instead of the row's");
-constexpr KernelMutant kSkipLastElement =
-    two_pass_mutant<SkipLastElement>("skip_last_element", "stride loop stops at N - 1");
-constexpr KernelMutant kInt32Index =
-    two_pass_mutant<Int32Index>("int32_index", "`row * N` in 32-bit int (wrong for M * N >= 2^31)");
-constexpr KernelMutant kFastLostChunk = fast_mutant<FastLostChunk>(
-    "fast_lost_chunk", "fast kernel: the cross-block merge of a split row stops one chunk short");
-constexpr KernelMutant kFastSkippedTail = fast_mutant<FastSkippedTail>(
-    "fast_skipped_tail",
-    "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are");
-constexpr KernelMutant kFastPrefixMerge = fast_mutant<FastPrefixMerge>(
-    "fast_prefix_merge",
-    "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "
-    "reduction's)");
+/// The catalogue, in its order: the 2-pass kernel's mutants, then the fast kernel's.
+constexpr KernelMutant kKernelMutants[] = {
+    two_pass_mutant<ShuffleFromOffset8>(
+        "shuffle_from_offset_8",
+        "shuffle tree starts at offset 8: lanes 16..31 never reach lane 0"),
+    two_pass_mutant<ShuffleUp>("shuffle_up", "__shfl_up_sync instead of __shfl_down_sync"),
+    two_pass_mutant<NoSyncBeforeSharedStage>(
+        "no_sync_before_shared_stage", "__syncthreads() missing before warp 0 reads shared memory"),
+    two_pass_mutant<NoSyncBeforeBroadcast>(
+        "no_sync_before_broadcast",
+        "__syncthreads() missing before every thread reads the row's state"),
+    two_pass_mutant<NoLaneGuard>(
+        "no_lane_guard", "`lane < NUM_WARPS` guard removed: warp 0 reads unwritten shared memory"),
+    two_pass_mutant<PerWarpDivisor>("per_warp_divisor",
+                                    "pass 2 divides by its warp's d instead of the row's"),
+    two_pass_mutant<SkipLastElement>("skip_last_element", "stride loop stops at N - 1"),
+    two_pass_mutant<Int32Index>("int32_index", "`row * N` in 32-bit int (wrong for M * N >= 2^31)"),
+    fast_mutant<FastLostChunk>(
+        "fast_lost_chunk",
+        "fast kernel: the cross-block merge of a split row stops one chunk short"),
+    fast_mutant<FastSkippedTail>(
+        "fast_skipped_tail",
+        "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are"),
+    fast_mutant<FastPrefixMerge>(
+        "fast_prefix_merge",
+        "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "
+        "reduction's)"),
+};
 
 }  // namespace
 
 const std::vector<const KernelMutant*>& kernel_mutants() {
   static const std::vector<const KernelMutant*> all = [] {
-    const std::vector<const KernelMutant*> v{
-        &kShuffleFromOffset8, &kShuffleUp,       &kNoSyncBeforeSharedStage, &kNoSyncBeforeBroadcast,
-        &kNoLaneGuard,        &kPerWarpDivisor,  &kSkipLastElement,         &kInt32Index,
-        &kFastLostChunk,      &kFastSkippedTail, &kFastPrefixMerge};
-    for (const KernelMutant* m : v) register_softmax_mutant(&m->entry);
+    std::vector<const KernelMutant*> v;
+    for (const KernelMutant& m : kKernelMutants) {
+      v.push_back(&m);
+      register_softmax_mutant(&m.entry);
+    }
     return v;
   }();
   return all;

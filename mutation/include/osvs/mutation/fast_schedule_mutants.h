@@ -5,23 +5,18 @@
 #pragma once
 
 #include "osvs/kernels/fast_schedule_policy.h"
+#include "osvs/mutation/one_member_mutant.h"
 
 namespace osvs::mutation {
 
 /// fast_lost_chunk: the cross-block merge of a row of several parts stops one part short.
-struct FastLostChunk : FastSchedule {
-  static constexpr bool kMergeAllChunks = false;
-};
+OSVS_ONE_MEMBER_MUTANT(FastLostChunk, FastSchedule, kMergeAllChunks, false);
 
 /// fast_skipped_tail: only whole float4s are loaded; the row's last n % 4 elements never are.
-struct FastSkippedTail : FastSchedule {
-  static constexpr bool kLoadTail = false;
-};
+OSVS_ONE_MEMBER_MUTANT(FastSkippedTail, FastSchedule, kLoadTail, false);
 
 /// fast_prefix_merge: block c merges the part states 0 .. c only (a scan's order, not a
 /// reduction's).
-struct FastPrefixMerge : FastSchedule {
-  static constexpr bool kMergeInReductionOrder = false;
-};
+OSVS_ONE_MEMBER_MUTANT(FastPrefixMerge, FastSchedule, kMergeInReductionOrder, false);
 
 }  // namespace osvs::mutation
