@@ -3,10 +3,10 @@
 #include "osvs/exhaustive/exps_under_test.h"
 
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 #include "osvs/kernels/exp.h"
+#include "osvs/kernels/find_by_name.h"
 #include "osvs/kernels/portable_exp.h"
 
 namespace osvs::exhaustive {
@@ -105,12 +105,7 @@ const std::vector<ExpUnderTest>& exps_under_test() {
 }
 
 const ExpUnderTest& find_exp(std::string_view name) {
-  std::string names;
-  for (const ExpUnderTest& e : exps_under_test()) {
-    if (e.name == name) return e;
-    names += " " + e.name;
-  }
-  throw std::invalid_argument("unknown exp '" + std::string(name) + "'; known:" + names);
+  return find_by_name(exps_under_test(), name, "unknown exp");
 }
 
 }  // namespace osvs::exhaustive

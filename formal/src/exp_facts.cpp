@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "binary32_facts.h"
 #include "osvs/exhaustive/exps_under_test.h"
 
 namespace osvs::formal {
@@ -31,8 +32,7 @@ std::vector<FunctionFact> make_facts(const Format& format) {
 }  // namespace
 
 const std::vector<FunctionFact>& exp_facts() {
-  static const std::vector<FunctionFact> facts = make_facts(kFp32);
-  return facts;
+  return binary32_facts<make_facts>();
 }
 
 std::vector<FunctionFact> exp_facts(const Format& format) {

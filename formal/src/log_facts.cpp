@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "binary32_facts.h"
 #include "osvs/formal/exp_facts.h"
 #include "osvs/kernels/portable_log.h"
 
@@ -34,8 +35,7 @@ std::vector<FunctionFact> make_facts(const Format& format) {
 }  // namespace
 
 const std::vector<FunctionFact>& log_facts() {
-  static const std::vector<FunctionFact> facts = make_facts(kFp32);
-  return facts;
+  return binary32_facts<make_facts>();
 }
 
 std::vector<FunctionFact> log_facts(const Format& format) {

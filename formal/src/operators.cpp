@@ -2,13 +2,12 @@
 // it; formal/README.md gathers them, with the solver's counterexamples outside each domain.
 #include "osvs/formal/operators.h"
 
-#include <stdexcept>
-
 #include "engine_combine.h"
 #include "osvs/formal/attention_merge.h"
 #include "osvs/kernels/combine_hardened.h"
 #include "osvs/kernels/combine_mutants.h"
 #include "osvs/kernels/combine_seed.h"
+#include "osvs/kernels/find_by_name.h"
 
 namespace osvs::formal {
 namespace {
@@ -85,13 +84,7 @@ const std::vector<FormalOperator>& formal_operators() {
 }
 
 const FormalOperator& find_formal_operator(std::string_view name) {
-  std::string names;
-  for (const FormalOperator& op : formal_operators()) {
-    if (op.name == name) return op;
-    names += " " + op.name;
-  }
-  throw std::invalid_argument("osvs_formal: unknown operator '" + std::string(name) +
-                              "'; known:" + names);
+  return find_by_name(formal_operators(), name, "osvs_formal: unknown operator");
 }
 
 }  // namespace osvs::formal

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "claimed_laws.h"
+#include "in_each_format.h"
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/exhaustive/exps_under_test.h"
 #include "osvs/formal/attention_merge.h"
@@ -25,20 +26,11 @@
 namespace osvs::formal {
 namespace {
 
-class NarrowLaws : public ::testing::TestWithParam<Format> {
+class NarrowLaws : public InEachFormat {
  protected:
-  ProveOptions options() const {
-    ProveOptions o;
-    o.format = GetParam();
-    return o;
-  }
   // Every claimed law of the operator, as laws_test.cpp holds it, in this format.
   void check_operator(const std::string& name) const { check_claimed_laws(name, options()); }
 };
-
-std::string format_name(const ::testing::TestParamInfo<Format>& info) {
-  return info.param.name;
-}
 
 TEST_P(NarrowLaws, Hardened) {
   check_operator("hardened");

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "in_each_format.h"
 #include "osvs/formal/operators.h"
 #include "osvs/formal/regression_file.h"
 #include "osvs/properties/registry.h"
@@ -90,14 +91,7 @@ TEST(CounterexampleFile, MutantWithoutTheTieRuleReplaysOnEveryExecutor) {
 // A counterexample of a bf16 / fp16 state is written with its state_format, and replayed in that
 // format (Executor::combine_pairs_in: kernels' Narrow, the arithmetic the proof's concrete side
 // ran), where the law fails as the file expects.
-class NarrowCounterexampleFile : public ::testing::TestWithParam<Format> {
- protected:
-  ProveOptions options() const {
-    ProveOptions o;
-    o.format = GetParam();
-    return o;
-  }
-};
+class NarrowCounterexampleFile : public InEachFormat {};
 
 TEST_P(NarrowCounterexampleFile, SeedFmaNonCommutativityReplaysInItsFormat) {
   const ProofResult r = commutativity_of("seed", options());
@@ -114,9 +108,7 @@ TEST_P(NarrowCounterexampleFile, MutantWithoutTheTieRuleReplaysInItsFormatOnEver
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, NarrowCounterexampleFile, ::testing::Values(kBf16, kFp16),
-                         [](const ::testing::TestParamInfo<Format>& info) {
-                           return std::string(info.param.name);
-                         });
+                         format_name);
 
 TEST(CounterexampleFile, AnOperatorTheRegistryDoesNotHoldGetsNoFileAndTheReason) {
   const ProofResult r = commutativity_of("engine_combine");  // examples/: no registry entry here

@@ -89,6 +89,7 @@
 #include "double_double.h"
 #include "exp_double_double.h"
 #include "mpfr_thread_caches.h"
+#include "mpfr_value.h"
 
 namespace osvs::oracle::detail {
 namespace {
@@ -102,16 +103,11 @@ constexpr double kTaken = 0x1p-54;        // the accuracy a taken output has bef
 /// log2(e) as a double-double from MPFR (1.01 u^2, step 6).
 DoubleDouble make_log2e() {
   free_mpfr_caches_at_thread_exit();
-  mpfr_t v, scratch;
-  mpfr_init2(v, 400);
-  mpfr_init2(scratch, 400);
-  mpfr_set_ui(v, 1, MPFR_RNDN);
-  mpfr_exp(v, v, MPFR_RNDN);
-  mpfr_log2(v, v, MPFR_RNDN);
-  const DoubleDouble c = to_double_double(v, scratch);
-  mpfr_clear(v);
-  mpfr_clear(scratch);
-  return c;
+  MpValue v(400), scratch(400);
+  mpfr_set_ui(v.get(), 1, MPFR_RNDN);
+  mpfr_exp(v.get(), v.get(), MPFR_RNDN);
+  mpfr_log2(v.get(), v.get(), MPFR_RNDN);
+  return to_double_double(v.get(), scratch.get());
 }
 
 const DoubleDouble& log2e() {

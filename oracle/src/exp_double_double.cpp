@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "mpfr_thread_caches.h"
+#include "mpfr_value.h"
 
 namespace osvs::oracle::detail {
 namespace {
@@ -32,9 +33,8 @@ ExpConstants make_constants() {
   free_mpfr_caches_at_thread_exit();
   constexpr mpfr_prec_t kPrec = 400;
   ExpConstants c;
-  mpfr_t v, scratch;
-  mpfr_init2(v, kPrec);
-  mpfr_init2(scratch, kPrec);
+  MpValue value(kPrec), scratch_value(kPrec);
+  const mpfr_ptr v = value.get(), scratch = scratch_value.get();
   mpfr_const_log2(v, MPFR_RNDN);
   mpfr_div_ui(v, v, 1u << kTableBits, MPFR_RNDN);
   c.l1 = split_off(v, scratch, 38);
@@ -52,8 +52,6 @@ ExpConstants make_constants() {
     if (k > 0) mpfr_div_ui(v, v, static_cast<unsigned long>(k), MPFR_RNDN);
     c.inv_factorial[static_cast<std::size_t>(k)] = to_double_double(v, scratch);
   }
-  mpfr_clear(v);
-  mpfr_clear(scratch);
   return c;
 }
 

@@ -1,7 +1,7 @@
-// A minimal owning wrapper of an mpfr_t (the attention reference's, and the exhaustive exp
-// measurement's: exhaustive/), the correct rounding of an MPFR value to an output type
-// (f32 / bf16 / fp16) used by the attention, softmax backward and row reduction references, and
-// the ExactElement of an exact value (mpfr_value.cpp).
+// A minimal owning wrapper of an mpfr_t (the attention reference's, the double-double constants'
+// and the exhaustive exp measurement's: exhaustive/), the correct rounding of an MPFR value to an
+// output type (f32 / bf16 / fp16) used by the attention, softmax backward and row reduction
+// references, and the ExactElement of an exact value (mpfr_value.cpp).
 #pragma once
 
 #include <mpfr.h>

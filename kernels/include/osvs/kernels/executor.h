@@ -16,21 +16,14 @@
 
 #include "osvs/kernels/cases.h"
 #include "osvs/kernels/dtype.h"
+#include "osvs/kernels/executor_identity.h"
 #include "osvs/kernels/softmax_kernel_fns.h"
 #include "osvs/kernels/validate.h"
 
 namespace osvs {
 
-class Executor {
+class Executor : public ExecutorIdentity {
  public:
-  virtual ~Executor() = default;
-  /// "cpu" or "cuda".
-  virtual const char* name() const = 0;
-  /// True when results come from a GPU (selects the exp accuracy used by bounds).
-  virtual bool is_gpu() const = 0;
-  /// Human-readable description of where the results come from (device name, model options).
-  virtual std::string describe() const = 0;
-
   /// Runs `kernel` over every row of the batch with this executor's staging and checks: the CPU
   /// model calls kernel.model; the CUDA executor uploads x, enqueues kernel.launch on its stream
   /// with the batch's configuration, checks the launch and downloads y and the row states. Throws

@@ -42,27 +42,26 @@
 
 namespace osvs {
 
-/// The parameters of a narrow format and its conversions from and to float (dtype_bits.h).
+/// A 16-bit format of `ExponentBits` exponent bits and `Precision` significand bits (the
+/// implicit one counted) whose conversions from and to float are `BitsOf` and `ValueOf`
+/// (dtype_bits.h).
+template <int ExponentBits, int Precision, std::uint16_t (*BitsOf)(float),
+          float (*ValueOf)(std::uint16_t)>
+struct SixteenBitFormat {
+  static constexpr int kExponentBits = ExponentBits, kPrecision = Precision;
+  OSVS_HD static std::uint32_t bits_of(float x) { return BitsOf(x); }
+  OSVS_HD static float value_of(std::uint32_t b) { return ValueOf(static_cast<std::uint16_t>(b)); }
+};
+
+/// The parameters of a narrow format and its conversions from and to float.
 template <DType T>
 struct NarrowFormat;
 
 template <>
-struct NarrowFormat<DType::BF16> {
-  static constexpr int kExponentBits = 8, kPrecision = 8;
-  OSVS_HD static std::uint32_t bits_of(float x) { return bf16_bits_of(x); }
-  OSVS_HD static float value_of(std::uint32_t b) {
-    return float_of_bf16_bits(static_cast<std::uint16_t>(b));
-  }
-};
+struct NarrowFormat<DType::BF16> : SixteenBitFormat<8, 8, bf16_bits_of, float_of_bf16_bits> {};
 
 template <>
-struct NarrowFormat<DType::F16> {
-  static constexpr int kExponentBits = 5, kPrecision = 11;
-  OSVS_HD static std::uint32_t bits_of(float x) { return f16_bits_of(x); }
-  OSVS_HD static float value_of(std::uint32_t b) {
-    return float_of_f16_bits(static_cast<std::uint16_t>(b));
-  }
-};
+struct NarrowFormat<DType::F16> : SixteenBitFormat<5, 11, f16_bits_of, float_of_f16_bits> {};
 
 template <class N>
 class NarrowBitsOf;

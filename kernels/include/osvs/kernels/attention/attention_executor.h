@@ -1,24 +1,20 @@
 // AttentionExecutor: runs the attention kernels on a case. `cpu` replays the kernels' order on the
 // host (src/attention/cpu_attention_executor.cpp), `cuda` launches them
 // (src/cuda/attention/cuda_attention_executor.cu). In the portable-exp build both give the same
-// bits. Separate from Executor (executor.h), which runs the softmax kernels.
+// bits. Separate from Executor (executor.h), which runs the softmax kernels; both say who they are
+// as every executor does (executor_identity.h).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "osvs/kernels/attention/attention_cases.h"
+#include "osvs/kernels/executor_identity.h"
 
 namespace osvs {
 
-class AttentionExecutor {
+class AttentionExecutor : public ExecutorIdentity {
  public:
-  virtual ~AttentionExecutor() = default;
-  virtual const char* name() const = 0;
-  virtual bool is_gpu() const = 0;
-  /// Device, driver and exp for reports ("cpu model" for the host).
-  virtual std::string describe() const = 0;
-
   /// The merge-states kernel: row by row, (lse, o) = merge(a, b) (merge_states.h). a and b have
   /// the same rows, head_dim and o_type; the result has them too.
   virtual AttnStates merge_states(const AttnStates& a, const AttnStates& b, LseBase base) = 0;
