@@ -75,11 +75,13 @@ inline json json_value(const LawOutcome& l) {
 inline void read_value(const json& j, LawOutcome& l) {
   l = law_outcome_of(j);
 }
+
 template <class T>
 void read_value(const json& j, T& v);
 
 template <class T>
 json json_value(const T& v) {
+  static_assert(!std::same_as<T, float>, "a float field needs a form of its own (a hex float)");
   if constexpr (std::same_as<T, double>)
     return number(v);
   else if constexpr (kIsVector<T>) {
@@ -138,6 +140,7 @@ T record_of(const json& j) {
 
 template <class T>
 void read_value(const json& j, T& v) {
+  static_assert(!std::same_as<T, float>, "a float field needs a form of its own (a hex float)");
   if constexpr (std::same_as<T, double>)
     v = number_of(j);
   else if constexpr (kIsVector<T>) {
