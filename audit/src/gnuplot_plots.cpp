@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "osvs/audit/report_files.h"
 
 namespace osvs::audit {
@@ -27,6 +29,18 @@ std::string quantize_plots(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+CurveFile::CurveFile(const std::filesystem::path& dir, std::string file, std::string style)
+    : file_(std::move(file)), style_(std::move(style)), data_(dir / file_) {}
+
+void CurveFile::add(std::string_view title, const std::vector<std::pair<double, double>>& points) {
+  data_ << "# " << title << "\n";
+  for (const auto& [x, y] : points) data_ << fmt::format("{} {}\n", x, y);
+  data_ << "\n\n";
+  plot_ += fmt::format("{}'{}' index {} using 1:2 with {} title '{}'", curves_ ? ", " : "", file_,
+                       curves_, style_, title);
+  ++curves_;
+}
 
 json read_audit_json(const std::filesystem::path& dir) {
   const std::string text = read_detail_file(dir, "audit.json");

@@ -3,8 +3,12 @@
 #pragma once
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +26,22 @@ nlohmann::json read_audit_json(const std::filesystem::path& dir);
 /// "attention_kernels". Writes dir/plot_attention_kernels.dat and returns the gnuplot commands,
 /// or "" when the section did not run or measured nothing.
 std::string attention_kernels_plot(const nlohmann::json& audit, const std::filesystem::path& dir);
+
+/// The curves of one plot drawn from one data file, a block per curve (gnuplot's `index` selects a
+/// block; blocks are separated by two blank lines): add() writes a curve's block ("# title", then
+/// "x y" a point) and appends its clause to plot() ("'file' index i using 1:2 with <style> title
+/// 'title'", the clauses separated by ", "); plot() is "" while no curve was added.
+class CurveFile {
+ public:
+  CurveFile(const std::filesystem::path& dir, std::string file, std::string style);
+  void add(std::string_view title, const std::vector<std::pair<double, double>>& points);
+  const std::string& plot() const { return plot_; }
+
+ private:
+  std::string file_, style_, plot_;
+  std::ofstream data_;
+  int curves_ = 0;
+};
 
 bool draw_with_gnuplot(const std::filesystem::path& dir, const std::function<void()>& write_files,
                        std::string* message);

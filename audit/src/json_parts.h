@@ -1,7 +1,12 @@
 // Pieces shared by the audit's JSON documents (audit.json, worst_cases.json, summary.json).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,5 +46,115 @@ LawOutcome law_outcome_of(const json& j);
 
 /// rounds, and seconds when the search was limited by wall time.
 json search_budget(const SearchBudget& b);
+
+/// A record whose JSON form is one list of its fields, which both writes and reads it (the two
+/// cannot drift apart). For a record type R, `void json_fields(RecordOf<R> auto& r, auto& io)`
+/// (found by argument-dependent lookup) calls, in the document's order, io("key", r.member) for a
+/// field stored as it is and io.derived("key", [&] { return value; }) for one the writer computes
+/// and the reader leaves to the record to recompute (a verdict). record_json writes a record,
+/// record_of reads one back (nlohmann::json::exception on a missing key or a wrong type). A field's
+/// value goes through json_value / read_value: a double as number() (inf and nan survive), a
+/// vector element by element, a record by its own fields, anything else as nlohmann writes it;
+/// a type with a form of its own overloads both, next to the type's records.
+template <class T, class R>
+concept RecordOf = std::same_as<std::remove_const_t<T>, R>;
+
+template <class T>
+inline constexpr bool kIsVector = false;
+template <class T, class A>
+inline constexpr bool kIsVector<std::vector<T, A>> = true;
+
+template <class T>
+json record_json(const T& r);
+
+/// A law's outcome is a field of other records (law_outcome_json, law_outcome_of); LawOutcome is
+/// not in this namespace, so its overloads stand here, before the templates that call them.
+inline json json_value(const LawOutcome& l) {
+  return law_outcome_json(l);
+}
+inline void read_value(const json& j, LawOutcome& l) {
+  l = law_outcome_of(j);
+}
+
+template <class T>
+void read_value(const json& j, T& v);
+
+template <class T>
+json json_value(const T& v) {
+  static_assert(!std::same_as<T, float>, "a float field needs a form of its own (a hex float)");
+  if constexpr (std::same_as<T, double>)
+    return number(v);
+  else if constexpr (kIsVector<T>) {
+    json a = json::array();
+    for (const auto& e : v) a.push_back(json_value(e));
+    return a;
+  } else if constexpr (std::is_class_v<T> && !std::same_as<T, std::string>)
+    return record_json(v);
+  else
+    return v;
+}
+
+class FieldWriter {
+ public:
+  template <class T>
+  void operator()(const char* key, const T& v) {
+    j_[key] = json_value(v);
+  }
+  template <class F>
+  void derived(const char* key, const F& value) {
+    j_[key] = value();
+  }
+  json take() { return std::move(j_); }
+
+ private:
+  json j_ = json::object();
+};
+
+class FieldReader {
+ public:
+  explicit FieldReader(const json& j) : j_(j) {}
+  template <class T>
+  void operator()(const char* key, T& v) const {
+    read_value(j_.at(key), v);
+  }
+  template <class F>
+  void derived(const char*, const F&) const {}
+
+ private:
+  const json& j_;
+};
+
+template <class T>
+json record_json(const T& r) {
+  FieldWriter w;
+  json_fields(r, w);
+  return w.take();
+}
+
+template <class T>
+T record_of(const json& j) {
+  T r;
+  read_value(j, r);
+  return r;
+}
+
+template <class T>
+void read_value(const json& j, T& v) {
+  static_assert(!std::same_as<T, float>, "a float field needs a form of its own (a hex float)");
+  if constexpr (std::same_as<T, double>)
+    v = number_of(j);
+  else if constexpr (kIsVector<T>) {
+    v.clear();
+    for (const json& e : j) {
+      typename T::value_type x;
+      read_value(e, x);
+      v.push_back(std::move(x));
+    }
+  } else if constexpr (std::is_class_v<T> && !std::same_as<T, std::string>) {
+    const FieldReader r(j);
+    json_fields(v, r);
+  } else
+    v = j.get<T>();
+}
 
 }  // namespace osvs::audit

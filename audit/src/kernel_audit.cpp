@@ -252,9 +252,11 @@ bool gate_passes(const KernelAudit& a) {
   return a.status == "passes";
 }
 
-namespace {
+// A plugin audit's JSON: KernelAudit by its list of fields (json_parts.h's record_json and
+// record_of find these by argument-dependent lookup, hence in namespace osvs), a sweep cell by a
+// writer and a reader of its own.
 
-json cell_json(const RowSweepCell& c) {
+static json json_value(const RowSweepCell& c) {
   return {{"family", c.family},
           {"n", c.n},
           {"rows", c.rows},
@@ -265,37 +267,35 @@ json cell_json(const RowSweepCell& c) {
           {"first_violation", c.first_violation}};
 }
 
-json audit_json(const KernelAudit& a) {
-  json sweep = json::array(), laws = json::array();
-  for (const auto& c : a.sweep) sweep.push_back(cell_json(c));
-  for (const auto& l : a.laws) laws.push_back(audit::law_outcome_json(l));
-  return {{"kind", a.kind},         {"kernel", a.kernel}, {"declaration", a.declaration},
-          {"contract", a.contract}, {"status", a.status}, {"error", a.error},
-          {"sweep", sweep},         {"laws", laws},       {"seconds", a.seconds}};
+static void read_value(const json& c, RowSweepCell& cell) {
+  cell = {c.at("family"),
+          c.at("n"),
+          c.at("rows"),
+          c.at("elements"),
+          number_of(c.at("worst_ulp")),
+          number_of(c.at("worst_ratio")),
+          c.at("violations"),
+          c.at("first_violation")};
 }
 
-}  // namespace
+static void json_fields(audit::RecordOf<KernelAudit> auto& a, auto& io) {
+  io("kind", a.kind);
+  io("kernel", a.kernel);
+  io("declaration", a.declaration);
+  io("contract", a.contract);
+  io("status", a.status);
+  io("error", a.error);
+  io("sweep", a.sweep);
+  io("laws", a.laws);
+  io("seconds", a.seconds);
+}
 
 std::string to_json(const KernelAudit& a) {
-  return audit_json(a).dump(1) + "\n";
+  return audit::record_json(a).dump(1) + "\n";
 }
 
 KernelAudit kernel_audit_from_json(const std::string& text) {
-  const json j = json::parse(text);
-  KernelAudit a;
-  a.kind = j.at("kind");
-  a.kernel = j.at("kernel");
-  a.declaration = j.at("declaration");
-  a.contract = j.at("contract");
-  a.status = j.at("status");
-  a.error = j.at("error");
-  a.seconds = j.at("seconds");
-  for (const json& c : j.at("sweep"))
-    a.sweep.push_back({c.at("family"), c.at("n"), c.at("rows"), c.at("elements"),
-                       number_of(c.at("worst_ulp")), number_of(c.at("worst_ratio")),
-                       c.at("violations"), c.at("first_violation")});
-  for (const json& l : j.at("laws")) a.laws.push_back(audit::law_outcome_of(l));
-  return a;
+  return audit::record_of<KernelAudit>(json::parse(text));
 }
 
 std::string plugin_audit_json(const std::vector<KernelAudit>& audits,
@@ -303,7 +303,7 @@ std::string plugin_audit_json(const std::vector<KernelAudit>& audits,
   json all = json::array();
   bool gate = true;
   for (const auto& a : audits) {
-    all.push_back(audit_json(a));
+    all.push_back(audit::record_json(a));
     gate = gate && gate_passes(a);
   }
   return json{{"provenance", provenance}, {"gate", gate ? "passes" : "fails"}, {"kernels", all}}

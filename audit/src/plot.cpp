@@ -59,28 +59,23 @@ std::string attention_data(const json& audit, const std::filesystem::path& dir) 
   if (!audit.contains("attention") ||
       !audit.at("attention").at("not_run").get<std::string>().empty())
     return "";
-  std::ofstream data(dir / "plot_attention.dat");
-  std::string plot;
-  int i = 0;
+  CurveFile curves(dir, "plot_attention.dat", "lines");
   for (const json& l : audit.at("attention").at("laws")) {
     std::vector<double> t;
     for (const json& v : l.at("tightness"))
       if (v.is_number()) t.push_back(v.get<double>());
     std::sort(t.begin(), t.end());
-    data << "# " << l.at("law").get<std::string>() << "\n";
+    std::vector<std::pair<double, double>> points;
     for (std::size_t k = 0; k < t.size(); ++k)
-      data << fmt::format("{} {}\n", t.size() > 1 ? double(k) / double(t.size() - 1) : 0.0,
+      points.emplace_back(t.size() > 1 ? double(k) / double(t.size() - 1) : 0.0,
                           std::max(t[k], 1e-6));
-    data << "\n\n";
-    plot += fmt::format("{}'plot_attention.dat' index {} using 1:2 with lines title '{}'",
-                        i ? ", " : "", i, l.at("law").get<std::string>());
-    ++i;
+    curves.add(l.at("law").get<std::string>(), points);
   }
-  if (plot.empty()) return "";
+  if (curves.plot().empty()) return "";
   return "set output 'attention_tightness.png'\nset title 'Attention: error / bound of every "
          "case, sorted'\nset xlabel 'fraction of cases'\nset ylabel 'worst error / bound'\n"
          "unset logscale\nset logscale y\nset xrange [0:1]\nset yrange [1e-6:2]\nplot " +
-         plot + ", 1 with lines dt 2 lc 'black' title 'bound'\n";
+         curves.plot() + ", 1 with lines dt 2 lc 'black' title 'bound'\n";
 }
 
 std::string script(const json& audit) {
