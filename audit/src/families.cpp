@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "osvs/kernels/find_by_name.h"
 #include "osvs/properties/gen/domain.h"
 
 namespace osvs::audit {
@@ -84,9 +85,7 @@ const std::vector<InputFamily>& all_families() {
 }
 
 const InputFamily* find_family(std::string_view name) {
-  for (const InputFamily& f : all_families())
-    if (name == f.name) return &f;
-  return nullptr;
+  return find_named(all_families(), name);
 }
 
 }  // namespace osvs::audit

@@ -4,6 +4,7 @@
 
 #include "merge_mutant_launchers.h"
 #include "osvs/kernels/attention/merge_model.h"
+#include "osvs/kernels/find_by_name.h"
 #include "osvs/mutation/merge_mutant_policies.h"
 
 namespace osvs::mutation {
@@ -50,9 +51,7 @@ const std::vector<MergeMutant>& merge_mutants() {
 }
 
 const MergeMutant* find_merge_mutant(std::string_view name) {
-  for (const MergeMutant& m : merge_mutants())
-    if (name == m.name) return &m;
-  return nullptr;
+  return find_named(merge_mutants(), name);
 }
 
 }  // namespace osvs::mutation
