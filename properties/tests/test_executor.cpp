@@ -1,25 +1,22 @@
 #include "test_executor.h"
 
-#include <memory>
+#include "selected_executor.h"
 
 namespace osvs::test {
 namespace {
-std::unique_ptr<Executor> g_executor;
-std::string g_reason;
+SelectedExecutor<Executor> selected;
 }  // namespace
 
 void select_executor(const std::string& name) {
-  g_reason.clear();
-  g_executor = make_executor(name, &g_reason);
-  if (!g_executor && g_reason.empty()) g_reason = "executor '" + name + "' is unavailable";
+  selected.select(name, [&](std::string* why_not) { return make_executor(name, why_not); });
 }
 
 Executor* executor() {
-  return g_executor.get();
+  return selected.get();
 }
 
 const std::string& unavailable_reason() {
-  return g_reason;
+  return selected.unavailable_reason();
 }
 
 }  // namespace osvs::test

@@ -1,6 +1,7 @@
 #include "py_attention_kernel.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,17 @@ nb::list ints(const std::int32_t* x, std::int64_t n) {
   nb::list out;
   for (std::int64_t i = 0; i < n; ++i) out.append(x[i]);
   return out;
+}
+
+/// The heads and head_dims of a launch or a case, and its input type: heads_q, heads_kv,
+/// head_dim_qk, head_dim_v, dtype.
+template <class LaunchOrCase>
+void add_heads(nb::dict& d, const LaunchOrCase& x) {
+  d["heads_q"] = x.heads_q;
+  d["heads_kv"] = x.heads_kv;
+  d["head_dim_qk"] = x.head_dim_qk;
+  d["head_dim_v"] = x.head_dim_v;
+  d["dtype"] = to_string(x.in_type);
 }
 
 /// A backward kernel's launch: dout, o and lse to Python, (dq, dk, dv[, delta][, dsinks]) back
@@ -89,11 +101,7 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
     meta["base"] = to_string(p.base);
     meta["page_size"] = p.page_size;
     meta["kv_splits"] = p.kv_splits;
-    meta["heads_q"] = p.heads_q;
-    meta["heads_kv"] = p.heads_kv;
-    meta["head_dim_qk"] = p.head_dim_qk;
-    meta["head_dim_v"] = p.head_dim_v;
-    meta["dtype"] = to_string(p.in_type);
+    add_heads(meta, p);
     meta["kv_type"] = to_string(p.kv_type);
     meta["k_scale"] = p.k_scale;
     meta["v_scale"] = p.v_scale;
@@ -123,13 +131,6 @@ void call_python(const nb::callable& call, const AttentionProblem& p, bool write
   });
 }
 
-template <class E, class F>
-std::vector<E> parsed(const nb::dict& d, const char* key, F parse) {
-  std::vector<E> out;
-  for (nb::handle h : nb::cast<nb::list>(d[key])) out.push_back(parse(nb::cast<std::string>(h)));
-  return out;
-}
-
 DType dtype_of(const std::string& s) {
   const auto t = parse_dtype(s);
   if (!t) throw std::invalid_argument("dtype '" + s + "': f32, bf16 or f16");
@@ -147,16 +148,9 @@ MaskKind mask_of(const std::string& s) {
   throw std::invalid_argument("mask '" + s + "': none, causal or window");
 }
 
-LseBase base_of(const std::string& b) {
-  if (const auto base = parse_lse_base(b)) return *base;
-  throw std::invalid_argument("lse base '" + b + "': e or 2");
-}
-
-}  // namespace
-
 AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable call) {
   AttentionKernel k(nb::cast<std::string>(d["name"]), Where::Host);
-  const std::vector<LseBase> bases = parsed<LseBase>(d, "lse_bases", base_of);
+  const std::vector<LseBase> bases = parsed<LseBase>(d, "lse_bases", lse_base_of);
   const std::string align_name = nb::cast<std::string>(d["mask_align"]);
   const auto align = parse_mask_align(align_name);
   if (!align)
@@ -232,6 +226,40 @@ AttentionKernel attention_kernel_from_python(const nb::dict& d, nb::callable cal
   }
   k.value_conventions(conventions_from_python(nb::cast<nb::list>(d["conventions"]), false));
   return declared(std::move(k), d);
+}
+
+nb::dict case_dict(const AttentionCase& c) {
+  nb::dict d;
+  nb::list seqs;
+  for (const AttentionSequence& s : c.seqs) seqs.append(nb::make_tuple(s.q_len, s.k_len));
+  d["seqs"] = seqs;
+  add_heads(d, c);
+  if (c.kv_type) {  // fp8 K/V: k and v below are the stored values (true: times the scales)
+    d["kv_type"] = to_string(*c.kv_type);
+    d["k_scale"] = c.k_scale;
+    d["v_scale"] = c.v_scale;
+  }
+  d["scale"] = c.scale;
+  d["mask"] = to_string(c.mask.kind);
+  d["window"] = nb::make_tuple(c.mask.window_left, c.mask.window_right);
+  d["page_size"] = c.page_size;
+  d["page_order"] = c.page_order;
+  d["q"] = vector_array(c.q);
+  d["k"] = vector_array(c.k);
+  d["v"] = vector_array(c.v);
+  if (!c.dout.empty()) d["dout"] = vector_array(c.dout);
+  if (!c.sinks.empty()) d["sinks"] = vector_array(c.sinks);
+  return d;
+}
+
+bool contract_missing(const AttentionKernel&) {
+  return false;  // an attention kernel's contract is always declared (it has a default)
+}
+
+}  // namespace
+
+PythonSide<AttentionKind> python_side(AttentionKind) {
+  return {attention_kernel_from_python, case_dict, contract_missing};
 }
 
 }  // namespace osvs::python

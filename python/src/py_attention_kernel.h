@@ -8,17 +8,17 @@
 // head_dim_v, dtype). It returns o of shape (total_q, heads_q * head_dim_v) in the input type and,
 // when it declares lse bases, the lse flattened in its declared layout: (o, lse).
 // osvs/_declare.py's AttentionKernel reshapes.
+// Its case as a dict: seqs ((q_len, k_len) each), heads, head_dims, dtype (and for fp8 K/V
+// kv_type, k_scale, v_scale: k and v are then the stored values), scale, mask, window,
+// page_size, page_order, q, k, v (dout, sinks where the case has them), summary. An attention
+// kernel's contract is always declared (it has a default).
 #pragma once
 
-#include <nanobind/nanobind.h>
-
-#include "osvs/api/attention_kernel.h"
+#include "osvs/api/kind.h"
+#include "py_kind_side.h"
 
 namespace osvs::python {
 
-namespace nb = nanobind;
-
-/// The kernel; throws std::invalid_argument for a declaration the registry would refuse.
-AttentionKernel attention_kernel_from_python(const nb::dict& declaration, nb::callable call);
+PythonSide<AttentionKind> python_side(AttentionKind);
 
 }  // namespace osvs::python

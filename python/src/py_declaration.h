@@ -5,14 +5,34 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/attention/value_conventions.h"
 
 namespace osvs::python {
 
 namespace nb = nanobind;
+
+/// d[key] as a T, or `fallback` where d has no key or None under it.
+template <class T>
+T get_or(const nb::dict& d, const char* key, T fallback) {
+  return d.contains(key) && !d[key].is_none() ? nb::cast<T>(d[key]) : fallback;
+}
+
+/// The laws across launches that the row and the row-wise kinds declare alike, under the same
+/// keywords and defaults: "strided" (accepts padded rows), "deterministic", "batch_invariant"
+/// (each true when absent) and "order_independent" (false when absent).
+template <class Kernel>
+Kernel& declare_row_invariances(Kernel& k, const nb::dict& d) {
+  return k.strided(get_or<bool>(d, "strided", true))
+      .deterministic(get_or<bool>(d, "deterministic", true))
+      .batch_invariant(get_or<bool>(d, "batch_invariant", true))
+      .order_independent(get_or<bool>(d, "order_independent", false));
+}
 
 /// k.skip(law, reason) for each of `skip`, k.known_defect(law, reason) for each of
 /// `known_defect` (dicts of law name to reason).
@@ -36,6 +56,21 @@ Kernel declared(Kernel k, const nb::dict& d) {
   if (const std::string problem = declaration_problem(k); !problem.empty())
     throw std::invalid_argument(problem);
   return k;
+}
+
+/// parse(name) for each name of the list d[key], in order (parse throws for a name it refuses).
+template <class T, class Parse>
+std::vector<T> parsed(const nb::dict& d, const char* key, Parse parse) {
+  std::vector<T> out;
+  for (nb::handle h : nb::cast<nb::list>(d[key])) out.push_back(parse(nb::cast<std::string>(h)));
+  return out;
+}
+
+/// The lse base named ("e", "2": what a merge or an attention kernel writes);
+/// std::invalid_argument for another name.
+inline LseBase lse_base_of(const std::string& name) {
+  if (const std::optional<LseBase> base = parse_lse_base(name)) return *base;
+  throw std::invalid_argument("lse base '" + name + "': e or 2");
 }
 
 /// The conventions named in `names` ("any_nan_bits", "either_zero_sign", and where

@@ -16,7 +16,6 @@
 namespace osvs::python {
 namespace {
 
-/// One law on one kernel of kind K, as Python sees it (law_result's statuses).
 /// What an invariance asks of k (KindLaw::bitwise): "bitwise", "contract", or "" for a law of
 /// one call.
 template <class Kernel, class Law>
@@ -24,6 +23,15 @@ const char* asks_of(const Kernel& k, const Law& law) {
   return !law.bitwise ? "" : law.bitwise(k) ? "bitwise" : "contract";
 }
 
+/// A case of kind K as Python reads it: the kind's fields and its summary in a line.
+template <class K>
+nb::dict case_of(const typename K::Case& c) {
+  nb::dict d = python_side(K{}).case_dict(c);
+  d["summary"] = K::summary(c);
+  return d;
+}
+
+/// One law on one kernel of kind K, as Python sees it (law_result's statuses).
 template <class K>
 nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
                      const CheckSettings& s) {
@@ -50,7 +58,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
                        k.name() + " declares " + law.name + " a known defect (" + defect->second +
                            "), yet no counterexample was found in " + std::to_string(run.judged) +
                            " cases");
-    else if (run.mostly_not_judged() && contract_missing(k))
+    else if (run.mostly_not_judged() && python_side(K{}).contract_missing(k))
       out = law_result(law.name, law.law, "no_contract", run.not_judged_reason);
     else if (run.mostly_not_judged())
       out = law_result(law.name, law.law, "not_judged",
@@ -64,7 +72,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
     out = law_result(law.name, law.law, expect_failure ? "known_defect" : "failed",
                      run.smallest_verdict.explanation);
     const Regression<K> r = testbed::regression_of<K>(k, law, run, "python, host");
-    out["case"] = case_dict(r.input);
+    out["case"] = case_of<K>(r.input);
     out["regression"] = write_regression(r, s.regression_dir).string();
     out["kind"] = run.smallest_verdict.failure_kind();
     nb::list others;
@@ -74,7 +82,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
       nb::dict d;
       d["kind"] = other.kind;
       d["reason"] = other.verdict.explanation;
-      d["case"] = case_dict(o.input);
+      d["case"] = case_of<K>(o.input);
       d["regression"] = write_regression(o, s.regression_dir).string();
       d["shrink_steps"] = other.shrink_steps;
       d["budget_spent"] = other.budget_spent;
@@ -94,7 +102,7 @@ nb::dict law_outcome(const typename K::Kernel& k, const typename K::Law& law,
 template <class K>
 nb::list check_kernel(const nb::dict& declaration, nb::callable call,
                       const std::vector<std::string>& laws, const nb::dict& settings) {
-  const typename K::Kernel k = kernel_from_python(K{}, declaration, std::move(call));
+  const typename K::Kernel k = python_side(K{}).kernel(declaration, std::move(call));
   const CheckSettings s = settings_from_python(settings);
   nb::list out;
   for (const std::string& name : laws) {
@@ -117,13 +125,13 @@ nb::dict regression_dict(const Regression<K>& r) {
   d["note"] = r.note;
   d["found"] = r.found;
   d["explanation"] = r.explanation;
-  d["case"] = case_dict(r.input);
+  d["case"] = case_of<K>(r.input);
   return d;
 }
 
 template <class K>
 nb::dict replay_file(const nb::dict& declaration, nb::callable call, const std::string& path) {
-  const typename K::Kernel k = kernel_from_python(K{}, declaration, std::move(call));
+  const typename K::Kernel k = python_side(K{}).kernel(declaration, std::move(call));
   const Regression<K> r = regression_from_json<K>(api::read_text(path));
   nb::dict d = regression_dict(r);
   if (const std::string why = K::excluded(*K::find_law(r.law), k); !why.empty()) {

@@ -1,6 +1,7 @@
 #include "py_merge_kernel.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <optional>
 #include <stdexcept>
@@ -52,29 +53,18 @@ void call_python(const nb::callable& call, const MergeProblem& p, bool engine_sh
   });
 }
 
-LseBase base_of(const std::string& b) {
-  if (b == "e") return LseBase::E;
-  if (b == "2") return LseBase::Two;
-  throw std::invalid_argument("lse base '" + b + "': e or 2");
+DType o_type_of(const std::string& name) {
+  if (const std::optional<DType> type = parse_dtype(name)) return *type;
+  throw std::invalid_argument("o dtype '" + name + "': f32, f16 or bf16");
 }
-
-}  // namespace
 
 MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
   MergeKernel k(nb::cast<std::string>(d["name"]), Where::Host);
-  std::vector<LseBase> bases;
-  for (nb::handle b : nb::cast<nb::list>(d["lse_bases"]))
-    bases.push_back(base_of(nb::cast<std::string>(b)));
+  const std::vector<LseBase> bases = parsed<LseBase>(d, "lse_bases", lse_base_of);
   const std::string empty = nb::cast<std::string>(d["empty_partial"]);
   if (empty != "-inf" && empty != "+inf")
     throw std::invalid_argument("empty_partial '" + empty + "': -inf or +inf");
-  std::vector<DType> o_types;
-  for (nb::handle t : nb::cast<nb::list>(d["o_dtypes"])) {
-    const std::string name = nb::cast<std::string>(t);
-    const std::optional<DType> type = parse_dtype(name);
-    if (!type) throw std::invalid_argument("o dtype '" + name + "': f32, f16 or bf16");
-    o_types.push_back(*type);
-  }
+  const std::vector<DType> o_types = parsed<DType>(d, "o_dtypes", o_type_of);
   // None: the partials as rows; a layout: the engine's shapes, with its lse layout.
   const bool engine_shapes = !d["lse_layout"].is_none();
   if (engine_shapes) {
@@ -99,6 +89,40 @@ MergeKernel merge_kernel_from_python(const nb::dict& d, nb::callable call) {
   for (nb::handle h : nb::cast<nb::list>(d["head_dims"])) head_dims.push_back(nb::cast<int>(h));
   k.head_dims(head_dims).head_dim_multiple(nb::cast<int>(d["head_dim_multiple"]));
   return declared(std::move(k), d);
+}
+
+nb::dict case_dict(const MergeCase& c) {
+  nb::dict d;
+  nb::list parts;
+  for (const AttnStates& p : c.parts) {
+    nb::dict part;
+    part["o"] = rows_array(p.o.data(), DType::F32, p.rows, p.head_dim, p.head_dim);
+    part["lse"] = vector_array(p.lse);
+    part["o_type"] = to_string(p.o_type);
+    parts.append(part);
+  }
+  d["parts"] = parts;
+  // How the rows were laid out for the kernel (rows = tokens x heads; o padded per head and per
+  // token where the kernel declares o_strided).
+  nb::dict shape;
+  shape["heads"] = c.shape.heads;
+  shape["head_pad"] = c.shape.head_pad;
+  shape["token_pad"] = c.shape.token_pad;
+  d["shape"] = shape;
+  d["base"] = to_string(c.base);
+  d["tree_choices"] = c.tree_choices;
+  d["other_choices"] = c.other_choices;
+  return d;
+}
+
+bool contract_missing(const MergeKernel&) {
+  return false;  // a merge kernel's bound is always derived
+}
+
+}  // namespace
+
+PythonSide<MergeKind> python_side(MergeKind) {
+  return {merge_kernel_from_python, case_dict, contract_missing};
 }
 
 }  // namespace osvs::python

@@ -5,17 +5,15 @@
 // (rows,). In an engine's shapes (lse_layout "tokens_heads" or "heads_tokens"): o (tokens, heads,
 // head_dim), a strided view of the padded buffer when the kernel declares o_strided, lse
 // (tokens, heads) or (heads, tokens).
+// Its case as a dict: parts (o, lse, o_type each), shape (heads, head_pad, token_pad), base,
+// tree_choices, other_choices, summary. A merge kernel's bound is always derived.
 #pragma once
 
-#include <nanobind/nanobind.h>
-
-#include "osvs/api/merge_kernel.h"
+#include "osvs/api/kind.h"
+#include "py_kind_side.h"
 
 namespace osvs::python {
 
-namespace nb = nanobind;
-
-/// The kernel; throws std::invalid_argument for a declaration the registry would refuse.
-MergeKernel merge_kernel_from_python(const nb::dict& declaration, nb::callable call);
+PythonSide<MergeKind> python_side(MergeKind);
 
 }  // namespace osvs::python

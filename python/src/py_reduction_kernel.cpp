@@ -2,6 +2,7 @@
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <algorithm>
 #include <memory>
@@ -127,8 +128,6 @@ ReductionToleranceFn tolerance_of(nb::handle t) {
   };
 }
 
-}  // namespace
-
 ReductionKernel reduction_kernel_from_python(const nb::dict& d, nb::callable call) {
   ReductionKernel k(nb::cast<std::string>(d["name"]), Where::Host);
   k.state_fields(fields_of(nb::cast<nb::list>(d["fields"])))
@@ -144,6 +143,32 @@ ReductionKernel reduction_kernel_from_python(const nb::dict& d, nb::callable cal
   const std::size_t ns = k.state_fields().size(), nr = k.result_fields().size();
   k.run([call, ns, nr](const ReductionProblem& p) { call_python(call, p, ns, nr); });
   return declared(std::move(k), d);
+}
+
+nb::dict case_dict(const ReductionCase& c) {
+  nb::dict d;
+  d["row"] = vector_array(c.schedule.row);
+  add_schedule(d, c.schedule);
+  return d;
+}
+
+bool contract_missing(const ReductionKernel&) {
+  return false;  // a reduction declares its exact reference (and tolerance, else exact results)
+}
+
+}  // namespace
+
+PythonSide<ReductionKind> python_side(ReductionKind) {
+  return {reduction_kernel_from_python, case_dict, contract_missing};
+}
+
+void add_schedule(nb::dict& d, const HarnessCase& h) {
+  d["chunk_offsets"] = h.chunk_offsets;
+  d["slot_chunk"] = h.slot_chunk;
+  nb::list merges;
+  for (const Merge& m : h.merges) merges.append(nb::make_tuple(m.dst, m.src));
+  d["merges"] = merges;
+  d["root"] = h.root;
 }
 
 }  // namespace osvs::python

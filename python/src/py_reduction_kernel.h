@@ -8,19 +8,23 @@
 // (schedules, state fields) and (schedules, result fields) of the fields' bits (state_fields.h).
 // The declaration's "reference" (row -> one value per result field) is the exact reference and
 // its "tolerance" None (exact), one absolute tolerance per result field, or
-// f(field, row, depth, exact) -> tolerance.
+// f(field, row, depth, exact) -> tolerance. A declaration with a field type that is none of
+// float32, float64, int8 ... int64, uint8 ... uint64 is refused. Its case as a dict: the row and
+// its reduction order (add_schedule). A reduction declares its exact reference (and tolerance,
+// else exact results): nothing is left undeclared.
 #pragma once
 
 #include <nanobind/nanobind.h>
 
-#include "osvs/api/reduction_kernel.h"
+#include "osvs/api/kind.h"
+#include "py_kind_side.h"
 
 namespace osvs::python {
 
-namespace nb = nanobind;
+PythonSide<ReductionKind> python_side(ReductionKind);
 
-/// The reduction; throws std::invalid_argument for a declaration the registry would refuse, or
-/// a field type that is none of float32, float64, int8 ... int64, uint8 ... uint64.
-ReductionKernel reduction_kernel_from_python(const nb::dict& declaration, nb::callable call);
+/// A reduction order's fields into d: chunk_offsets, slot_chunk, merges ((dst, src) each), root
+/// (the reduction kind's case, and each schedule of a combine case).
+void add_schedule(nb::dict& d, const HarnessCase& h);
 
 }  // namespace osvs::python

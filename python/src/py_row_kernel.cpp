@@ -16,11 +16,6 @@
 namespace osvs::python {
 namespace {
 
-template <class T>
-T get_or(const nb::dict& d, const char* key, T fallback) {
-  return d.contains(key) ? nb::cast<T>(d[key]) : fallback;
-}
-
 /// The launch's rows handed to Python and its result copied back; a kernel that writes into the
 /// array it was given has modified its input, which the core's runner would report for a
 /// kernel of its own.
@@ -57,6 +52,8 @@ Accuracy accuracy_from_python(nb::handle a) {
   throw std::invalid_argument("accuracy: None, ulps, (f(n, range), formula) or a derived shape");
 }
 
+namespace {
+
 RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
   RowKernel k(nb::cast<std::string>(d["name"]), Where::Host);
   const std::string dtype = get_or<std::string>(d, "dtype", "f32");
@@ -72,11 +69,8 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
       .accuracy(accuracy_from_python(d.contains("accuracy") ? d["accuracy"] : nb::none()))
       .vector_width(get_or<int>(d, "vector_width", 1))
       .block(get_or<int>(d, "block", 0))
-      .max_cols(get_or<std::int64_t>(d, "max_cols", std::int64_t{1} << 20))
-      .strided(get_or<bool>(d, "strided", true))
-      .deterministic(get_or<bool>(d, "deterministic", true))
-      .batch_invariant(get_or<bool>(d, "batch_invariant", true))
-      .order_independent(get_or<bool>(d, "order_independent", false))
+      .max_cols(get_or<std::int64_t>(d, "max_cols", std::int64_t{1} << 20));
+  declare_row_invariances(k, d)
       .exact_shift_invariant(get_or<bool>(d, "exact_shift_invariant", false))
       .flush_subnormal_outputs(get_or<bool>(d, "flush_subnormal_outputs", false))
       .error_floor(get_or<double>(d, "error_floor", 0.0))
@@ -90,6 +84,29 @@ RowKernel row_kernel_from_python(const nb::dict& d, nb::callable call) {
              t.size() == 3 ? nb::cast<std::int64_t>(t[2]) : 0);
   }
   return declared(std::move(k), d);
+}
+
+nb::dict case_dict(const RowCase& c) {
+  nb::dict d;
+  d["rows"] = row_arrays(c.rows);
+  d["permutation"] = c.permutation;
+  d["shift"] = c.shift;
+  d["batch_position"] = c.batch_position;
+  d["batch_rows"] = c.batch_rows;
+  d["x_pad"] = c.layout.x_pad;
+  d["y_pad"] = c.layout.y_pad;
+  d["text"] = shown(c);
+  return d;
+}
+
+bool contract_missing(const RowKernel& k) {
+  return !k.accuracy().declared();
+}
+
+}  // namespace
+
+PythonSide<RowKind> python_side(RowKind) {
+  return {row_kernel_from_python, case_dict, contract_missing};
 }
 
 }  // namespace osvs::python

@@ -3,18 +3,20 @@
 // the launch's rows as a float32 NumPy array (rows x cols, the launch's row stride kept) and
 // returns the outputs as any float32 CPU array of that shape, which is copied into the launch's
 // output. Everything else (guard zones, sentinel, laws, oracle) is the C++ core's, unchanged.
+// Its case as a dict: rows (float32 arrays), permutation, shift, batch_position, batch_rows,
+// x_pad, y_pad, summary, text. A kernel without an accuracy contract declares none.
 #pragma once
 
 #include <nanobind/nanobind.h>
 
-#include "osvs/api/row_kernel.h"
+#include "osvs/api/kind.h"
+#include "py_kind_side.h"
 
 namespace osvs::python {
 
 namespace nb = nanobind;
 
-/// The kernel; throws std::invalid_argument for a declaration the registry would refuse.
-RowKernel row_kernel_from_python(const nb::dict& declaration, nb::callable call);
+PythonSide<RowKind> python_side(RowKind);
 
 /// An accuracy contract from Python: None, a number of ulps, (callable(n, range), formula) or
 /// ("derived", kernel, combine, block).

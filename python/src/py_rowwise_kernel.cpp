@@ -16,11 +16,6 @@
 namespace osvs::python {
 namespace {
 
-template <class T>
-T get_or(const nb::dict& d, const char* key, T fallback) {
-  return d.contains(key) && !d[key].is_none() ? nb::cast<T>(d[key]) : fallback;
-}
-
 std::vector<DType> types_of(const nb::dict& d, const char* key) {
   std::vector<DType> out;
   for (const std::string& name : nb::cast<std::vector<std::string>>(d[key])) {
@@ -70,6 +65,15 @@ MeanOfNone mean_of_none_of(const std::string& name) {
   throw std::invalid_argument("mean_of_none '" + name + "': nan or zero");
 }
 
+/// The scalar parameters (of a launch, or of a case) as Python reads them: eps, label_smoothing,
+/// ignore_index, k.
+void add_params(nb::dict& d, const RowwiseParams& p) {
+  d["eps"] = p.eps;
+  d["label_smoothing"] = p.label_smoothing;
+  d["ignore_index"] = p.ignore_index;
+  d["k"] = p.k;
+}
+
 /// The launch's inputs handed to Python with its parameters, call(inputs, {eps, label_smoothing,
 /// ignore_index, k}), and its outputs copied back; a kernel that writes into an array it was
 /// given has modified its input.
@@ -82,10 +86,7 @@ void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p
       inputs.append(strided_array(p.inputs[a].ptr, p.inputs[a].type,
                                   layout_of(sig.inputs[a], p, p.inputs[a].stride)));
     nb::dict params;
-    params["eps"] = p.eps;
-    params["label_smoothing"] = p.label_smoothing;
-    params["ignore_index"] = p.ignore_index;
-    params["k"] = p.k;
+    add_params(params, p);
     const nb::object out = call(inputs, params);
     for (std::size_t a = 0; a < p.inputs.size(); ++a)
       if (!unchanged(inputs[a], p.inputs[a].ptr, p.inputs[a].type,
@@ -106,19 +107,14 @@ void call_python(const nb::callable& call, RowwiseOp op, const RowwiseProblem& p
   });
 }
 
-}  // namespace
-
 RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
   RowwiseKernel k(nb::cast<std::string>(d["name"]), Where::Host);
   const RowwiseOp op = op_of(get_or<std::string>(d, "op", "softmax_backward"));
   k.op(op)
       .types(types_of(d, "in_types"), types_of(d, "out_types"))
       .run([call, op](const RowwiseProblem& p) { call_python(call, op, p); })
-      .max_cols(get_or<std::int64_t>(d, "max_cols", std::int64_t{1} << 16))
-      .strided(get_or<bool>(d, "strided", true))
-      .deterministic(get_or<bool>(d, "deterministic", true))
-      .batch_invariant(get_or<bool>(d, "batch_invariant", true))
-      .order_independent(get_or<bool>(d, "order_independent", false))
+      .max_cols(get_or<std::int64_t>(d, "max_cols", std::int64_t{1} << 16));
+  declare_row_invariances(k, d)
       .scale_invariant(get_or<bool>(d, "scale_invariant", true))
       .ties(ties_of(get_or<std::string>(d, "ties", "lowest")))
       .sorted(get_or<bool>(d, "sorted", true))
@@ -134,6 +130,31 @@ RowwiseKernel rowwise_kernel_from_python(const nb::dict& d, nb::callable call) {
                                       get_or<std::string>(d, "bound_derivation", "")));
   }
   return declared(std::move(k), d);
+}
+
+nb::dict case_dict(const RowwiseCase& c) {
+  nb::dict d;
+  nb::list inputs;
+  for (const Rows& a : c.inputs) inputs.append(row_arrays(a));
+  d["inputs"] = inputs;
+  add_params(d, c);
+  d["permutation"] = c.permutation;
+  d["batch_position"] = c.batch_position;
+  d["pads"] = c.pads;
+  d["shift"] = c.shift;
+  d["scale_exponent"] = c.scale_exponent;
+  d["text"] = shown(c);
+  return d;
+}
+
+bool contract_missing(const RowwiseKernel& k) {
+  return !k.accuracy().declared;
+}
+
+}  // namespace
+
+PythonSide<RowwiseKind> python_side(RowwiseKind) {
+  return {rowwise_kernel_from_python, case_dict, contract_missing};
 }
 
 }  // namespace osvs::python

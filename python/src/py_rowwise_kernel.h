@@ -7,19 +7,16 @@
 // (softmax_backward, log_softmax_backward, logsumexp, layer_norm, rms_norm), "in_types" and
 // "out_types" (f32, bf16, f16), "accuracy" (None or (ulps, cond_rel, cond_rel_per_element)),
 // "max_cols", "strided", "deterministic", "batch_invariant", "order_independent",
-// "scale_invariant", "skip", "known_defect", "description".
+// "scale_invariant", "skip", "known_defect", "description". An unknown op or element type is
+// refused. Its case as a dict: inputs (each a list of float32 rows), its parameters, summary, text.
+// A kernel without an accuracy contract declares none.
 #pragma once
 
-#include <nanobind/nanobind.h>
-
-#include "osvs/api/rowwise_kernel.h"
+#include "osvs/api/kind.h"
+#include "py_kind_side.h"
 
 namespace osvs::python {
 
-namespace nb = nanobind;
-
-/// The kernel; std::invalid_argument for a declaration the registry would refuse, an unknown op
-/// or element type.
-RowwiseKernel rowwise_kernel_from_python(const nb::dict& declaration, nb::callable call);
+PythonSide<RowwiseKind> python_side(RowwiseKind);
 
 }  // namespace osvs::python

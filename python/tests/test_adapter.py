@@ -7,6 +7,7 @@ import pytest
 
 import osvs
 from osvs import _settings
+from law_violations import failed_law
 from numpy_kernels import softmax
 
 QUICK = dict(laws=["accuracy", "strided"], max_cases=30)
@@ -75,10 +76,8 @@ def test_same_seed_same_cases_other_seed_other_cases():
 
 def test_saved_cases_are_replayed_first(tmp_path):
     bad = lambda x: np.zeros(x.shape, np.float32)  # noqa: E731
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_softmax(bad, name="replayed.softmax", accuracy=1, laws=["accuracy"],
-                           regression_dir=str(tmp_path))
-    failed = e.value.result["accuracy"]
+    failed = failed_law(osvs.check_softmax, bad, "accuracy", name="replayed.softmax", accuracy=1,
+                        regression_dir=str(tmp_path))
     # the first failure's file and one for each further class of failure (max_findings)
     saved = [failed.regression] + [other["regression"] for other in failed.other_findings]
     result = osvs.check_softmax(softmax, name="replayed.softmax", accuracy=1, laws=["accuracy"],
@@ -111,8 +110,6 @@ def test_an_error_outside_the_kernel_is_reported_not_swallowed():
         """a contract that cannot be evaluated"""
         raise ValueError("no contract here")
 
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_softmax(softmax, name="erroring.softmax", accuracy=contract,
-                           laws=["accuracy"], max_cases=10)
-    r = e.value.result["accuracy"]
+    r = failed_law(osvs.check_softmax, softmax, "accuracy", name="erroring.softmax",
+                   accuracy=contract, max_cases=10)
     assert r.status == "error" and "no contract here" in r.reason and r.case is None

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import osvs
+from law_violations import failed_law
 from numpy_kernels import bfloat16_to_float32, float32_to_bfloat16, merge, merge_dropping_smaller
 
 
@@ -46,10 +47,8 @@ def test_only_the_declared_head_dims_are_drawn():
 
 
 def test_merge_dropping_the_smaller_partial_fails_small():
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_merge(merge_dropping_smaller, name="numpy.merge_dropping_smaller",
-                         laws=["accuracy"])
-    r = e.value.result["accuracy"]
+    r = failed_law(osvs.check_merge, merge_dropping_smaller, "accuracy",
+                   name="numpy.merge_dropping_smaller")
     parts = r.case["parts"]
     assert len(parts) == 2 and parts[0]["o"].shape == (1, 1), r
     assert osvs.read_regression(r.regression)["kind"] == "merge"
@@ -66,9 +65,9 @@ def merge_engine_nan(o_a, lse_a, o_b, lse_b):
 
 
 def test_declared_nan_bits_are_not_a_finding():
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_merge(merge_engine_nan, name="numpy.merge_engine_nan", laws=["special_values"])
-    assert "0x7fffffff" in e.value.result["special_values"].reason
+    r = failed_law(osvs.check_merge, merge_engine_nan, "special_values",
+                   name="numpy.merge_engine_nan")
+    assert "0x7fffffff" in r.reason
     result = osvs.check_merge(merge_engine_nan, name="numpy.merge_engine_nan",
                               laws=["special_values"], conventions=["any_nan_bits"])
     assert result.ok and result["special_values"].judged > 0
@@ -82,19 +81,16 @@ def merge_engine_nan_dropping_overflow(o_a, lse_a, o_b, lse_b):
 
 
 def test_every_distinct_failure_is_reported():
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_merge(merge_engine_nan_dropping_overflow, name="numpy.merge_overflow",
-                         laws=["special_values"])
-    r = e.value.result["special_values"]
+    r = failed_law(osvs.check_merge, merge_engine_nan_dropping_overflow, "special_values",
+                   name="numpy.merge_overflow")
     kinds = [r.kind] + [other["kind"] for other in r.other_findings]
     assert "lse: a +inf lse, not NaN" in kinds, kinds
     assert "lse: a NaN lse, NaN bits" in kinds, kinds
     assert all(osvs.read_regression(other["regression"])["kind"] == "merge"
                for other in r.other_findings)
-    with pytest.raises(osvs.LawViolation) as first:
-        osvs.check_merge(merge_engine_nan_dropping_overflow, name="numpy.merge_overflow",
-                         laws=["special_values"], max_findings=1)
-    assert first.value.result["special_values"].other_findings == []
+    first = failed_law(osvs.check_merge, merge_engine_nan_dropping_overflow, "special_values",
+                       name="numpy.merge_overflow", max_findings=1)
+    assert first.other_findings == []
 
 
 def engine_merge(lse_layout):
@@ -138,10 +134,8 @@ def merge_reading_heads_tokens_as_tokens_heads(o_a, lse_a, o_b, lse_b):
 
 
 def test_an_lse_layout_mistake_fails_with_several_heads_and_tokens():
-    with pytest.raises(osvs.LawViolation) as e:
-        osvs.check_merge(merge_reading_heads_tokens_as_tokens_heads, name="numpy.merge.layout_bug",
-                         lse_layout="heads_tokens", laws=["accuracy"])
-    r = e.value.result["accuracy"]
+    r = failed_law(osvs.check_merge, merge_reading_heads_tokens_as_tokens_heads, "accuracy",
+                   name="numpy.merge.layout_bug", lse_layout="heads_tokens")
     shape = r.case["shape"]
     rows = r.case["parts"][0]["o"].shape[0]
     # the mistake is invisible with one head or one token: the shrunk case keeps both above 1

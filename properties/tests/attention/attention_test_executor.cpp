@@ -2,14 +2,17 @@
 
 #include <memory>
 
+#include "selected_executor.h"
+
 namespace osvs::test {
 namespace {
-std::unique_ptr<AttentionExecutor> selected;
-std::string reason;
+SelectedExecutor<AttentionExecutor> selected;
 }  // namespace
 
 void select_attention_executor(const std::string& name) {
-  selected = name == "cuda" ? make_cuda_attention_executor(&reason) : make_cpu_attention_executor();
+  selected.select(name, [&](std::string* why_not) {
+    return name == "cuda" ? make_cuda_attention_executor(why_not) : make_cpu_attention_executor();
+  });
 }
 
 AttentionExecutor* attention_executor() {
@@ -17,7 +20,7 @@ AttentionExecutor* attention_executor() {
 }
 
 const std::string& attention_unavailable_reason() {
-  return reason;
+  return selected.unavailable_reason();
 }
 
 AttentionExecutor& cpu_attention_executor() {
