@@ -33,12 +33,12 @@
 
 namespace osvs::builtin {
 
-/// The executor's libm function f on a float: CUDA's f##f on the device, std::f (glibc's) on the
-/// host.
+/// The executor's libm function `name` on a float: CUDA's name##f (expf ...) on the device,
+/// std::name (glibc's) on the host.
 #if defined(__CUDA_ARCH__)
-#define OSVS_DETAIL_LIBRARY_MATH(f) f##f
+#define OSVS_DETAIL_LIBRARY_MATH(name) name##f
 #else
-#define OSVS_DETAIL_LIBRARY_MATH(f) std::f
+#define OSVS_DETAIL_LIBRARY_MATH(name) std::name
 #endif
 
 struct LibraryMath {
