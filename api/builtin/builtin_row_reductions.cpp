@@ -3,29 +3,24 @@
 // (builtin_row_reductions.h).
 #include "builtin_row_reductions.h"
 
-#define OSVS_REFERENCE_ROW_KERNEL(id, name, op, type)                                         \
-  OSVS_REGISTER_ROWWISE_KERNEL(id) {                                                          \
-    return osvs::builtin::reference_row_kernel(name, osvs::RowwiseOp::op, osvs::DType::type); \
-  }
+#include "reference_rowwise_registration.h"
 
-OSVS_REFERENCE_ROW_KERNEL(osvs_logsumexp_row, "osvs.logsumexp_row", Logsumexp, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_logsumexp_row_bf16, "osvs.logsumexp_row.bf16", Logsumexp, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm, "osvs.layer_norm", LayerNorm, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_layer_norm_bf16, "osvs.layer_norm.bf16", LayerNorm, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm, "osvs.rms_norm", RmsNorm, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_rms_norm_bf16, "osvs.rms_norm.bf16", RmsNorm, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var, "osvs.mean_var", MeanVar, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_unbiased, "osvs.mean_var_unbiased", MeanVarUnbiased, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_mean_var_bf16, "osvs.mean_var.bf16", MeanVar, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy, "osvs.cross_entropy", CrossEntropy, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_bf16, "osvs.cross_entropy.bf16", CrossEntropy, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_mean, "osvs.cross_entropy_mean", CrossEntropyMean, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_mean_bf16, "osvs.cross_entropy_mean.bf16",
-                          CrossEntropyMean, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_sum, "osvs.cross_entropy_sum", CrossEntropySum, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_cross_entropy_sum_bf16, "osvs.cross_entropy_sum.bf16",
-                          CrossEntropySum, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_argmax, "osvs.argmax", Argmax, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_argmax_bf16, "osvs.argmax.bf16", Argmax, BF16)
-OSVS_REFERENCE_ROW_KERNEL(osvs_topk, "osvs.topk", TopK, F32)
-OSVS_REFERENCE_ROW_KERNEL(osvs_topk_bf16, "osvs.topk.bf16", TopK, BF16)
+#define OSVS_REFERENCE_ROW_KERNELS(id, name, op) \
+  OSVS_REGISTER_REFERENCE_F32_BF16(osvs::builtin::reference_row_kernel, id, name, op)
+
+OSVS_REFERENCE_ROW_KERNELS(osvs_logsumexp_row, "osvs.logsumexp_row", Logsumexp)
+OSVS_REFERENCE_ROW_KERNELS(osvs_layer_norm, "osvs.layer_norm", LayerNorm)
+OSVS_REFERENCE_ROW_KERNELS(osvs_rms_norm, "osvs.rms_norm", RmsNorm)
+// (the unbiased variance, f32 only, between mean_var's f32 and bf16 entries: the registration
+// order, which every listing of the registry follows, as before)
+OSVS_REGISTER_REFERENCE(osvs::builtin::reference_row_kernel, osvs_mean_var, "osvs.mean_var",
+                        MeanVar, F32)
+OSVS_REGISTER_REFERENCE(osvs::builtin::reference_row_kernel, osvs_mean_var_unbiased,
+                        "osvs.mean_var_unbiased", MeanVarUnbiased, F32)
+OSVS_REGISTER_REFERENCE(osvs::builtin::reference_row_kernel, osvs_mean_var_bf16,
+                        "osvs.mean_var.bf16", MeanVar, BF16)
+OSVS_REFERENCE_ROW_KERNELS(osvs_cross_entropy, "osvs.cross_entropy", CrossEntropy)
+OSVS_REFERENCE_ROW_KERNELS(osvs_cross_entropy_mean, "osvs.cross_entropy_mean", CrossEntropyMean)
+OSVS_REFERENCE_ROW_KERNELS(osvs_cross_entropy_sum, "osvs.cross_entropy_sum", CrossEntropySum)
+OSVS_REFERENCE_ROW_KERNELS(osvs_argmax, "osvs.argmax", Argmax)
+OSVS_REFERENCE_ROW_KERNELS(osvs_topk, "osvs.topk", TopK)

@@ -2,19 +2,9 @@
 // bf16 (builtin_softmax_backward.h).
 #include "builtin_softmax_backward.h"
 
-OSVS_REGISTER_ROWWISE_KERNEL(osvs_softmax_backward) {
-  return osvs::builtin::reference_backward("osvs.softmax_backward",
-                                           osvs::RowwiseOp::SoftmaxBackward, osvs::DType::F32);
-}
-OSVS_REGISTER_ROWWISE_KERNEL(osvs_softmax_backward_bf16) {
-  return osvs::builtin::reference_backward("osvs.softmax_backward.bf16",
-                                           osvs::RowwiseOp::SoftmaxBackward, osvs::DType::BF16);
-}
-OSVS_REGISTER_ROWWISE_KERNEL(osvs_log_softmax_backward) {
-  return osvs::builtin::reference_backward("osvs.log_softmax_backward",
-                                           osvs::RowwiseOp::LogSoftmaxBackward, osvs::DType::F32);
-}
-OSVS_REGISTER_ROWWISE_KERNEL(osvs_log_softmax_backward_bf16) {
-  return osvs::builtin::reference_backward("osvs.log_softmax_backward.bf16",
-                                           osvs::RowwiseOp::LogSoftmaxBackward, osvs::DType::BF16);
-}
+#include "reference_rowwise_registration.h"
+
+OSVS_REGISTER_REFERENCE_F32_BF16(osvs::builtin::reference_backward, osvs_softmax_backward,
+                                 "osvs.softmax_backward", SoftmaxBackward)
+OSVS_REGISTER_REFERENCE_F32_BF16(osvs::builtin::reference_backward, osvs_log_softmax_backward,
+                                 "osvs.log_softmax_backward", LogSoftmaxBackward)

@@ -109,6 +109,7 @@
 
 #include "launch_order.h"
 #include "osvs/osvs.h"
+#include "tiled_attention_declaration.h"
 #include "tiled_attention_row.h"
 
 namespace osvs::builtin {
@@ -145,32 +146,22 @@ void tiled_attention(const AttentionProblem& p) {
 ///   underflow: a weight below 2^-126 within 2 2^-149 (2 ulp of the subnormal ulp), so
 ///     (2 |v_jc| + 1) 2^-149 <= 2 (V_c + 1) 2^-149 a key: o_underflow 2.
 /// The per-score terms (the dot products and the scale, rounded alike on both) are the host's.
-inline AttentionAccuracy tiled_attention_accuracy(Where where) {
-  if (where == Where::Device) return {7, 6, 4, 8, 3, 2, 2};
-  return {5, 4, 4, 6, 2, 2, 1};
-}
+inline constexpr ExecutorContracts<AttentionAccuracy> kTiledAttentionAccuracy{
+    .host = {5, 4, 4, 6, 2, 2, 1}, .device = {7, 6, 4, 8, 3, 2, 2}};
 
 /// The declaration of a tiled kernel named `name` running on `where` (the builtin, its device
 /// twin and every mutant share it; only the contract follows the executor).
 inline AttentionKernel declare_tiled_attention(const std::string& name,
                                                void (*run)(const AttentionProblem&),
                                                Where where = Where::Host) {
-  return AttentionKernel(name, where)
-      .run(run)
-      .in_types({DType::F32, DType::BF16, DType::F16})
-      .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
-      .gqa()
+  return tiled_attention_family(name, run, where)
       .page_sizes({1, 3, 4})
       .v_head_dims({1, 2, 3, 4, 5, 8, 16})
-      .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
-      .softcap()
-      .sinks()
-      .alibi()
       .tile_sizes({TiledAttention::tile})
       .kv_splits(KvSplit::Size, {4, 8, 16})
       .split_bitwise(false)
       .cascade_merge(where == Where::Device ? "osvs.merge_states" : "osvs.merge_states.cpu_model")
-      .accuracy(tiled_attention_accuracy(where))
+      .accuracy(kTiledAttentionAccuracy.on(where))
       .description(where == Where::Device
                        ? "osvs's tiled online-softmax attention on the device, one thread a row "
                          "(f32 arithmetic, CUDA's expf)"

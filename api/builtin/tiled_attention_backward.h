@@ -113,6 +113,7 @@
 #include "launch_order.h"
 #include "osvs/osvs.h"
 #include "tiled_attention_backward_elements.h"
+#include "tiled_attention_declaration.h"
 
 namespace osvs::builtin {
 
@@ -156,29 +157,19 @@ void tiled_attention_backward(const AttentionProblem& p) {
     tiled_attention_backward_sink<P, Math>(p, h, reversed);
 }
 
-/// The contract derived above, the host's or the device's.
-inline AttentionGradAccuracy tiled_attention_backward_accuracy(Where where) {
-  if (where == Where::Device) return {70, 1, 10, 2};
-  return {64, 1, 10, 2};
-}
+/// The contract derived above, the host's and the device's.
+inline constexpr ExecutorContracts<AttentionGradAccuracy> kTiledAttentionBackwardAccuracy{
+    .host = {64, 1, 10, 2}, .device = {70, 1, 10, 2}};
 
 /// The declaration of the backward kernel named `name` on `where` (the builtins and every mutant
 /// share it).
 inline AttentionKernel declare_tiled_attention_backward(const std::string& name,
                                                         void (*run)(const AttentionProblem&),
                                                         Where where = Where::Host) {
-  return AttentionKernel(name, where)
-      .run(run)
-      .in_types({DType::F32, DType::BF16, DType::F16})
-      .masks({MaskKind::None, MaskKind::Causal, MaskKind::Window})
-      .gqa()
+  return tiled_attention_family(name, run, where)
       .head_dims({1, 2, 3, 4, 5, 8, 16})
-      .lse({LseBase::E, LseBase::Two}, AttnLseLayout::HeadsTokens)
-      .softcap()
-      .sinks()
-      .alibi()
       .backward(true)
-      .grad_accuracy(tiled_attention_backward_accuracy(where))
+      .grad_accuracy(kTiledAttentionBackwardAccuracy.on(where))
       .description(where == Where::Device
                        ? "osvs's attention backward on the device, one thread an output row (a "
                          "query's dq, a key's dk and dv, a head's dsinks; f32 arithmetic, a fixed "

@@ -32,11 +32,9 @@
 
 namespace osvs::builtin {
 
-/// The contract of the fp8 kernel on an executor (derived above from tiled_attention_accuracy).
-inline AttentionAccuracy tiled_attention_fp8_accuracy(Where where) {
-  if (where == Where::Device) return {8, 6, 6, 8, 3, 3, 2};
-  return {6, 4, 6, 6, 2, 3, 1};
-}
+/// The contract of the fp8 kernel on each executor (derived above from kTiledAttentionAccuracy).
+inline constexpr ExecutorContracts<AttentionAccuracy> kTiledAttentionFp8Accuracy{
+    .host = {6, 4, 6, 6, 2, 3, 1}, .device = {8, 6, 6, 8, 3, 3, 2}};
 
 /// The declaration of the fp8 kernel named `name` (its entry and its mutants'): the tiled
 /// kernel's declaration, taking e4m3 and e5m2 K/V only, with the contract above.
@@ -45,7 +43,7 @@ inline AttentionKernel declare_tiled_attention_fp8(const std::string& name,
                                                    Where where = Where::Host) {
   return declare_tiled_attention(name, run, where)
       .kv_types({DType::E4M3, DType::E5M2}, true)
-      .accuracy(tiled_attention_fp8_accuracy(where))
+      .accuracy(kTiledAttentionFp8Accuracy.on(where))
       .description(std::string("osvs's tiled online-softmax attention on ") +
                    (where == Where::Device ? "the device" : "the host") +
                    " with fp8 K/V (e4m3, e5m2), dequantised in f32 (scale x, rounded once)");

@@ -13,7 +13,7 @@
 //                   tanhf  the host's derivation already charges 2 ulp; CUDA 2 ulp (the guide):
 //                          the same figure.
 //                 So the device's outputs are not the host's bit for bit, and its contract is
-//                 derived with the 2-ulp exp (tiled_attention.h, tiled_attention_accuracy).
+//                 derived with the 2-ulp exp (tiled_attention.h, kTiledAttentionAccuracy).
 //   PortableMath  portable_expf and portable_logf (kernels/include: one IEEE operation a step,
 //                 the same bits on both executors), and a tanh and an exp2 written over
 //                 portable_expf: the same kernel then gives the same bits on the host and the
@@ -33,36 +33,22 @@
 
 namespace osvs::builtin {
 
+/// The executor's libm function `name` on a float: CUDA's name##f (expf ...) on the device,
+/// std::name (glibc's) on the host.
+#if defined(__CUDA_ARCH__)
+#define OSVS_DETAIL_LIBRARY_MATH(name) name##f
+#else
+#define OSVS_DETAIL_LIBRARY_MATH(name) std::name
+#endif
+
 struct LibraryMath {
-  OSVS_HD static float exp(float x) {
-#if defined(__CUDA_ARCH__)
-    return expf(x);
-#else
-    return std::exp(x);
-#endif
-  }
-  OSVS_HD static float exp2(float x) {
-#if defined(__CUDA_ARCH__)
-    return exp2f(x);
-#else
-    return std::exp2(x);
-#endif
-  }
-  OSVS_HD static float log(float x) {
-#if defined(__CUDA_ARCH__)
-    return logf(x);
-#else
-    return std::log(x);
-#endif
-  }
-  OSVS_HD static float tanh(float x) {
-#if defined(__CUDA_ARCH__)
-    return tanhf(x);
-#else
-    return std::tanh(x);
-#endif
-  }
+  OSVS_HD static float exp(float x) { return OSVS_DETAIL_LIBRARY_MATH(exp)(x); }
+  OSVS_HD static float exp2(float x) { return OSVS_DETAIL_LIBRARY_MATH(exp2)(x); }
+  OSVS_HD static float log(float x) { return OSVS_DETAIL_LIBRARY_MATH(log)(x); }
+  OSVS_HD static float tanh(float x) { return OSVS_DETAIL_LIBRARY_MATH(tanh)(x); }
 };
+
+#undef OSVS_DETAIL_LIBRARY_MATH
 
 struct PortableMath {
   OSVS_HD static float exp(float x) { return portable_expf(x); }

@@ -44,6 +44,17 @@ std::int64_t AttentionCase::logical_pages() const {
   return n;
 }
 
+AttentionCase AttentionCase::without_sequences() const {
+  AttentionCase out = *this;
+  out.seqs.clear();
+  out.q.clear();
+  out.k.clear();
+  out.v.clear();
+  out.dout.clear();
+  out.page_order.clear();
+  return out;
+}
+
 namespace {
 
 std::string values_problem(const std::vector<float>& x, std::size_t expected, DType t,

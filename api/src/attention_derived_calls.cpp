@@ -10,12 +10,7 @@ std::vector<SequencePart> whole(const AttentionCase& c, const std::vector<std::s
 }
 
 AttentionCase with_parts(const AttentionCase& c, const std::vector<SequencePart>& parts) {
-  AttentionCase out = c;
-  out.seqs.clear();
-  out.q.clear();
-  out.k.clear();
-  out.v.clear();
-  out.dout.clear();
+  AttentionCase out = c.without_sequences();
   const auto q_row = static_cast<std::size_t>(c.heads_q * c.head_dim_qk),
              k_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_qk),
              v_row = static_cast<std::size_t>(c.heads_kv * c.head_dim_v);
@@ -35,7 +30,6 @@ AttentionCase with_parts(const AttentionCase& c, const std::vector<SequencePart>
       append(out.dout, c.dout, c.q_start(p.seq) + p.q_begin, p.q_end - p.q_begin,
              static_cast<std::size_t>(c.heads_q * c.head_dim_v));
   }
-  out.page_order.clear();
   for (std::int64_t p = 0; c.page_size > 0 && p < out.logical_pages(); ++p)
     out.page_order.push_back(p);
   return out;

@@ -499,12 +499,17 @@ std::string shift_excluded(const RowwiseKernel& k) {
     return std::string(to_string(k.op())) + " does not move with (or ignore) a shift of x";
   return judgeable(k) ? "" : k.name() + " declares no accuracy contract";
 }
+/// "" when k declares the invariance `claim` names (`declared`) or an accuracy contract: an
+/// invariance law then asks for the bits or for the contract; otherwise why it is left out.
+std::string claim_or_contract(const RowwiseKernel& k, bool declared, const char* claim) {
+  return declared || judgeable(k)
+             ? ""
+             : k.name() + " declares neither " + claim + " nor an accuracy contract";
+}
 std::string scale_excluded(const RowwiseKernel& k) {
   if (!scale_invariant(k.op()))
     return std::string(to_string(k.op())) + " is not invariant under a scaling of x";
-  return k.traits().scale_invariant || judgeable(k)
-             ? ""
-             : k.name() + " declares neither scale invariance nor an accuracy contract";
+  return claim_or_contract(k, k.traits().scale_invariant, "scale invariance");
 }
 bool never_bitwise(const RowwiseKernel&) {
   return false;
@@ -516,17 +521,13 @@ std::string determinism_excluded(const RowwiseKernel& k) {
   return k.traits().deterministic ? "" : k.name() + " does not declare determinism";
 }
 std::string batch_excluded(const RowwiseKernel& k) {
-  return k.traits().batch_invariant || judgeable(k)
-             ? ""
-             : k.name() + " declares neither batch invariance nor an accuracy contract";
+  return claim_or_contract(k, k.traits().batch_invariant, "batch invariance");
 }
 std::string strided_excluded(const RowwiseKernel& k) {
   return k.traits().strided ? "" : k.name() + " does not declare strided rows";
 }
 std::string permutation_excluded(const RowwiseKernel& k) {
-  return k.traits().order_independent || judgeable(k)
-             ? ""
-             : k.name() + " declares neither order independence nor an accuracy contract";
+  return claim_or_contract(k, k.traits().order_independent, "order independence");
 }
 bool always_bitwise(const RowwiseKernel&) {
   return true;

@@ -11,34 +11,48 @@
 
 namespace osvs {
 
+namespace {
+
+/// A row-wise op: its name and its arrays.
+struct RowwiseOpRow {
+  RowwiseOp op;
+  const char* name;
+  RowwiseSignature arrays;
+};
+
+/// The row of `op` in the table of every op, or nullptr for a value out of RowwiseOp's range.
+const RowwiseOpRow* op_row(RowwiseOp op) {
+  constexpr Extent shared = Extent::Column;
+  static const RowwiseSignature mean_var{{{"x"}}, {{"mean", Extent::Row}, {"var", Extent::Row}}};
+  static const RowwiseSignature batch_loss{{{"x"}, {"target", Extent::Row, true}},
+                                           {{"loss", Extent::Batch}}};
+  static const RowwiseOpRow rows[] = {
+      {RowwiseOp::SoftmaxBackward, "softmax_backward", {{{"y"}, {"dy"}}, {{"dx"}}}},
+      {RowwiseOp::LogSoftmaxBackward, "log_softmax_backward", {{{"z"}, {"dy"}}, {{"dx"}}}},
+      {RowwiseOp::Logsumexp, "logsumexp", {{{"x"}}, {{"lse", Extent::Row}}}},
+      {RowwiseOp::LayerNorm,
+       "layer_norm",
+       {{{"x"}, {"weight", shared}, {"bias", shared}}, {{"y"}}}},
+      {RowwiseOp::RmsNorm, "rms_norm", {{{"x"}, {"weight", shared}}, {{"y"}}}},
+      {RowwiseOp::MeanVar, "mean_var", mean_var},
+      {RowwiseOp::MeanVarUnbiased, "mean_var_unbiased", mean_var},
+      {RowwiseOp::CrossEntropy,
+       "cross_entropy",
+       {{{"x"}, {"target", Extent::Row, true}}, {{"loss", Extent::Row}}}},
+      {RowwiseOp::Argmax, "argmax", {{{"x"}}, {{"index", Extent::Row, true}}}},
+      {RowwiseOp::TopK, "topk", {{{"x"}}, {{"values", Extent::K}, {"indices", Extent::K, true}}}},
+      {RowwiseOp::CrossEntropyMean, "cross_entropy_mean", batch_loss},
+      {RowwiseOp::CrossEntropySum, "cross_entropy_sum", batch_loss}};
+  for (const RowwiseOpRow& row : rows)
+    if (row.op == op) return &row;
+  return nullptr;
+}
+
+}  // namespace
+
 const char* to_string(RowwiseOp op) {
-  switch (op) {
-    case RowwiseOp::SoftmaxBackward:
-      return "softmax_backward";
-    case RowwiseOp::LogSoftmaxBackward:
-      return "log_softmax_backward";
-    case RowwiseOp::Logsumexp:
-      return "logsumexp";
-    case RowwiseOp::LayerNorm:
-      return "layer_norm";
-    case RowwiseOp::RmsNorm:
-      return "rms_norm";
-    case RowwiseOp::MeanVar:
-      return "mean_var";
-    case RowwiseOp::MeanVarUnbiased:
-      return "mean_var_unbiased";
-    case RowwiseOp::CrossEntropy:
-      return "cross_entropy";
-    case RowwiseOp::Argmax:
-      return "argmax";
-    case RowwiseOp::TopK:
-      return "topk";
-    case RowwiseOp::CrossEntropyMean:
-      return "cross_entropy_mean";
-    case RowwiseOp::CrossEntropySum:
-      return "cross_entropy_sum";
-  }
-  return "?";
+  const RowwiseOpRow* row = op_row(op);
+  return row ? row->name : "?";
 }
 
 const char* to_string(Ties t) {
@@ -54,44 +68,7 @@ const char* to_string(MeanOfNone m) {
 }
 
 const RowwiseSignature& signature(RowwiseOp op) {
-  constexpr Extent shared = Extent::Column;
-  static const RowwiseSignature softmax{{{"y"}, {"dy"}}, {{"dx"}}};
-  static const RowwiseSignature log_softmax{{{"z"}, {"dy"}}, {{"dx"}}};
-  static const RowwiseSignature logsumexp{{{"x"}}, {{"lse", Extent::Row}}};
-  static const RowwiseSignature layer_norm{{{"x"}, {"weight", shared}, {"bias", shared}}, {{"y"}}};
-  static const RowwiseSignature rms_norm{{{"x"}, {"weight", shared}}, {{"y"}}};
-  static const RowwiseSignature mean_var{{{"x"}}, {{"mean", Extent::Row}, {"var", Extent::Row}}};
-  static const RowwiseSignature cross_entropy{{{"x"}, {"target", Extent::Row, true}},
-                                              {{"loss", Extent::Row}}};
-  static const RowwiseSignature argmax{{{"x"}}, {{"index", Extent::Row, true}}};
-  static const RowwiseSignature topk{{{"x"}},
-                                     {{"values", Extent::K}, {"indices", Extent::K, true}}};
-  static const RowwiseSignature batch_cross_entropy{{{"x"}, {"target", Extent::Row, true}},
-                                                    {{"loss", Extent::Batch}}};
-  switch (op) {
-    case RowwiseOp::SoftmaxBackward:
-      return softmax;
-    case RowwiseOp::LogSoftmaxBackward:
-      return log_softmax;
-    case RowwiseOp::Logsumexp:
-      return logsumexp;
-    case RowwiseOp::LayerNorm:
-      return layer_norm;
-    case RowwiseOp::RmsNorm:
-      return rms_norm;
-    case RowwiseOp::MeanVar:
-    case RowwiseOp::MeanVarUnbiased:
-      return mean_var;
-    case RowwiseOp::CrossEntropy:
-      return cross_entropy;
-    case RowwiseOp::Argmax:
-      return argmax;
-    case RowwiseOp::TopK:
-      return topk;
-    case RowwiseOp::CrossEntropyMean:
-    case RowwiseOp::CrossEntropySum:
-      return batch_cross_entropy;
-  }
+  if (const RowwiseOpRow* row = op_row(op)) return row->arrays;
   throw std::invalid_argument("row-wise op out of range");
 }
 

@@ -47,13 +47,7 @@ Kept all_of(const AttentionCase& c) {
 
 AttentionCase reduced(const AttentionCase& c, const Kept& kept) {
   const int group = c.heads_q / c.heads_kv;
-  AttentionCase out = c;
-  out.seqs.clear();
-  out.q.clear();
-  out.k.clear();
-  out.v.clear();
-  out.dout.clear();
-  out.page_order.clear();
+  AttentionCase out = c.without_sequences();
   out.heads_kv = static_cast<int>(kept.kv_heads.size());
   out.heads_q = out.heads_kv * static_cast<int>(kept.group_heads.size());
   out.head_dim_qk = static_cast<int>(kept.comps.size());

@@ -41,24 +41,18 @@ bool accepted(dl::dtype d, DType t) {
          (code == dl::dtype_code::UInt || code == dl::dtype_code::Int);
 }
 
-const char* python_name(DType t) {
-  switch (t) {
-    case DType::F32:
-      return "float32";
-    case DType::F16:
-      return "float16";
-    case DType::BF16:
-      return "uint16 (bfloat16 bits)";
-    case DType::I32:
-      return "int32";
-    case DType::I64:
-      return "int64";
-    case DType::E4M3:
-      return "uint8 (float8 e4m3 bits)";
-    case DType::E5M2:
-      return "uint8 (float8 e5m2 bits)";
-  }
-  return "?";
+/// The NumPy type elements of t travel as (dlpack_type), and whose bits those are where they
+/// are another type's: "float32", "int64", "uint16 (bfloat16 bits)", "uint8 (float8 e4m3 bits)".
+std::string python_name(DType t) {
+  const dl::dtype d = dlpack_type(t);
+  const auto code = static_cast<dl::dtype_code>(d.code);
+  const std::string numpy = (code == dl::dtype_code::Float ? "float"
+                             : code == dl::dtype_code::Int ? "int"
+                                                           : "uint") +
+                            std::to_string(d.bits);
+  if (t == DType::BF16) return numpy + " (bfloat16 bits)";
+  if (is_fp8(t)) return numpy + " (float8 " + to_string(t) + " bits)";
+  return numpy;
 }
 
 CpuArray cpu_array(nb::handle array, const char* what) {

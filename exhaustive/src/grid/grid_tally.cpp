@@ -37,17 +37,10 @@ bool GridResult::passed() const {
 }
 
 const char* to_string(Law l) {
-  switch (l) {
-    case Law::Commutativity:
-      return "commutativity";
-    case Law::Identity:
-      return "identity";
-    case Law::FiniteIdentity:
-      return "finite_identity";
-    case Law::OneStepBound:
-      return "one_step_bound";
-  }
-  return "?";
+  constexpr const char* kNames[kLaws] = {"commutativity", "identity", "finite_identity",
+                                         "one_step_bound"};  // in Law's order (its index)
+  const int i = static_cast<int>(l);
+  return i >= 0 && i < kLaws ? kNames[i] : "?";
 }
 
 bool is_state_law(Law l) {

@@ -90,6 +90,10 @@ struct AttentionCase {
   std::int64_t pages_of(std::size_t s) const;
   /// Logical pages of the batch (sum of pages_of) and physical ones (page_order's size).
   std::int64_t logical_pages() const;
+  /// This case with no sequence, no q, k, v or dout values and no page order: its heads,
+  /// head_dims, types, mask, modifiers and paging kept, for a case of other sequences (a derived
+  /// call's, a smaller one's) to be filled in.
+  AttentionCase without_sequences() const;
 };
 
 /// Why c is not a well-formed case (sizes that disagree, heads_kv not dividing heads_q, a page

@@ -199,38 +199,14 @@ struct AttentionProblem : Launch {
     return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
                                                     : token * heads_q + head;
   }
-  template <class T>
-  const T* q() const {
-    return typed<T>(q_ptr);
-  }
-  template <class T>
-  const T* k() const {
-    return typed<T>(k_ptr);
-  }
-  template <class T>
-  const T* v() const {
-    return typed<T>(v_ptr);
-  }
-  template <class T>
-  T* o() const {
-    return typed<T>(o_ptr);
-  }
-  template <class T>
-  const T* dout() const {
-    return typed<T>(dout_ptr);
-  }
-  template <class T>
-  T* dq() const {
-    return typed<T>(dq_ptr);
-  }
-  template <class T>
-  T* dk() const {
-    return typed<T>(dk_ptr);
-  }
-  template <class T>
-  T* dv() const {
-    return typed<T>(dv_ptr);
-  }
+  OSVS_DETAIL_TYPED_VIEW(q)
+  OSVS_DETAIL_TYPED_VIEW(k)
+  OSVS_DETAIL_TYPED_VIEW(v)
+  OSVS_DETAIL_TYPED_VIEW(o)
+  OSVS_DETAIL_TYPED_VIEW(dout)
+  OSVS_DETAIL_TYPED_VIEW(dq)
+  OSVS_DETAIL_TYPED_VIEW(dk)
+  OSVS_DETAIL_TYPED_VIEW(dv)
 };
 
 class AttentionKernel : public KernelDeclaration<AttentionKernel, AttentionProblem> {

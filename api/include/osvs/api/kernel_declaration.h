@@ -37,6 +37,15 @@ struct Launch {
   }
 };
 
+/// Declares name<T>() in a launch: its untyped pointer name##_ptr as a T*, or a const T* where
+/// that pointer is to const (an input): the typed views every kind's launch gives its kernel
+/// (RowProblem's x<float>(), MergeProblem's o_a<float>(), AttentionProblem's q<float>(), ...).
+#define OSVS_DETAIL_TYPED_VIEW(name) \
+  template <class T>                 \
+  auto name() const {                \
+    return typed<T>(name##_ptr);     \
+  }
+
 template <class Self, class LaunchT>
 class KernelDeclaration {
  public:

@@ -21,6 +21,7 @@
 // and its oracle: nothing else.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -81,17 +82,26 @@ const Law* find_named(const std::vector<Law>& laws, std::string_view name) {
   return nullptr;
 }
 
+/// A string literal as a template argument: a kind's name and test prefix (Kind<"row", "", ...>).
+template <std::size_t N>
+struct KindText {
+  char text[N];
+  constexpr KindText(const char (&s)[N]) {  // (implicit: the literal is the argument)
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+};
+
 /// A kind: its name, its kernel declaration (its registry is registry.h's for that type), its
 /// case and its law (a struct with name, law, check(kernel, case), excluded(kernel) and
 /// single_case), and its laws.
-template <const char* Name, const char* TestPrefix, class KernelT, class CaseT, class LawT,
+template <KindText Name, KindText TestPrefix, class KernelT, class CaseT, class LawT,
           const std::vector<LawT>& (*Laws)()>
 struct Kind {
   using Kernel = KernelT;
   using Case = CaseT;
   using Law = LawT;
-  static constexpr const char* name = Name;
-  static constexpr const char* test_prefix = TestPrefix;
+  static constexpr const char* name = Name.text;
+  static constexpr const char* test_prefix = TestPrefix.text;
   static const std::vector<Law>& laws() { return Laws(); }
   static const Law* find_law(std::string_view n) { return find_named(Laws(), n); }
   static const std::vector<Kernel>& kernels() { return registered<Kernel>(); }
@@ -110,33 +120,18 @@ struct Kind {
   static std::string describe(const Kernel& k) { return kernel_summary(k); }
 };
 
-inline constexpr char kRowKindName[] = "row";
-inline constexpr char kRowTestPrefix[] =
-    "";  // row kernels' suites are their names (the first kind)
-inline constexpr char kMergeKindName[] = "merge";
-inline constexpr char kMergeTestPrefix[] = "merge_";
-using RowKind = Kind<kRowKindName, kRowTestPrefix, RowKernel, RowCase, RowLaw, &row_laws>;
-using MergeKind =
-    Kind<kMergeKindName, kMergeTestPrefix, MergeKernel, MergeCase, MergeLaw, &merge_laws>;
-inline constexpr char kAttentionKindName[] = "attention";
-inline constexpr char kAttentionTestPrefix[] = "attention_";
-using AttentionKind = Kind<kAttentionKindName, kAttentionTestPrefix, AttentionKernel, AttentionCase,
-                           AttentionLaw, &attention_laws>;
-inline constexpr char kReductionKindName[] = "reduction";
-inline constexpr char kReductionTestPrefix[] = "reduction_";
-using ReductionKind = Kind<kReductionKindName, kReductionTestPrefix, ReductionKernel, ReductionCase,
-                           ReductionLaw, &reduction_laws>;
-
-inline constexpr char kRowwiseKindName[] = "rowwise";
-inline constexpr char kRowwiseTestPrefix[] = "rowwise_";
-using RowwiseKind = Kind<kRowwiseKindName, kRowwiseTestPrefix, RowwiseKernel, RowwiseCase,
-                         RowwiseLaw, &rowwise_laws>;
-
-inline constexpr char kCombineKindName[] = "combine";
-inline constexpr char kCombineTestPrefix[] = "combine_";
+// (row kernels' suites are their names: the first kind has no prefix)
+using RowKind = Kind<"row", "", RowKernel, RowCase, RowLaw, &row_laws>;
+using MergeKind = Kind<"merge", "merge_", MergeKernel, MergeCase, MergeLaw, &merge_laws>;
+using AttentionKind =
+    Kind<"attention", "attention_", AttentionKernel, AttentionCase, AttentionLaw, &attention_laws>;
+using ReductionKind =
+    Kind<"reduction", "reduction_", ReductionKernel, ReductionCase, ReductionLaw, &reduction_laws>;
+using RowwiseKind =
+    Kind<"rowwise", "rowwise_", RowwiseKernel, RowwiseCase, RowwiseLaw, &rowwise_laws>;
 /// (CombineKind is the operator's handle, kernels/combine_kind.h: the kind is the operators'.)
-using CombineOperatorKind = Kind<kCombineKindName, kCombineTestPrefix, CombineKernel, CombineCase,
-                                 CombineLaw, &combine_operator_laws>;
+using CombineOperatorKind =
+    Kind<"combine", "combine_", CombineKernel, CombineCase, CombineLaw, &combine_operator_laws>;
 
 /// f(K{}) for every kind K: the one list of kinds (files, programs and bindings that meet a kind
 /// by name go through it). constexpr: the plugins' layout tag is computed over it.

@@ -71,18 +71,9 @@ struct MergeProblem : Launch {
     return lse_layout == LseLayout::TokensHeads ? t * heads + h : h * tokens() + t;
   }
 
-  template <class T>
-  const T* o_a() const {
-    return typed<T>(o_a_ptr);
-  }
-  template <class T>
-  const T* o_b() const {
-    return typed<T>(o_b_ptr);
-  }
-  template <class T>
-  T* o_out() const {
-    return typed<T>(o_out_ptr);
-  }
+  OSVS_DETAIL_TYPED_VIEW(o_a)
+  OSVS_DETAIL_TYPED_VIEW(o_b)
+  OSVS_DETAIL_TYPED_VIEW(o_out)
 };
 
 /// How the kernel represents an empty partial (a split with no key, or only masked ones); its o

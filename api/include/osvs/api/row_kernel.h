@@ -46,14 +46,8 @@ struct RowProblem : Launch {
   DType x_type = DType::F32;
   DType y_type = DType::F32;
 
-  template <class T>
-  const T* x() const {
-    return typed<T>(x_ptr);
-  }
-  template <class T>
-  T* y() const {
-    return typed<T>(y_ptr);
-  }
+  OSVS_DETAIL_TYPED_VIEW(x)
+  OSVS_DETAIL_TYPED_VIEW(y)
 };
 
 /// What a fully masked row (every element -inf) gives: NaN (0/0, PyTorch's softmax) or the
