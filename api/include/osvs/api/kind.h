@@ -36,6 +36,7 @@
 #include "osvs/api/registry.h"
 #include "osvs/api/row_laws.h"
 #include "osvs/api/rowwise_laws.h"
+#include "osvs/kernels/find_by_name.h"
 
 namespace osvs {
 
@@ -73,14 +74,6 @@ std::string kernel_summary(const AttentionKernel& k);
 std::string kernel_summary(const ReductionKernel& k);
 /// A row-wise kernel's declaration: its op, its arrays' types, where it runs, its contract.
 std::string kernel_summary(const RowwiseKernel& k);
-
-/// The law named `name` among `laws`, or nullptr.
-template <class Law>
-const Law* find_named(const std::vector<Law>& laws, std::string_view name) {
-  for (const Law& l : laws)
-    if (l.name == name) return &l;
-  return nullptr;
-}
 
 /// A string literal as a template argument: a kind's name and test prefix (Kind<"row", "", ...>).
 template <std::size_t N>

@@ -11,7 +11,8 @@
 namespace osvs {
 
 /// The item of `items` whose `name` is `name`, or nullptr (a caller with its own message for an
-/// unknown name, e.g. the audit's input families and the mutation run's merge mutants).
+/// unknown name: a kind's laws (osvs/api/kind.h), the audit's input families, the mutation run's
+/// merge mutants).
 template <class Items>
 const auto* find_named(const Items& items, std::string_view name) {
   for (const auto& item : items)
