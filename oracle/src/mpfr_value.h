@@ -70,6 +70,6 @@ enum class ZivValue { RoundedOnce, Near };
 /// double; y's rounding and binade are then t's. nullopt where a higher precision must decide.
 /// err_exp >= EXP(t) - prec(t) - 8 (every caller's), so t -+ err is exact at prec(t) + 8 bits.
 std::optional<ExactElement> ziv_decided(mpfr_srcptr t, mpfr_exp_t err_exp, DType out,
-                                        ZivValue value);
+                                        ZivValue value = ZivValue::RoundedOnce);
 
 }  // namespace osvs::oracle::detail

@@ -58,6 +58,7 @@ using detail::exact_element;
 using detail::ieee_element;
 using detail::MpValue;
 using detail::WidestExponents;
+using detail::ziv_decided;
 
 static_assert(sizeof(mpfr_exp_t) >= 8, "the underflow bounds assume MPFR's 64-bit exponents");
 
@@ -110,8 +111,7 @@ ExactElement ziv(const char* what, DType out, Step step) {
   for (mpfr_prec_t p : detail::kZivBits) {
     MpValue t(p);
     const mpfr_exp_t err_exp = step(p, t.get());
-    if (const auto e = detail::ziv_decided(t.get(), err_exp, out, detail::ZivValue::RoundedOnce))
-      return *e;
+    if (const auto e = ziv_decided(t.get(), err_exp, out)) return *e;
   }
   throw std::runtime_error(std::string(what) +
                            " reference: a rounding is undecided at 8192 bits (an output within "
@@ -243,9 +243,7 @@ ExactElement logsumexp_reference(std::span<const float> x, DType out) {
     if (mpfr_zero_p(t.get())) continue;  // |lse| below the error: a higher precision
     const mpfr_exp_t M =
         std::max({mpfr_get_exp(R.get()) + 2, mpfr_get_exp(L.get()) - 1, mpfr_get_exp(t.get()) - 1});
-    if (const auto decided_lse =
-            detail::ziv_decided(t.get(), M + 2 - p, out, detail::ZivValue::RoundedOnce))
-      return *decided_lse;
+    if (const auto decided_lse = ziv_decided(t.get(), M + 2 - p, out)) return *decided_lse;
   }
   throw std::runtime_error(
       "logsumexp reference: a rounding is undecided at 8192 bits (an output within 2^-8000 of a "
@@ -622,9 +620,7 @@ ExactElement cross_entropy_batch_reference(const std::vector<std::span<const flo
     mpfr_exp_t M = std::max({m_rows + ceil_log2(rests.size()), mpfr_get_exp(Lsum.get()) - 1,
                              mpfr_get_exp(A.get()) - 1, mpfr_get_exp(t.get()) - 1});
     if (!q_zero) M = std::max(M, mpfr_get_exp(Q.get()) - 1);
-    if (const auto decided_value =
-            detail::ziv_decided(t.get(), M + 3 - p, out, detail::ZivValue::RoundedOnce))
-      return *decided_value;
+    if (const auto decided_value = ziv_decided(t.get(), M + 3 - p, out)) return *decided_value;
   }
   throw std::runtime_error(
       "cross_entropy reference: a rounding is undecided at 8192 bits (an output within 2^-8000 "
