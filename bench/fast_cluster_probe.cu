@@ -60,17 +60,32 @@ __device__ __forceinline__ float* stage_block_row(const float* __restrict__ x) {
   return buffer;
 }
 
+/// What a block row kernel's block works on: the row length n, its row (blockIdx.x), its thread t
+/// and the row's elements, staged into the block's dynamic shared memory (stage_block_row).
+struct StagedRow {
+  std::int64_t n;
+  std::int64_t row;
+  int t;
+  float* terms;
+};
+
+/// The block's StagedRow, of rows of n = kSpanOf<T> floats (thread and row read before staging).
+template <int T>
+__device__ __forceinline__ StagedRow staged_row(const float* __restrict__ x) {
+  const int t = static_cast<int>(threadIdx.x);
+  const std::int64_t row = blockIdx.x;
+  return {kSpanOf<T>, row, t, stage_block_row<T>(x)};
+}
+
 /// Block rows of T * kK * 4 elements, a block a row, staged and kept in shared memory (the
 /// holding of fast_cluster_shared_kernel's blocks, with no exchange).
 template <int T>
 __global__ void __launch_bounds__(T, 1536 / T)
     shared_block_rows(const float* __restrict__ x, float* __restrict__ y,
                       State* __restrict__ row_state) {
-  constexpr std::int64_t n = kSpanOf<T>;
-  const std::int64_t row = blockIdx.x;
-  float* const terms = stage_block_row<T>(x);
+  const auto [n, row, t, terms] = staged_row<T>(x);
   const State st = fast_row_state(shared_part_state<T, kK>(terms, terms, n));
-  if (threadIdx.x == 0) row_state[row] = st;
+  if (t == 0) row_state[row] = st;
   store_shared_terms<T, kK>(y + row * n, n, 0, terms, fast_part_scale(st.m, st));
 }
 
@@ -79,10 +94,7 @@ template <int T>
 __global__ void __launch_bounds__(T, 1024 / T)
     staged_block_rows(const float* __restrict__ x, float* __restrict__ y,
                       State* __restrict__ row_state) {
-  constexpr std::int64_t n = kSpanOf<T>;
-  const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t row = blockIdx.x;
-  float* const staged = stage_block_row<T>(x);
+  const auto [n, row, t, staged] = staged_row<T>(x);
   float v[4 * kK];
   read_staged<T, kK>(staged, n, t, v);
   const State st = fast_row_state(chunk_state<T, kK, true>(v));
@@ -96,10 +108,7 @@ template <int T>
 __global__ void __launch_bounds__(T, 1536 / T)
     cheap_block_rows(const float* __restrict__ x, float* __restrict__ y,
                      State* __restrict__ row_state) {
-  constexpr std::int64_t n = kSpanOf<T>;
-  const int t = static_cast<int>(threadIdx.x);
-  const std::int64_t row = blockIdx.x;
-  float* const terms = stage_block_row<T>(x);
+  const auto [n, row, t, terms] = staged_row<T>(x);
   float m = -__builtin_huge_valf();
   for (int k = 0; k < kK; ++k) {
     const float4 g = *reinterpret_cast<const float4*>(terms + (k * T + t) * 4);

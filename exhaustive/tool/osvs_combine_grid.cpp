@@ -10,6 +10,7 @@
 #include "osvs/exhaustive/device_exps.h"
 #include "osvs/exhaustive/grid/grid_report.h"
 #include "osvs/exhaustive/grid/grid_run.h"
+#include "tool_main.h"
 
 namespace grid = osvs::exhaustive::grid;
 
@@ -59,6 +60,32 @@ void print(const grid::GridResult& r) {
   for (const std::string& line : grid::counterexample_lines(r)) std::printf("%s\n", line.c_str());
 }
 
+/// The tool's options; with no --count, every pair index from --first on, at the stride.
+void declare_options(CLI::App& app, Options& o) {
+  app.add_option("--combine", o.combines,
+                 "registered operators to check (default: every registered one but the mutants)");
+  app.add_flag("--mutants", o.mutants, "with no --combine: the mutants too");
+  app.add_option("--executor", o.executor, "cuda, cpu or best (the GPU where there is one)")
+      ->check(CLI::IsMember({"cuda", "cpu", "best"}));
+  app.add_option("--first", o.spec.first, "first pair index (m1 bits << 16 | m2 bits)");
+  app.add_option("--count", o.spec.count, "pairs per pass (default: all 2^32)");
+  app.add_option("--stride", o.spec.stride, "every N-th pair index")->check(CLI::PositiveNumber);
+  app.add_option("--first-pass", o.spec.first_pass, "first d pass (0..48)");
+  app.add_option("--d-passes", o.d_passes,
+                 "d passes (1..49; default: 49 = every d pair on the GPU, 1 on the CPU)");
+  app.add_option("--examples", o.spec.examples, "first counterexamples kept per law");
+  app.add_flag("!--no-states", o.spec.states, "leave the identity laws (grid states) out");
+  app.add_option("--exp-ulp", o.spec.exp_ulp,
+                 "exp accuracy E of the bound (default: kexp_max_ulp of the executor, exp.h)");
+  app.add_option("--threads", o.spec.threads, "host threads (default: all)");
+  app.add_option("--out", o.out, "folder for combine-grid.json and combine-grid.md");
+  app.add_option("--driver", o.driver, "driver version for the provenance (nvidia-smi's)");
+  app.callback([&app, &o] {
+    if (app.count("--count") == 0)
+      o.spec.count = (grid::kGridPairs - o.spec.first + o.spec.stride - 1) / o.spec.stride;
+  });
+}
+
 int run(Options o) {
   std::string why;
   const bool device = grid::grid_device_present(&why);
@@ -88,33 +115,7 @@ int run(Options o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"The combine laws on the bf16 grid (exhaustive/README.md)"};
-  Options o;
-  app.add_option("--combine", o.combines,
-                 "registered operators to check (default: every registered one but the mutants)");
-  app.add_flag("--mutants", o.mutants, "with no --combine: the mutants too");
-  app.add_option("--executor", o.executor, "cuda, cpu or best (the GPU where there is one)")
-      ->check(CLI::IsMember({"cuda", "cpu", "best"}));
-  app.add_option("--first", o.spec.first, "first pair index (m1 bits << 16 | m2 bits)");
-  app.add_option("--count", o.spec.count, "pairs per pass (default: all 2^32)");
-  app.add_option("--stride", o.spec.stride, "every N-th pair index")->check(CLI::PositiveNumber);
-  app.add_option("--first-pass", o.spec.first_pass, "first d pass (0..48)");
-  app.add_option("--d-passes", o.d_passes,
-                 "d passes (1..49; default: 49 = every d pair on the GPU, 1 on the CPU)");
-  app.add_option("--examples", o.spec.examples, "first counterexamples kept per law");
-  app.add_flag("!--no-states", o.spec.states, "leave the identity laws (grid states) out");
-  app.add_option("--exp-ulp", o.spec.exp_ulp,
-                 "exp accuracy E of the bound (default: kexp_max_ulp of the executor, exp.h)");
-  app.add_option("--threads", o.spec.threads, "host threads (default: all)");
-  app.add_option("--out", o.out, "folder for combine-grid.json and combine-grid.md");
-  app.add_option("--driver", o.driver, "driver version for the provenance (nvidia-smi's)");
-  CLI11_PARSE(app, argc, argv);
-  if (app.count("--count") == 0)  // every index from --first on, at the stride
-    o.spec.count = (grid::kGridPairs - o.spec.first + o.spec.stride - 1) / o.spec.stride;
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "osvs_combine_grid: %s\n", e.what());
-    return 2;
-  }
+  return osvs::exhaustive::tool_main<Options>(
+      argc, argv, "osvs_combine_grid", "The combine laws on the bf16 grid (exhaustive/README.md)",
+      declare_options, run);
 }

@@ -11,6 +11,7 @@
 #include "osvs/exhaustive/double_exp_check.h"
 #include "osvs/exhaustive/report.h"
 #include "osvs/kernels/hd.h"
+#include "tool_main.h"
 
 namespace ex = osvs::exhaustive;
 
@@ -63,6 +64,25 @@ ex::InputRange input_range(const Options& o) {
     r.end = r.first + 1;
   }
   return r;
+}
+
+void declare_options(CLI::App& app, Options& o) {
+  app.add_option("--exp", o.names,
+                 "exps to measure (default: every host exp, and every device "
+                 "exp where a device is present)");
+  app.add_flag("--host-only", o.host_only, "leave the device exps out");
+  app.add_option("--stride", o.stride, "measure every N-th bit pattern (1: all 2^32)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--at", o.at, "measure one input only (a hex float, e.g. 0x1.5p+3)");
+  app.add_option("--declared-max-ulp", o.declared_max_ulp,
+                 "replace the declared max_ulp (a planted declaration)");
+  app.add_option("--out", o.out, "folder for exp-check.json, exp-check.md and verified.json");
+  app.add_option("--threads", o.threads, "host threads (default: all)");
+  app.add_flag("--double", o.double_exps, "also measure glibc's double exp and exp2");
+  app.add_flag("--double-only", o.double_only, "measure glibc's double exp and exp2 only");
+  app.add_option("--double-stride", o.double_stride, "float stride of the double measurement");
+  app.add_option("--gaps", o.gaps, "pseudo-random gaps x - m for the double exp");
+  app.add_option("--driver", o.driver, "driver version for the provenance (nvidia-smi's)");
 }
 
 int run(const Options& o) {
@@ -119,29 +139,8 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Measures exps against the correctly rounded result (exhaustive/README.md)"};
-  Options o;
-  app.add_option("--exp", o.names,
-                 "exps to measure (default: every host exp, and every device "
-                 "exp where a device is present)");
-  app.add_flag("--host-only", o.host_only, "leave the device exps out");
-  app.add_option("--stride", o.stride, "measure every N-th bit pattern (1: all 2^32)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--at", o.at, "measure one input only (a hex float, e.g. 0x1.5p+3)");
-  app.add_option("--declared-max-ulp", o.declared_max_ulp,
-                 "replace the declared max_ulp (a planted declaration)");
-  app.add_option("--out", o.out, "folder for exp-check.json, exp-check.md and verified.json");
-  app.add_option("--threads", o.threads, "host threads (default: all)");
-  app.add_flag("--double", o.double_exps, "also measure glibc's double exp and exp2");
-  app.add_flag("--double-only", o.double_only, "measure glibc's double exp and exp2 only");
-  app.add_option("--double-stride", o.double_stride, "float stride of the double measurement");
-  app.add_option("--gaps", o.gaps, "pseudo-random gaps x - m for the double exp");
-  app.add_option("--driver", o.driver, "driver version for the provenance (nvidia-smi's)");
-  CLI11_PARSE(app, argc, argv);
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "osvs_exp_check: %s\n", e.what());
-    return 2;
-  }
+  return osvs::exhaustive::tool_main<Options>(
+      argc, argv, "osvs_exp_check",
+      "Measures exps against the correctly rounded result (exhaustive/README.md)", declare_options,
+      run);
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "osvs/formal/correctly_rounded.h"
@@ -23,6 +24,24 @@ namespace {
 
 enum class Op { Add, Sub, Mul, Div, Fma };
 
+/// MPFR's x op y (or fma(x, y, z)) into `out`, rounded as `rnd` says: its ternary value.
+int exact_operation(Op op, mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z,
+                    mpfr_rnd_t rnd) {
+  switch (op) {
+    case Op::Add:
+      return mpfr_add(out, x, y, rnd);
+    case Op::Sub:
+      return mpfr_sub(out, x, y, rnd);
+    case Op::Mul:
+      return mpfr_mul(out, x, y, rnd);
+    case Op::Div:
+      return mpfr_div(out, x, y, rnd);
+    case Op::Fma:
+      return mpfr_fma(out, x, y, z, rnd);
+  }
+  throw std::logic_error("exact_operation: not an operation");
+}
+
 /// MPFR's a op b (or fma(a, b, c)) rounded to the format: the inputs are exact at 24 bits.
 float reference(const Format& f, Op op, float a, float b, float c) {
   return rounded_in_format(f, [&](mpfr_ptr out, mpfr_rnd_t rnd) {
@@ -31,24 +50,7 @@ float reference(const Format& f, Op op, float a, float b, float c) {
     mpfr_set_flt(x, a, MPFR_RNDN);
     mpfr_set_flt(y, b, MPFR_RNDN);
     mpfr_set_flt(z, c, MPFR_RNDN);
-    int inexact = 0;
-    switch (op) {
-      case Op::Add:
-        inexact = mpfr_add(out, x, y, rnd);
-        break;
-      case Op::Sub:
-        inexact = mpfr_sub(out, x, y, rnd);
-        break;
-      case Op::Mul:
-        inexact = mpfr_mul(out, x, y, rnd);
-        break;
-      case Op::Div:
-        inexact = mpfr_div(out, x, y, rnd);
-        break;
-      case Op::Fma:
-        inexact = mpfr_fma(out, x, y, z, rnd);
-        break;
-    }
+    const int inexact = exact_operation(op, out, x, y, z, rnd);
     mpfr_clears(x, y, z, static_cast<mpfr_ptr>(nullptr));
     return inexact;
   });

@@ -60,20 +60,42 @@ T integer_of(float v) {
   return static_cast<T>(v);
 }
 
-/// n floats stored as integers of type T (integer_of), and read back (exact below 2^24).
+/// How an element of a type lies in memory: its word, the float's word (its bits in the type,
+/// to_bf16_bits and the like, or integer_of for an index type) and the word's float (exact).
+template <class Word>
+struct Storage {
+  Word (*to_word)(float);
+  float (*from_word)(Word);
+};
+
 template <class T>
-void store_integers(const float* src, void* dst, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    const T v = integer_of<T>(src[i]);
-    std::memcpy(static_cast<unsigned char*>(dst) + i * sizeof(T), &v, sizeof(T));
-  }
+float float_of(T v) {
+  return static_cast<float>(v);
 }
-template <class T>
-void load_integers(const void* src, float* dst, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    T v;
-    std::memcpy(&v, static_cast<const unsigned char*>(src) + i * sizeof(T), sizeof(T));
-    dst[i] = static_cast<float>(v);
+
+float same_float(float x) {
+  return x;
+}
+
+/// use(Storage<Word>{...}) with t's word and conversions: the one place store_as and load_from
+/// learn how a type is laid out.
+template <class Use>
+void with_storage(DType t, Use&& use) {
+  switch (t) {
+    case DType::F32:
+      return use(Storage<float>{same_float, same_float});
+    case DType::BF16:
+      return use(Storage<std::uint16_t>{to_bf16_bits, from_bf16_bits});
+    case DType::F16:
+      return use(Storage<std::uint16_t>{to_f16_bits, from_f16_bits});
+    case DType::I32:
+      return use(Storage<std::int32_t>{integer_of<std::int32_t>, float_of<std::int32_t>});
+    case DType::I64:
+      return use(Storage<std::int64_t>{integer_of<std::int64_t>, float_of<std::int64_t>});
+    case DType::E4M3:
+      return use(Storage<std::uint8_t>{to_e4m3_bits, from_e4m3_bits});
+    case DType::E5M2:
+      return use(Storage<std::uint8_t>{to_e5m2_bits, from_e5m2_bits});
   }
 }
 }  // namespace
@@ -173,41 +195,22 @@ bool is_value_of(DType t, float x) {
 }
 
 void store_as(DType t, const float* src, void* dst, std::int64_t n) {
-  if (n <= 0) return;  // an empty row may come with null pointers
-  if (t == DType::F32) {
-    std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
-    return;
-  }
-  if (t == DType::I32) return store_integers<std::int32_t>(src, dst, n);
-  if (t == DType::I64) return store_integers<std::int64_t>(src, dst, n);
-  if (is_fp8(t)) {
-    auto* bytes = static_cast<std::uint8_t*>(dst);
-    for (std::int64_t i = 0; i < n; ++i)
-      bytes[i] = t == DType::E4M3 ? to_e4m3_bits(src[i]) : to_e5m2_bits(src[i]);
-    return;
-  }
-  auto* out = static_cast<std::uint16_t*>(dst);
-  for (std::int64_t i = 0; i < n; ++i)
-    out[i] = t == DType::BF16 ? to_bf16_bits(src[i]) : to_f16_bits(src[i]);
+  with_storage(t, [&]<class Word>(Storage<Word> storage) {
+    for (std::int64_t i = 0; i < n; ++i) {  // none for an empty row, which may come with nulls
+      const Word w = storage.to_word(src[i]);
+      std::memcpy(static_cast<unsigned char*>(dst) + i * sizeof(Word), &w, sizeof(Word));
+    }
+  });
 }
 
 void load_from(DType t, const void* src, float* dst, std::int64_t n) {
-  if (n <= 0) return;
-  if (t == DType::F32) {
-    std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
-    return;
-  }
-  if (t == DType::I32) return load_integers<std::int32_t>(src, dst, n);
-  if (t == DType::I64) return load_integers<std::int64_t>(src, dst, n);
-  if (is_fp8(t)) {
-    const auto* bytes = static_cast<const std::uint8_t*>(src);
-    for (std::int64_t i = 0; i < n; ++i)
-      dst[i] = t == DType::E4M3 ? from_e4m3_bits(bytes[i]) : from_e5m2_bits(bytes[i]);
-    return;
-  }
-  const auto* in = static_cast<const std::uint16_t*>(src);
-  for (std::int64_t i = 0; i < n; ++i)
-    dst[i] = t == DType::BF16 ? from_bf16_bits(in[i]) : from_f16_bits(in[i]);
+  with_storage(t, [&]<class Word>(Storage<Word> storage) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      Word w;
+      std::memcpy(&w, static_cast<const unsigned char*>(src) + i * sizeof(Word), sizeof(Word));
+      dst[i] = storage.from_word(w);
+    }
+  });
 }
 
 }  // namespace osvs

@@ -1,6 +1,6 @@
-// The correct rounding of an MPFR value to an output type and the element of an exact value
-// (mpfr_value.h): the attention reference's, the softmax backward references' and the row
-// reductions'.
+// The correct rounding of an MPFR value to an output type, the element of an exact value and
+// the Ziv decision of one that is not exact (mpfr_value.h): the attention reference's, the
+// softmax backward references' and the row reductions'.
 #include "mpfr_value.h"
 
 #include <algorithm>
@@ -50,6 +50,26 @@ ExactElement ieee_element(double v, DType out) {
   e.rounded = round_to(out, static_cast<float>(v));
   e.value = v;
   e.binade = kZeroBinade;
+  return e;
+}
+
+std::optional<ExactElement> ziv_decided(mpfr_srcptr t, mpfr_exp_t err_exp, DType out,
+                                        ZivValue value) {
+  if (mpfr_zero_p(t) || err_exp > mpfr_get_exp(t) - 60) return std::nullopt;
+  MpValue err(32);
+  mpfr_set_ui_2exp(err.get(), 1, err_exp, MPFR_RNDN);
+  MpValue lo(mpfr_get_prec(t) + 8), hi(mpfr_get_prec(t) + 8);
+  mpfr_sub(lo.get(), t, err.get(), MPFR_RNDD);
+  mpfr_add(hi.get(), t, err.get(), MPFR_RNDU);
+  if (mpfr_sgn(lo.get()) != mpfr_sgn(hi.get()) || mpfr_get_exp(lo.get()) != mpfr_get_exp(hi.get()))
+    return std::nullopt;
+  if (value == ZivValue::RoundedOnce &&
+      mpfr_get_d(lo.get(), MPFR_RNDN) != mpfr_get_d(hi.get(), MPFR_RNDN))
+    return std::nullopt;
+  const auto rounded = decided(t, err.get(), out);
+  if (!rounded) return std::nullopt;
+  ExactElement e = exact_element(t, out);
+  e.rounded = *rounded;
   return e;
 }
 

@@ -1,7 +1,8 @@
 // A minimal owning wrapper of an mpfr_t (the attention reference's, the double-double constants'
 // and the exhaustive exp measurement's: exhaustive/), the correct rounding of an MPFR value to an
 // output type (f32 / bf16 / fp16) used by the attention, softmax backward and row reduction
-// references, and the ExactElement of an exact value (mpfr_value.cpp).
+// references, the ExactElement of an exact value, and the Ziv decision of an element that is not
+// exact (the softmax backward's and the row reductions': mpfr_value.cpp).
 #pragma once
 
 #include <mpfr.h>
@@ -53,5 +54,22 @@ ExactElement exact_element(mpfr_srcptr x, DType out);
 
 /// The element of a value the IEEE evaluation gives exactly (NaN, +-inf).
 ExactElement ieee_element(double v, DType out);
+
+/// The precisions of Ziv's method in the softmax backward and the row reduction references: an
+/// output still undecided at 8192 bits lies within about 2^-8000 of a rounding boundary.
+inline constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096, 8192};
+
+/// What the double `value` of a Ziv-decided element is: y rounded to double (ExactElement's
+/// contract: both ends of [t - err, t + err] round to one double), or t rounded to double, within
+/// 2^-53 + 2^-59 of y relative (err <= 2^(EXP(t) - 60) alone: the softmax backward's).
+enum class ZivValue { RoundedOnce, Near };
+
+/// The element of a y known to lie within err = 2^err_exp of t, where that decides it: t != 0,
+/// err <= 2^(EXP(t) - 60), both ends of [t - err, t + err] (rounded outward) of one sign and one
+/// binade, rounding to one value of `out` (decided) and, for ZivValue::RoundedOnce, to one
+/// double; y's rounding and binade are then t's. nullopt where a higher precision must decide.
+/// err_exp >= EXP(t) - prec(t) - 8 (every caller's), so t -+ err is exact at prec(t) + 8 bits.
+std::optional<ExactElement> ziv_decided(mpfr_srcptr t, mpfr_exp_t err_exp, DType out,
+                                        ZivValue value = ZivValue::RoundedOnce);
 
 }  // namespace osvs::oracle::detail

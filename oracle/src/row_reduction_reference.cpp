@@ -54,11 +54,11 @@
 namespace osvs::oracle {
 namespace {
 
-using detail::decided;
 using detail::exact_element;
 using detail::ieee_element;
 using detail::MpValue;
 using detail::WidestExponents;
+using detail::ziv_decided;
 
 static_assert(sizeof(mpfr_exp_t) >= 8, "the underflow bounds assume MPFR's 64-bit exponents");
 
@@ -69,7 +69,6 @@ constexpr mpfr_prec_t kSqrtBits = 320;
 constexpr mpfr_prec_t kProductBits = 352;
 constexpr mpfr_prec_t kNumeratorBits = 640;
 constexpr mpfr_prec_t kQuotientBits = 640;
-constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096, 8192};
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool all_finite(std::span<const float> v) {
@@ -105,31 +104,11 @@ ExactElement float_element(float v, DType out) {
   return exact_element(x.get(), out);
 }
 
-/// The element of a y known to lie within 2^err_exp of t, where that decides it (the header
-/// comment's conditions); nullopt where a higher precision must.
-std::optional<ExactElement> ziv_decided(mpfr_srcptr t, mpfr_exp_t err_exp, DType out) {
-  if (mpfr_zero_p(t) || err_exp > mpfr_get_exp(t) - 60) return std::nullopt;
-  MpValue err(32);
-  mpfr_set_ui_2exp(err.get(), 1, err_exp, MPFR_RNDN);
-  // err_exp >= EXP(t) - p - 8 in every caller: t -+ err is exact at p + 8 bits.
-  MpValue lo(mpfr_get_prec(t) + 8), hi(mpfr_get_prec(t) + 8);
-  mpfr_sub(lo.get(), t, err.get(), MPFR_RNDD);
-  mpfr_add(hi.get(), t, err.get(), MPFR_RNDU);
-  if (mpfr_sgn(lo.get()) != mpfr_sgn(hi.get()) || mpfr_get_exp(lo.get()) != mpfr_get_exp(hi.get()))
-    return std::nullopt;
-  if (mpfr_get_d(lo.get(), MPFR_RNDN) != mpfr_get_d(hi.get(), MPFR_RNDN)) return std::nullopt;
-  const auto rounded = decided(t, err.get(), out);
-  if (!rounded) return std::nullopt;
-  ExactElement e = exact_element(t, out);
-  e.rounded = *rounded;
-  return e;
-}
-
 /// Ziv's loop: step(p, t) sets t (of precision p) to an approximation of y and returns E with
 /// |t - y| <= 2^E (y neither dyadic nor 0, so some precision decides it, barring 2^-8000).
 template <class Step>
 ExactElement ziv(const char* what, DType out, Step step) {
-  for (mpfr_prec_t p : kZivBits) {
+  for (mpfr_prec_t p : detail::kZivBits) {
     MpValue t(p);
     const mpfr_exp_t err_exp = step(p, t.get());
     if (const auto e = ziv_decided(t.get(), err_exp, out)) return *e;
@@ -234,7 +213,7 @@ ExactElement logsumexp_reference(std::span<const float> x, DType out) {
   if (!row.finite) return ieee_element(-INFINITY, out);  // every element -inf
   const float m = row.m;
   if (row.d.empty()) return float_element(m, out);  // S = 1
-  for (mpfr_prec_t p : kZivBits) {
+  for (mpfr_prec_t p : detail::kZivBits) {
     MpValue R(p), L(p), t(p);
     sum_of_exps(R.get(), row.d);
     const bool tiny = mpfr_zero_p(R.get()) || mpfr_get_exp(R.get()) <= -301;
@@ -595,7 +574,7 @@ ExactElement cross_entropy_batch_reference(const std::vector<std::span<const flo
   mpfr_mul_ui(N.get(), C.get(), n, MPFR_RNDN);  // exact: below 2^56
   if (rests.empty()) return quotient_element("cross_entropy", K.get(), N.get(), out);  // V = Q
   const bool q_zero = mpfr_zero_p(K.get());
-  for (mpfr_prec_t p : kZivBits) {
+  for (mpfr_prec_t p : detail::kZivBits) {
     // Each row's L_i' = log1p(R_i'): |L_i' - L_i| <= |R_i' - R_i| + 2^(EXP(L_i') - p - 1)
     // (log1p is 1-Lipschitz on [0, inf)) < 2^(max(EXP(R_i') + 2, EXP(L_i') - 1) + 1 - p); an
     // underflowed row's (R_i' = 0 or EXP(R_i') < -2^30) below 2^(2 - 2^30) absolutely

@@ -36,7 +36,6 @@
 namespace osvs::oracle {
 namespace {
 
-using detail::decided;
 using detail::exact_element;
 using detail::ieee_element;
 using detail::MpValue;
@@ -46,7 +45,6 @@ using detail::WidestExponents;
 constexpr mpfr_prec_t kProductSumBits = 640;
 constexpr mpfr_prec_t kGradientBits = 680;
 constexpr mpfr_prec_t kFloatSumBits = 320;
-constexpr mpfr_prec_t kZivBits[] = {128, 256, 512, 1024, 2048, 4096, 8192};
 
 bool all_finite(std::span<const float> v) {
   for (float x : v)
@@ -60,8 +58,8 @@ void check_lengths(std::span<const float> a, std::span<const float> dy) {
 
 /// The decided rounding of exp(z) S subtracted from dy (z finite and non-zero, S != 0 exact).
 ExactElement ziv_element(float z, float dy, mpfr_srcptr S, DType out) {
-  for (mpfr_prec_t p : kZivBits) {
-    MpValue e(p), P(p), t(p), err(32);
+  for (mpfr_prec_t p : detail::kZivBits) {
+    MpValue e(p), P(p), t(p);
     mpfr_set_flt(e.get(), z, MPFR_RNDN);  // exact: p >= 24
     mpfr_exp(e.get(), e.get(), MPFR_RNDN);
     if (mpfr_inf_p(e.get())) {
@@ -93,19 +91,7 @@ ExactElement ziv_element(float z, float dy, mpfr_srcptr S, DType out) {
     mpfr_d_sub(t.get(), dy, P.get(), MPFR_RNDN);
     if (mpfr_zero_p(t.get())) continue;  // |dx| below the error: a higher precision
     const mpfr_exp_t scale = std::max(mpfr_get_exp(P.get()) + 2, mpfr_get_exp(t.get())) - p + 1;
-    mpfr_set_ui_2exp(err.get(), 1, scale, MPFR_RNDN);
-    if (scale > mpfr_get_exp(t.get()) - 60) continue;
-    MpValue lo(p + 8), hi(p + 8);
-    mpfr_sub(lo.get(), t.get(), err.get(), MPFR_RNDD);
-    mpfr_add(hi.get(), t.get(), err.get(), MPFR_RNDU);
-    if (mpfr_sgn(lo.get()) != mpfr_sgn(hi.get()) ||
-        mpfr_get_exp(lo.get()) != mpfr_get_exp(hi.get()))
-      continue;
-    if (const auto rounded = decided(t.get(), err.get(), out)) {
-      ExactElement x = exact_element(t.get(), out);
-      x.rounded = *rounded;
-      return x;
-    }
+    if (const auto x = detail::ziv_decided(t.get(), scale, out, detail::ZivValue::Near)) return *x;
   }
   throw std::runtime_error(
       "log-softmax backward reference: a rounding is undecided at 8192 bits (an output within "

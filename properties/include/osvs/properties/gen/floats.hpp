@@ -143,35 +143,43 @@ inline rc::Gen<float> finite_constant() {
   return rc::gen::elementOf(finite);
 }
 
-}  // namespace detail
+/// The weight of each class of floats in a mixture (0 leaves the class out).
+struct FloatWeights {
+  std::size_t constants, finite_constants, fp16_exact, bf16_exact, ln2_multiples, small_integers,
+      subnormals, normal_1, normal_10, normal_100, raw_bits;
+};
 
-inline rc::Gen<float> any_float() {
+/// any_float's: every class, non-finite constants and raw bits (NaNs, infinities) included.
+inline constexpr FloatWeights kAnyFloatWeights{6, 0, 3, 2, 2, 3, 2, 3, 3, 3, 2};
+/// finite_float's: the finite constants for all of them, no raw bits.
+inline constexpr FloatWeights kFiniteFloatWeights{0, 4, 3, 2, 2, 3, 1, 4, 4, 3, 0};
+
+/// The classes mixed with weights w, shrinking simply (a class of weight 0 is never drawn, and
+/// the draws are those of the list without it).
+inline rc::Gen<float> float_mixture(const FloatWeights& w) {
   return simple_shrinking(rc::gen::weightedOneOf<float>({
-      {6, rc::gen::elementOf(nasty_constants())},
-      {3, fp16_exact_float()},
-      {2, bf16_exact_float()},
-      {2, detail::ln2_multiple()},
-      {3, detail::small_integer()},
-      {2, detail::subnormal()},
-      {3, normal_float(1.0f)},
-      {3, normal_float(10.0f)},
-      {3, normal_float(100.0f)},
-      {2, detail::raw_bits()},
+      {w.constants, rc::gen::elementOf(nasty_constants())},
+      {w.finite_constants, finite_constant()},
+      {w.fp16_exact, fp16_exact_float()},
+      {w.bf16_exact, bf16_exact_float()},
+      {w.ln2_multiples, ln2_multiple()},
+      {w.small_integers, small_integer()},
+      {w.subnormals, subnormal()},
+      {w.normal_1, normal_float(1.0f)},
+      {w.normal_10, normal_float(10.0f)},
+      {w.normal_100, normal_float(100.0f)},
+      {w.raw_bits, raw_bits()},
   }));
 }
 
+}  // namespace detail
+
+inline rc::Gen<float> any_float() {
+  return detail::float_mixture(detail::kAnyFloatWeights);
+}
+
 inline rc::Gen<float> finite_float() {
-  return simple_shrinking(rc::gen::weightedOneOf<float>({
-      {4, detail::finite_constant()},
-      {3, fp16_exact_float()},
-      {2, bf16_exact_float()},
-      {2, detail::ln2_multiple()},
-      {3, detail::small_integer()},
-      {1, detail::subnormal()},
-      {4, normal_float(1.0f)},
-      {4, normal_float(10.0f)},
-      {3, normal_float(100.0f)},
-  }));
+  return detail::float_mixture(detail::kFiniteFloatWeights);
 }
 
 inline const char* float_class(float x) {
