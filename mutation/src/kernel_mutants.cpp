@@ -83,7 +83,7 @@ constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
 
 /// The catalogue, in its order: the 2-pass kernel's mutants, then the fast kernel's.
 constexpr KernelMutant kKernelMutants[] = {
-    OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(OSVS_TWO_PASS_MUTANT)  //
+    OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(OSVS_TWO_PASS_MUTANT)  // and the one that changes a type:
     two_pass_mutant<Int32Index>("int32_index", "`row * N` in 32-bit int (wrong for M * N >= 2^31)"),
     OSVS_FAST_MUTANTS(OSVS_FAST_MUTANT)};
 
