@@ -75,34 +75,20 @@ constexpr KernelMutant fast_mutant(const char* name, const char* defect) {
           false};
 }
 
+/// A catalogue row of the 2-pass kernel (OSVS_TWO_PASS_ONE_MEMBER_MUTANTS's) and of the fast
+/// kernel (OSVS_FAST_MUTANTS's).
+#define OSVS_TWO_PASS_MUTANT(Policy, member, value, name, defect) \
+  two_pass_mutant<Policy>(#name, defect),
+#define OSVS_FAST_MUTANT(Policy, member, value, name, defect) fast_mutant<Policy>(#name, defect),
+
 /// The catalogue, in its order: the 2-pass kernel's mutants, then the fast kernel's.
 constexpr KernelMutant kKernelMutants[] = {
-    two_pass_mutant<ShuffleFromOffset8>(
-        "shuffle_from_offset_8",
-        "shuffle tree starts at offset 8: lanes 16..31 never reach lane 0"),
-    two_pass_mutant<ShuffleUp>("shuffle_up", "__shfl_up_sync instead of __shfl_down_sync"),
-    two_pass_mutant<NoSyncBeforeSharedStage>(
-        "no_sync_before_shared_stage", "__syncthreads() missing before warp 0 reads shared memory"),
-    two_pass_mutant<NoSyncBeforeBroadcast>(
-        "no_sync_before_broadcast",
-        "__syncthreads() missing before every thread reads the row's state"),
-    two_pass_mutant<NoLaneGuard>(
-        "no_lane_guard", "`lane < NUM_WARPS` guard removed: warp 0 reads unwritten shared memory"),
-    two_pass_mutant<PerWarpDivisor>("per_warp_divisor",
-                                    "pass 2 divides by its warp's d instead of the row's"),
-    two_pass_mutant<SkipLastElement>("skip_last_element", "stride loop stops at N - 1"),
+    OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(OSVS_TWO_PASS_MUTANT)  // and the one that changes a type:
     two_pass_mutant<Int32Index>("int32_index", "`row * N` in 32-bit int (wrong for M * N >= 2^31)"),
-    fast_mutant<FastLostChunk>(
-        "fast_lost_chunk",
-        "fast kernel: the cross-block merge of a split row stops one chunk short"),
-    fast_mutant<FastSkippedTail>(
-        "fast_skipped_tail",
-        "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are"),
-    fast_mutant<FastPrefixMerge>(
-        "fast_prefix_merge",
-        "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "
-        "reduction's)"),
-};
+    OSVS_FAST_MUTANTS(OSVS_FAST_MUTANT)};
+
+#undef OSVS_TWO_PASS_MUTANT
+#undef OSVS_FAST_MUTANT
 
 }  // namespace
 

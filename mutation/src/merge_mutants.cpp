@@ -23,30 +23,9 @@ MergeMutant mutant(const char* name, const char* bug) {
 }  // namespace
 
 const std::vector<MergeMutant>& merge_mutants() {
-  static const std::vector<MergeMutant> all{
-      mutant<OverwriteLse>(
-          "overwrite_lse",
-          "the merged lse is written before o is rescaled: o's weight is b^(small - merged lse)"),
-      mutant<NoRescale>("no_rescale",
-                        "the smaller partial's o is not rescaled by e = b^(small - big)"),
-      mutant<BaseConfusion>("base_confusion",
-                            "exp and log in base e whatever the declared lse base"),
-      mutant<EmptyGivesNan>("empty_gives_nan",
-                            "the -inf guards removed: an empty partial's o (never to be read) and "
-                            "-inf - -inf reach o"),
-      mutant<LseNotUpdated>("lse_not_updated", "lse = the larger lse: log_b(1 + e) is never added"),
-      mutant<WrongNormaliser>("wrong_normaliser",
-                              "o is never divided by the sum of the weights, 1 + e"),
-      mutant<SmallDropped>("small_dropped", "the smaller partial is dropped as if it were empty"),
-      mutant<TailSkipped>(
-          "tail_skipped",
-          "o is merged in chunks of 4 components: the last head_dim % 4 are never written"),
-      mutant<PositionalOrder>(
-          "positional_order",
-          "the first operand is always the big one: roles by position, not by the larger lse"),
-      mutant<NanNotCanonical>("nan_not_canonical",
-                              "the NaN / +inf lse guard removed: NaN payloads pass through and "
-                              "+inf merges as a value")};
+#define OSVS_MERGE_MUTANT(Policy, name, bug) mutant<Policy>(#name, bug),
+  static const std::vector<MergeMutant> all{OSVS_MERGE_MUTANTS(OSVS_MERGE_MUTANT)};
+#undef OSVS_MERGE_MUTANT
   return all;
 }
 

@@ -13,8 +13,9 @@ void launch_fast_mutant(const SoftmaxLaunch& l) {
                                     cuda::FastSplitPath::Auto);
 }
 
-template void launch_fast_mutant<FastLostChunk>(const SoftmaxLaunch&);
-template void launch_fast_mutant<FastSkippedTail>(const SoftmaxLaunch&);
-template void launch_fast_mutant<FastPrefixMerge>(const SoftmaxLaunch&);
+#define OSVS_FAST_MUTANT_LAUNCHER(Policy, ...) \
+  template void launch_fast_mutant<Policy>(const SoftmaxLaunch&);
+OSVS_FAST_MUTANTS(OSVS_FAST_MUTANT_LAUNCHER)
+#undef OSVS_FAST_MUTANT_LAUNCHER
 
 }  // namespace osvs::mutation

@@ -14,20 +14,11 @@ void launch_merge_mutant(DType o_type, const void* o_a, const float* lse_a, cons
                                          head_dim, base, stream);
 }
 
-#define OSVS_MERGE_MUTANT_LAUNCHER(Policy)                                                  \
+#define OSVS_MERGE_MUTANT_LAUNCHER(Policy, ...)                                             \
   template void launch_merge_mutant<Policy>(DType, const void*, const float*, const void*,  \
                                             const float*, void*, float*, std::int64_t, int, \
-                                            LseBase, void*)
-OSVS_MERGE_MUTANT_LAUNCHER(OverwriteLse);
-OSVS_MERGE_MUTANT_LAUNCHER(NoRescale);
-OSVS_MERGE_MUTANT_LAUNCHER(BaseConfusion);
-OSVS_MERGE_MUTANT_LAUNCHER(EmptyGivesNan);
-OSVS_MERGE_MUTANT_LAUNCHER(LseNotUpdated);
-OSVS_MERGE_MUTANT_LAUNCHER(WrongNormaliser);
-OSVS_MERGE_MUTANT_LAUNCHER(SmallDropped);
-OSVS_MERGE_MUTANT_LAUNCHER(TailSkipped);
-OSVS_MERGE_MUTANT_LAUNCHER(PositionalOrder);
-OSVS_MERGE_MUTANT_LAUNCHER(NanNotCanonical);
+                                            LseBase, void*);
+OSVS_MERGE_MUTANTS(OSVS_MERGE_MUTANT_LAUNCHER)
 #undef OSVS_MERGE_MUTANT_LAUNCHER
 
 }  // namespace osvs::mutation

@@ -23,13 +23,10 @@ void launch_two_pass_mutant(const SoftmaxLaunch& l) {
     throw std::runtime_error(std::string("softmax launch failed: ") + cudaGetErrorString(status));
 }
 
-template void launch_two_pass_mutant<ShuffleFromOffset8>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<ShuffleUp>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<NoSyncBeforeSharedStage>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<NoSyncBeforeBroadcast>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<NoLaneGuard>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<PerWarpDivisor>(const SoftmaxLaunch&);
-template void launch_two_pass_mutant<SkipLastElement>(const SoftmaxLaunch&);
+#define OSVS_TWO_PASS_MUTANT_LAUNCHER(Policy, ...) \
+  template void launch_two_pass_mutant<Policy>(const SoftmaxLaunch&);
+OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(OSVS_TWO_PASS_MUTANT_LAUNCHER)
+#undef OSVS_TWO_PASS_MUTANT_LAUNCHER
 template void launch_two_pass_mutant<Int32Index>(const SoftmaxLaunch&);
 
 }  // namespace osvs::mutation

@@ -9,29 +9,32 @@
 
 namespace osvs::mutation {
 
-/// shuffle_from_offset_8: the shuffle tree starts at offset 8, so lanes 16 .. 31 never reach
-/// lane 0.
-OSVS_ONE_MEMBER_MUTANT(ShuffleFromOffset8, BlockSchedule, kFirstShuffleOffset, 8);
+/// The 2-pass kernel's mutants that change one constant, in the catalogue's order
+/// (src/kernel_mutants.cpp), one row each, which both declares the policy (below) and is what the
+/// catalogue and the device launchers (src/cuda/two_pass_mutants.cu) are made of:
+/// X(Policy, member, value, name, defect): the policy `Policy` is BlockSchedule with `member` set
+/// to `value`, and the catalogue's mutant `name` runs it, its defect described by `defect`.
+#define OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(X)                                                   \
+  X(ShuffleFromOffset8, kFirstShuffleOffset, 8, shuffle_from_offset_8,                        \
+    "shuffle tree starts at offset 8: lanes 16..31 never reach lane 0")                       \
+  X(ShuffleUp, kShuffleDown, false, shuffle_up, "__shfl_up_sync instead of __shfl_down_sync") \
+  X(NoSyncBeforeSharedStage, kSyncBeforeSharedStage, false, no_sync_before_shared_stage,      \
+    "__syncthreads() missing before warp 0 reads shared memory")                              \
+  X(NoSyncBeforeBroadcast, kSyncBeforeBroadcast, false, no_sync_before_broadcast,             \
+    "__syncthreads() missing before every thread reads the row's state")                      \
+  X(NoLaneGuard, kLaneGuard, false, no_lane_guard,                                            \
+    "`lane < NUM_WARPS` guard removed: warp 0 reads unwritten shared memory")                 \
+  X(PerWarpDivisor, kDivideByRowState, false, per_warp_divisor,                               \
+    "pass 2 divides by its warp's d instead of the row's")                                    \
+  X(SkipLastElement, kLoopToRowEnd, false, skip_last_element, "stride loop stops at N - 1")
 
-/// shuffle_up: __shfl_up_sync instead of __shfl_down_sync.
-OSVS_ONE_MEMBER_MUTANT(ShuffleUp, BlockSchedule, kShuffleDown, false);
+#define OSVS_BLOCK_SCHEDULE_POLICY(Policy, member, value, ...) \
+  OSVS_ONE_MEMBER_MUTANT(Policy, BlockSchedule, member, value);
+OSVS_TWO_PASS_ONE_MEMBER_MUTANTS(OSVS_BLOCK_SCHEDULE_POLICY)
+#undef OSVS_BLOCK_SCHEDULE_POLICY
 
-/// no_sync_before_shared_stage: no __syncthreads() before warp 0 reads the warps' values.
-OSVS_ONE_MEMBER_MUTANT(NoSyncBeforeSharedStage, BlockSchedule, kSyncBeforeSharedStage, false);
-
-/// no_sync_before_broadcast: no __syncthreads() before every thread reads the row's state.
-OSVS_ONE_MEMBER_MUTANT(NoSyncBeforeBroadcast, BlockSchedule, kSyncBeforeBroadcast, false);
-
-/// no_lane_guard: `lane < NUM_WARPS` removed, so warp 0 reads shared memory no warp wrote.
-OSVS_ONE_MEMBER_MUTANT(NoLaneGuard, BlockSchedule, kLaneGuard, false);
-
-/// per_warp_divisor: pass 2 divides by its warp's state instead of the row's.
-OSVS_ONE_MEMBER_MUTANT(PerWarpDivisor, BlockSchedule, kDivideByRowState, false);
-
-/// skip_last_element: the stride loop of the reduction stops at N - 1.
-OSVS_ONE_MEMBER_MUTANT(SkipLastElement, BlockSchedule, kLoopToRowEnd, false);
-
-/// int32_index: `row * N` and the column loops in int, wrong once rows * cols >= 2^31.
+/// int32_index, the catalogue's last 2-pass mutant, changes a type: `row * N` and the column
+/// loops in int, wrong once rows * cols >= 2^31.
 struct Int32Index : BlockSchedule {
   using Index = int;
 };

@@ -9,14 +9,22 @@
 
 namespace osvs::mutation {
 
-/// fast_lost_chunk: the cross-block merge of a row of several parts stops one part short.
-OSVS_ONE_MEMBER_MUTANT(FastLostChunk, FastSchedule, kMergeAllChunks, false);
+/// The fast kernel's mutants, in the catalogue's order (src/kernel_mutants.cpp), one row each,
+/// which both declares the policy (below) and is what the catalogue and the device launchers
+/// (src/cuda/fast_mutants.cu) are made of: X(Policy, member, value, name, defect), as
+/// OSVS_TWO_PASS_ONE_MEMBER_MUTANTS's rows (block_schedule_mutants.h) with FastSchedule.
+#define OSVS_FAST_MUTANTS(X)                                                               \
+  X(FastLostChunk, kMergeAllChunks, false, fast_lost_chunk,                                \
+    "fast kernel: the cross-block merge of a split row stops one chunk short")             \
+  X(FastSkippedTail, kLoadTail, false, fast_skipped_tail,                                  \
+    "fast kernel: only whole float4s are loaded, the row's last n % 4 elements never are") \
+  X(FastPrefixMerge, kMergeInReductionOrder, false, fast_prefix_merge,                     \
+    "fast kernel: block c merges the chunk states 0 .. c only (a scan's order, not a "     \
+    "reduction's)")
 
-/// fast_skipped_tail: only whole float4s are loaded; the row's last n % 4 elements never are.
-OSVS_ONE_MEMBER_MUTANT(FastSkippedTail, FastSchedule, kLoadTail, false);
-
-/// fast_prefix_merge: block c merges the part states 0 .. c only (a scan's order, not a
-/// reduction's).
-OSVS_ONE_MEMBER_MUTANT(FastPrefixMerge, FastSchedule, kMergeInReductionOrder, false);
+#define OSVS_FAST_SCHEDULE_POLICY(Policy, member, value, ...) \
+  OSVS_ONE_MEMBER_MUTANT(Policy, FastSchedule, member, value);
+OSVS_FAST_MUTANTS(OSVS_FAST_SCHEDULE_POLICY)
+#undef OSVS_FAST_SCHEDULE_POLICY
 
 }  // namespace osvs::mutation

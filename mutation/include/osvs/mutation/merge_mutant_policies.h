@@ -54,4 +54,27 @@ struct NanNotCanonical : MergeAsWritten {
   OSVS_HD static bool nan(float, float, float) { return false; }
 };
 
+/// The merge mutants, in the catalogue's order, one row each, which is what the catalogue
+/// (src/merge_mutants.cpp) and the device launchers (src/cuda/merge_mutants.cu) are made of:
+/// X(Policy, name, bug): the catalogue's mutant `name` runs the policy `Policy` above, the bug
+/// described by `bug`.
+#define OSVS_MERGE_MUTANTS(X)                                                                 \
+  X(OverwriteLse, overwrite_lse,                                                              \
+    "the merged lse is written before o is rescaled: o's weight is b^(small - merged lse)")   \
+  X(NoRescale, no_rescale, "the smaller partial's o is not rescaled by e = b^(small - big)")  \
+  X(BaseConfusion, base_confusion, "exp and log in base e whatever the declared lse base")    \
+  X(EmptyGivesNan, empty_gives_nan,                                                           \
+    "the -inf guards removed: an empty partial's o (never to be read) and "                   \
+    "-inf - -inf reach o")                                                                    \
+  X(LseNotUpdated, lse_not_updated, "lse = the larger lse: log_b(1 + e) is never added")      \
+  X(WrongNormaliser, wrong_normaliser, "o is never divided by the sum of the weights, 1 + e") \
+  X(SmallDropped, small_dropped, "the smaller partial is dropped as if it were empty")        \
+  X(TailSkipped, tail_skipped,                                                                \
+    "o is merged in chunks of 4 components: the last head_dim % 4 are never written")         \
+  X(PositionalOrder, positional_order,                                                        \
+    "the first operand is always the big one: roles by position, not by the larger lse")      \
+  X(NanNotCanonical, nan_not_canonical,                                                       \
+    "the NaN / +inf lse guard removed: NaN payloads pass through and "                        \
+    "+inf merges as a value")
+
 }  // namespace osvs::mutation
