@@ -97,6 +97,8 @@ void with_storage(DType t, Use&& use) {
     case DType::E5M2:
       return use(Storage<std::uint8_t>{to_e5m2_bits, from_e5m2_bits});
   }
+  throw std::invalid_argument("store_as / load_from: not a DType (" +
+                              std::to_string(static_cast<int>(t)) + ")");
 }
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,16 @@ INSTANTIATE_TEST_SUITE_P(Formats, Fp8, ::testing::Values(kE4M3, kE5M2),
                          [](const ::testing::TestParamInfo<Format>& info) {
                            return std::string(info.param.type == DType::E4M3 ? "E4M3" : "E5M2");
                          });
+
+// A value outside the DType enum (a corrupt file, a bad cast) is refused, not stored as some
+// other type's layout.
+TEST(DTypeStorage, AValueOutsideTheEnumIsRefused) {
+  const auto not_a_type = static_cast<DType>(250);
+  float values[2] = {1, 2};
+  unsigned char bytes[16] = {};
+  EXPECT_THROW(store_as(not_a_type, values, bytes, 2), std::invalid_argument);
+  EXPECT_THROW(load_from(not_a_type, bytes, values, 2), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace osvs
