@@ -329,10 +329,6 @@ rc::Gen<RowwiseCase> law_cases(const RowwiseKernel& k, const RowwiseLaw& law) {
   return rc::gen::exec([kp, name] { return draw_case(*kp, name); });
 }
 
-std::vector<RowwiseCase> declared_cases(const RowwiseKernel&, const RowwiseLaw&) {
-  return {};
-}
-
 void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
                  const Reduction<RowwiseCase>& r) {
   for (std::size_t i = static_cast<std::size_t>(smallest.rows()); i-- > 1 && !r.out_of_time();)
