@@ -282,22 +282,27 @@ Verdict check_poison(const AttentionKernel& k, const AttentionCase& c) {
   return Verdict::fail(findings.front().explanation, {}, findings);
 }
 
+/// x, tokens of `heads` heads of `dim` floats each (q, k, v, dout; a per-head vector is one
+/// token of dim 1), with `heads_out` heads a token: head h of a token is x's head from(h) of it.
+template <class HeadFrom>
+std::vector<float> regrouped_heads(const std::vector<float>& x, int heads, int dim, int heads_out,
+                                   HeadFrom from) {
+  std::vector<float> out;
+  const std::size_t tokens = x.size() / (static_cast<std::size_t>(heads) * dim);
+  for (std::size_t t = 0; t < tokens; ++t)
+    for (int h = 0; h < heads_out; ++h) {
+      const auto head = x.begin() + static_cast<std::ptrdiff_t>((t * heads + from(h)) * dim);
+      out.insert(out.end(), head, head + dim);
+    }
+  return out;
+}
+
 /// c with kv head g repeated for each query head of its group (heads_kv = heads_q).
 AttentionCase with_kv_repeated(AttentionCase c) {
   const int group = c.heads_q / c.heads_kv;
-  const auto expand = [&](const std::vector<float>& x, int dim) {
-    std::vector<float> out;
-    const std::size_t tokens = x.size() / (static_cast<std::size_t>(c.heads_kv) * dim);
-    for (std::size_t t = 0; t < tokens; ++t)
-      for (int h = 0; h < c.heads_q; ++h) {
-        const auto from =
-            x.begin() + static_cast<std::ptrdiff_t>((t * c.heads_kv + h / group) * dim);
-        out.insert(out.end(), from, from + dim);
-      }
-    return out;
-  };
-  c.k = expand(c.k, c.head_dim_qk);
-  c.v = expand(c.v, c.head_dim_v);
+  const auto group_head = [group](int h) { return h / group; };
+  c.k = regrouped_heads(c.k, c.heads_kv, c.head_dim_qk, c.heads_q, group_head);
+  c.v = regrouped_heads(c.v, c.heads_kv, c.head_dim_v, c.heads_q, group_head);
   c.heads_kv = c.heads_q;
   return c;
 }
@@ -306,34 +311,12 @@ AttentionCase with_kv_repeated(AttentionCase c) {
 /// c has one), kv head g the old kv head 2 g.
 AttentionCase with_shared_kv(AttentionCase c) {
   if (c.heads_kv < c.heads_q) return c;
-  const std::size_t tq = static_cast<std::size_t>(c.total_q()),
-                    tk = static_cast<std::size_t>(c.total_k());
-  if (c.heads_q % 2 != 0) {  // duplicate every query head
-    std::vector<float> q;
-    for (std::size_t t = 0; t < tq; ++t)
-      for (int h = 0; h < 2 * c.heads_q; ++h) {
-        const auto from =
-            c.q.begin() + static_cast<std::ptrdiff_t>((t * c.heads_q + h / 2) * c.head_dim_qk);
-        q.insert(q.end(), from, from + c.head_dim_qk);
-      }
-    c.q = std::move(q);
-    if (!c.dout.empty()) {  // (a backward's case: each duplicated head its dout too)
-      std::vector<float> dout;
-      for (std::size_t t = 0; t < tq; ++t)
-        for (int h = 0; h < 2 * c.heads_q; ++h) {
-          const auto from =
-              c.dout.begin() + static_cast<std::ptrdiff_t>((t * c.heads_q + h / 2) * c.head_dim_v);
-          dout.insert(dout.end(), from, from + c.head_dim_v);
-        }
-      c.dout = std::move(dout);
-    }
-    for (std::vector<float>* per_head : {&c.sinks, &c.alibi_slopes}) {
-      if (per_head->empty()) continue;
-      std::vector<float> twice;
-      for (int h = 0; h < 2 * c.heads_q; ++h)
-        twice.push_back((*per_head)[static_cast<std::size_t>(h / 2)]);
-      *per_head = std::move(twice);
-    }
+  if (c.heads_q % 2 != 0) {  // duplicate every query head (a backward's case: its dout too)
+    const auto twice = [](int h) { return h / 2; };
+    c.q = regrouped_heads(c.q, c.heads_q, c.head_dim_qk, 2 * c.heads_q, twice);
+    c.dout = regrouped_heads(c.dout, c.heads_q, c.head_dim_v, 2 * c.heads_q, twice);
+    for (std::vector<float>* per_head : {&c.sinks, &c.alibi_slopes})
+      *per_head = regrouped_heads(*per_head, c.heads_q, 1, 2 * c.heads_q, twice);
     // kv heads likewise, so that heads_kv = heads_q before halving them
     c = with_kv_repeated([&] {
       AttentionCase d = c;
@@ -341,17 +324,9 @@ AttentionCase with_shared_kv(AttentionCase c) {
       return d;
     }());
   }
-  const auto halve = [&](const std::vector<float>& x, int dim) {
-    std::vector<float> out;
-    for (std::size_t t = 0; t < tk; ++t)
-      for (int g = 0; g < c.heads_kv / 2; ++g) {
-        const auto from = x.begin() + static_cast<std::ptrdiff_t>((t * c.heads_kv + 2 * g) * dim);
-        out.insert(out.end(), from, from + dim);
-      }
-    return out;
-  };
-  c.k = halve(c.k, c.head_dim_qk);
-  c.v = halve(c.v, c.head_dim_v);
+  const auto even = [](int g) { return 2 * g; };
+  c.k = regrouped_heads(c.k, c.heads_kv, c.head_dim_qk, c.heads_kv / 2, even);
+  c.v = regrouped_heads(c.v, c.heads_kv, c.head_dim_v, c.heads_kv / 2, even);
   c.heads_kv /= 2;
   return c;
 }

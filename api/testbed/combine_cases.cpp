@@ -13,10 +13,6 @@ rc::Gen<CombineCase> law_cases(const CombineKernel& k, const CombineLaw& law) {
   });
 }
 
-std::vector<CombineCase> declared_cases(const CombineKernel&, const CombineLaw&) {
-  return {};
-}
-
 void reduce_case(const CombineKernel&, const CombineCase& smallest,
                  const Reduction<CombineCase>& r) {
   // commutativity reads the states as pairs (a, b): a pair goes at once. Any even count of

@@ -2,7 +2,7 @@
 // by the kernel's declaration, the cases its declaration makes every run judge (its layouts), and
 // the structural reductions of a failing case that RapidCheck's
 // shrinking cannot make (it never shortens a drawn length without regenerating every value after
-// it). Adding a kind adds its three overloads here.
+// it). Adding a kind adds its overloads here.
 #pragma once
 
 #include <rapidcheck.h>
@@ -32,6 +32,13 @@ Case without_element(const Case& c, std::vector<T> Case::*field, std::size_t i) 
   return out;
 }
 
+/// The cases a kernel's declaration makes every run judge before its random ones: none, unless
+/// its kind has an overload below (row kernels: their layouts; attention kernels: their tiles).
+template <class Kernel, class Case>
+std::vector<Case> declared_cases(const Kernel&, const KindLaw<Kernel, Case>&) {
+  return {};
+}
+
 /// Row kernels: the cases of row_case(k, law.name) (osvs/api/row_cases.h).
 rc::Gen<RowCase> law_cases(const RowKernel& k, const RowLaw& law);
 
@@ -48,9 +55,6 @@ void reduce_case(const RowKernel& k, const RowCase& smallest, const Reduction<Ro
 /// Merge kernels: gen::merge_case() fitted to k's declaration (fit_to); large_batch's one case.
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law);
 
-/// Merge kernels: none yet (their shapes are drawn by law_cases alone).
-std::vector<MergeCase> declared_cases(const MergeKernel& k, const MergeLaw& law);
-
 /// Merge kernels (the merge works row by row and component by component): one row, then one
 /// component, then fewer partials.
 void reduce_case(const MergeKernel& k, const MergeCase& smallest, const Reduction<MergeCase>& r);
@@ -58,7 +62,8 @@ void reduce_case(const MergeKernel& k, const MergeCase& smallest, const Reductio
 /// Attention kernels: problems drawn from k's declaration (attention_cases.cpp).
 rc::Gen<AttentionCase> law_cases(const AttentionKernel& k, const AttentionLaw& law);
 
-/// Attention kernels: none yet.
+/// Attention kernels: for accuracy and determinism, the ragged last tile at every residue of each
+/// declared tile size (tile_sizes), values from a seed of their own.
 std::vector<AttentionCase> declared_cases(const AttentionKernel& k, const AttentionLaw& law);
 
 /// Attention kernels: fewer sequences, then fewer keys and queries of each, one kv head, a
@@ -72,9 +77,6 @@ void reduce_case(const AttentionKernel& k, const AttentionCase& smallest,
 /// chunk for accuracy; the special values law's one grid.
 rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& law);
 
-/// State reductions: none.
-std::vector<ReductionCase> declared_cases(const ReductionKernel& k, const ReductionLaw& law);
-
 /// State reductions: the one-chunk schedule of the row, fewer elements (in blocks halving down to
 /// one, each chunk keeping the rest of its own), simpler values (0, 1, the value truncated).
 void reduce_case(const ReductionKernel& k, const ReductionCase& smallest,
@@ -86,9 +88,6 @@ void reduce_case(const ReductionKernel& k, const ReductionCase& smallest,
 /// and infinities (special_values); paddings, batch positions, permutations for the invariances.
 rc::Gen<RowwiseCase> law_cases(const RowwiseKernel& k, const RowwiseLaw& law);
 
-/// Row-wise kernels: none.
-std::vector<RowwiseCase> declared_cases(const RowwiseKernel& k, const RowwiseLaw& law);
-
 /// Row-wise kernels: fewer rows (row 0 stays), fewer columns of every input (in chunks halving
 /// down to one), simpler upstream gradients (0, 1, the value truncated).
 void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
@@ -98,9 +97,6 @@ void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
 /// combine_laws: well-formed and finite-maximum states, pairs of states, a row under a warp's
 /// schedule or two random schedules) for k's operator.
 rc::Gen<CombineCase> law_cases(const CombineKernel& k, const CombineLaw& law);
-
-/// Combine operators: none.
-std::vector<CombineCase> declared_cases(const CombineKernel& k, const CombineLaw& law);
 
 /// Combine operators: fewer states (a pair at a time for commutativity); a row and its schedules
 /// are left to RapidCheck's shrinking (a warp's schedule must keep its 32 chunks).

@@ -28,10 +28,6 @@ MergeCase restricted(const MergeCase& c, std::int64_t row, int comp) {
 
 }  // namespace
 
-std::vector<MergeCase> declared_cases(const MergeKernel&, const MergeLaw&) {
-  return {};
-}
-
 rc::Gen<MergeCase> law_cases(const MergeKernel& k, const MergeLaw& law) {
   if (law.name == "large_batch") return rc::gen::just(api::large_merge_case(k));
   // The head_dims the kernel takes, the vector-width edges among them more often, as

@@ -106,10 +106,6 @@ rc::Gen<ReductionCase> law_cases(const ReductionKernel& k, const ReductionLaw& l
   });
 }
 
-std::vector<ReductionCase> declared_cases(const ReductionKernel&, const ReductionLaw&) {
-  return {};
-}
-
 void reduce_case(const ReductionKernel&, const ReductionCase& smallest,
                  const Reduction<ReductionCase>& r) {
   if (smallest.schedule.slot_chunk.size() > 1)

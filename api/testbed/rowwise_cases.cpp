@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "column_removal.h"
 #include "kind_cases.h"
@@ -121,12 +122,16 @@ std::vector<float> affine(std::int64_t n, DType t, bool weight) {
   return p;
 }
 
+/// Whether op is a backward (its inputs a forward's output and an upstream gradient dy).
+bool is_backward(RowwiseOp op) {
+  return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward;
+}
+
 /// A special value of input a of op (special_value() for the backward ops): x any of NaN and
 /// +-inf, a weight or bias NaN (an infinite weight meets a zero deviation in 0 inf, where the
 /// kernel's rounded deviation decides the class).
 float special_value_of(RowwiseOp op, std::size_t a) {
-  if (op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward)
-    return special_value(op, a);
+  if (is_backward(op)) return special_value(op, a);
   if (a > 0) return std::numeric_limits<float>::quiet_NaN();
   return special_value(RowwiseOp::SoftmaxBackward, 1);  // NaN, +inf or -inf
 }
@@ -167,6 +172,29 @@ float exact_shift(const Rows& rows, DType t) {
   return 0;
 }
 
+/// A row of n elements of op's first input (x; a backward's forward output y or z) in type t.
+std::vector<float> first_input(RowwiseOp op, std::int64_t n, DType t) {
+  switch (op) {
+    case RowwiseOp::SoftmaxBackward:
+    case RowwiseOp::LogSoftmaxBackward:
+      return forward_output(op, logits(n), t);
+    case RowwiseOp::Argmax:
+    case RowwiseOp::TopK:
+      return selection_input(n, t);
+    case RowwiseOp::LayerNorm:
+    case RowwiseOp::RmsNorm:
+    case RowwiseOp::MeanVar:
+    case RowwiseOp::MeanVarUnbiased:
+      return norm_input(n, t);
+    case RowwiseOp::Logsumexp:
+    case RowwiseOp::CrossEntropy:  // (cross-entropy's logits are logsumexp's)
+    case RowwiseOp::CrossEntropyMean:
+    case RowwiseOp::CrossEntropySum:
+      return logsumexp_input(n, t);
+  }
+  throw std::invalid_argument("row-wise op out of range");
+}
+
 RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
   const RowwiseOp op = k.op();
   const RowwiseSignature& sig = signature(op);
@@ -189,32 +217,11 @@ RowwiseCase draw_case(const RowwiseKernel& k, const std::string& law) {
         {{3, rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(n, 4) + 1)},
          {1, rc::gen::inRange<std::int64_t>(1, n + 1)}});
   for (int r = 0; r < rows; ++r) {
-    switch (op) {
-      case RowwiseOp::SoftmaxBackward:
-      case RowwiseOp::LogSoftmaxBackward:
-        c.inputs[0].push_back(forward_output(op, logits(n), t[0]));
-        c.inputs[1].push_back(upstream(n, t[1]));
-        break;
-      case RowwiseOp::Logsumexp:
-        c.inputs[0].push_back(logsumexp_input(n, t[0]));
-        break;
-      case RowwiseOp::CrossEntropy:
-      case RowwiseOp::CrossEntropyMean:
-      case RowwiseOp::CrossEntropySum:
-        c.inputs[0].push_back(logsumexp_input(n, t[0]));
-        c.inputs[1].push_back({target(n, c.ignore_index)});
-        break;
-      case RowwiseOp::Argmax:
-      case RowwiseOp::TopK:
-        c.inputs[0].push_back(selection_input(n, t[0]));
-        break;
-      case RowwiseOp::LayerNorm:
-      case RowwiseOp::RmsNorm:
-      case RowwiseOp::MeanVar:
-      case RowwiseOp::MeanVarUnbiased:
-        c.inputs[0].push_back(norm_input(n, t[0]));
-        break;
-    }
+    c.inputs[0].push_back(first_input(op, n, t[0]));
+    if (reads_target(op))
+      c.inputs[1].push_back({target(n, c.ignore_index)});
+    else if (is_backward(op))
+      c.inputs[1].push_back(upstream(n, t[1]));
   }
   for (std::size_t a = 1; a < sig.inputs.size(); ++a)
     if (sig.inputs[a].extent == Extent::Column)
@@ -320,10 +327,6 @@ rc::Gen<RowwiseCase> law_cases(const RowwiseKernel& k, const RowwiseLaw& law) {
   const RowwiseKernel* kp = &k;
   const std::string name = law.name;
   return rc::gen::exec([kp, name] { return draw_case(*kp, name); });
-}
-
-std::vector<RowwiseCase> declared_cases(const RowwiseKernel&, const RowwiseLaw&) {
-  return {};
 }
 
 void reduce_case(const RowwiseKernel& k, const RowwiseCase& smallest,
