@@ -72,9 +72,9 @@ ErrorStats stats_of(const json& j) {
 
 }  // namespace
 
-// The records of the file by their lists of fields (json_record.h) and the forms of their
-// fields' types, where record_json and record_of find them: in osvs::audit itself
-// (argument-dependent lookup does not look into an unnamed namespace), each local to this file.
+// A configuration's results by the list of its fields (json_parts.h's record_json and record_of)
+// and the shard file's form of a worst element, where those find them: in osvs::audit itself
+// (argument-dependent lookup does not look into an unnamed namespace), local to this file.
 
 static json json_value(const WorstElement& w) {
   return {{"index", w.index},     {"x", hex_of(w.x)},
