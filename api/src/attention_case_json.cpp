@@ -15,6 +15,14 @@ auto enum_of(const json& j, const char* name, Parse parse) {
   return *v;
 }
 
+/// Field `name` of the case `in`: one float, an array of one exact hex float (the case's scalars:
+/// scale, softcap, the fp8 scales); std::runtime_error naming the field otherwise.
+float one_float(const json& in, const char* name) {
+  const std::vector<float> v = floats_of(field(in, name), std::string("input.") + name);
+  if (v.size() != 1) throw std::runtime_error(std::string("field '") + name + "': one float");
+  return v[0];
+}
+
 }  // namespace
 
 json case_json(const AttentionCase& c) {
@@ -66,12 +74,8 @@ void read_case(const json& in, AttentionCase& c) {
   const auto type = parse_dtype(get<std::string>(in, "in_type"));
   if (!type) throw std::runtime_error("field 'in_type': not f32, bf16 or f16");
   c.in_type = *type;
-  const std::vector<float> scale = floats_of(field(in, "scale"), "input.scale");
-  if (scale.size() != 1) throw std::runtime_error("field 'scale': one float");
-  c.scale = scale[0];
-  const std::vector<float> softcap = floats_of(field(in, "softcap"), "input.softcap");
-  if (softcap.size() != 1) throw std::runtime_error("field 'softcap': one float");
-  c.softcap = softcap[0];
+  c.scale = one_float(in, "scale");
+  c.softcap = one_float(in, "softcap");
   c.sinks = floats_of(field(in, "sinks"), "input.sinks");
   // (files written before ALiBi have no slopes: no bias)
   if (in.contains("alibi_slopes"))
@@ -96,12 +100,8 @@ void read_case(const json& in, AttentionCase& c) {
     const auto kv = parse_dtype(get<std::string>(in, "kv_type"));
     if (!kv || !is_fp8(*kv)) throw std::runtime_error("field 'kv_type': not e4m3 or e5m2");
     c.kv_type = *kv;
-    for (const auto& [name, to] :
-         {std::pair{"k_scale", &c.k_scale}, std::pair{"v_scale", &c.v_scale}}) {
-      const std::vector<float> s = floats_of(field(in, name), std::string("input.") + name);
-      if (s.size() != 1) throw std::runtime_error(std::string("field '") + name + "': one float");
-      *to = s[0];
-    }
+    c.k_scale = one_float(in, "k_scale");
+    c.v_scale = one_float(in, "v_scale");
   } else if (in.contains("k_scale") || in.contains("v_scale")) {
     throw std::runtime_error(
         "fields 'k_scale' / 'v_scale' without 'kv_type': scales belong to fp8 K/V");

@@ -66,7 +66,7 @@ std::string certificate_json(const std::vector<KernelAudit>& audits,
     const std::vector<LawOutcome> inv = invariances_of(a);
     if (inv.empty() && ran(a)) continue;  // a kind without invariances has nothing to certify
     json laws = json::array();
-    for (const LawOutcome& l : inv) laws.push_back(law_outcome_json(l));
+    for (const LawOutcome& l : inv) laws.push_back(record_json(l));
     const bool passes = certificate_passes(a);
     all = all && passes;
     kernels.push_back({{"kind", a.kind},

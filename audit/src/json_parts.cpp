@@ -75,20 +75,4 @@ json attention_laws_json(const AttentionAudit& a) {
   return laws;
 }
 
-json law_outcome_json(const LawOutcome& l) {
-  return {{"law", l.law},
-          {"status", l.status},
-          {"detail", l.detail},
-          {"asks", l.asks},
-          {"cases", l.cases},
-          {"vacuous", l.vacuous},
-          {"shape_classes", l.shape_classes},
-          {"minimal_case", l.minimal_case}};
-}
-
-LawOutcome law_outcome_of(const json& j) {
-  return {j.at("law"),   j.at("status"),  j.at("detail"),        j.at("asks"),
-          j.at("cases"), j.at("vacuous"), j.at("shape_classes"), j.at("minimal_case")};
-}
-
 }  // namespace osvs::audit

@@ -39,23 +39,22 @@ json not_run_list(const AuditReport& r);
 /// read them).
 json attention_laws_json(const AttentionAudit& a);
 
-/// One law's outcome (audit_law.h) and back: the plugin audit's records and the attention
-/// section's.
-json law_outcome_json(const LawOutcome& l);
-LawOutcome law_outcome_of(const json& j);
-
 /// rounds, and seconds when the search was limited by wall time.
 json search_budget(const SearchBudget& b);
 
 /// A record whose JSON form is one list of its fields, which both writes and reads it (the two
 /// cannot drift apart). For a record type R, `void json_fields(RecordOf<R> auto& r, auto& io)`
-/// (found by argument-dependent lookup) calls, in the document's order, io("key", r.member) for a
-/// field stored as it is and io.derived("key", [&] { return value; }) for one the writer computes
-/// and the reader leaves to the record to recompute (a verdict). record_json writes a record,
-/// record_of reads one back (nlohmann::json::exception on a missing key or a wrong type). A field's
-/// value goes through json_value / read_value: a double as number() (inf and nan survive), a
-/// vector element by element, a record by its own fields, anything else as nlohmann writes it;
-/// a type with a form of its own overloads both, next to the type's records.
+/// (found by argument-dependent lookup) calls, in the document's order,
+///   io("key", r.member)                  a field stored as it is;
+///   io("key", r.member, write, read)     a field with a form of its own in this document
+///                                        (json write(const T&), T read(const json&));
+///   io.derived("key", [&] { return v; }) a value the writer computes and the reader leaves to
+///                                        the record to recompute (a verdict).
+/// record_json writes a record, record_of reads one back (nlohmann::json::exception on a missing
+/// key or a wrong type). A field's value goes through json_value / read_value: a double as
+/// number() (inf and nan survive), a vector element by element, a record by its own fields,
+/// anything else as nlohmann writes it; a type with a form of its own overloads both, next to the
+/// type's records.
 template <class T, class R>
 concept RecordOf = std::same_as<std::remove_const_t<T>, R>;
 
@@ -66,15 +65,6 @@ inline constexpr bool kIsVector<std::vector<T, A>> = true;
 
 template <class T>
 json record_json(const T& r);
-
-/// A law's outcome is a field of other records (law_outcome_json, law_outcome_of); LawOutcome is
-/// not in this namespace, so its overloads stand here, before the templates that call them.
-inline json json_value(const LawOutcome& l) {
-  return law_outcome_json(l);
-}
-inline void read_value(const json& j, LawOutcome& l) {
-  l = law_outcome_of(j);
-}
 
 template <class T>
 void read_value(const json& j, T& v);
@@ -100,6 +90,10 @@ class FieldWriter {
   void operator()(const char* key, const T& v) {
     j_[key] = json_value(v);
   }
+  template <class T, class Write, class Read>
+  void operator()(const char* key, const T& v, const Write& write, const Read&) {
+    j_[key] = write(v);
+  }
   template <class F>
   void derived(const char* key, const F& value) {
     j_[key] = value();
@@ -116,6 +110,10 @@ class FieldReader {
   template <class T>
   void operator()(const char* key, T& v) const {
     read_value(j_.at(key), v);
+  }
+  template <class T, class Write, class Read>
+  void operator()(const char* key, T& v, const Write&, const Read& read) const {
+    v = read(j_.at(key));
   }
   template <class F>
   void derived(const char*, const F&) const {}
@@ -157,4 +155,33 @@ void read_value(const json& j, T& v) {
     v = j.get<T>();
 }
 
+/// A law's verdict on a configuration: a field of audit.json's configurations and the shard
+/// file's.
+void json_fields(RecordOf<LawResult> auto& l, auto& io) {
+  io("property", l.property);
+  io("exact", l.exact);
+  io("claimed", l.claimed);
+  io("applies", l.applies);
+  io("holds", l.holds);
+  io("error", l.error);
+  io("explanation", l.explanation);
+}
+
 }  // namespace osvs::audit
+
+namespace osvs {
+
+/// A law's outcome (audit_law.h): a field of the plugin audit's records, the attention kernels'
+/// and the determinism certificate's (in LawOutcome's namespace, where record_json finds it).
+void json_fields(audit::RecordOf<LawOutcome> auto& l, auto& io) {
+  io("law", l.law);
+  io("status", l.status);
+  io("detail", l.detail);
+  io("asks", l.asks);
+  io("cases", l.cases);
+  io("vacuous", l.vacuous);
+  io("shape_classes", l.shape_classes);
+  io("minimal_case", l.minimal_case);
+}
+
+}  // namespace osvs

@@ -26,15 +26,7 @@ json stats(const ErrorStats& s) {
           {"p99_9_upper", number(s.quantile_upper(0.999))}};
 }
 
-json law(const LawResult& l) {
-  return {{"property", l.property},      {"exact", l.exact}, {"claimed", l.claimed},
-          {"applies", l.applies},        {"holds", l.holds}, {"error", l.error},
-          {"explanation", l.explanation}};
-}
-
 json config(const ConfigResult& c) {
-  json laws = json::array();
-  for (const LawResult& l : c.laws) laws.push_back(law(l));
   return {
       {"kernel", to_string(c.config.kut.kernel)},
       {"combine", c.config.kut.facts().folds_with_combine ? to_string(c.config.kut.combine) : ""},
@@ -56,7 +48,7 @@ json config(const ConfigResult& c) {
       {"violating_rows", c.violating_rows},
       {"violations", c.violations},
       {"mpfr_fallbacks", c.mpfr_fallbacks},
-      {"laws", laws},
+      {"laws", json_value(c.laws)},
       {"seconds", c.seconds}};
 }
 

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 #include "attention_kernels_markdown.h"
 #include "audit_law.h"
@@ -180,73 +182,82 @@ std::string declaration_of(const RowKernel& k) {
   return s.str();
 }
 
-}  // namespace
-
-KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o) {
-  KernelAudit a;
-  a.kind = RowKind::name;
-  a.declaration = declaration_of(k);
-  a.contract = k.accuracy().describe();
-  return audited(k, std::move(a), k.accuracy().declared(), [&](KernelAudit& out) {
-    for (const std::string& f : families())
-      for (std::int64_t n : lengths(k, o.quick)) out.sweep.push_back(sweep_cell(k, f, n, o));
-    for (const RowLaw& law : row_laws()) out.laws.push_back(audit_law<RowKind>(k, law, o));
-  });
-}
-
-namespace {
-
-/// The audit of a kind judged by its laws alone (no sweep): its declaration in a line, every law.
+/// The contract a kind's kernel is audited against, in words.
 template <class K>
-KernelAudit audit_by_laws(const typename K::Kernel& k, const KernelAuditOptions& o,
-                          std::string contract) {
-  KernelAudit a;
-  a.kind = K::name;
-  a.declaration = K::describe(k);
-  a.contract = std::move(contract);
-  return audited(k, std::move(a), true, [&](KernelAudit& out) {
-    for (const auto& law : K::laws()) out.laws.push_back(audit_law<K>(k, law, o));
-  });
+std::string contract_of(const typename K::Kernel& k) {
+  if constexpr (std::is_same_v<K, RowKind>)
+    return k.accuracy().describe();
+  else if constexpr (std::is_same_v<K, MergeKind>)
+    return "the derived merge bound (docs/semantics.md)";
+  else if constexpr (std::is_same_v<K, AttentionKind>)
+    return "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)";
+  else if constexpr (std::is_same_v<K, ReductionKind>)
+    return k.has_tolerance() ? "derived in " + k.bound_derivation() : std::string("exact results");
+  else if constexpr (std::is_same_v<K, RowwiseKind>)
+    return "declared: " + k.accuracy().describe();
+  else
+    return "bitwise laws; the warp's derived bound (docs/semantics.md §5)";
 }
 
-}  // namespace
-
-KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o) {
-  return audit_by_laws<MergeKind>(k, o, "the derived merge bound (docs/semantics.md)");
-}
-
-KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o) {
-  return audit_by_laws<ReductionKind>(
-      k, o,
-      k.has_tolerance() ? "derived in " + k.bound_derivation() : std::string("exact results"));
-}
-
-KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o) {
-  return audit_by_laws<RowwiseKind>(k, o, "declared: " + k.accuracy().describe());
-}
-
-KernelAudit audit_kernel(const CombineKernel& k, const KernelAuditOptions& o) {
-  return audit_by_laws<CombineOperatorKind>(
-      k, o, "bitwise laws; the warp's derived bound (docs/semantics.md §5)");
-}
-
-KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o) {
-  KernelAudit a = audit_by_laws<AttentionKind>(
-      k, o, "declared: " + describe(k.accuracy()) + " (docs/semantics.md §9)");
-  if (a.status == "unavailable" || a.status == "failed") return a;
-  // The main audit's measure of every registered attention kernel (attention_kernels_audit.h),
-  // its laws left to the law runs above: one more line of the law table, and the gate.
+/// The main audit's measure of an attention kernel (attention_kernels_audit.h), its laws left to
+/// the law runs: one more line of the law table, and the gate.
+void add_accuracy_distribution(const AttentionKernel& k, const KernelAuditOptions& o,
+                               KernelAudit& a) {
+  if (a.status == "unavailable" || a.status == "failed") return;
   audit::AttentionKernelsOptions m;
   m.seed = o.seed;
   m.cases = o.law_cases;
   m.laws = false;
-  m.device = true;  // (runnable, or audit_by_laws said "unavailable")
+  m.device = true;  // (runnable, or audited() said "unavailable")
   const audit::AttentionKernelAccuracy s = audit::audit_attention_kernels({k}, m).kernels.front();
   a.laws.push_back(
       {"accuracy distribution", s.passes() ? "holds" : "fails", audit::attention_kernel_line(s)});
   if (!s.passes() && a.status == "passes") a.status = "violations";
+}
+
+/// The audit of a kernel of kind K: its declaration in a line, the row kernels' sweep, every law
+/// of the kind, an attention kernel's accuracy distribution.
+template <class K>
+KernelAudit audit_of_kind(const typename K::Kernel& k, const KernelAuditOptions& o) {
+  constexpr bool row = std::is_same_v<K, RowKind>;
+  KernelAudit a;
+  a.kind = K::name;
+  if constexpr (row)
+    a.declaration = declaration_of(k);
+  else
+    a.declaration = K::describe(k);
+  a.contract = contract_of<K>(k);
+  bool contract_declared = true;
+  if constexpr (row) contract_declared = k.accuracy().declared();
+  a = audited(k, std::move(a), contract_declared, [&](KernelAudit& out) {
+    if constexpr (row)
+      for (const std::string& f : families())
+        for (std::int64_t n : lengths(k, o.quick)) out.sweep.push_back(sweep_cell(k, f, n, o));
+    for (const auto& law : K::laws()) out.laws.push_back(audit_law<K>(k, law, o));
+  });
+  if constexpr (std::is_same_v<K, AttentionKind>) add_accuracy_distribution(k, o, a);
   return a;
 }
+
+}  // namespace
+
+template <class Kernel>
+KernelAudit audit_kernel(const Kernel& k, const KernelAuditOptions& o) {
+  std::optional<KernelAudit> a;  // the kind whose kernels these are (for_each_kind's list)
+  for_each_kind([&](auto kind) {
+    using K = decltype(kind);
+    if constexpr (std::is_same_v<typename K::Kernel, Kernel>) a = audit_of_kind<K>(k, o);
+  });
+  return std::move(*a);
+}
+
+// The header declares the template; its kinds' kernels are compiled here.
+template KernelAudit audit_kernel(const RowKernel&, const KernelAuditOptions&);
+template KernelAudit audit_kernel(const MergeKernel&, const KernelAuditOptions&);
+template KernelAudit audit_kernel(const AttentionKernel&, const KernelAuditOptions&);
+template KernelAudit audit_kernel(const ReductionKernel&, const KernelAuditOptions&);
+template KernelAudit audit_kernel(const RowwiseKernel&, const KernelAuditOptions&);
+template KernelAudit audit_kernel(const CombineKernel&, const KernelAuditOptions&);
 
 bool gate_passes(const KernelAudit& a) {
   return a.status == "passes";

@@ -112,14 +112,9 @@ AuditReport merge_shards(std::vector<AuditReport> shards) {
           "shard " + name({i, n}) + (given ? " is given twice" : " is missing") +
           ": a merge needs each of the " + std::to_string(n) + " shards once");
   }
-  AuditReport r;
   const AuditReport& first = shards.front();
-  r.options = first.options;
-  r.plan = first.plan;
-  r.provenance = first.provenance;
-  r.gpu = first.gpu;
-  r.exp_ulp = first.exp_ulp;
-  r.cpu_threads = first.cpu_threads;
+  AuditReport r;
+  static_cast<AuditRun&>(r) = first;  // the run the shards are parts of
   r.launchers = 0;
   r.merged_shards = n;
   // Every planned configuration from its shard, in plan order: audited, or left out by the

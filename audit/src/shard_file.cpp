@@ -70,58 +70,52 @@ ErrorStats stats_of(const json& j) {
                                 j.at("counts").get<std::vector<std::int64_t>>());
 }
 
-json element_json(const WorstElement& w) {
+}  // namespace
+
+// A configuration's results by the list of its fields (json_parts.h's record_json and record_of)
+// and the shard file's form of a worst element, where those find them: in osvs::audit itself
+// (argument-dependent lookup does not look into an unnamed namespace), local to this file.
+
+static json json_value(const WorstElement& w) {
   return {{"index", w.index},     {"x", hex_of(w.x)},
           {"y", hex_of(w.y)},     {"reference", number(w.reference)},
           {"ulp", number(w.ulp)}, {"bound", number(w.bound)}};
 }
 
-WorstElement element_of(const json& j) {
-  return {j.at("index").get<std::int64_t>(), float_of(j.at("x")),    float_of(j.at("y")),
-          number_of(j.at("reference")),      number_of(j.at("ulp")), number_of(j.at("bound"))};
+static void read_value(const json& j, WorstElement& w) {
+  w = {j.at("index").get<std::int64_t>(), float_of(j.at("x")),    float_of(j.at("y")),
+       number_of(j.at("reference")),      number_of(j.at("ulp")), number_of(j.at("bound"))};
 }
 
-json law_json(const LawResult& l) {
-  return {{"property", l.property},      {"exact", l.exact}, {"claimed", l.claimed},
-          {"applies", l.applies},        {"holds", l.holds}, {"error", l.error},
-          {"explanation", l.explanation}};
+/// A configuration's results, its histogram in full; its Config is not among them (config_json
+/// and config_of: the plan's at the recorded index).
+static void json_fields(RecordOf<ConfigResult> auto& c, auto& io) {
+  io("elements", c.elements);
+  io("ulp", c.ulp, stats_json, stats_of);
+  io("y_bound_max", c.y_bound_max);
+  io("tightness", c.tightness);
+  io("worst_ulp", c.worst_ulp);
+  io("worst_ratio", c.worst_ratio);
+  io("worst_ulp_row", c.worst_ulp_row);
+  io("worst_ratio_row", c.worst_ratio_row);
+  io("d_rel_max", c.d_rel_max);
+  io("d_bound_max", c.d_bound_max);
+  io("d_tightness", c.d_tightness);
+  io("violating_rows", c.violating_rows);
+  io("violations", c.violations);
+  io("violation_rows", c.violation_rows);
+  io("worst_row", c.worst_row, floats, floats_of);
+  io("mpfr_fallbacks", c.mpfr_fallbacks);
+  io("laws", c.laws);
+  io("seconds", c.seconds);
 }
 
-LawResult law_of(const json& j) {
-  LawResult l;
-  l.property = j.at("property").get<std::string>();
-  l.exact = j.at("exact").get<bool>();
-  l.claimed = j.at("claimed").get<bool>();
-  l.applies = j.at("applies").get<bool>();
-  l.holds = j.at("holds").get<bool>();
-  l.error = j.at("error").get<bool>();
-  l.explanation = j.at("explanation").get<std::string>();
-  return l;
-}
+namespace {
 
 json config_json(std::size_t plan_index, const ConfigResult& c) {
-  json laws = json::array();
-  for (const LawResult& l : c.laws) laws.push_back(law_json(l));
-  return {{"plan_index", plan_index},
-          {"name", describe(c.config)},
-          {"elements", c.elements},
-          {"ulp", stats_json(c.ulp)},
-          {"y_bound_max", number(c.y_bound_max)},
-          {"tightness", number(c.tightness)},
-          {"worst_ulp", element_json(c.worst_ulp)},
-          {"worst_ratio", element_json(c.worst_ratio)},
-          {"worst_ulp_row", c.worst_ulp_row},
-          {"worst_ratio_row", c.worst_ratio_row},
-          {"d_rel_max", number(c.d_rel_max)},
-          {"d_bound_max", number(c.d_bound_max)},
-          {"d_tightness", number(c.d_tightness)},
-          {"violating_rows", c.violating_rows},
-          {"violations", c.violations},
-          {"violation_rows", c.violation_rows},
-          {"worst_row", floats(c.worst_row)},
-          {"mpfr_fallbacks", c.mpfr_fallbacks},
-          {"laws", laws},
-          {"seconds", number(c.seconds)}};
+  json j = {{"plan_index", plan_index}, {"name", describe(c.config)}};
+  j.update(record_json(c));
+  return j;
 }
 
 /// A configuration's results, its Config taken from the plan at its recorded index.
@@ -136,24 +130,7 @@ ConfigResult config_of(const json& j, const Plan& plan) {
     throw std::runtime_error("configuration " + std::to_string(k) + " is '" +
                              j.at("name").get<std::string>() + "' in the file, '" +
                              describe(c.config) + "' in the plan of its options");
-  c.elements = j.at("elements").get<std::int64_t>();
-  c.ulp = stats_of(j.at("ulp"));
-  c.y_bound_max = number_of(j.at("y_bound_max"));
-  c.tightness = number_of(j.at("tightness"));
-  c.worst_ulp = element_of(j.at("worst_ulp"));
-  c.worst_ratio = element_of(j.at("worst_ratio"));
-  c.worst_ulp_row = j.at("worst_ulp_row").get<std::int64_t>();
-  c.worst_ratio_row = j.at("worst_ratio_row").get<std::int64_t>();
-  c.d_rel_max = number_of(j.at("d_rel_max"));
-  c.d_bound_max = number_of(j.at("d_bound_max"));
-  c.d_tightness = number_of(j.at("d_tightness"));
-  c.violating_rows = j.at("violating_rows").get<std::int64_t>();
-  c.violations = j.at("violations").get<std::vector<std::string>>();
-  c.violation_rows = j.at("violation_rows").get<std::vector<std::int64_t>>();
-  c.worst_row = floats_of(j.at("worst_row"));
-  c.mpfr_fallbacks = j.at("mpfr_fallbacks").get<std::int64_t>();
-  for (const json& l : j.at("laws")) c.laws.push_back(law_of(l));
-  c.seconds = number_of(j.at("seconds"));
+  read_value(j, c);
   return c;
 }
 
@@ -172,8 +149,8 @@ KernelUnderTest kut_of(const json& j) {
 json row_audit_json(const RowAudit& a) {
   return {{"ratio", number(a.ratio)},
           {"y_bound_max", number(a.y_bound_max)},
-          {"worst_ulp", element_json(a.worst_ulp)},
-          {"worst_ratio", element_json(a.worst_ratio)},
+          {"worst_ulp", json_value(a.worst_ulp)},
+          {"worst_ratio", json_value(a.worst_ratio)},
           {"d_rel", number(a.d_rel)},
           {"d_bound", number(a.d_bound)},
           {"ok", a.ok},
@@ -185,8 +162,8 @@ RowAudit row_audit_of(const json& j) {
   RowAudit a;
   a.ratio = number_of(j.at("ratio"));
   a.y_bound_max = number_of(j.at("y_bound_max"));
-  a.worst_ulp = element_of(j.at("worst_ulp"));
-  a.worst_ratio = element_of(j.at("worst_ratio"));
+  read_value(j.at("worst_ulp"), a.worst_ulp);
+  read_value(j.at("worst_ratio"), a.worst_ratio);
   a.d_rel = number_of(j.at("d_rel"));
   a.d_bound = number_of(j.at("d_bound"));
   a.ok = j.at("ok").get<bool>();

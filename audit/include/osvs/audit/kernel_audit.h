@@ -76,24 +76,20 @@ struct KernelAudit {
   double seconds = 0;
 };
 
-/// Audits one kernel (never throws for the kernel's faults: they become status "failed").
-KernelAudit audit_kernel(const RowKernel& k, const KernelAuditOptions& o);
-
-/// Audits one merge kernel: every merge law (never throws for the kernel's faults).
-KernelAudit audit_kernel(const MergeKernel& k, const KernelAuditOptions& o);
-
-/// Audits one attention kernel: every attention law within its declared contract.
-KernelAudit audit_kernel(const AttentionKernel& k, const KernelAuditOptions& o);
-
-/// Audits one state reduction: every reduction law within its declared tolerance.
-KernelAudit audit_kernel(const ReductionKernel& k, const KernelAuditOptions& o);
-
-/// Audits one row-wise kernel: every row-wise law within its declared contract.
-KernelAudit audit_kernel(const RowwiseKernel& k, const KernelAuditOptions& o);
-
-/// Audits one combine operator on its side (CPU model or GPU harness): every combine law it
-/// claims (bitwise laws; the warp's shuffle tree within its derived bound).
-KernelAudit audit_kernel(const CombineKernel& k, const KernelAuditOptions& o);
+/// Audits one kernel of any kind (osvs/api/kind.h: RowKernel, MergeKernel, AttentionKernel,
+/// ReductionKernel, RowwiseKernel, CombineKernel), never throwing for the kernel's faults (they
+/// become status "failed"): every law of its kind within its declaration; besides,
+///   a row kernel           the sweep of input families x row lengths against its contract and
+///                          conventions;
+///   an attention kernel    the attention kernels section's measure (attention_kernels_audit.h)
+///                          as one more line of its laws ("accuracy distribution"), which fails
+///                          its gate likewise;
+///   a combine operator     on its side (CPU model or GPU harness): its bitwise laws, the warp's
+///                          shuffle tree within its derived bound;
+///   a merge kernel, a state reduction, a row-wise kernel: their laws alone (the derived merge
+///                          bound, the declared tolerance, the declared contract).
+template <class Kernel>
+KernelAudit audit_kernel(const Kernel& k, const KernelAuditOptions& o);
 
 /// Whether the release gate passes for this kernel (status "passes").
 bool gate_passes(const KernelAudit& a);

@@ -14,12 +14,6 @@
 
 namespace osvs::audit {
 
-/// Rounds of the targeted search (16 mutants of one row each) when none are asked for. A count,
-/// not a time, so that an audit is reproducible: about 30 s of a 2-core CPU for the full audit,
-/// 2 s for --quick.
-inline constexpr std::int64_t kSearchRounds = 3000;
-inline constexpr std::int64_t kQuickSearchRounds = 200;
-
 /// A kernel under test: the kernel and the combine operator it folds with (3-pass: none).
 struct KernelUnderTest {
   KernelKind kernel;

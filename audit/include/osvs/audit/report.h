@@ -18,13 +18,18 @@
 
 namespace osvs::audit {
 
-struct AuditReport {
+/// What an audit run is, apart from what it found: the shards of one audit share it (a merge
+/// checks that they agree on what decides the results, and the merged report takes the first's).
+struct AuditRun {
   AuditOptions options;
   Plan plan;
   Provenance provenance;  ///< commit, date, executor, device, nvcc
   bool gpu = false;
   double exp_ulp = 0;  ///< accuracy of the kernels' exp the bounds assume
   int cpu_threads = 1;
+};
+
+struct AuditReport : AuditRun {
   int launchers = 1;                  ///< launcher threads of the sweep (sweep.h)
   int devices = 0;                    ///< GPUs the sweep's batches ran on (0: the CPU model)
   Shard shard;                        ///< the part of the plan this run swept (whole by default)
