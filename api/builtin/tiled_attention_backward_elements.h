@@ -66,11 +66,6 @@ OSVS_HD int backward_sequence_of(const std::int32_t* cu, std::int64_t t) {
   return s;
 }
 
-/// Where the lse (and delta) of (query token, head) lives (AttentionProblem::lse_offset).
-OSVS_HD std::int64_t backward_lse_at(const AttentionProblem& p, std::int64_t token, int h) {
-  return p.lse_layout == AttnLseLayout::HeadsTokens ? h * p.total_q + token : token * p.heads_q + h;
-}
-
 /// Whether query i of sequence q keeps its key j: docs/semantics.md §9's mask, written again
 /// here as kernels under test write it (the mutant keeps every key).
 template <class P>
@@ -183,12 +178,12 @@ OSVS_HD void tiled_attention_backward_row(const AttentionProblem& p, int s, std:
   const std::int64_t token = q.q0 + i, keys = backward_keys_kept<P>(p, q, i);
   BackwardQuery r;
   load_backward_query<P>(p, token, h, r);
-  if (p.delta != nullptr) p.delta[backward_lse_at(p, token, h)] = keys == 0 ? 0.0f : r.delta;
+  if (p.delta != nullptr) p.delta[p.lse_offset(token, h)] = keys == 0 ? 0.0f : r.delta;
   float dq[kMaxBackwardHeadDim];
   for (int c = 0; c < p.head_dim_qk; ++c) dq[c] = 0.0f;
   if (keys > 0) {
     // A row that keeps a key has a finite lse (its kept scores' log-sum-exp, and the sink's).
-    const float lse = p.lse[backward_lse_at(p, token, h)];
+    const float lse = p.lse[p.lse_offset(token, h)];
     for (std::int64_t j = 0; j < q.lk; ++j) {
       if (!backward_kept<P>(p, q, i, j)) continue;
       const float ds = backward_pair<P, Math>(p, q, i, h, g, j, r, lse).ds;
@@ -235,7 +230,7 @@ OSVS_HD void tiled_attention_backward_key(const AttentionProblem& p, int s, int 
       const std::int64_t token = q.q0 + i;
       load_backward_query<P>(p, token, h, r);
       const BackwardPair t =
-          backward_pair<P, Math>(p, q, i, h, g, j, r, p.lse[backward_lse_at(p, token, h)]);
+          backward_pair<P, Math>(p, q, i, h, g, j, r, p.lse[p.lse_offset(token, h)]);
       for (int c = 0; c < dqk; ++c) dk_h[c] = fma_f(t.ds, r.q[c], dk_h[c]);
       for (int c = 0; c < dv; ++c) dv_h[c] = fma_f(t.prob, r.dout[c], dv_h[c]);
       ++reached;
@@ -270,8 +265,7 @@ OSVS_HD void tiled_attention_backward_sink(const AttentionProblem& p, int h, boo
       const std::int64_t i = reversed ? q.lq - 1 - m : m, token = q.q0 + i;
       if (backward_keys_kept<P>(p, q, i) == 0) continue;  // delta = 0: no term
       load_backward_query<P>(p, token, h, r);
-      const float p_sink =
-          backward_weight<P, Math>(p, p.sinks[h], p.lse[backward_lse_at(p, token, h)]);
+      const float p_sink = backward_weight<P, Math>(p, p.sinks[h], p.lse[p.lse_offset(token, h)]);
       sum = osvs::detail::fma_f(P::dsinks_negated ? -p_sink : p_sink, r.delta, sum);
     }
   }

@@ -303,8 +303,7 @@ OSVS_HD void tiled_attention_row(const AttentionProblem& p, int s, std::int64_t 
                     : osvs::detail::add_rn(P::lse_has_max ? m_keys : 0.0f, Math::log(l_keys));
     if (p.base == LseBase::Two && P::lse_to_base_two && l_keys != 0)
       lse = osvs::detail::mul_rn(lse, 1.44269504f);
-    const std::int64_t at =
-        p.lse_layout == AttnLseLayout::HeadsTokens ? h * p.total_q + row : row * p.heads_q + h;
+    const std::int64_t at = p.lse_offset(row, h);
     p.lse[at] = lse;
   }
 }

@@ -20,9 +20,11 @@
 
 #include "osvs/api/dtype.h"
 #include "osvs/api/kernel_declaration.h"
+#include "osvs/api/lse_layout.h"
 #include "osvs/kernels/attention/attention_cases.h"
 #include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/attention/value_conventions.h"
+#include "osvs/kernels/hd.h"
 
 namespace osvs {
 
@@ -61,8 +63,8 @@ std::int64_t alibi_distance(const AttentionMask& m, std::int64_t i, std::int64_t
                             std::int64_t q_len, std::int64_t k_len);
 
 /// Where the lse of (query token t, head h) lives: [heads, tokens] (flash-attention's varlen
-/// softmax_lse) or [tokens, heads].
-enum class AttnLseLayout { HeadsTokens, TokensHeads };
+/// softmax_lse) or [tokens, heads]; the merge kind's layout (lse_layout.h).
+using AttnLseLayout = LseLayout;
 
 /// What a kernel's split parameter counts (flash-decoding: each sequence's keys cut into splits
 /// whose partials are merged): the number of splits (flash-attention's num_splits) or the keys a
@@ -195,7 +197,9 @@ struct AttentionProblem : Launch {
   float* delta = nullptr;
   float* dsinks = nullptr;  ///< with sinks (a backward launch), else null
 
-  std::int64_t lse_offset(std::int64_t token, int head) const {
+  /// Where the lse (and a backward's delta) of (query token, head) is (on the host and in
+  /// device code).
+  OSVS_HD std::int64_t lse_offset(std::int64_t token, int head) const {
     return lse_layout == AttnLseLayout::HeadsTokens ? head * total_q + token
                                                     : token * heads_q + head;
   }

@@ -25,17 +25,12 @@
 
 #include "osvs/api/dtype.h"
 #include "osvs/api/kernel_declaration.h"
+#include "osvs/api/lse_layout.h"
 #include "osvs/kernels/attention/attention_cases.h"
 #include "osvs/kernels/attention/lse_math.h"
 #include "osvs/kernels/attention/value_conventions.h"
 
 namespace osvs {
-
-/// Where the lse of (token t, head h) lives: lse[t * heads + h] ([tokens, heads], FlashInfer's
-/// merge_state, osvs's rows) or lse[h * tokens + t] ([heads, tokens], vLLM's merge_attn_states).
-enum class LseLayout { TokensHeads, HeadsTokens };
-
-const char* to_string(LseLayout l);
 
 /// One launch: rows = tokens x heads partials of each operand (row r is token r / heads, head
 /// r % heads); the o of (t, h) at o + o_offset(t, h) (o_type values, head_dim of them), its lse

@@ -76,17 +76,21 @@ constexpr const auto& result_fields_of() {
 template <class R>
 inline constexpr const auto& kResultFieldsOf = result_fields_of<R>();
 
-/// The CPU model of R: every schedule in the harness's order.
+/// The CPU model of R (Where::Host): every schedule in the harness's order. An executor of R,
+/// as state_reduction's Executor<R> is: where it runs, and the launch that runs it there.
 template <class R>
-void run_reduction_model(const ReductionProblem& p) {
-  p.states->clear();
-  p.results->clear();
-  for (const HarnessCase& h : *p.schedules) {
-    const typename R::State s = model_harness_case(h, ReductionAlg<R>{}, nullptr);
-    append_field_bits(s, R::kStateFields, *p.states);
-    append_field_bits(finalised<R>(s), result_fields_of<R>(), *p.results);
+struct CpuModel {
+  static constexpr Where where = Where::Host;
+  static void run(const ReductionProblem& p) {
+    p.states->clear();
+    p.results->clear();
+    for (const HarnessCase& h : *p.schedules) {
+      const typename R::State s = model_harness_case(h, ReductionAlg<R>{}, nullptr);
+      append_field_bits(s, R::kStateFields, *p.states);
+      append_field_bits(finalised<R>(s), result_fields_of<R>(), *p.results);
+    }
   }
-}
+};
 
 /// The declaration of R running where `where` says through `run`: its fields and, when R has
 /// one, its exact reference.
@@ -102,13 +106,13 @@ ReductionKernel declared_reduction(std::string name, Where where, ReductionKerne
 
 }  // namespace detail
 
-/// The declaration of R (Where::Host, its CPU model), with its fields and, when R has one, its
-/// exact reference; claims, tolerance and domain are added to it. The same R compiled by nvcc
-/// runs on the device through device_state_reduction<R>() (state_reduction_device.cuh).
-template <class R>
+/// The declaration of R running on Executor<R> (its CPU model, Where::Host, by default), with its
+/// fields and, when R has one, its exact reference; claims, tolerance and domain are added to it.
+/// The same R compiled by nvcc runs on the device through device_state_reduction<R>()
+/// (state_reduction_device.cuh): this on the device's executor.
+template <class R, template <class> class Executor = detail::CpuModel>
 ReductionKernel state_reduction(std::string name) {
-  return detail::declared_reduction<R>(std::move(name), Where::Host,
-                                       &detail::run_reduction_model<R>);
+  return detail::declared_reduction<R>(std::move(name), Executor<R>::where, &Executor<R>::run);
 }
 
 }  // namespace osvs

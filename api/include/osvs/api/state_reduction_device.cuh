@@ -75,40 +75,42 @@ struct StreamScratch {
   StreamScratch& operator=(const StreamScratch&) = delete;
 };
 
-/// The launch of a device reduction R: scratch for the chunk states, the slots and the roots
-/// allocated on the launch's stream, the harness kernel and the fields kernel on it, each
-/// launch's status checked, the scratch freed on it.
+/// R's executor on the device (Where::Device), through the device harness. Its launch: scratch for
+/// the chunk states, the slots and the roots allocated on the launch's stream, the harness kernel
+/// and the fields kernel on it, each launch's status checked, the scratch freed on it.
 template <class R>
-void launch_state_reduction(const ReductionProblem& p) {
-  using V = typename R::State;
-  const ReductionDeviceSchedules& d = *p.device;
-  const auto stream = p.cuda_stream<cudaStream_t>();
-  const std::int64_t words = d.num_chunks + d.num_slots + d.num_cases;
-  StreamScratch scratch(sizeof(V) * static_cast<std::size_t>(words), stream);
-  V* chunks = static_cast<V*>(scratch.p);
-  V* slots = chunks + d.num_chunks;
-  V* roots = slots + d.num_slots;
-  constexpr int kBlock = 128;
-  const auto blocks = static_cast<unsigned>((d.num_cases + kBlock - 1) / kBlock);
-  cuda::harness_kernel<ReductionAlg<R>>
-      <<<blocks, kBlock, 0, stream>>>(d.values, d.chunk_offsets, d.slot_chunk, d.merges, d.cases,
-                                      d.num_cases, chunks, slots, roots);
-  check_cuda(cudaGetLastError(), "the launch of the reduction harness kernel");
-  reduction_fields_kernel<R>
-      <<<blocks, kBlock, 0, stream>>>(roots, d.num_cases, d.states, d.results);
-  check_cuda(cudaGetLastError(), "the launch of the reduction's fields kernel");
-  scratch.free();
-}
+struct DeviceHarness {
+  static constexpr Where where = Where::Device;
+  static void run(const ReductionProblem& p) {
+    using V = typename R::State;
+    const ReductionDeviceSchedules& d = *p.device;
+    const auto stream = p.cuda_stream<cudaStream_t>();
+    const std::int64_t words = d.num_chunks + d.num_slots + d.num_cases;
+    StreamScratch scratch(sizeof(V) * static_cast<std::size_t>(words), stream);
+    V* chunks = static_cast<V*>(scratch.p);
+    V* slots = chunks + d.num_chunks;
+    V* roots = slots + d.num_slots;
+    constexpr int kBlock = 128;
+    const auto blocks = static_cast<unsigned>((d.num_cases + kBlock - 1) / kBlock);
+    cuda::harness_kernel<ReductionAlg<R>>
+        <<<blocks, kBlock, 0, stream>>>(d.values, d.chunk_offsets, d.slot_chunk, d.merges, d.cases,
+                                        d.num_cases, chunks, slots, roots);
+    check_cuda(cudaGetLastError(), "the launch of the reduction harness kernel");
+    reduction_fields_kernel<R>
+        <<<blocks, kBlock, 0, stream>>>(roots, d.num_cases, d.states, d.results);
+    check_cuda(cudaGetLastError(), "the launch of the reduction's fields kernel");
+    scratch.free();
+  }
+};
 
 }  // namespace detail
 
-/// The declaration of R on the device (Where::Device): its fields and, when R has one, its exact
-/// reference, as state_reduction<R>() declares them; claims, tolerance, domain and the CPU
-/// model it claims to equal are added to it.
+/// The declaration of R on the device: state_reduction<R>() on the device's executor, its fields
+/// and exact reference as state_reduction<R>() declares them; claims, tolerance, domain and the
+/// CPU model it claims to equal are added to it.
 template <class R>
 ReductionKernel device_state_reduction(std::string name) {
-  return detail::declared_reduction<R>(std::move(name), Where::Device,
-                                       &detail::launch_state_reduction<R>);
+  return state_reduction<R, detail::DeviceHarness>(std::move(name));
 }
 
 }  // namespace osvs
