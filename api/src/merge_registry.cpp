@@ -20,10 +20,6 @@ const char* to_string(EmptyPartial e) {
   return name_in(kEmptyPartialNames, e);
 }
 
-const char* to_string(LseLayout l) {
-  return l == LseLayout::TokensHeads ? "[tokens, heads]" : "[heads, tokens]";
-}
-
 bool MergeKernel::takes_head_dim(int d) const {
   if (d < 1 || d > kAttnMaxHeadDim || head_dim_multiple_ < 1 || d % head_dim_multiple_ != 0)
     return false;

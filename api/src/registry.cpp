@@ -11,15 +11,10 @@ namespace osvs {
 namespace {
 constexpr EnumName<RowOp> kRowOpNames[] = {{RowOp::Softmax, "softmax"},
                                            {RowOp::LogSoftmax, "log_softmax"}};
-constexpr EnumName<Where> kWhereNames[] = {{Where::Host, "host"}, {Where::Device, "device"}};
 }  // namespace
 
 const char* to_string(RowOp op) {
   return name_in(kRowOpNames, op);
-}
-
-const char* to_string(Where w) {
-  return name_in(kWhereNames, w);
 }
 
 std::string declaration_problem(const RowKernel& k) {

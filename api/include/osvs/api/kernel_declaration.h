@@ -13,7 +13,10 @@ namespace osvs {
 /// Where the kernel's pointers live: host memory (plain function) or CUDA device memory.
 enum class Where { Host, Device };
 
-const char* to_string(Where w);
+/// "host", "device".
+inline const char* to_string(Where w) {
+  return w == Where::Host ? "host" : "device";
+}
 
 /// What every kind's launch (RowProblem, MergeProblem) carries besides its operands: the stream
 /// to launch on (Where::Device; null for Where::Host), and typed views of its untyped pointers.

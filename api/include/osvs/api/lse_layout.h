@@ -11,6 +11,9 @@ namespace osvs {
 /// rows).
 enum class LseLayout { HeadsTokens, TokensHeads };
 
-const char* to_string(LseLayout l);  ///< "[heads, tokens]", "[tokens, heads]"
+/// "[heads, tokens]", "[tokens, heads]".
+inline const char* to_string(LseLayout l) {
+  return l == LseLayout::TokensHeads ? "[tokens, heads]" : "[heads, tokens]";
+}
 
 }  // namespace osvs
