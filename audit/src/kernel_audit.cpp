@@ -195,8 +195,10 @@ std::string contract_of(const typename K::Kernel& k) {
     return k.has_tolerance() ? "derived in " + k.bound_derivation() : std::string("exact results");
   else if constexpr (std::is_same_v<K, RowwiseKind>)
     return "declared: " + k.accuracy().describe();
-  else
+  else if constexpr (std::is_same_v<K, CombineOperatorKind>)
     return "bitwise laws; the warp's derived bound (docs/semantics.md §5)";
+  else
+    static_assert(!std::is_same_v<K, K>, "contract_of: say in words what this kind is held to");
 }
 
 /// The main audit's measure of an attention kernel (attention_kernels_audit.h), its laws left to
