@@ -197,13 +197,16 @@ bool reduces_batch(RowwiseOp op) {
   return op == RowwiseOp::CrossEntropyMean || op == RowwiseOp::CrossEntropySum;
 }
 
+bool is_backward(RowwiseOp op) {
+  return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward;
+}
+
 bool reads_target(RowwiseOp op) {
   return op == RowwiseOp::CrossEntropy || reduces_batch(op);
 }
 
 bool has_empty_rows(RowwiseOp op) {
-  return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward ||
-         op == RowwiseOp::Logsumexp || reads_target(op);
+  return is_backward(op) || op == RowwiseOp::Logsumexp || reads_target(op);
 }
 
 bool is_empty_row(RowwiseOp op, const RowInputs& in, std::int64_t n, const RowwiseParams& params) {

@@ -122,11 +122,6 @@ std::vector<float> affine(std::int64_t n, DType t, bool weight) {
   return p;
 }
 
-/// Whether op is a backward (its inputs a forward's output and an upstream gradient dy).
-bool is_backward(RowwiseOp op) {
-  return op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward;
-}
-
 /// A special value of input a of op (special_value() for the backward ops): x any of NaN and
 /// +-inf, a weight or bias NaN (an infinite weight meets a zero deviation in 0 inf, where the
 /// kernel's rounded deviation decides the class).

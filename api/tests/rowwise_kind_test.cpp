@@ -118,8 +118,7 @@ TEST(RowwiseKind, TheRunnerNamesWhatAKernelDidToMemory) {
 /// osvs's reference kernel of `op` in type t (builtin_softmax_backward.h,
 /// builtin_row_reductions.h).
 RowwiseKernel reference_of(RowwiseOp op, DType t) {
-  if (op == RowwiseOp::SoftmaxBackward || op == RowwiseOp::LogSoftmaxBackward)
-    return reference_backward("test.reference", op, t);
+  if (is_backward(op)) return reference_backward("test.reference", op, t);
   return builtin::reference_row_kernel("test.reference", op, t);
 }
 

@@ -122,7 +122,7 @@ const std::vector<BackwardMutant>& mutants() {
 }
 
 RowwiseKernel declared(const BackwardMutant& m) {
-  const bool backward = m.op == RowwiseOp::SoftmaxBackward || m.op == RowwiseOp::LogSoftmaxBackward;
+  const bool backward = is_backward(m.op);
   return m
       .declare(
           std::string(backward ? "osvs.backward_mutant." : "osvs.row_reduction_mutant.") + m.name,

@@ -73,6 +73,10 @@ double rowwise_batch_condition(RowwiseOp op, const std::vector<RowInputs>& rows,
 /// its outputs are Extent::Batch, judged per launch, not per row.
 bool reduces_batch(RowwiseOp op);
 
+/// Whether the op is a backward (softmax_backward, log_softmax_backward): its inputs a forward's
+/// output (y or z) and an upstream gradient dy.
+bool is_backward(RowwiseOp op);
+
 /// Whether the op reads a target per row and the parameters ignore_index and label_smoothing
 /// (cross_entropy and its batch reductions).
 bool reads_target(RowwiseOp op);
